@@ -1,0 +1,1 @@
+"""Tavolo's bot: service, storage, rendering and the platform adapters."""
