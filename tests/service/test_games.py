@@ -94,8 +94,11 @@ async def test_full_games_store_results_and_ratings(
         assert (await service.join(CHAT, p)).ok
     started = await service.start(CHAT, ANNA, fill_with="easy")
     assert started.ok, started.refusal
-    seats = {s.seat: UserRef(s.platform, s.user_id, s.name) for s in started.table.seats  # type: ignore[union-attr]
-             if s is not None and not s.computer}
+    seats = {
+        s.seat: UserRef(s.platform, s.user_id, s.name)
+        for s in started.table.seats  # type: ignore[union-attr]
+        if s is not None and not s.computer
+    }
     events = started.events + await drive(
         service, table_id, seats, random.Random(7), max_moves=2000, renderer=Renderer()
     )
@@ -114,9 +117,9 @@ async def test_full_games_store_results_and_ratings(
     from engine import scopa
 
     export = await service.export_game(table_id)
-    rules = scopa.Rules(variant=game, players=players, **{
-        k: v for k, v in export["options"].items()
-    })
+    rules = scopa.Rules(
+        variant=game, players=players, **{k: v for k, v in export["options"].items()}
+    )
     replay = scopa.new_game(rules, seed=export["seed"])
     for m in export["moves"]:
         assert replay.current_player == m["seat"]
