@@ -387,6 +387,9 @@ class Store:
         return await future
 
     async def _flush(self) -> None:
+        # Yield once before each commit: the callers woken by the last commit are ready to
+        # run and usually save again at once, so they join this batch instead of the next.
+        await asyncio.sleep(0)
         while self._pending:
             batch, self._pending = self._pending, []
             try:
@@ -404,6 +407,7 @@ class Store:
                         future.set_exception(outcome)
                     else:
                         future.set_result(outcome)
+            await asyncio.sleep(0)
 
     async def _write_batch(self, batch: list[Any]) -> list[bool | BaseException | None]:
         def work(sqlite_conn: Any) -> list[bool | BaseException | None]:
