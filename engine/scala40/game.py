@@ -21,10 +21,10 @@ from engine.cards import Card, CardParseError, french_deck, parse_card, parse_ca
 from .melds import (
     MeldShape,
     analyze_meld,
-    attach_options,
+    attach_ends,
     hand_penalty,
     sort_cards,
-    swap_position,
+    swap_index,
 )
 from .moves import IllegalMove, Move, MoveKind, parse_move
 from .opening import Opening, find_opening, hand_melds
@@ -71,16 +71,17 @@ class TableMeld:
 
     owner: int
     cards: tuple[Card, ...]
+    shape: MeldShape = field(init=False, repr=False, compare=False)
 
-    @property
-    def shape(self) -> MeldShape:
+    def __post_init__(self) -> None:
         shape = analyze_meld(self.cards, _ANY_JOKERS)
-        assert not isinstance(shape, str), shape
-        return shape
+        if isinstance(shape, str):
+            raise ValueError(shape)
+        object.__setattr__(self, "shape", shape)
 
     @property
     def kind(self) -> str:
-        """"tris" (tris or quartetto) or "scala"."""
+        """ "tris" (tris or quartetto) or "scala"."""
         return self.shape.kind
 
     @property
@@ -198,7 +199,9 @@ class _State:
         )
 
 
-def new_game(rules: Rules | None = None, seed: int | None = None, *, rng: random.Random | None = None) -> Game:
+def new_game(
+    rules: Rules | None = None, seed: int | None = None, *, rng: random.Random | None = None
+) -> Game:
     """A new match: random first dealer, first hand dealt. Pass ``seed`` (an int) or ``rng``
     (a ``random.Random`` that supplies the seed); the same seed and moves give the same game."""
     rules = Rules() if rules is None else rules
@@ -279,7 +282,7 @@ class _Turns:
 
     def attachable(self, card: Card) -> bool:
         """Whether ``card`` fits some table meld (at an end of a scala, or into a tris)."""
-        return any(attach_options(meld.cards, card, self.rules) for meld in self.s.melds)
+        return any(attach_ends(meld.shape, card, self.rules) for meld in self.s.melds)
 
     def discardable(self) -> list[Card]:
         """The distinct cards (rank and suit) the current player may discard now."""
@@ -297,7 +300,9 @@ class _Turns:
                 return keep
         return distinct
 
-    def turn_end_problem(self, hand_after: Sequence[Card], pile_card_after: Card | None) -> str | None:
+    def turn_end_problem(
+        self, hand_after: Sequence[Card], pile_card_after: Card | None
+    ) -> str | None:
         """Why a move that leaves ``hand_after`` would leave no way to end the turn, or None."""
         if not hand_after:
             if self.closing_allowed():
@@ -555,7 +560,9 @@ class _Turns:
                     f"opening needs {self.rules.opening_points} points, you have {total}"
                 )
             if s.must_open and s.pile_card is not None and s.pile_card not in taken:
-                raise IllegalMove(f"you took {s.pile_card} from the pozzo: your opening must use it")
+                raise IllegalMove(
+                    f"you took {s.pile_card} from the pozzo: your opening must use it"
+                )
             s.opened[seat] = True
             s.must_open = False
         position = 0
@@ -587,20 +594,20 @@ class _Turns:
         s = self.s
         meld = self.table_meld(move)
         assert move.card is not None
-        options = dict(attach_options(meld.cards, move.card, self.rules))
+        options = attach_ends(meld.shape, move.card, self.rules)
         if not options:
             raise IllegalMove(f"{move.card} does not fit meld {move.target} ({meld})")
         if move.end:
             if move.end not in options:
                 where = "low" if move.end == "<" else "high"
-                raise IllegalMove(f"{move.card} does not fit the {where} end of meld {move.target} ({meld})")
+                raise IllegalMove(
+                    f"{move.card} does not fit the {where} end of meld {move.target} ({meld})"
+                )
             end = move.end
         else:
             end = next(e for e in (">", "<", "") if e in options)
         (card,) = self.take([move.card])
-        grown = options[end]
         cards = (card, *meld.cards) if end == "<" else (*meld.cards, card)
-        assert len(cards) == len(grown)
         s.melds[move.target - 1] = TableMeld(meld.owner, cards)
         self.after_laying([card])
 
@@ -608,7 +615,7 @@ class _Turns:
         s = self.s
         meld = self.table_meld(move)
         assert move.card is not None
-        index = swap_position(meld.cards, move.card, self.rules)
+        index = swap_index(meld.shape, move.card)
         if isinstance(index, str):
             raise IllegalMove(index)
         (card,) = self.take([move.card])
@@ -623,7 +630,9 @@ class _Turns:
         card = move.card
         assert card is not None
         if s.must_open:
-            raise IllegalMove(f"you took {s.pile_card} from the pozzo: open with it before discarding")
+            raise IllegalMove(
+                f"you took {s.pile_card} from the pozzo: open with it before discarding"
+            )
         if card not in self.hand:
             raise IllegalMove(f"you do not hold {card}")
         if card not in _without_pile(self.hand, s.pile_card):
@@ -652,13 +661,12 @@ class _Turns:
         s = self.s
         if move.kind not in (MoveKind.REENTER, MoveKind.DECLINE):
             raise IllegalMove(
-                f"seat {s.current} was eliminated: choose 'in' (re-enter) or 'out' before the next hand"
+                f"seat {s.current} was eliminated: choose 'in' (re-enter) or 'out' "
+                "before the next hand"
             )
         seat = s.pending.pop(0)
         if move.kind is MoveKind.REENTER:
-            s.scores[seat] = max(
-                score for other, score in enumerate(s.scores) if s.active[other]
-            )
+            s.scores[seat] = max(score for other, score in enumerate(s.scores) if s.active[other])
             s.active[seat] = True
             s.reentered[seat] = True
             s.out_at[seat] = 0
@@ -861,7 +869,10 @@ class Game:
             rest.remove(s.pile_card)
             return find_opening(rest, self._rules, pile_card=s.pile_card, min_left=turns.min_left())
         opening = find_opening(hand, self._rules, min_left=turns.min_left())
-        if opening is None or turns.turn_end_problem(opening.rest, _still(s.pile_card, opening)) is None:
+        if (
+            opening is None
+            or turns.turn_end_problem(opening.rest, _still(s.pile_card, opening)) is None
+        ):
             return opening
         # Only the pozzo's card (taken free) would stay in hand: keep another card too.
         return find_opening(hand, self._rules, min_left=max(2, turns.min_left()))
@@ -869,34 +880,33 @@ class Game:
     def _meld_offers(self, turns: _Turns, hand: list[Card]) -> list[Move]:
         s = self._s
         moves: list[Move] = []
-        for meld in hand_melds(hand, self._rules):
+        for new in hand_melds(hand, self._rules):
             after = list(hand)
-            for card in meld:
+            for card in new:
                 after.remove(card)
-            pile_after = s.pile_card if s.pile_card not in meld else None
+            pile_after = s.pile_card if s.pile_card not in new else None
             if turns.turn_end_problem(after, pile_after) is None:
-                moves.append(Move(MoveKind.MELD, melds=(meld,)))
+                moves.append(Move(MoveKind.MELD, melds=(new,)))
         distinct = sort_cards(dict.fromkeys(hand))
         for number, meld in enumerate(s.melds, start=1):
             for card in distinct:
                 if s.no_attach is not None and card == s.no_attach:
                     continue
-                options = attach_options(meld.cards, card, self._rules)
-                if not options:
+                ends = attach_ends(meld.shape, card, self._rules)
+                if not ends:
                     continue
                 after = list(hand)
                 after.remove(card)
                 pile_after = None if card == s.pile_card else s.pile_card
                 if turns.turn_end_problem(after, pile_after) is not None:
                     continue
-                ends = [end for end, _ in options]
                 for end in ends if len(ends) > 1 else [""]:
                     moves.append(Move(MoveKind.ATTACH, card=card, target=number, end=end))
             if any(card.is_joker for card in meld.cards):
                 for card in distinct:
                     if card.is_joker or (s.no_attach is not None and card == s.no_attach):
                         continue
-                    if isinstance(swap_position(meld.cards, card, self._rules), int):
+                    if isinstance(swap_index(meld.shape, card), int):
                         pile_after = None if card == s.pile_card else s.pile_card
                         after = list(hand)
                         after.remove(card)
@@ -967,9 +977,7 @@ class Game:
                 current=_int(data["current"]),
                 phase=Phase(data["phase"]),
                 hands=[list(parse_cards(text)) for text in data["hands"]],
-                melds=[
-                    TableMeld(_int(m["owner"]), parse_cards(m["cards"])) for m in data["melds"]
-                ],
+                melds=[TableMeld(_int(m["owner"]), parse_cards(m["cards"])) for m in data["melds"]],
                 stock=list(parse_cards(data["stock"])),
                 pile=list(parse_cards(data["pile"])),
                 opened=_bools(data["opened"]),
@@ -1025,7 +1033,8 @@ def _pile_index(hand: Sequence[Card], pile_card: Card | None) -> int | None:
         return None
     matches = [i for i, held in enumerate(hand) if held == pile_card]
     exact = [i for i in matches if hand[i].deck == pile_card.deck]
-    return (exact or matches or [None])[0]
+    chosen = exact or matches
+    return chosen[0] if chosen else None
 
 
 def _without_pile(hand: Sequence[Card], pile_card: Card | None) -> list[Card]:
@@ -1054,4 +1063,3 @@ def _bools(values: Any) -> list[bool]:
     if not isinstance(values, list) or not all(isinstance(v, bool) for v in values):
         raise TypeError(f"expected a list of booleans, got {values!r}")
     return list(values)
-

@@ -31,6 +31,7 @@ __all__ = [
     "RANK_ORDER",
     "MeldShape",
     "analyze_meld",
+    "attach_ends",
     "attach_options",
     "can_attach",
     "card_penalty",
@@ -39,6 +40,7 @@ __all__ = [
     "position_points",
     "sort_cards",
     "sort_key",
+    "swap_index",
     "swap_position",
     "tris_points",
 ]
@@ -182,6 +184,38 @@ def meld_points(cards: Sequence[Card], rules: Rules | None = None) -> int | None
     return None if isinstance(shape, str) else shape.points
 
 
+def attach_ends(shape: MeldShape, card: Card, rules: Rules | None = None) -> list[str]:
+    """Where ``card`` can join a valid meld: "<" (a scala's low end), ">" (its high end) or ""
+    (into a tris); empty when it fits nowhere. Arithmetic on the shape, no re-analysis."""
+    limit = _rules(rules).jokers_per_meld
+    size = len(shape.cards)
+    jokers = sum(1 for laid in shape.cards if laid.is_joker)
+    if card.is_joker and jokers + 1 > limit:
+        return []
+    if shape.kind == TRIS:
+        if size >= 4:
+            return []
+        if card.is_joker:
+            return [""]
+        rank = shape.stands_for[0].rank
+        suits = {laid.suit for laid in shape.cards if not laid.is_joker}
+        return [""] if card.rank == rank and card.suit not in suits else []
+    if size >= MAX_RUN:
+        return []
+    low, high = shape.low, shape.low + size - 1
+    suit = next(laid.suit for laid in shape.cards if not laid.is_joker)
+    ends = []
+    if low > 1 and (card.is_joker or (card.suit == suit and _fits(card.rank, low - 1))):
+        ends.append("<")
+    if high < 14 and (card.is_joker or (card.suit == suit and _fits(card.rank, high + 1))):
+        ends.append(">")
+    return ends
+
+
+def _fits(rank: str, position: int) -> bool:
+    return RANK_ORDER[rank] == position or (rank == "A" and position == 14)
+
+
 def attach_options(
     meld_cards: Sequence[Card], card: Card, rules: Rules | None = None
 ) -> list[tuple[str, tuple[Card, ...]]]:
@@ -191,14 +225,10 @@ def attach_options(
     shape = analyze_meld(meld_cards, rules)
     if isinstance(shape, str):
         return []
-    if shape.kind == TRIS:
-        grown = (*meld_cards, card)
-        return [] if isinstance(analyze_meld(grown, rules), str) else [("", grown)]
-    options: list[tuple[str, tuple[Card, ...]]] = []
-    for end, grown in (("<", (card, *meld_cards)), (">", (*meld_cards, card))):
-        if not isinstance(analyze_meld(grown, rules), str):
-            options.append((end, grown))
-    return options
+    return [
+        (end, (card, *meld_cards) if end == "<" else (*meld_cards, card))
+        for end in attach_ends(shape, card, rules)
+    ]
 
 
 def can_attach(meld_cards: Sequence[Card], card: Card, rules: Rules | None = None) -> bool:
@@ -206,27 +236,30 @@ def can_attach(meld_cards: Sequence[Card], card: Card, rules: Rules | None = Non
     return bool(attach_options(meld_cards, card, rules))
 
 
-def swap_position(
-    meld_cards: Sequence[Card], card: Card, rules: Rules | None = None
-) -> int | str:
+def swap_position(meld_cards: Sequence[Card], card: Card, rules: Rules | None = None) -> int | str:
     """The index of the joker that ``card`` (its exact card) may replace, or the reason it may not.
 
     In a scala a joker is replaced only by the very card it stands for; in a tris by its rank in a
     suit the meld lacks (in a quartetto, the single missing suit).
     """
-    meld_cards = tuple(meld_cards)
-    shape = analyze_meld(meld_cards, rules)
+    shape = analyze_meld(tuple(meld_cards), rules)
     if isinstance(shape, str):
         return shape
-    label = " ".join(map(str, meld_cards))
+    return swap_index(shape, card)
+
+
+def swap_index(shape: MeldShape, card: Card) -> int | str:
+    """``swap_position`` on an analysed meld."""
+    cards = shape.cards
+    label = " ".join(map(str, cards))
     if card.is_joker:
         return "a joker is swapped for a real card, not for another joker"
-    jokers = [index for index, laid in enumerate(meld_cards) if laid.is_joker]
+    jokers = [index for index, laid in enumerate(cards) if laid.is_joker]
     if not jokers:
         return f"{label} holds no joker"
     if shape.kind == TRIS:
         rank = shape.stands_for[jokers[0]].rank
-        suits = {laid.suit for laid in meld_cards if not laid.is_joker}
+        suits = {laid.suit for laid in cards if not laid.is_joker}
         if card.rank == rank and card.suit not in suits:
             return jokers[0]
         wanted = "/".join(f"{rank}{suit}" for suit in SUITS if suit not in suits)

@@ -22,7 +22,7 @@ from itertools import combinations
 
 from engine.cards import Card
 
-from .melds import RANK_ORDER, position_points, sort_cards, sort_key, tris_points
+from .melds import MAX_RUN, RANK_ORDER, position_points, sort_cards, sort_key, tris_points
 from .rules import Rules
 
 __all__ = ["Opening", "best_opening", "find_opening", "hand_melds"]
@@ -88,21 +88,29 @@ class _Hand:
                             )
         for positions in by_suit.values():
             for low in range(1, 13):
-                for high in range(low + 2, min(low + 12, 14) + 1):
-                    span = range(low, high + 1)
-                    present = [pos for pos in span if pos in positions]
-                    missing = len(span) - len(present)
-                    if missing > limit or len(present) < 2:
+                present: list[int] = []
+                missing = 0
+                points = 0
+                for high in range(low, min(low + MAX_RUN - 1, 14) + 1):
+                    points += position_points(high)
+                    if high in positions:
+                        present.append(high)
+                    else:
+                        missing += 1
+                        if missing > limit:
+                            break
+                    if high - low < 2 or len(present) < 2:
                         continue
-                    points = sum(position_points(pos) for pos in span)
                     spare = limit - missing if jokers_anywhere else 0
                     for drop in range(min(spare, len(present) - 2) + 1):
                         for dropped in combinations(present, drop):
-                            real = [pos for pos in present if pos not in dropped]
                             layout = tuple(
-                                positions[pos] if pos in real else JOKER_SLOT for pos in span
+                                positions[pos]
+                                if pos in positions and pos not in dropped
+                                else JOKER_SLOT
+                                for pos in range(low, high + 1)
                             )
-                            mask = _mask(positions[pos] for pos in real)
+                            mask = _mask(positions[pos] for pos in present if pos not in dropped)
                             found.append(_Candidate(mask, missing + drop, points, layout))
         return found
 
@@ -156,12 +164,9 @@ def find_opening(
         per_type[low_bit.bit_length() - 1].append(candidate)
     has1 = (1 << len(reduced.types)) - 1
     has2 = _mask(i for i, copies in enumerate(reduced.copies) if len(copies) > 1)
-    need = -1
+    need = -1  # see _Search: -1 nothing to use, -2 a joker, else the pozzo card's type
     if pile_card is not None:
-        if pile_card.is_joker:
-            need = -2  # a joker from the pozzo: at least one joker must be laid
-        else:
-            need = reduced.index[(pile_card.rank, pile_card.suit)]
+        need = -2 if pile_card.is_joker else reduced.index[pile_card.rank, pile_card.suit]
     search = _Search(per_type, min_left=min_left, need=need)
     result = search.best(has1, has2, len(reduced.jokers), 0, need != -1)
     if result is None or result[0] < rules.opening_points or not result[2]:
@@ -189,9 +194,7 @@ class _Search:
         self.need = need
         self.memo: dict[tuple[int, int, int, int, bool], _Result | None] = {}
 
-    def best(
-        self, has1: int, has2: int, jokers: int, skipped: int, need: bool
-    ) -> _Result | None:
+    def best(self, has1: int, has2: int, jokers: int, skipped: int, need: bool) -> _Result | None:
         """(points, cards used, layouts) of the best completion, None when none is allowed."""
         key = (has1, has2, jokers, skipped, need)
         if key in self.memo:
@@ -207,9 +210,7 @@ class _Search:
         # Leave one copy of the lowest free card in hand (never the last copy of a card that
         # must be laid).
         if has2 & low_bit:
-            best = self.best(
-                has1, has2 & ~low_bit, jokers, min(skipped + 1, self.min_left), need
-            )
+            best = self.best(has1, has2 & ~low_bit, jokers, min(skipped + 1, self.min_left), need)
         elif not (need and self.need == low):
             best = self.best(has1 & ~low_bit, has2, jokers, min(skipped + 1, self.min_left), need)
         for candidate in self.per_type[low]:

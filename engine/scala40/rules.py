@@ -83,7 +83,10 @@ class Rules:
         _check_choice("close_in_hand", self.close_in_hand, CLOSE_IN_HAND)
         _check_choice("unopened_pays", self.unopened_pays, UNOPENED_PAYS)
         _check_int(
-            "elimination", self.elimination, ELIMINATION, "one of " + ", ".join(map(str, ELIMINATION))
+            "elimination",
+            self.elimination,
+            ELIMINATION,
+            "one of " + ", ".join(map(str, ELIMINATION)),
         )
         _check_bool("reentry", self.reentry)
 
