@@ -17,6 +17,7 @@ def position(
     pile: str = "",
     stock: str | None = None,
     stock_top: str = "",
+    rest_to: int | None = None,
     opened: list[bool] | None = None,
     current: int = 0,
     dealer: int | None = None,
@@ -27,6 +28,7 @@ def position(
 ) -> Game:
     """A game position. ``stock`` None: every card not named elsewhere, with ``stock_top`` on
     top (drawn first); a named ``stock``: the unnamed cards lie under the pozzo's ``pile``.
+    ``rest_to``: the unnamed cards go into that seat's hand instead.
     ``turn`` defaults to a later round, when closing is allowed."""
     rules = rules or Rules(players=len(hands))
     n = rules.players
@@ -58,6 +60,9 @@ def position(
         if used[key] < pool[key]:
             used[key] += 1
             rest.append(card)
+    if rest_to is not None:
+        hand_cards[rest_to] += rest
+        rest = []
     if stock is None:
         stock_cards = rest + list(reversed(top_cards))
     else:
