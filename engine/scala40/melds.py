@@ -106,32 +106,38 @@ def _rules(rules: Rules | None) -> Rules:
 def analyze_meld(cards: Sequence[Card], rules: Rules | None = None) -> MeldShape | str:
     """The shape of ``cards`` laid in this order, or the reason (a sentence) it is not a meld."""
     cards = tuple(cards)
-    limit = _rules(rules).jokers_per_meld
-    label = " ".join(str(card) for card in cards) or "nothing"
+    shape = _analyze(cards, _rules(rules).jokers_per_meld)
+    if isinstance(shape, str):
+        label = " ".join(str(card) for card in cards) or "nothing"
+        return f"{label} is not a meld: {shape}"
+    return shape
+
+
+def _analyze(cards: tuple[Card, ...], limit: int) -> MeldShape | str:
     if len(cards) < 3:
-        return f"{label} is not a meld: a meld needs at least 3 cards"
+        return "a meld needs at least 3 cards"
     real = [card for card in cards if not card.is_joker]
     jokers = len(cards) - len(real)
     if jokers > limit:
         allowed = "no jokers" if limit == 0 else f"at most {limit} joker{'s' * (limit > 1)}"
-        return f"{label} is not a meld: a meld may hold {allowed}"
+        return f"a meld may hold {allowed}"
     if len(real) < 2:
-        return f"{label} is not a meld: a meld needs at least two real cards"
+        return "a meld needs at least two real cards"
     if all(card.rank == real[0].rank for card in real):
-        return _tris(cards, real, label)
+        return _tris(cards, real)
     if all(card.suit == real[0].suit for card in real):
-        return _scala(cards, label)
-    return f"{label} is not a meld: a tris is one rank, a scala is one suit"
+        return _scala(cards)
+    return "a tris is one rank, a scala is one suit"
 
 
-def _tris(cards: tuple[Card, ...], real: list[Card], label: str) -> MeldShape | str:
+def _tris(cards: tuple[Card, ...], real: list[Card]) -> MeldShape | str:
     rank = real[0].rank
     suits = [card.suit for card in real]
     if len(set(suits)) < len(suits):
         twice = next(card for card in real if suits.count(card.suit) > 1)
-        return f"{label} is not a meld: a tris needs different suits ({twice} twice)"
+        return f"a tris needs different suits ({twice} twice)"
     if len(cards) > 4:
-        return f"{label} is not a meld: a tris or quartetto holds at most 4 cards"
+        return "a tris or quartetto holds at most 4 cards"
     missing = [suit for suit in SUITS if suit not in suits]
     jokers = len(cards) - len(real)
     open_suits = len(missing) != jokers
@@ -143,9 +149,9 @@ def _tris(cards: tuple[Card, ...], real: list[Card], label: str) -> MeldShape | 
     return MeldShape(TRIS, cards, stands, tris_points(rank) * len(cards))
 
 
-def _scala(cards: tuple[Card, ...], label: str) -> MeldShape | str:
+def _scala(cards: tuple[Card, ...]) -> MeldShape | str:
     if len(cards) > MAX_RUN:
-        return f"{label} is not a meld: a scala holds at most 13 cards"
+        return "a scala holds at most 13 cards"
     has_ace = False
     for ace in (1, 14):
         low: int | None = None
@@ -172,10 +178,10 @@ def _scala(cards: tuple[Card, ...], label: str) -> MeldShape | str:
             return MeldShape(SCALA, cards, stands, points, low)
     if has_ace:
         return (
-            f"{label} is not a meld: in a scala the ace is low (A-2-3) or high (Q-K-A), "
+            "in a scala the ace is low (A-2-3) or high (Q-K-A), "
             "never K-A-2, and the cards go up one by one"
         )
-    return f"{label} is not a meld: a scala is laid in ascending order with no gaps"
+    return "a scala is laid in ascending order with no gaps"
 
 
 def meld_points(cards: Sequence[Card], rules: Rules | None = None) -> int | None:

@@ -96,7 +96,7 @@ def make_view(game: Game, seat: int | None) -> Scala40View:
         players=game.players,
         sides=game.sides,
         hand=() if seat is None else game.hand(seat),
-        hand_counts=tuple(len(game.hand(other)) for other in seats),
+        hand_counts=tuple(game.hand_count(other) for other in seats),
         melds=game.melds,
         pile_top=game.pile_top,
         pile_count=game.pile_count,
