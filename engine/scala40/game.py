@@ -135,10 +135,13 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The match result: ``ranks[seat]`` (0 = winner; later elimination ranks higher, then the
-    lower score; ties share a rank); ``multiplier`` is always 1 in Scala 40."""
+    """The match result: the ``winner`` seat, ``ranks[seat]`` (0 = winner; a later elimination
+    ranks higher, then the lower score; ties share a rank), ``points[seat]`` (the final scores,
+    lower is better) and ``multiplier`` (always 1 in Scala 40)."""
 
+    winner: int
     ranks: tuple[int, ...]
+    points: tuple[int, ...]
     multiplier: int = 1
 
 
@@ -728,13 +731,13 @@ class Game:
         return self._s.scores[self._seat(seat)]
 
     def outcome(self) -> Outcome | None:
-        if not self.is_over:
+        if not self.is_over or self._s.winner is None:
             return None
         s = self._s
         # The winner has out_at 0 (never out, or re-entered); later eliminations rank higher.
         keys = [(-(s.out_at[seat] or 10**9), s.scores[seat]) for seat in range(self.players)]
         ranks = tuple(sum(other < key for other in keys) for key in keys)
-        return Outcome(ranks)
+        return Outcome(s.winner, ranks, tuple(s.scores))
 
     # -- Scala 40 state --------------------------------------------------------------------
 

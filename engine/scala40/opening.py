@@ -29,6 +29,7 @@ __all__ = ["Opening", "best_opening", "find_opening", "hand_melds"]
 
 DEFAULT_RULES = Rules()
 JOKER_SLOT = -1
+JOKER_MAX = 11  # a joker is worth at most a high ace
 _Result = tuple[int, int, tuple[tuple[int, ...], ...]]
 
 
@@ -167,7 +168,8 @@ def find_opening(
     need = -1  # see _Search: -1 nothing to use, -2 a joker, else the pozzo card's type
     if pile_card is not None:
         need = -2 if pile_card.is_joker else reduced.index[pile_card.rank, pile_card.suit]
-    search = _Search(per_type, min_left=min_left, need=need)
+    values = [11 if rank == "A" else min(RANK_ORDER[rank], 10) for rank, _ in reduced.types]
+    search = _Search(per_type, min_left=min_left, need=need, values=values)
     result = search.best(has1, has2, len(reduced.jokers), 0, need != -1)
     if result is None or result[0] < rules.opening_points or not result[2]:
         return None
@@ -188,11 +190,33 @@ class _Search:
     unmet.
     """
 
-    def __init__(self, per_type: list[list[_Candidate]], *, min_left: int, need: int) -> None:
+    def __init__(
+        self,
+        per_type: list[list[_Candidate]],
+        *,
+        min_left: int,
+        need: int,
+        values: list[int],
+    ) -> None:
         self.per_type = per_type
         self.min_left = min_left
         self.need = need
+        self.values = values  # the most each card can be worth in a meld
         self.memo: dict[tuple[int, int, int, int, bool], _Result | None] = {}
+        self.worth: dict[int, int] = {}
+
+    def bound(self, mask: int) -> int:
+        """The most the cards of ``mask`` can add (each at its highest meld value)."""
+        total = self.worth.get(mask)
+        if total is None:
+            total = 0
+            rest = mask
+            while rest:
+                bit = rest & -rest
+                total += self.values[bit.bit_length() - 1]
+                rest ^= bit
+            self.worth[mask] = total
+        return total
 
     def best(self, has1: int, has2: int, jokers: int, skipped: int, need: bool) -> _Result | None:
         """(points, cards used, layouts) of the best completion, None when none is allowed."""
@@ -217,16 +241,23 @@ class _Search:
             if candidate.mask & ~has1 or candidate.jokers > jokers:
                 continue
             mask = candidate.mask
+            after1, after2 = (has1 & ~mask) | (has2 & mask), has2 & ~mask
+            left_jokers = jokers - candidate.jokers
+            # Within this state only: a candidate that cannot beat the best found here is skipped
+            # (the memoised value of the state stays exact).
+            if (
+                best is not None
+                and candidate.points
+                + self.bound(after1)
+                + self.bound(after2)
+                + JOKER_MAX * left_jokers
+                < best[0]
+            ):
+                continue
             met = (self.need >= 0 and mask >> self.need & 1) or (
                 self.need == -2 and candidate.jokers > 0
             )
-            rest = self.best(
-                (has1 & ~mask) | (has2 & mask),
-                has2 & ~mask,
-                jokers - candidate.jokers,
-                skipped,
-                need and not met,
-            )
+            rest = self.best(after1, after2, left_jokers, skipped, need and not met)
             if rest is None:
                 continue
             value = (candidate.points + rest[0], len(candidate.layout) + rest[1])
