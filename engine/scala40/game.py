@@ -731,13 +731,14 @@ class Game:
         return self._s.scores[self._seat(seat)]
 
     def outcome(self) -> Outcome | None:
-        if not self.is_over or self._s.winner is None:
-            return None
+        """None until the match is over."""
         s = self._s
+        if s.phase is not Phase.OVER or s.winner is None:
+            return None
         # The winner has out_at 0 (never out, or re-entered); later eliminations rank higher.
         keys = [(-(s.out_at[seat] or 10**9), s.scores[seat]) for seat in range(self.players)]
         ranks = tuple(sum(other < key for other in keys) for key in keys)
-        return Outcome(s.winner, ranks, tuple(s.scores))
+        return Outcome(winner=s.winner, ranks=ranks, points=tuple(s.scores))
 
     # -- Scala 40 state --------------------------------------------------------------------
 
