@@ -400,7 +400,9 @@ class _Turns:
 
     def end_hand(self, closer: int) -> None:
         s, rules = self.s, self.rules
-        in_hand = not s.opened_at_start
+        # Chiusura in mano: the closer opened in this very turn (a player who never opened and
+        # runs out of cards through turns without a draw has laid nothing down).
+        in_hand = s.opened[closer] and not s.opened_at_start
         penalties = [0] * len(s.hands)
         for seat, hand in enumerate(s.hands):
             if not s.dealt[seat] or seat == closer:
