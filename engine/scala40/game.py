@@ -25,6 +25,7 @@ from .melds import (
     attach_ends,
     hand_penalty,
     sort_cards,
+    swap_fits,
     swap_index,
 )
 from .moves import IllegalMove, Move, MoveKind, parse_move
@@ -920,7 +921,7 @@ class Game:
                 for card in distinct:
                     if card.is_joker or (s.no_attach is not None and card == s.no_attach):
                         continue
-                    if isinstance(swap_index(meld.shape, card), int):
+                    if swap_fits(meld.shape, card) is not None:
                         pile_after = None if card == s.pile_card else s.pile_card
                         after = list(hand)
                         after.remove(card)

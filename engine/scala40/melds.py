@@ -40,6 +40,7 @@ __all__ = [
     "position_points",
     "sort_cards",
     "sort_key",
+    "swap_fits",
     "swap_index",
     "swap_position",
     "tris_points",
@@ -57,13 +58,12 @@ MAX_RUN = 13
 DEFAULT_RULES = Rules()
 
 
+_POSITION_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)
+
+
 def position_points(position: int) -> int:
     """Points of the card at a scala position: low ace 1, high ace 11, J/Q/K 10, else face."""
-    if position == 1:
-        return 1
-    if position == 14:
-        return 11
-    return min(position, 10)
+    return _POSITION_POINTS[position]
 
 
 def tris_points(rank: str) -> int:
@@ -89,7 +89,9 @@ class MeldShape:
 
     ``stands_for[i]`` is ``cards[i]`` for a real card, the represented card for a joker; in a tris
     a joker whose suit is open (more missing suits than jokers) stands for ``Card(rank, "")``.
-    ``low`` is the first scala position (1..12), 0 for a tris.
+    ``low`` is the first scala position (1..12), 0 for a tris. ``rank`` (a tris) or ``suit``
+    (a scala), ``suits`` (the real suits of a tris) and ``jokers`` (their positions) are kept for
+    the attach and swap checks, which run often.
     """
 
     kind: str
@@ -97,6 +99,10 @@ class MeldShape:
     stands_for: tuple[Card, ...]
     points: int
     low: int = 0
+    rank: str = ""
+    suit: str = ""
+    suits: frozenset[str] = frozenset()
+    jokers: tuple[int, ...] = ()
 
 
 def _rules(rules: Rules | None) -> Rules:
@@ -146,7 +152,15 @@ def _tris(cards: tuple[Card, ...], real: list[Card]) -> MeldShape | str:
         (Card(rank, "") if open_suits else Card(rank, next(fill))) if card.is_joker else card
         for card in cards
     )
-    return MeldShape(TRIS, cards, stands, tris_points(rank) * len(cards))
+    return MeldShape(
+        TRIS,
+        cards,
+        stands,
+        tris_points(rank) * len(cards),
+        rank=rank,
+        suits=frozenset(suits),
+        jokers=tuple(i for i, card in enumerate(cards) if card.is_joker),
+    )
 
 
 def _scala(cards: tuple[Card, ...]) -> MeldShape | str:
@@ -175,7 +189,8 @@ def _scala(cards: tuple[Card, ...]) -> MeldShape | str:
                 for index, card in enumerate(cards)
             )
             points = sum(position_points(low + index) for index in range(len(cards)))
-            return MeldShape(SCALA, cards, stands, points, low)
+            jokers = tuple(i for i, card in enumerate(cards) if card.is_joker)
+            return MeldShape(SCALA, cards, stands, points, low, suit=suit, jokers=jokers)
     if has_ace:
         return (
             "in a scala the ace is low (A-2-3) or high (Q-K-A), "
@@ -193,27 +208,24 @@ def meld_points(cards: Sequence[Card], rules: Rules | None = None) -> int | None
 def attach_ends(shape: MeldShape, card: Card, rules: Rules | None = None) -> list[str]:
     """Where ``card`` can join a valid meld: "<" (a scala's low end), ">" (its high end) or ""
     (into a tris); empty when it fits nowhere. Arithmetic on the shape, no re-analysis."""
-    limit = _rules(rules).jokers_per_meld
     size = len(shape.cards)
-    jokers = sum(1 for laid in shape.cards if laid.is_joker)
-    if card.is_joker and jokers + 1 > limit:
+    joker = card.rank == JOKER
+    if joker and len(shape.jokers) >= _rules(rules).jokers_per_meld:
         return []
     if shape.kind == TRIS:
         if size >= 4:
             return []
-        if card.is_joker:
+        if joker:
             return [""]
-        rank = shape.stands_for[0].rank
-        suits = {laid.suit for laid in shape.cards if not laid.is_joker}
-        return [""] if card.rank == rank and card.suit not in suits else []
-    if size >= MAX_RUN:
+        return [""] if card.rank == shape.rank and card.suit not in shape.suits else []
+    if size >= MAX_RUN or not (joker or card.suit == shape.suit):
         return []
     low, high = shape.low, shape.low + size - 1
-    suit = next(laid.suit for laid in shape.cards if not laid.is_joker)
+    suit = shape.suit
     ends = []
-    if low > 1 and (card.is_joker or (card.suit == suit and _fits(card.rank, low - 1))):
+    if low > 1 and (joker or (card.suit == suit and _fits(card.rank, low - 1))):
         ends.append("<")
-    if high < 14 and (card.is_joker or (card.suit == suit and _fits(card.rank, high + 1))):
+    if high < 14 and (joker or (card.suit == suit and _fits(card.rank, high + 1))):
         ends.append(">")
     return ends
 
@@ -254,25 +266,35 @@ def swap_position(meld_cards: Sequence[Card], card: Card, rules: Rules | None = 
     return swap_index(shape, card)
 
 
-def swap_index(shape: MeldShape, card: Card) -> int | str:
-    """``swap_position`` on an analysed meld."""
-    cards = shape.cards
-    label = " ".join(map(str, cards))
-    if card.is_joker:
-        return "a joker is swapped for a real card, not for another joker"
-    jokers = [index for index, laid in enumerate(cards) if laid.is_joker]
-    if not jokers:
-        return f"{label} holds no joker"
+def swap_fits(shape: MeldShape, card: Card) -> int | None:
+    """The index of the joker ``card`` may replace in an analysed meld, else None (no reason)."""
+    jokers = shape.jokers
+    if not jokers or card.rank == JOKER:
+        return None
     if shape.kind == TRIS:
-        rank = shape.stands_for[jokers[0]].rank
-        suits = {laid.suit for laid in cards if not laid.is_joker}
-        if card.rank == rank and card.suit not in suits:
+        if card.rank == shape.rank and card.suit not in shape.suits:
             return jokers[0]
-        wanted = "/".join(f"{rank}{suit}" for suit in SUITS if suit not in suits)
-        return f"the joker in {label} stands for {wanted}, not {card}"
+        return None
     for index in jokers:
         if shape.stands_for[index] == card:
             return index
+    return None
+
+
+def swap_index(shape: MeldShape, card: Card) -> int | str:
+    """``swap_position`` on an analysed meld."""
+    found = swap_fits(shape, card)
+    if found is not None:
+        return found
+    jokers = shape.jokers
+    if card.rank == JOKER:
+        return "a joker is swapped for a real card, not for another joker"
+    label = " ".join(map(str, shape.cards))
+    if not jokers:
+        return f"{label} holds no joker"
+    if shape.kind == TRIS:
+        wanted = "/".join(f"{shape.rank}{suit}" for suit in SUITS if suit not in shape.suits)
+        return f"the joker in {label} stands for {wanted}, not {card}"
     wanted = "/".join(str(shape.stands_for[index]) for index in jokers)
     return f"the joker in {label} stands for {wanted}, not {card}"
 

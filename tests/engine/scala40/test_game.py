@@ -554,3 +554,35 @@ def test_errors() -> None:
     with pytest.raises(ValueError, match="108"):
         type(game).from_dict(data)
     assert isinstance(cards("7D")[0].rank, str)
+
+
+# -- views -------------------------------------------------------------------------------------
+
+
+def test_views() -> None:
+    # RULES.md: "A player sees only their own hand; the public view shows table, melds, pile top,
+    # counts of cards in hands and stock ..., whose turn it is, and the scores."
+    game = position(
+        [HAND_48, "KB 2C", "QB", "JB"], pile="7S", melds=[(1, "QD KD AD")], scores=[3, 5, 7, 9]
+    )
+    mine = game.view(0)
+    assert mine.seat == 0 and mine.hand == game.hand(0)
+    assert mine.legal_moves == ("t", "p")
+    assert mine.hand_counts == (13, 2, 1, 1)
+    assert mine.scores == (3, 5, 7, 9) and mine.eliminated == (False,) * 4
+    assert mine.phase is Phase.DRAW and mine.current_player == 0
+    assert str(mine.pile_top) == "7S" and mine.stock_count == game.stock_count
+    assert [str(meld) for meld in mine.melds] == ["QD KD AD"]
+    theirs = game.view(1)
+    assert [str(c) for c in theirs.hand] == ["2C", "KB"] and theirs.legal_moves == ()
+    public = game.view(None)
+    assert public.hand == () and public.legal_moves == ()
+    data = public.to_dict()
+    assert data["hand"] == [] and data["melds"][0]["cards"] == ["QD", "KD", "AD"]
+    assert "hands" not in data and "stock" not in data
+    after = game.play("p")
+    seen = after.view(2)
+    assert str(seen.pile_card_taken) == "7S" and seen.must_open
+    assert seen.last_move == (0, "p")
+    with pytest.raises(ValueError, match="seat"):
+        game.view(7)
