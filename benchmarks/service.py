@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import (  # noqa: E402
+from bot.service import (
     ChatRef,
     ComputerPlayers,
     HandView,
@@ -35,7 +35,7 @@ from bot.service import (  # noqa: E402
     UserRef,
     default_registry,
 )
-from bot.store import Store  # noqa: E402
+from bot.store import Store
 
 
 def rss_bytes() -> int:
