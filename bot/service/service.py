@@ -319,7 +319,14 @@ class TableService:
                 row = live.row
                 if row.status != "lobby":
                     raise Refused("not_in_lobby")
-                if user.user_id != row.creator:
+                creator_seated = any(
+                    _is_human(s) and s is not None and s["user_id"] == row.creator
+                    for s in row.seats
+                )
+                # The creator starts; if they left the lobby, any seated player may.
+                if user.user_id != row.creator and (
+                    creator_seated or _seat_index(row, user) is None
+                ):
                     raise Refused("not_creator")
                 seats = list(row.seats)
                 if fill_with is not None:
@@ -1033,7 +1040,10 @@ class TableService:
             assert doc is not None
             move = await self._computer_move(live, seat, doc["level"] or "easy")
             if not await self._commit_move(call, live, seat, move, game.play(move), "computer"):
-                raise Refused("conflict")
+                # Another process moved this table on (it plays the computers from there); the
+                # moves of this call are committed, so answer with what we have.
+                logger.warning("table %s: changed by another process mid-turn", live.row.id)
+                return
         logger.error("table %s: computer players did not finish", live.row.id)
 
     async def _computer_move(self, live: _Live, seat: int, level: str) -> str:

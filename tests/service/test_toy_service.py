@@ -358,3 +358,14 @@ async def test_spectators_and_several_tables_per_chat(service: TableService) -> 
     assert [t.id for t in await service.tables_of(CARLA)] == [second.table.id]  # type: ignore[union-attr]
     # Without a table id, Carla's lobby is the one she sits at.
     assert (await service.add_computer(CHAT, CARLA, "hard")).table.id == second.table.id  # type: ignore[union-attr]
+
+
+async def test_creator_leaves_lobby_others_may_start(service: TableService) -> None:
+    created = await service.create_table(CHAT, ANNA, "toy", players=3)
+    assert created.ok
+    assert (await service.join(CHAT, BRUNO)).ok
+    assert (await service.start(CHAT, BRUNO, fill_with="easy")).refusal.code == "not_creator"  # type: ignore[union-attr]
+    assert (await service.leave(CHAT, ANNA)).ok
+    assert (await service.start(CHAT, CARLA, fill_with="easy")).refusal.code == "not_creator"  # type: ignore[union-attr]
+    started = await service.start(CHAT, BRUNO, fill_with="easy")
+    assert started.ok and started.table is not None and started.table.status == "playing"
