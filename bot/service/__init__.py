@@ -35,6 +35,7 @@ Use cases (all ``async``, all return :class:`Result`)::
     set_language(locale, *, user, chat=None)  # "it" | "en": the chat's when chat is given
     fire_due_timers(now=None) -> list[Result]  # call every few seconds (one per table fired)
     open_tables(chat) / tables_of(user) -> list[TableInfo];  export_game(table_id) -> dict
+    set_max_open_tables(chat, count)           # an admin setting: more open tables in a chat
 
 When a table is not given, the service picks the chat's open table where the user sits, else the
 chat's newest open table. A chat holds at most one open table unless ``set_max_open_tables``.
@@ -55,7 +56,8 @@ id)``) and ``locale`` (already resolved: user > chat > platform hint > default):
 * :class:`TurnNotice` (user): it is their turn (``reminder=True`` from the timer).
 * :class:`Announcement` (chat): ``kind`` in scopa, timeout, taken_over, taken_back, abandoned,
   started, rules (to a user).
-* :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata.
+* :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata (Scopa) or the
+  penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated).
 * :class:`GameOver` (chat): ranks, points, FIGS multiplier, rating changes.
 * :class:`Leaderboard`, :class:`Stats` (chat or user).
 
@@ -66,6 +68,9 @@ unchanged to :meth:`TableService.press`. Actions: a move string (``7D:3C+4S``), 
 (second step: that card's capture choices), ``@join``, ``@leave``, ``@start``, ``@fill.<level>``,
 ``@ai.<level>``, ``@seat.<n>``, ``@back``, ``@hand``, ``@rematch``, ``@abandon``. A press on an
 older version is refused with ``stale``. ``encode_button``/``decode_button`` do the encoding.
+
+Computer players: ``ComputerPlayers`` maps the levels easy/medium/hard to ``engine.ai`` player
+names (in ``bot/service/players.py``, the one place to change when stronger players arrive).
 
 Guarantees: every accepted move is committed before its events are returned; updates are
 compare-and-set on the table's version (two processes on one database never apply two moves on

@@ -369,3 +369,16 @@ async def test_creator_leaves_lobby_others_may_start(service: TableService) -> N
     assert (await service.start(CHAT, CARLA, fill_with="easy")).refusal.code == "not_creator"  # type: ignore[union-attr]
     started = await service.start(CHAT, BRUNO, fill_with="easy")
     assert started.ok and started.table is not None and started.table.status == "playing"
+
+
+async def test_many_presses_of_one_button_apply_once(service: TableService) -> None:
+    """A double-click storm in one process: the table lock and the version let one through."""
+    table_id = await two_player_table(service)
+    info = (await service.show(CHAT, ANNA, table_id)).table
+    assert info is not None
+    mover = ANNA if info.current_seat == 0 else BRUNO
+    data = encode_button(table_id, info.version, "1")
+    results = await asyncio.gather(*(service.press(CHAT, mover, data) for _ in range(10)))
+    assert sum(r.ok for r in results) == 1
+    assert {r.refusal.code for r in results if r.refusal} == {"stale"}
+    assert len(await service.store.moves(table_id)) == 1
