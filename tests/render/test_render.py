@@ -177,3 +177,60 @@ def test_lobby_buttons_and_refusals() -> None:
             text = renderer.refusal(Refusal(code, locale, "detail", {"allowed": [2, 3]}))
             assert text and len(text) <= 200
     assert renderer.refusal(Refusal("stale", "en")).startswith("This move is no longer valid")
+
+
+@pytest.mark.parametrize("locale", ["it", "en"])
+def test_scala40_hand_buttons_reach_every_move(locale: str) -> None:
+    import random
+
+    from engine import scala40
+
+    renderer = Renderer()
+    game = scala40.new_game(scala40.Rules(players=3), seed=2)
+    info = dataclasses.replace(table_info(players=3), game="scala40", family="scala40", teams=False)
+    rng = random.Random(2)
+    for _step in range(120):
+        if game.is_over:
+            break
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        audience = Audience("user", "telegram", str(seat))
+        hand = renderer.render(
+            HandView(audience=audience, locale=locale, table=info, seat=seat, view=view)
+        )
+        assert len(hand.buttons) <= 5 and all(len(r) <= 5 for r in hand.buttons)
+        reachable: set[str] = set()
+        for row in hand.buttons:
+            for b in row:
+                assert len(b.data.encode()) <= 64
+                action = decode_button(b.data).action
+                if action.startswith("?"):
+                    focused = renderer.render(
+                        HandView(
+                            audience=audience,
+                            locale=locale,
+                            table=info,
+                            seat=seat,
+                            view=view,
+                            focus=action[1:],
+                        )
+                    )
+                    reachable |= {decode_button(x.data).action for r in focused.buttons for x in r}
+                else:
+                    reachable.add(action)
+        moves = set(view.legal_moves)
+        # Up to 24 moves of one kind fit the second step (RULES.md: a hand holds 13-14 cards).
+        assert moves <= reachable or len(moves) > 24
+        public = renderer.render(
+            TableView(
+                audience=Audience("chat", "telegram", "c"),
+                locale=locale,
+                table=info,
+                view=game.view(None),
+            )
+        )
+        # The public message is built from the public view, which holds no hand at all.
+        assert game.view(None).hand == ()
+        assert "Your hand" not in public.text and "La tua mano" not in public.text
+        game = game.play(rng.choice(view.legal_moves))
