@@ -265,6 +265,9 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        """Finish the commit in flight (its callers are waiting for it), then disconnect."""
+        if self._flusher is not None and not self._flusher.done():
+            await self._flusher
         await self.engine.dispose()
 
     async def upgrade(self) -> None:
