@@ -586,3 +586,21 @@ def test_views() -> None:
     assert seen.last_move == (0, "p")
     with pytest.raises(ValueError, match="seat"):
         game.view(7)
+
+
+def test_the_random_computer_player_plays_from_views() -> None:
+    # engine.ai: Player.choose(view, rng) -> a legal move string for the view's seat.
+    import random
+
+    from engine.ai import get_player
+
+    player = get_player("random")
+    rng = random.Random(3)
+    game = new_game(Rules(players=3), seed=3)
+    for _ in range(200):
+        seat = game.current_player
+        assert seat is not None
+        move = player.choose(game.view(seat), rng)
+        assert move in moves(game)
+        game = game.play(move)
+    assert len(game.all_cards()) == 108
