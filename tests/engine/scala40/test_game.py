@@ -97,30 +97,48 @@ def test_pile_card_only_to_open_with_it() -> None:
     assert len(opened.melds) == 2 and opened.melds[0].owner == 0
 
 
-def test_opened_player_takes_the_pile_but_may_not_discard_it() -> None:
-    # RULES.md: "The card just taken from the pile may not be discarded in the same turn".
+def test_opened_player_takes_the_pile_card_only_to_lay_it() -> None:
+    # RULES.md: "The card just taken from the pile may not be discarded in the same turn (a
+    # player who takes it must use it; not written in [004], universal in practice)".
     game = position(
         ["2D 5C 9S", *OTHERS],
-        pile="KS",
+        pile="7S",
         melds=[(1, "4S 5S 6S")],
         opened=[True, True, False, False],
     )
     assert moves(game) == ["t", "p"]
     taken = game.play("p")
-    assert "d KS" not in moves(taken)
-    with pytest.raises(IllegalMove, match="took it from the pozzo"):
-        taken.play("d KS")
-    assert taken.play("d 9S").pile_top is not None
+    assert moves(taken) == ["a1 7S"]  # the first move lays it
+    with pytest.raises(IllegalMove, match="before discarding"):
+        taken.play("d 9S")
+    with pytest.raises(IllegalMove, match="before discarding"):
+        taken.play("d 7S")
+    after = taken.play("a1 7S")
+    assert str(after.melds[0]) == "4S 5S 6S 7S" and "d 9S" in moves(after)
+    useless = position(["2D 5C 9S", *OTHERS], pile="KD", melds=[(1, "4S 5S 6S")], opened=[True] * 4)
+    assert moves(useless) == ["t"]
+    with pytest.raises(IllegalMove, match="only to lay it now"):
+        useless.play("p")
+
+
+def test_pile_card_laid_before_anything_else() -> None:
+    game = position(
+        ["8C 8S 2C 3C 4C 9B", *OTHERS], pile="8D", melds=[(1, "5D 6D 7D")], opened=[True] * 4
+    )
+    taken = game.play("p")
+    assert set(moves(taken)) == {"m 8D8C8S", "a1 8D"}
+    with pytest.raises(IllegalMove, match="before anything else"):
+        taken.play("m 2C3C4C")
+    assert "m 2C3C4C" in moves(taken.play("m 8D8C8S"))
 
 
 def test_second_copy_of_the_pile_card_may_be_discarded() -> None:
-    game = position(["2S 9C 9D", *OTHERS], pile="2S", opened=[True] * 4)
+    game = position(["2S 9C 9D", *OTHERS], pile="2S", melds=[(1, "3S 4S 5S")], opened=[True] * 4)
     taken = game.play("p")
-    assert "d 2S" in moves(taken)
-    after = taken.play("d 2S")
-    assert [str(c) for c in after.hand(0)].count("2S") + [str(c) for c in after.hand(0)].count(
-        "2S'"
-    ) == 1
+    after = taken.play("a1 2S")
+    assert str(after.melds[0]) == "2S' 3S 4S 5S"  # the copy from the pozzo went down
+    assert "d 2S" in moves(after)
+    assert [str(c) for c in after.play("d 2S").hand(0)] == ["9D", "9C"]
 
 
 def test_first_pile_card_free() -> None:
