@@ -103,13 +103,14 @@ class TableMeld:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended: who closed, whether in hand, what each seat paid, who went out.
+    """How a hand ended: who closed (None: ended unclosed by the ``max_restocks`` safeguard),
+    whether in hand, what each seat paid, who went out.
 
     ``penalties[seat]`` is what that seat added to its score (0 for seats not dealt in).
     """
 
     hand: int
-    closer: int
+    closer: int | None
     in_hand: bool
     penalties: tuple[int, ...]
     eliminated: tuple[int, ...]
@@ -127,7 +128,7 @@ class HandResult:
     def from_dict(cls, data: dict[str, Any]) -> HandResult:
         return cls(
             hand=int(data["hand"]),
-            closer=int(data["closer"]),
+            closer=None if data["closer"] is None else int(data["closer"]),
             in_hand=bool(data["in_hand"]),
             penalties=tuple(int(p) for p in data["penalties"]),
             eliminated=tuple(int(s) for s in data["eliminated"]),
@@ -173,6 +174,7 @@ class _State:
     no_attach: Card | None = None  # taken from the pozzo, discarded while it fitted a meld
     top_attachable: bool = False  # the pozzo's top fitted a table meld when discarded
     pile_free: bool = False  # first_pile_card_free still applies
+    restocks: int = 0  # times the pozzo became the tallone in this hand
     pending: list[int] = field(default_factory=list)  # seats still to choose re-entry
     last_move: tuple[int, str] | None = None
     last_hand: HandResult | None = None
@@ -203,6 +205,7 @@ class _State:
             no_attach=self.no_attach,
             top_attachable=self.top_attachable,
             pile_free=self.pile_free,
+            restocks=self.restocks,
             pending=list(self.pending),
             last_move=self.last_move,
             last_hand=self.last_hand,
@@ -448,6 +451,7 @@ class _Turns:
         s.opened = [False] * n
         s.turn = 0
         s.pile_free = rules.first_pile_card_free
+        s.restocks = 0
         s.top_attachable = False
         s.phase = Phase.DRAW
         if rules.dealer_fourteen:
@@ -475,31 +479,44 @@ class _Turns:
         s.phase = Phase.MELD if skip_draw else Phase.DRAW
         if skip_draw:
             return
-        if not s.stock:
-            self.recycle()
+        if not s.stock and self.recycle():
+            return
         if not s.stock and not self.may_take_pile():
             # Nothing to draw (every other card is in hands and melds): the sources are silent;
             # the turn goes on without a draw rather than blocking the hand.
             logger.debug("seat %s cannot draw: turn continues without a draw", s.current)
             s.phase = Phase.MELD
 
-    def recycle(self) -> None:
-        """RULES.md: the discard pile except its top card is turned over to become the stock."""
+    def recycle(self) -> bool:
+        """RULES.md: the discard pile except its top card is turned over to become the stock.
+
+        With the ``max_restocks`` safeguard, once the tallone has been re-formed that many times
+        in this hand, running out again ends the hand with nobody closing; True then.
+        """
         s = self.s
-        if len(s.pile) > 1:
-            s.stock = s.pile[-2::-1]
-            s.pile = s.pile[-1:]
+        if len(s.pile) <= 1:
+            return False
+        limit = self.rules.max_restocks
+        if limit and s.restocks >= limit:
+            logger.debug("tallone out for the %s time: the hand ends unclosed", limit + 1)
+            self.end_hand(None)
+            return True
+        s.restocks += 1
+        s.stock = s.pile[-2::-1]
+        s.pile = s.pile[-1:]
+        return False
 
     def next_turn(self) -> None:
         self.s.current = self.next_seat(self.s.current)
         self.s.turn += 1
         self.begin_turn()
 
-    def end_hand(self, closer: int) -> None:
+    def end_hand(self, closer: int | None) -> None:
+        """Score the hand (``closer`` None: ended unclosed by ``max_restocks``; all pay)."""
         s, rules = self.s, self.rules
         # Chiusura in mano: the closer opened in this very turn (a player who never opened and
         # runs out of cards through turns without a draw has laid nothing down).
-        in_hand = s.opened[closer] and not s.opened_at_start
+        in_hand = closer is not None and s.opened[closer] and not s.opened_at_start
         penalties = [0] * len(s.hands)
         for seat, hand in enumerate(s.hands):
             if not s.dealt[seat] or seat == closer:
@@ -510,7 +527,7 @@ class _Turns:
             if in_hand and rules.close_in_hand == "double":
                 pay *= 2
             penalties[seat] = pay
-        if in_hand and rules.close_in_hand == "bonus":
+        if in_hand and closer is not None and rules.close_in_hand == "bonus":
             penalties[closer] = CLOSE_IN_HAND_BONUS
         out = []
         for seat, pay in enumerate(penalties):
@@ -583,9 +600,9 @@ class _Turns:
             raise IllegalMove("the tallone is empty: take the pozzo's top card")
         self.hand.append(s.stock.pop())
         s.pile_free = False
+        s.phase = Phase.MELD
         if not s.stock:
             self.recycle()
-        s.phase = Phase.MELD
 
     def draw_pile(self) -> None:
         s = self.s
@@ -1007,6 +1024,7 @@ class Game:
             "no_attach": None if s.no_attach is None else str(s.no_attach),
             "top_attachable": s.top_attachable,
             "pile_free": s.pile_free,
+            "restocks": s.restocks,
             "pending": list(s.pending),
             "last_move": None if s.last_move is None else list(s.last_move),
             "last_hand": None if s.last_hand is None else s.last_hand.to_dict(),
@@ -1055,6 +1073,7 @@ class Game:
                 no_attach=None if data["no_attach"] is None else parse_card(data["no_attach"]),
                 top_attachable=bool(data["top_attachable"]),
                 pile_free=bool(data["pile_free"]),
+                restocks=_int(data["restocks"]),
                 pending=[_int(v) for v in data["pending"]],
                 last_move=None
                 if data["last_move"] is None

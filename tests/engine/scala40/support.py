@@ -93,6 +93,7 @@ def position(
         "pile_card": None,
         "must_open": False,
         "must_use": False,
+        "restocks": 0,
         "no_attach": None,
         "top_attachable": False,
         "pile_free": False,

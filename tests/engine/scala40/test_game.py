@@ -542,6 +542,38 @@ def test_nothing_to_draw() -> None:
     assert nxt.current_player == 2 and nxt.phase is Phase.DRAW  # the pozzo is turned over again
 
 
+def test_max_restocks_safeguard() -> None:
+    # Not in RULES.md: an optional safeguard. Once the pozzo has become the tallone
+    # max_restocks times, the tallone running out again ends the hand unclosed; all pay.
+    rules = Rules(max_restocks=2)
+    game = position(["2D 9S", "KB", "QB", "JB"], rules=rules, stock="5C", pile="", restocks=1)
+    again = game.play("t")  # the second re-forming is still allowed
+    assert again.last_hand is None and again.stock_count > 0
+    limit = position(["2D 9S", "KB", "QB", "JB"], rules=rules, stock="5C", pile="", restocks=2)
+    ended = limit.play("t")
+    result = ended.last_hand
+    assert result is not None and result.closer is None and not result.in_hand
+    assert result.penalties == (16, 10, 10, 10)  # 2D 9S and the 5C just drawn
+    assert ended.hand_number == 2
+    # Off (0, the default): the tallone is re-formed as often as needed.
+    plain = position(["2D 9S", "KB", "QB", "JB"], stock="5C", pile="", restocks=20)
+    assert plain.play("t").last_hand is None
+
+
+def test_deadlocked_hand_needs_the_safeguard() -> None:
+    # Every table meld is a full quartetto, no jokers may be melded: a player left with one
+    # card can never lay it, so only max_restocks ends such a hand.
+    full = [(0, f"{rank}D {rank}C {rank}S {rank}B") for rank in "2345678"]
+    for limit, ends in ((0, False), (1, True)):
+        rules = Rules(players=2, jokers_per_meld=0, max_restocks=limit)
+        game = position(["KC", "QB"], rules=rules, melds=full, opened=[True, True])
+        for _ in range(400):
+            if game.last_hand is not None:
+                break
+            game = game.play(str(game.legal_moves()[-1]))
+        assert (game.last_hand is not None) is ends
+
+
 def test_jokers_per_meld_in_play() -> None:
     rules = Rules(jokers_per_meld=2)
     game = position(["5D * * 8D TC JC QC 2S", *OTHERS], rules=rules, phase="meld")

@@ -22,7 +22,13 @@ VARIANTS = [
     Rules(
         players=3, jokers_per_meld=2, opening_points=0, close_in_hand="bonus", unopened_pays="100"
     ),
-    Rules(players=4, dealer_fourteen=True, discard_attachable="forbidden", reentry=True),
+    Rules(
+        players=4,
+        dealer_fourteen=True,
+        discard_attachable="forbidden",
+        reentry=True,
+        max_restocks=3,
+    ),
 ]
 
 
