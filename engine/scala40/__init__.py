@@ -71,6 +71,10 @@ Engine choices where RULES.md and [004] are silent (each documented where implem
 * A move that would leave in hand only a card that may not be discarded is refused.
 * In the first round, when nobody may close, a player keeps at least two cards before the
   discard, so the turn can always end.
+* ``Rules.max_restocks`` (default 0 = off, the rules as written) is an optional safeguard, not a
+  rule of RULES.md: a hand can deadlock (every meld on the table complete, no jokers allowed,
+  players left with one card each), and with the option set the hand then ends, unclosed, when
+  the tallone runs out once more than that many re-formings; everybody pays the cards held.
 """
 
 from __future__ import annotations
