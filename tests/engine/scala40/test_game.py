@@ -632,7 +632,7 @@ def test_views() -> None:
     assert "hands" not in data and "stock" not in data
     after = game.play("p")
     seen = after.view(2)
-    assert str(seen.pile_card_taken) == "7S" and seen.must_open
+    assert str(seen.pile_card_taken) == "7S" and seen.must_open and seen.must_use
     assert seen.last_move == (0, "p")
     with pytest.raises(ValueError, match="seat"):
         game.view(7)
