@@ -11,6 +11,11 @@ Usage in an adapter::
         # "<table>:<version>:<action>" (<= 64 bytes): hand it back to TableService.press()
     if result.refusal: alert = renderer.refusal(result.refusal)
 
+Around the game: ``renderer.commands(locale)`` (command, description) pairs for
+``setMyCommands`` / slash commands, ``renderer.help(locale)``, ``renderer.notice(key, locale)``
+(``NOTICES``: deep-link and closed-DM hints...), ``renderer.game_label(game, locale)``,
+``renderer.level_label(level, locale)``.
+
 Cards are shown with suit symbols (``7♦``); the locale is the event's own (resolved by the
 service). Private hands only ever appear in ``HandView`` messages, which go to one user.
 """
@@ -40,7 +45,9 @@ from bot.service.events import (
 )
 
 __all__ = [
+    "COMMANDS",
     "LOCALES",
+    "NOTICES",
     "Button",
     "Message",
     "Renderer",
@@ -105,6 +112,41 @@ REFUSAL_TEXTS = {
     "bad_locale": N_("Unknown language."),
     "not_away": N_("You are already playing your seat."),
     "conflict": N_("The table changed at the same moment: please try again."),
+}
+
+
+# Chat commands both adapters offer, with their descriptions (Telegram setMyCommands, Discord
+# slash command descriptions): every language from the one catalog.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("scopa", N_("Open a table of Scopa (2, 3 or 4 players)")),
+    ("scopone", N_("Open a table of Scopone (4 players, in pairs)")),
+    ("scala40", N_("Open a table of Scala 40 (2 to 6 players)")),
+    ("new", N_("Choose a game and open a table")),
+    ("play", N_("Play against the computer")),
+    ("leaderboard", N_("The best players of this chat")),
+    ("stats", N_("Your games, wins and rating")),
+    ("rules", N_("The rules of the table")),
+    ("lang", N_("Language: it or en")),
+    ("abandon", N_("Close the table (its creator or an admin)")),
+    ("help", N_("How to play with Tavolo")),
+)
+
+HELP = N_(
+    "Tavolo: Scopa, Scopone and Scala 40.\n"
+    "Open a table with /scopa, /scopone or /scala40, join with the buttons, add the computer "
+    "if you like, then start. Your cards come to you privately with a button for every move.\n"
+    "/leaderboard and /stats show the ratings, /rules the table's options, /lang the language, "
+    "/abandon closes the table."
+)
+
+# Short texts adapters need around the game (the game text itself comes from render()).
+NOTICES = {
+    "open_private": N_("Your cards are waiting in a private chat with me: press the button."),
+    "open_private_button": N_("Open my cards"),
+    "dm_closed": N_("I cannot send you direct messages: use the My hand button."),
+    "thinking": N_("The computer is thinking…"),
+    "choose_game": N_("Which game?"),
+    "new_table": N_("New table"),
 }
 
 
@@ -177,6 +219,25 @@ class Renderer:
         }
         message = renderers[type(event)](event, t)
         return _bounded(message)
+
+    def commands(self, locale: str) -> list[tuple[str, str]]:
+        """(command, description) for every chat command, in ``locale``."""
+        t = self.translations(locale)
+        return [(name, t.gettext(text)) for name, text in COMMANDS]
+
+    def help(self, locale: str) -> str:
+        return self.translations(locale).gettext(HELP)
+
+    def notice(self, key: str, locale: str) -> str:
+        """A short text by key (see ``NOTICES``); KeyError for an unknown key."""
+        return self.translations(locale).gettext(NOTICES[key])
+
+    def game_label(self, game: str, locale: str) -> str:
+        """``scopa`` -> ``Scopa``, ``scientifico`` -> ``Scopone scientifico``."""
+        return self.translations(locale).gettext(GAME_NAMES.get(game, game))
+
+    def level_label(self, level: str, locale: str) -> str:
+        return self.translations(locale).gettext(LEVEL_NAMES.get(level, level))
 
     def refusal(self, refusal: Refusal) -> str:
         """A short alert (Telegram callback alerts hold 200 characters)."""

@@ -234,3 +234,19 @@ def test_scala40_hand_buttons_reach_every_move(locale: str) -> None:
         assert game.view(None).hand == ()
         assert "Your hand" not in public.text and "La tua mano" not in public.text
         game = game.play(rng.choice(view.legal_moves))
+
+
+@pytest.mark.parametrize("locale", ["it", "en"])
+def test_texts_around_the_game(locale: str) -> None:
+    from bot.render import COMMANDS, NOTICES
+
+    renderer = Renderer()
+    commands = renderer.commands(locale)
+    assert [c for c, _ in commands] == [c for c, _ in COMMANDS]
+    # Telegram: descriptions 1-256 characters; Discord: 1-100.
+    assert all(0 < len(d) <= 100 for _, d in commands)
+    assert "/scopa" in renderer.help(locale)
+    for key in NOTICES:
+        assert renderer.notice(key, locale)
+    assert renderer.game_label("scientifico", locale) == "Scopone scientifico"
+    assert renderer.level_label("hard", locale) == ("difficile" if locale == "it" else "hard")
