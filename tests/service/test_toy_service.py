@@ -382,3 +382,29 @@ async def test_many_presses_of_one_button_apply_once(service: TableService) -> N
     assert sum(r.ok for r in results) == 1
     assert {r.refusal.code for r in results if r.refusal} == {"stale"}
     assert len(await service.store.moves(table_id)) == 1
+
+
+async def test_fuori_announced_and_last_human_leaving_closes_lobby(service: TableService) -> None:
+    table_id = await two_player_table(service)
+    for _ in range(3):
+        info = (await service.show(CHAT, ANNA, table_id)).table
+        assert info is not None
+        mover = ANNA if info.current_seat == 0 else BRUNO
+        hand = hand_of(await service.show(CHAT, mover, table_id), mover)
+        assert hand is not None
+        fuori = [m for m in hand.view.legal_moves if m.endswith("!")]
+        move = fuori[0] if fuori else hand.view.legal_moves[0]
+        result = await service.play(CHAT, mover, table_id, info.version, move)
+        assert result.ok
+        if fuori:
+            kinds = [e.kind for e in result.events if isinstance(e, Announcement)]
+            assert "fuori" in kinds
+            assert any(isinstance(e, GameOver) for e in result.events)
+            break
+    else:
+        raise AssertionError("the toy game offers fuori from the third move")
+    lobby = await service.create_table(CHAT, CARLA, "toy")
+    assert lobby.ok and lobby.table is not None
+    left = await service.leave(CHAT, CARLA)
+    assert left.ok and left.table is not None and left.table.status == "abandoned"
+    assert await service.open_tables(CHAT) == []
