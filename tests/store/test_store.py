@@ -51,8 +51,12 @@ async def test_migrations_create_exactly_the_schema(db_url: str) -> None:
         await store.close()
 
 
-async def test_compare_and_set(db_url: str) -> None:
+@pytest.mark.parametrize("one_hop", [True, False])
+async def test_compare_and_set(db_url: str, one_hop: bool) -> None:
+    """Both write paths: SQLite's group commit in one driver call, and statement by statement
+    (PostgreSQL, or an aiosqlite without the worker handle)."""
     store = Store.open(db_url)
+    store._one_hop = one_hop and store.is_sqlite
     try:
         await store.upgrade()
         table_id = await store.insert_table(table_values(), [("telegram", "u")])
@@ -121,5 +125,43 @@ async def test_migration_0002_keeps_saved_tables_loadable(db_url: str) -> None:
         await store.upgrade()
         rows = await store.open_tables("telegram", "c")
         assert [(r.version, r.state_version, r.state) for r in rows] == [(7, 7, {"x": 1})]
+    finally:
+        await store.close()
+
+
+async def test_group_commit_answers_each_save(tmp_path: object) -> None:
+    """Saves racing into one SQLite group commit: each gets its own compare-and-set answer."""
+    import asyncio
+
+    store = Store.open(f"sqlite+aiosqlite:///{tmp_path}/g.sqlite3")
+    try:
+        await store.upgrade()
+        ids = [await store.insert_table(table_values(chat_id=f"c{i}"), []) for i in range(6)]
+        updates = [
+            TableUpdate(
+                tid,
+                1 if i % 2 == 0 else 5,
+                {"state": {"n": i}},
+                MoveRow(tid, 1, 0, "7D", "human", 1.0),
+            )
+            for i, tid in enumerate(ids)
+        ]
+        results = await asyncio.gather(*(store.save(u) for u in updates))
+        assert [r is not None for r in results] == [True, False] * 3
+        for i, tid in enumerate(ids):
+            row = await store.load_table(tid)
+            assert row is not None
+            assert (row.version, row.state) == ((2, {"n": i}) if i % 2 == 0 else (1, {"x": 1}))
+            assert len(await store.moves(tid)) == (1 if i % 2 == 0 else 0)
+        # A failing save (the move's version already used) does not sink the others.
+        dup = MoveRow(ids[0], 1, 0, "7D", "human", 1.0)
+        bad = TableUpdate(ids[0], 2, {"state": {"n": 9}}, dup)
+        good = TableUpdate(
+            ids[1], 1, {"state": {"n": 1}}, MoveRow(ids[1], 1, 0, "7D", "human", 1.0)
+        )
+        outcome = await asyncio.gather(store.save(bad), store.save(good), return_exceptions=True)
+        assert isinstance(outcome[0], Exception) and outcome[1] is not None
+        row = await store.load_table(ids[0])
+        assert row is not None and row.version == 2  # the failed save changed nothing
     finally:
         await store.close()
