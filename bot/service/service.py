@@ -101,6 +101,9 @@ class _Call:
     """What one use case accumulates before answering."""
 
     events: list[Event] = field(default_factory=list)
+    # Did the turn pass to another seat during the call (so the player to move is notified)?
+    turn_passed: bool = False
+    dealt: bool = False
 
 
 def _seat_doc(user: UserRef) -> dict[str, Any]:
@@ -923,6 +926,7 @@ class TableService:
             raise Refused("conflict")
         row.state_version = values["state_version"]
         live.game = game
+        call.dealt = True
         call.events.append(Announcement(**await self._chat_head(live), kind="started"))
         await self._computer_turns(call, live)
         await self._after(call, live, before, force_hands=set(range(row.players)))
@@ -980,6 +984,8 @@ class TableService:
             row.state_version = values["state_version"]
         live.game = game
         live.views = {}
+        if game.current_player != seat:
+            call.turn_passed = True
         if game.is_over:
             row.status = "finished"
         await self._announce(call, live, seat, move, old_public, game, saved.rating_changes)
@@ -1190,7 +1196,9 @@ class TableService:
                         view=view,
                     )
                 )
-        if current is not None and _is_human(live.row.seats[current]):
+        # Scala 40: a player who drew or melded is still to move, and needs no new notice.
+        notify = call.turn_passed or call.dealt
+        if notify and current is not None and _is_human(live.row.seats[current]):
             doc = live.row.seats[current]
             assert doc is not None
             if not doc["away"]:

@@ -157,3 +157,32 @@ async def test_restart_resumes_mid_smazzata(make_service: Callable[..., Any]) ->
     assert len(await second.store.moves(table_id)) == 10
     for store in make_service.stores:  # type: ignore[attr-defined]
         await store.close()
+
+
+async def test_scala40_turn_notice_once_per_turn(make_service: Callable[..., Any]) -> None:
+    """Drawing keeps the turn: no new notice; the discard passes it: the next player is told."""
+    from bot.service import TurnNotice
+
+    service = await real_service(make_service)
+    created = await service.create_table(CHAT, ANNA, "scala40", players=2)
+    assert created.table is not None
+    table_id = created.table.id
+    await service.join(CHAT, BRUNO)
+    started = await service.start(CHAT, ANNA)
+    assert any(isinstance(e, TurnNotice) for e in started.events)
+    info = started.table
+    assert info is not None and info.current_seat is not None
+    users = {0: ANNA, 1: BRUNO}
+    mover = users[info.current_seat]
+    drew = await service.play(CHAT, mover, table_id, info.version, "t")
+    assert drew.ok, drew.refusal
+    assert not any(isinstance(e, TurnNotice) for e in drew.events)
+    hand = next(e for e in drew.events if isinstance(e, HandView))
+    discard = next(m for m in hand.view.legal_moves if m.startswith("d "))
+    assert drew.table is not None
+    passed = await service.play(CHAT, mover, table_id, drew.table.version, discard)
+    assert passed.ok, passed.refusal
+    notices = [e for e in passed.events if isinstance(e, TurnNotice)]
+    assert [n.audience.id for n in notices] == [users[1 - info.current_seat].user_id]
+    for store in make_service.stores:  # type: ignore[attr-defined]
+        await store.close()
