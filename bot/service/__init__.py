@@ -2,11 +2,11 @@
 
 Adapters (Telegram, Discord, terminal) translate platform input into calls of
 :class:`TableService` and deliver the returned events; they never build game text (they call
-:func:`bot.render.render`) and never touch the engine or the store.
+``bot.render.Renderer.render``) and never touch the engine or the store.
 
 Building one (the composition root, ``bot/__main__.py``, does this)::
 
-    store = Store.open(settings.database_url); await store.upgrade()
+    store = Store.open(settings.url); await store.upgrade()
     service = TableService(store, registry=default_registry(), computers=ComputerPlayers(),
                            timers=TimerSettings(reminder=60, autoplay=120, takeover_after=2))
 
@@ -42,7 +42,7 @@ chat's newest open table. A chat holds at most one open table unless ``set_max_o
 
 A :class:`Result` has ``events`` (deliver them in order), ``table`` (the :class:`TableInfo`
 touched) and ``refusal`` (``None`` on success). A refused call changed nothing; render
-``refusal`` with :func:`bot.render.render_refusal` (a short alert). Refusal codes are listed in
+``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters). Refusal codes are listed in
 ``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``, ``illegal_move``, ``not_seated``...).
 
 Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
@@ -53,15 +53,17 @@ id)``) and ``locale`` (already resolved: user > chat > platform hint > default):
   that changed the table. Edit the chat's table message in place.
 * :class:`HandView` (user): a player's private view (hand; legal moves on their turn), only for
   players whose hand or legal moves changed. Send/edit their private message (DM / ephemeral).
-* :class:`TurnNotice` (user): it is their turn (``reminder=True`` from the timer).
-* :class:`Announcement` (chat): ``kind`` in scopa, timeout, taken_over, taken_back, abandoned,
-  started, rules (to a user).
+* :class:`TurnNotice` (user): their turn has come (on the deal, or when the turn passed to them
+  in this call; not again after their own Scala 40 draw or meld); ``reminder=True`` from the
+  timer.
+* :class:`Announcement` (chat): ``kind`` in scopa, fuori, timeout, taken_over (its message has a
+  "take my seat back" button), taken_back, abandoned, started; rules (to a user).
 * :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata (Scopa) or the
   penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated).
 * :class:`GameOver` (chat): ranks, points, FIGS multiplier, rating changes.
 * :class:`Leaderboard`, :class:`Stats` (chat or user).
 
-Rendering and buttons: ``bot.render.render(event) -> Message(text, buttons)`` where buttons are
+Rendering and buttons: ``Renderer().render(event) -> Message(text, buttons)`` where buttons are
 rows of ``Button(label, data)``; ``data`` is ``"<table>:<version>:<action>"`` (at most 64 bytes,
 so it fits Telegram's callback data and Discord's 100-character custom ids). Give ``data`` back
 unchanged to :meth:`TableService.press`. Actions: a move string (``7D:3C+4S``), ``?<card>``
