@@ -42,8 +42,9 @@ chat's newest open table. A chat holds at most one open table unless ``set_max_o
 
 A :class:`Result` has ``events`` (deliver them in order), ``table`` (the :class:`TableInfo`
 touched) and ``refusal`` (``None`` on success). A refused call changed nothing; render
-``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters). Refusal codes are listed in
-``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``, ``illegal_move``, ``not_seated``...).
+``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters).
+Refusal codes are listed in ``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``,
+``illegal_move``, ``not_seated``...).
 
 Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
 id)``) and ``locale`` (already resolved: user > chat > platform hint > default):
