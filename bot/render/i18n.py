@@ -4,8 +4,10 @@ The ``.po`` files under ``bot/render/locale/<lang>/LC_MESSAGES/`` are the source
 compiled with Babel when first needed (once per process and language), so an installed package
 needs no build step and a catalog can never be stale. Message ids are English.
 
-Maintainers: ``pybabel extract -k _ -k N_ -o bot/render/locale/tavolo.pot bot/`` then
-``pybabel update -i bot/render/locale/tavolo.pot -d bot/render/locale -D tavolo``.
+Maintainers: ``pybabel extract -k N_ --no-location --sort-output -o
+bot/render/locale/tavolo.pot bot/`` (every package: the adapters' own few words, marked with
+``N_``, live in the same catalogs), then ``pybabel update -i bot/render/locale/tavolo.pot
+-d bot/render/locale -D tavolo --no-location`` and translate what is new in ``it``.
 """
 
 from __future__ import annotations
