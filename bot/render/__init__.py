@@ -1,0 +1,1 @@
+"""Rendering: engine views to text and images."""
