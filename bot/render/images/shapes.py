@@ -183,7 +183,7 @@ def _sword(pen: _Pen, piacentine: bool) -> None:
     else:
         pen.poly([(0.5, 0.0), (0.66, 0.09), (0.64, 0.68), (0.36, 0.68), (0.34, 0.09)], _STEEL, _DARK)
         pen.draw.line([pen.pt(0.5, 0.08), pen.pt(0.5, 0.64)], fill=(90, 120, 160), width=pen.line)
-    pen.poly([(0.0, 0.66), (1.0, 0.66), (1.0, 0.73), (0.0, 0.73)], _GOLD, _DARK)
+    pen.poly([(0.08, 0.66), (0.92, 0.66), (0.92, 0.73), (0.08, 0.73)], _GOLD, _DARK)
     pen.poly([(0.38, 0.73), (0.62, 0.73), (0.62, 0.9), (0.38, 0.9)], _RED if piacentine else _BLUE, _DARK)
     pen.circle(0.5, 0.94, 0.14, _GOLD, _DARK)
 

@@ -59,13 +59,13 @@ _ROUND_LAYOUTS: dict[int, tuple[tuple[float, float], tuple[tuple[float, float], 
 # Swords and cudgels are tall: they stand side by side rather than in the French grid.
 _TALL_LAYOUTS: dict[int, tuple[tuple[float, float], tuple[tuple[float, float], ...]]] = {
     1: ((0.5, 0.95), ((0.5, 0.5),)),
-    2: ((0.36, 0.8), ((0.28, 0.5), (0.72, 0.5))),
-    3: ((0.27, 0.8), ((0.17, 0.5), (0.5, 0.5), (0.83, 0.5))),
-    4: ((0.34, 0.47), ((0.28, 0.25), (0.72, 0.25), (0.28, 0.75), (0.72, 0.75))),
-    5: ((0.27, 0.47), ((0.17, 0.25), (0.5, 0.25), (0.83, 0.25), (0.3, 0.75), (0.7, 0.75))),
-    6: ((0.27, 0.47), tuple((u, v) for v in (0.25, 0.75) for u in (0.17, 0.5, 0.83))),
+    2: ((0.42, 0.8), ((0.27, 0.5), (0.73, 0.5))),
+    3: ((0.32, 0.8), ((0.16, 0.5), (0.5, 0.5), (0.84, 0.5))),
+    4: ((0.42, 0.47), ((0.27, 0.25), (0.73, 0.25), (0.27, 0.75), (0.73, 0.75))),
+    5: ((0.32, 0.47), ((0.16, 0.25), (0.5, 0.25), (0.84, 0.25), (0.3, 0.75), (0.7, 0.75))),
+    6: ((0.32, 0.47), tuple((u, v) for v in (0.25, 0.75) for u in (0.16, 0.5, 0.84))),
     7: (
-        (0.27, 0.32),
+        (0.32, 0.32),
         ((0.3, 0.17), (0.7, 0.17), (0.18, 0.5), (0.5, 0.5), (0.82, 0.5), (0.3, 0.83), (0.7, 0.83)),
     ),
 }
@@ -78,20 +78,74 @@ def card_height(width: int) -> int:
 
 
 class Fonts:
-    """Pillow's own scalable font (Aileron Regular, public domain), loaded once per size."""
+    """The fonts of every image, loaded once per (weight, size).
+
+    Source Sans Pro (SIL Open Font License 1.1) from the ``font-source-sans-pro`` PyPI package:
+    it covers Latin with accents, Greek and Cyrillic. Without that package, Pillow's own font
+    (Aileron, public domain; ASCII only) keeps images working, and a warning says so.
+    """
+
+    WEIGHTS = {"regular": "Regular", "bold": "Bold", "black": "Black"}
 
     def __init__(self) -> None:
-        self._fonts: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
+        self._fonts: dict[tuple[str, int], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
+        self._supported: dict[str, bool] = {}
         self._lock = threading.Lock()
+        self._files = _font_files()
 
-    def get(self, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-        size = max(6, int(size))
+    @property
+    def family(self) -> str:
+        return "Source Sans Pro" if self._files else "Pillow default (Aileron)"
+
+    def get(self, size: float, weight: str = "bold") -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+        if weight not in self.WEIGHTS:
+            raise ValueError(f"font weight {weight!r}: one of {', '.join(self.WEIGHTS)}")
+        key = (weight, max(6, round(size)))
         with self._lock:
-            font = self._fonts.get(size)
+            font = self._fonts.get(key)
             if font is None:
-                font = ImageFont.load_default(size=size)
-                self._fonts[size] = font
+                path = self._files.get(weight)
+                font = (ImageFont.truetype(path, key[1]) if path is not None
+                        else ImageFont.load_default(size=key[1]))
+                self._fonts[key] = font
             return font
+
+    def printable(self, text: str) -> str:
+        """``text`` without the characters the font cannot draw (emoji, CJK...): no tofu boxes."""
+        font = self.get(24, "bold")
+        missing = font.getmask("\ue000")
+        notdef = (missing.size, bytes(missing))
+        kept = []
+        for char in text:
+            if char.isspace():
+                kept.append(" ")
+                continue
+            with self._lock:
+                ok = self._supported.get(char)
+            if ok is None:
+                mask = font.getmask(char)
+                ok = char.isprintable() and (mask.size, bytes(mask)) != notdef
+                with self._lock:
+                    self._supported[char] = ok
+            if ok:
+                kept.append(char)
+        return " ".join("".join(kept).split())
+
+
+def _font_files() -> dict[str, str]:
+    try:
+        from importlib.resources import files
+
+        folder = files("font_source_sans_pro") / "files"
+    except ModuleNotFoundError:
+        logger.warning("font-source-sans-pro is not installed: images use Pillow's ASCII font")
+        return {}
+    found = {}
+    for weight, name in Fonts.WEIGHTS.items():
+        path = folder / f"SourceSansPro-{name}.ttf"
+        if path.is_file():
+            found[weight] = str(path)
+    return found
 
 
 def _sprite_key(card: Card) -> str:
@@ -168,11 +222,13 @@ def _finish(image: Image.Image, width: int) -> Image.Image:
     return image.resize((width, card_height(width)), Image.Resampling.LANCZOS)
 
 
-def _fit_font(fonts: Fonts, text: str, size: float, max_width: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    font = fonts.get(round(size))
+def _fit_font(
+    fonts: Fonts, text: str, size: float, max_width: float
+) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    font = fonts.get(size, "black")
     width = font.getlength(text)
     if width > max_width:
-        font = fonts.get(round(size * max_width / width))
+        font = fonts.get(size * max_width / width, "black")
     return font
 
 
@@ -182,42 +238,20 @@ def _corner(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: 
     centre = w * 0.15
     top = h * 0.025
     if card.is_joker:
-        font = fonts.get(round(w * 0.12))
-        y = top + w * 0.02
+        font = fonts.get(w * 0.15, "black")
+        y = top + w * 0.01
         for letter in "JOKER":
-            bold_text(draw, (centre, y), letter, font=font, fill=ink, weight=w * 0.008)
-            y += w * 0.11
+            draw.text((centre, y), letter, font=font, fill=ink, anchor="mt")
+            y += w * 0.115
         return y
     label = style.label(card)
-    font = _fit_font(fonts, label, w * 0.3, w * 0.25)
-    bold_text(draw, (centre, top), label, font=font, fill=ink, weight=w * 0.016)
+    font = _fit_font(fonts, label, w * 0.34, w * 0.27)
+    draw.text((centre, top), label, font=font, fill=ink, anchor="mt")
     bottom = float(draw.textbbox((centre, top), label, font=font, anchor="mt")[3])
     size = w * 0.19
     box: Box = (centre - size / 2, bottom + w * 0.04, centre + size / 2, bottom + w * 0.04 + size * 1.2)
     draw_suit(draw, card.suit, style.symbols, box, ink)
     return box[3]
-
-
-def bold_text(
-    draw: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    text: str,
-    *,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-    fill: Rgb,
-    weight: float,
-    anchor: str = "mt",
-) -> None:
-    """Text made heavier by overdrawing it shifted; Pillow's font has a regular weight only.
-
-    (A stroke would do the same but leaves holes where the glyph's contours overlap.)
-    """
-    x, y = xy
-    steps = max(1, round(weight))
-    for dx in range(steps + 1):
-        for dy in range(0, steps + 1, max(1, steps // 2)):
-            draw.text((x + dx - steps / 2, y + dy - steps / 2), text, font=font, fill=fill,
-                      anchor=anchor)
 
 
 def _mirror_corner(image: Image.Image, w: int, h: int, depth: float) -> None:
@@ -248,6 +282,8 @@ def _pips(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: in
     tall = style.symbols != "french" and card.suit in ("S", "B")
     (pw, ph), points = (_TALL_LAYOUTS if tall else _ROUND_LAYOUTS)[_PIPS[card.rank]]
     x0, y0, x1, y1 = w * 0.3, h * 0.07, w * 0.7, h * 0.93
+    if tall:
+        x0, x1 = w * 0.27, w * 0.73
     if card.rank == "A":
         x0, x1 = w * 0.2, w * 0.8
     cw, ch = x1 - x0, y1 - y0
@@ -261,7 +297,7 @@ def _figure(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: 
     italian = style.symbols != "french"
     trim = (232, 176, 40) if card.suit in ("D", "B") else (240, 240, 240)
     # Black robes would swallow the dark outlines: a slate grey still reads as black.
-    robe = (70, 78, 100) if sum(ink) < 200 else ink
+    robe = (70, 78, 100) if max(ink) < 60 else ink
     figure_box: Box = (w * 0.24, h * 0.05, w * 0.88, h * 0.74)
     draw_figure(draw, card.rank, figure_box, robe=robe, trim=trim, horse=italian)
     size = w * 0.3
