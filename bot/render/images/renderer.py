@@ -1,0 +1,233 @@
+"""The renderer: scenes in, encoded pictures out, with a content-hash cache in front."""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Literal
+
+from PIL import Image
+
+from .compose import compose_chart, compose_hand, compose_table
+from .scene import HandScene, RatingChart, TableScene, scene_digest
+from .sprites import MAX_CARD_WIDTH, MIN_CARD_WIDTH, Fonts, SpriteCache
+from .styles import (
+    DEFAULT_FRENCH_STYLE,
+    DEFAULT_ITALIAN_STYLE,
+    DeckKind,
+    get_style,
+    style_names,
+)
+
+__all__ = ["ImageCache", "ImageFormat", "ImageRenderer", "RenderedImage", "choose_style"]
+
+logger = logging.getLogger(__name__)
+
+ImageFormat = Literal["png", "webp"]
+_MIME = {"png": "image/png", "webp": "image/webp"}
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedImage:
+    """An encoded picture and the digest of what it shows.
+
+    ``digest`` depends only on the input (scene, style, format, sizes), never on the bytes, so an
+    adapter can remember "digest -> uploaded file id" and skip re-uploading an unchanged picture.
+    """
+
+    data: bytes
+    format: ImageFormat
+    digest: str
+    width: int
+    height: int
+
+    @property
+    def mime_type(self) -> str:
+        return _MIME[self.format]
+
+    @property
+    def filename(self) -> str:
+        return f"tavolo-{self.digest[:16]}.{self.format}"
+
+
+class ImageCache:
+    """A small thread-safe LRU of rendered pictures keyed by digest; counts hits and misses."""
+
+    def __init__(self, *, max_entries: int = 256, max_bytes: int = 48 * 1024 * 1024) -> None:
+        if max_entries < 1 or max_bytes < 1:
+            raise ValueError("an image cache holds at least one entry and one byte")
+        self._max_entries = max_entries
+        self._max_bytes = max_bytes
+        self._items: OrderedDict[str, RenderedImage] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, digest: str) -> RenderedImage | None:
+        with self._lock:
+            image = self._items.get(digest)
+            if image is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(digest)
+            self.hits += 1
+            return image
+
+    def put(self, image: RenderedImage) -> None:
+        with self._lock:
+            old = self._items.pop(image.digest, None)
+            if old is not None:
+                self._bytes -= len(old.data)
+            self._items[image.digest] = image
+            self._bytes += len(image.data)
+            while len(self._items) > 1 and (
+                len(self._items) > self._max_entries or self._bytes > self._max_bytes
+            ):
+                _, dropped = self._items.popitem(last=False)
+                self._bytes -= len(dropped.data)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+def choose_style(preferred: str | None, deck: DeckKind) -> str:
+    """The style to draw ``deck`` with: ``preferred`` when it can, else that deck's default.
+
+    A chat that picked "napoletane" still gets French cards for Scala 40. An unknown name is a
+    ``ValueError`` (validate a user's choice with ``get_style`` when they make it).
+    """
+    if deck not in ("italian", "french"):
+        raise ValueError(f"deck must be 'italian' or 'french', not {deck!r}")
+    if preferred is not None:
+        get_style(preferred)
+        if preferred in style_names(deck):
+            return preferred
+    return DEFAULT_ITALIAN_STYLE if deck == "italian" else DEFAULT_FRENCH_STYLE
+
+
+class ImageRenderer:
+    """Draws tables, hands and rating charts; one per process, made by the composition root.
+
+    ``enabled`` is the switch for pictures: the caller checks it and sends its text view instead
+    when it is off (the text view stays the accessible form either way). Rendering works
+    whatever its value, so tests and previews need no special case.
+
+    Sprites and finished pictures live in the injected ``sprites`` and ``cache`` objects (new
+    ones when not given): nothing is shared through module globals.
+    """
+
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        image_format: ImageFormat = "png",
+        table_card_width: int = 84,
+        hand_card_width: int = 112,
+        hand_max_width: int = 860,
+        sprites: SpriteCache | None = None,
+        cache: ImageCache | None = None,
+    ) -> None:
+        if image_format not in _MIME:
+            raise ValueError(f"image format {image_format!r}: one of {', '.join(_MIME)}")
+        for name, value in (("table_card_width", table_card_width),
+                            ("hand_card_width", hand_card_width)):
+            if not isinstance(value, int) or not MIN_CARD_WIDTH <= value <= MAX_CARD_WIDTH:
+                raise ValueError(f"{name} must be in {MIN_CARD_WIDTH}..{MAX_CARD_WIDTH}")
+        if not isinstance(hand_max_width, int) or hand_max_width < hand_card_width:
+            raise ValueError("hand_max_width must be an int of at least hand_card_width")
+        self.enabled = enabled
+        self.image_format: ImageFormat = image_format
+        self.table_card_width = table_card_width
+        self.hand_card_width = hand_card_width
+        self.hand_max_width = hand_max_width
+        self.sprites = sprites or SpriteCache(fonts=Fonts())
+        self.fonts = self.sprites.fonts
+        self.cache = cache or ImageCache()
+
+    # Digests: what an adapter compares before uploading.
+
+    def table_digest(self, scene: TableScene, *, style: str) -> str:
+        return scene_digest(scene, kind="table", style=style, fmt=self.image_format,
+                            card_width=self.table_card_width)
+
+    def hand_digest(self, scene: HandScene, *, style: str) -> str:
+        return scene_digest(scene, kind="hand", style=style, fmt=self.image_format,
+                            card_width=self.hand_card_width, max_width=self.hand_max_width)
+
+    def chart_digest(self, chart: RatingChart, *, width: int = 640, height: int = 360) -> str:
+        return scene_digest(chart, kind="chart", fmt=self.image_format, width=width,
+                            height=height)
+
+    # Pictures.
+
+    def table(self, scene: TableScene, *, style: str) -> RenderedImage:
+        """The public table; ``ValueError`` for an unknown style or a card it cannot draw."""
+        if not isinstance(scene, TableScene):
+            raise ValueError(f"not a TableScene: {scene!r}")
+        deck_style = get_style(style)
+        digest = self.table_digest(scene, style=style)
+        cached = self.cache.get(digest)
+        if cached is not None:
+            return cached
+        image = compose_table(scene, deck_style, self.sprites, self.fonts,
+                              card_width=self.table_card_width)
+        return self._store(image, digest)
+
+    def hand(self, scene: HandScene, *, style: str) -> RenderedImage:
+        """One hand, cards left to right in the given order."""
+        if not isinstance(scene, HandScene):
+            raise ValueError(f"not a HandScene: {scene!r}")
+        deck_style = get_style(style)
+        digest = self.hand_digest(scene, style=style)
+        cached = self.cache.get(digest)
+        if cached is not None:
+            return cached
+        image = compose_hand(scene, deck_style, self.sprites, self.fonts,
+                             card_width=self.hand_card_width, max_width=self.hand_max_width)
+        return self._store(image, digest)
+
+    def rating_chart(
+        self, chart: RatingChart, *, width: int = 640, height: int = 360
+    ) -> RenderedImage:
+        """A player's rating over time (the /stats picture)."""
+        if not isinstance(chart, RatingChart):
+            raise ValueError(f"not a RatingChart: {chart!r}")
+        if not (200 <= width <= 2000 and 120 <= height <= 2000):
+            raise ValueError("chart size must be 200..2000 x 120..2000 pixels")
+        digest = self.chart_digest(chart, width=width, height=height)
+        cached = self.cache.get(digest)
+        if cached is not None:
+            return cached
+        return self._store(compose_chart(chart, self.fonts, width=width, height=height), digest)
+
+    def _store(self, image: Image.Image, digest: str) -> RenderedImage:
+        rendered = RenderedImage(
+            data=encode(image, self.image_format),
+            format=self.image_format,
+            digest=digest,
+            width=image.width,
+            height=image.height,
+        )
+        self.cache.put(rendered)
+        return rendered
+
+
+def encode(image: Image.Image, image_format: ImageFormat) -> bytes:
+    """PNG as a 256-colour palette (flat colours: small and quick), or lossless-ish WebP."""
+    buffer = io.BytesIO()
+    if image_format == "png":
+        palette = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                                 dither=Image.Dither.NONE)
+        palette.save(buffer, "PNG", compress_level=6)
+    else:
+        image.save(buffer, "WEBP", quality=88, method=2)
+    return buffer.getvalue()
