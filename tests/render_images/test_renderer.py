@@ -40,8 +40,7 @@ def scopa_scene(**changes: object) -> TableScene:
     fields: dict[str, object] = {
         "title": "Scopa · smazzata 2 · a 11",
         "seats": (
-            SeatInfo("Anna", cards=3, captured=12, scope=2, score=7, to_move=True,
-                     note="mazziere"),
+            SeatInfo("Anna", cards=3, captured=12, scope=2, score=7, to_move=True, note="mazziere"),
             SeatInfo("Bruno", cards=2, captured=9, score=4),
         ),
         "table": ("7D", "3C", "KS", "AB", "5D"),
@@ -117,8 +116,9 @@ def test_known_scala_table_matches_golden(renderer: ImageRenderer) -> None:
 
 
 def test_known_hand_matches_golden(renderer: ImageRenderer) -> None:
-    hand = HandScene("AC 2C 3C 5S 5D 7D 9S TS JS QS QC KD * 4C", numbered=True,
-                     selected=frozenset({2, 5, 6}))
+    hand = HandScene(
+        "AC 2C 3C 5S 5D 7D 9S TS JS QS QC KD * 4C", numbered=True, selected=frozenset({2, 5, 6})
+    )
     _check_golden("hand_scala40", renderer.hand(hand, style="francesi"))
 
 
@@ -127,7 +127,9 @@ def test_golden_check_notices_a_change(renderer: ImageRenderer) -> None:
     changed = renderer.table(scopa_scene(table=("7D", "3C", "KS", "AB", "6D")), style="napoletane")
     assert _difference("scopa_napoletane", changed)[1] > MAX_STRONG_PIXELS
     score = renderer.table(
-        scopa_scene(seats=(scopa_scene().seats[0], SeatInfo("Bruno", cards=2, captured=9, score=5))),
+        scopa_scene(
+            seats=(scopa_scene().seats[0], SeatInfo("Bruno", cards=2, captured=9, score=5))
+        ),
         style="napoletane",
     )
     assert _difference("scopa_napoletane", score)[1] > MAX_STRONG_PIXELS
@@ -147,8 +149,9 @@ def test_unchanged_table_is_served_from_the_cache() -> None:
     assert renderer.cache.hits == 1
     assert renderer.sprites.builds == builds
     assert renderer.table_digest(scopa_scene(), style="napoletane") == first.digest
-    moved = renderer.table(scopa_scene(seats=(SeatInfo("Anna", cards=2), SeatInfo("Bruno"))),
-                           style="napoletane")
+    moved = renderer.table(
+        scopa_scene(seats=(SeatInfo("Anna", cards=2), SeatInfo("Bruno"))), style="napoletane"
+    )
     assert moved.digest != first.digest
     other_style = renderer.table(scopa_scene(), style="piacentine")
     assert other_style.digest != first.digest
@@ -193,8 +196,9 @@ def test_the_largest_table_stays_under_150_kb(image_format: str) -> None:
     assert image.mime_type == f"image/{image_format}"
     assert image.filename.endswith(f".{image_format}")
     assert len(image.data) < 150 * 1024
-    hand = renderer.hand(HandScene("AC 2C 3C 5S 5D 7D 9S TS JS QS QC KD * 4C", numbered=True),
-                         style="francesi")
+    hand = renderer.hand(
+        HandScene("AC 2C 3C 5S 5D 7D 9S TS JS QS QC KD * 4C", numbered=True), style="francesi"
+    )
     assert len(hand.data) < 150 * 1024
 
 
@@ -202,8 +206,9 @@ def test_hand_layouts(renderer: ImageRenderer) -> None:
     three = _decode(renderer.hand(HandScene("7D 3C KS"), style="piacentine"))
     # Three cards sit side by side without overlap: wider than three card widths.
     assert three.width > 3 * 56
-    fourteen = renderer.hand(HandScene("AC 2C 3C 5S 5D 7D 9S TS JS QS QC KD * 4C"),
-                             style="francesi")
+    fourteen = renderer.hand(
+        HandScene("AC 2C 3C 5S 5D 7D 9S TS JS QS QC KD * 4C"), style="francesi"
+    )
     assert fourteen.width <= 480
     empty = _decode(renderer.hand(HandScene(()), style="napoletane"))
     assert empty.width > 0
@@ -211,17 +216,21 @@ def test_hand_layouts(renderer: ImageRenderer) -> None:
 
 def test_every_style_draws_a_scopa_table() -> None:
     renderer = ImageRenderer(table_card_width=40)
-    digests = {renderer.table(scopa_scene(), style=name).digest
-               for name in ("napoletane", "piacentine", "francesi", "francesi4")}
+    digests = {
+        renderer.table(scopa_scene(), style=name).digest
+        for name in ("napoletane", "piacentine", "francesi", "francesi4")
+    }
     assert len(digests) == 4
 
 
 def test_empty_table_and_many_cards(renderer: ImageRenderer) -> None:
     empty = _decode(renderer.table(scopa_scene(table=(), stock=None), style="napoletane"))
-    full = _decode(renderer.table(
-        scopa_scene(table=tuple(f"{r}{s}" for s in "DC" for r in "A234567JQK")),
-        style="napoletane",
-    ))
+    full = _decode(
+        renderer.table(
+            scopa_scene(table=tuple(f"{r}{s}" for s in "DC" for r in "A234567JQK")),
+            style="napoletane",
+        )
+    )
     assert full.height > empty.height
 
 
@@ -229,8 +238,11 @@ def test_empty_table_and_many_cards(renderer: ImageRenderer) -> None:
     ("make", "error", "message"),
     [
         (lambda r: r.table(scopa_scene(), style="bergamasche"), ValueError, "unknown card style"),
-        (lambda r: r.table(scopa_scene(table=("8D",)), style="napoletane"), ValueError,
-         "no card '8D'"),
+        (
+            lambda r: r.table(scopa_scene(table=("8D",)), style="napoletane"),
+            ValueError,
+            "no card '8D'",
+        ),
         (lambda r: r.table(scala_scene(), style="napoletane"), ValueError, "no joker|no card"),
         (lambda r: r.hand(HandScene("7D"), style=""), ValueError, "unknown card style"),
         (lambda r: r.table("7D", style="napoletane"), ValueError, "not a TableScene"),

@@ -84,8 +84,18 @@ def compose_table(
     title = _fit(fonts.printable(scene.title), title_font, width - 2 * m.gap)
     draw.text((m.gap, title_h / 2), title, font=title_font, fill=TEXT, anchor="lm")
 
-    _draw_seats(canvas, draw, scene.seats, seat_rows, style, sprites, fonts, m,
-                top=title_h + m.gap, width=width)
+    _draw_seats(
+        canvas,
+        draw,
+        scene.seats,
+        seat_rows,
+        style,
+        sprites,
+        fonts,
+        m,
+        top=title_h + m.gap,
+        width=width,
+    )
     top = title_h + seats_h
     if scene.melds:
         _draw_melds(canvas, draw, scene.melds, placements, style, sprites, fonts, m, top=top)
@@ -95,15 +105,17 @@ def compose_table(
     else:
         # An empty table (after a scopa) still shows where the cards go.
         x0 = m.gap + (area_w - m.cw) / 2
-        draw.rounded_rectangle((x0, top + m.gap, x0 + m.cw, top + m.gap + m.ch), m.px(6),
-                               outline=MUTED, width=m.px(2))
+        draw.rounded_rectangle(
+            (x0, top + m.gap, x0 + m.cw, top + m.gap + m.ch), m.px(6), outline=MUTED, width=m.px(2)
+        )
     if side:
         _draw_side(canvas, draw, scene, style, sprites, fonts, m, x=width - side_w, top=top)
     if scene.footer:
         font = fonts.get(m.px(19), "regular")
         footer = _fit(fonts.printable(scene.footer), font, width - 2 * m.gap)
-        draw.text((m.gap, height - m.gap - footer_h / 2), footer, font=font, fill=MUTED,
-                  anchor="lm")
+        draw.text(
+            (m.gap, height - m.gap - footer_h / 2), footer, font=font, fill=MUTED, anchor="lm"
+        )
     return canvas
 
 
@@ -142,8 +154,9 @@ def _draw_seats(
     for row, row_h in enumerate(row_heights):
         for col, seat in enumerate(seats[row * cols : (row + 1) * cols]):
             x = m.gap + col * (panel_w + m.gap)
-            _draw_seat(canvas, draw, seat, style, sprites, fonts, m,
-                       box=(x, y, x + panel_w, y + row_h))
+            _draw_seat(
+                canvas, draw, seat, style, sprites, fonts, m, box=(x, y, x + panel_w, y + row_h)
+            )
         y += row_h + m.gap
 
 
@@ -158,11 +171,15 @@ def _draw_seat(
     *,
     box: tuple[float, float, float, float],
 ) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     pad = m.px(9)
-    draw.rounded_rectangle(box, m.px(10), fill=PANEL_TURN if seat.to_move else PANEL,
-                           outline=TURN if seat.to_move else None,
-                           width=m.px(3) if seat.to_move else 0)
+    draw.rounded_rectangle(
+        box,
+        m.px(10),
+        fill=PANEL_TURN if seat.to_move else PANEL,
+        outline=TURN if seat.to_move else None,
+        width=m.px(3) if seat.to_move else 0,
+    )
     name_font = fonts.get(m.px(22), "bold")
     line1 = y0 + pad + m.px(11)
     x = x0 + pad
@@ -175,8 +192,13 @@ def _draw_seat(
         score_font = fonts.get(m.px(26), "black")
         score = str(seat.score)
         score_w = score_font.getlength(score) + m.px(8)
-        draw.text((x1 - pad, line1), score, font=score_font, fill=TURN if seat.to_move else TEXT,
-                  anchor="rm")
+        draw.text(
+            (x1 - pad, line1),
+            score,
+            font=score_font,
+            fill=TURN if seat.to_move else TEXT,
+            anchor="rm",
+        )
     name = _fit(fonts.printable(seat.name) or "?", name_font, x1 - pad - score_w - x)
     draw.text((x, line1), name, font=name_font, fill=TEXT, anchor="lm")
 
@@ -198,8 +220,9 @@ def _draw_seat(
         # The captured cards: a face-down stack seen from the side.
         for i in range(3):
             top = line2 + icon_h * 0.15 - i * m.px(4)
-            draw.rectangle((x, top - m.px(5), x + icon_h, top), fill=style.back[0],
-                           outline=BADGE, width=1)
+            draw.rectangle(
+                (x, top - m.px(5), x + icon_h, top), fill=style.back[0], outline=BADGE, width=1
+            )
         x += icon_h + m.px(7)
         text = str(seat.captured)
         draw.text((x, line2), text, font=stat_font, fill=TEXT, anchor="lm")
@@ -209,12 +232,18 @@ def _draw_seat(
         marks = seat.scope if seat.scope <= 5 else 1
         for _ in range(marks):
             w, h = m.px(13), m.px(19)
-            draw.rounded_rectangle((x, line2 - h / 2, x + w, line2 + h / 2), m.px(2),
-                                   fill=SCOPA_MARK, outline=BADGE_TEXT, width=1)
+            draw.rounded_rectangle(
+                (x, line2 - h / 2, x + w, line2 + h / 2),
+                m.px(2),
+                fill=SCOPA_MARK,
+                outline=BADGE_TEXT,
+                width=1,
+            )
             x += w + m.px(3)
         if seat.scope > 5:
-            draw.text((x + m.px(2), line2), f"×{seat.scope}", font=stat_font, fill=SCOPA_MARK,
-                      anchor="lm")
+            draw.text(
+                (x + m.px(2), line2), f"×{seat.scope}", font=stat_font, fill=SCOPA_MARK, anchor="lm"
+            )
     if seat.note:
         font = fonts.get(m.px(18), "regular")
         note = _fit(fonts.printable(seat.note), font, x1 - x0 - 2 * pad)
@@ -226,7 +255,7 @@ def _table_layout(count: int, m: _Metrics, area_w: int) -> tuple[list[tuple[floa
         return [], m.ch + 2 * m.gap
     per_row = max(1, (area_w + m.gap) // (m.cw + m.gap))
     rows = math.ceil(count / per_row)
-    placements = []
+    placements: list[tuple[float, float]] = []
     for i in range(count):
         row, col = divmod(i, per_row)
         in_row = min(per_row, count - row * per_row)
@@ -277,11 +306,11 @@ def _draw_melds(
         meld_w = m.cw + step * (len(meld.cards) - 1)
         if meld.owner:
             owner = _fit(fonts.printable(meld.owner), font, max(meld_w, m.cw))
-            draw.text((m.gap + x, top + y + label_h / 2), owner, font=font, fill=MUTED,
-                      anchor="lm")
+            draw.text((m.gap + x, top + y + label_h / 2), owner, font=font, fill=MUTED, anchor="lm")
         for i, card in enumerate(meld.cards):
-            _paste(canvas, sprites.sprite(style, card, m.cw), m.gap + x + i * step,
-                   top + y + label_h)
+            _paste(
+                canvas, sprites.sprite(style, card, m.cw), m.gap + x + i * step, top + y + label_h
+            )
 
 
 def _side_height(scene: TableScene, m: _Metrics) -> int:
@@ -313,21 +342,28 @@ def _draw_side(
             for i in (2, 1, 0):
                 _paste(canvas, back, x + i * m.px(2), y - i * m.px(2))
         else:
-            draw.rounded_rectangle((x, y, x + m.cw, y + m.ch), m.px(6), outline=MUTED,
-                                   width=m.px(2))
+            draw.rounded_rectangle(
+                (x, y, x + m.cw, y + m.ch), m.px(6), outline=MUTED, width=m.px(2)
+            )
         _badge(draw, fonts, m, str(scene.stock), x + m.cw / 2, y + m.ch / 2)
         y += m.ch + m.gap
     if scene.pile_top is not None:
         _paste(canvas, sprites.sprite(style, scene.pile_top, m.cw), x, y)
 
 
-def _badge(draw: ImageDraw.ImageDraw, fonts: Fonts, m: _Metrics, text: str, cx: float,
-           cy: float) -> None:
+def _badge(
+    draw: ImageDraw.ImageDraw, fonts: Fonts, m: _Metrics, text: str, cx: float, cy: float
+) -> None:
     font = fonts.get(m.px(24), "black")
     half_w = max(font.getlength(text) / 2 + m.px(7), m.px(16))
     half_h = m.px(15)
-    draw.rounded_rectangle((cx - half_w, cy - half_h, cx + half_w, cy + half_h), m.px(8),
-                           fill=BADGE, outline=BADGE_TEXT, width=m.px(2))
+    draw.rounded_rectangle(
+        (cx - half_w, cy - half_h, cx + half_w, cy + half_h),
+        m.px(8),
+        fill=BADGE,
+        outline=BADGE_TEXT,
+        width=m.px(2),
+    )
     draw.text((cx, cy), text, font=font, fill=BADGE_TEXT, anchor="mm")
 
 
@@ -380,18 +416,34 @@ def compose_hand(
         card_y = y if chosen else y + lift
         _paste(canvas, sprites.sprite(style, card, m.cw), x, card_y)
         if chosen:
-            draw.rounded_rectangle((x - 2, card_y - 2, x + m.cw + 1, card_y + m.ch + 1),
-                                   m.px(7), outline=TURN, width=m.px(4))
+            draw.rounded_rectangle(
+                (x - 2, card_y - 2, x + m.cw + 1, card_y + m.ch + 1),
+                m.px(7),
+                outline=TURN,
+                width=m.px(4),
+            )
         if scene.numbered:
             cx, cy = x + visible / 2, y - label_h / 2
             r = m.px(13)
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TURN if chosen else BADGE,
-                         outline=BADGE_TEXT, width=1)
+            draw.ellipse(
+                (cx - r, cy - r, cx + r, cy + r),
+                fill=TURN if chosen else BADGE,
+                outline=BADGE_TEXT,
+                width=1,
+            )
             draw.text((cx, cy), str(i + 1), font=number_font, fill=BADGE_TEXT, anchor="mm")
     if n == 0:
-        draw.rounded_rectangle((m.gap, title_h + m.gap + lift + label_h, m.gap + m.cw,
-                                title_h + m.gap + lift + label_h + m.ch), m.px(6),
-                               outline=MUTED, width=m.px(2))
+        draw.rounded_rectangle(
+            (
+                m.gap,
+                title_h + m.gap + lift + label_h,
+                m.gap + m.cw,
+                title_h + m.gap + lift + label_h + m.ch,
+            ),
+            m.px(6),
+            outline=MUTED,
+            width=m.px(2),
+        )
     return canvas
 
 
@@ -406,7 +458,7 @@ CHART_TEXT: Rgb = (40, 40, 40)
 
 def _nice_step(span: float, ticks: int) -> float:
     raw = max(span, 1e-9) / ticks
-    power = 10 ** math.floor(math.log10(raw))
+    power = 10.0 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if raw <= factor * power:
             return factor * power
@@ -418,8 +470,10 @@ def _date_label(when: dt.date) -> str:
 
 
 def _number(value: float) -> str:
-    return str(round(value)) if abs(value - round(value)) < 1e-6 or abs(value) >= 100 else (
-        f"{value:.1f}"
+    return (
+        str(round(value))
+        if abs(value - round(value)) < 1e-6 or abs(value) >= 100
+        else (f"{value:.1f}")
     )
 
 
@@ -433,17 +487,26 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
     small = fonts.get(17 * ss * scale, "regular")
     left, right = 70 * ss * scale, 24 * ss * scale
     top, bottom = (62 if chart.subtitle else 48) * ss * scale, 40 * ss * scale
-    draw.text((left, 12 * ss * scale), _fit(fonts.printable(chart.title), title_font, w - left),
-              font=title_font, fill=CHART_TEXT)
+    draw.text(
+        (left, 12 * ss * scale),
+        _fit(fonts.printable(chart.title), title_font, w - left),
+        font=title_font,
+        fill=CHART_TEXT,
+    )
     if chart.subtitle:
-        draw.text((left, 40 * ss * scale), _fit(fonts.printable(chart.subtitle), small, w - left),
-                  font=small, fill=CHART_AXIS)
+        draw.text(
+            (left, 40 * ss * scale),
+            _fit(fonts.printable(chart.subtitle), small, w - left),
+            font=small,
+            fill=CHART_AXIS,
+        )
     x0, y0, x1, y1 = left, top, w - right, h - bottom
     draw.rectangle((x0, y0, x1, y1), outline=CHART_GRID, width=ss)
     points = chart.points
     if not points:
-        draw.text(((x0 + x1) / 2, (y0 + y1) / 2), "—", font=title_font, fill=CHART_AXIS,
-                  anchor="mm")
+        draw.text(
+            ((x0 + x1) / 2, (y0 + y1) / 2), "—", font=title_font, fill=CHART_AXIS, anchor="mm"
+        )
         return canvas.resize((width, height), Image.Resampling.LANCZOS)
     ratings = [p.rating for p in points]
     lo, hi = min(ratings), max(ratings)
@@ -458,13 +521,16 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
             break
         y = y1 - (value - lo_tick) / (hi_tick - lo_tick) * (y1 - y0)
         draw.line([(x0, y), (x1, y)], fill=CHART_GRID, width=ss)
-        draw.text((x0 - 8 * ss * scale, y), _number(value), font=small, fill=CHART_AXIS,
-                  anchor="rm")
+        draw.text(
+            (x0 - 8 * ss * scale, y), _number(value), font=small, fill=CHART_AXIS, anchor="rm"
+        )
         value += step
     times = [_point_key(p).timestamp() for p in points]
     t0, t1 = times[0], times[-1]
     if t1 - t0 < 1e-6:
-        positions = [0.5] if len(points) == 1 else [i / (len(points) - 1) for i in range(len(points))]
+        positions = (
+            [0.5] if len(points) == 1 else [i / (len(points) - 1) for i in range(len(points))]
+        )
     else:
         positions = [(t - t0) / (t1 - t0) for t in times]
     coords = [
@@ -476,15 +542,31 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
     if len(coords) <= 60:
         r = 4.5 * ss * scale
         for cx, cy in coords:
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CHART_LINE, outline=CHART_BG,
-                         width=ss)
+            draw.ellipse(
+                (cx - r, cy - r, cx + r, cy + r), fill=CHART_LINE, outline=CHART_BG, width=ss
+            )
     last_x, last_y = coords[-1]
     label = _number(ratings[-1])
-    draw.text((min(last_x, x1 - 4 * ss), last_y - 10 * ss * scale), label, font=title_font,
-              fill=CHART_LINE, anchor="rb")
-    draw.text((x0, y1 + 8 * ss * scale), _date_label(points[0].when), font=small,
-              fill=CHART_AXIS, anchor="lt")
+    draw.text(
+        (min(last_x, x1 - 4 * ss), last_y - 10 * ss * scale),
+        label,
+        font=title_font,
+        fill=CHART_LINE,
+        anchor="rb",
+    )
+    draw.text(
+        (x0, y1 + 8 * ss * scale),
+        _date_label(points[0].when),
+        font=small,
+        fill=CHART_AXIS,
+        anchor="lt",
+    )
     if len(points) > 1:
-        draw.text((x1, y1 + 8 * ss * scale), _date_label(points[-1].when), font=small,
-                  fill=CHART_AXIS, anchor="rt")
+        draw.text(
+            (x1, y1 + 8 * ss * scale),
+            _date_label(points[-1].when),
+            font=small,
+            fill=CHART_AXIS,
+            anchor="rt",
+        )
     return canvas.resize((width, height), Image.Resampling.LANCZOS)

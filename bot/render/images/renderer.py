@@ -138,8 +138,10 @@ class ImageRenderer:
     ) -> None:
         if image_format not in _MIME:
             raise ValueError(f"image format {image_format!r}: one of {', '.join(_MIME)}")
-        for name, value in (("table_card_width", table_card_width),
-                            ("hand_card_width", hand_card_width)):
+        for name, value in (
+            ("table_card_width", table_card_width),
+            ("hand_card_width", hand_card_width),
+        ):
             if not isinstance(value, int) or not MIN_CARD_WIDTH <= value <= MAX_CARD_WIDTH:
                 raise ValueError(f"{name} must be in {MIN_CARD_WIDTH}..{MAX_CARD_WIDTH}")
         if not isinstance(hand_max_width, int) or hand_max_width < hand_card_width:
@@ -156,16 +158,26 @@ class ImageRenderer:
     # Digests: what an adapter compares before uploading.
 
     def table_digest(self, scene: TableScene, *, style: str) -> str:
-        return scene_digest(scene, kind="table", style=style, fmt=self.image_format,
-                            card_width=self.table_card_width)
+        return scene_digest(
+            scene,
+            kind="table",
+            style=style,
+            fmt=self.image_format,
+            card_width=self.table_card_width,
+        )
 
     def hand_digest(self, scene: HandScene, *, style: str) -> str:
-        return scene_digest(scene, kind="hand", style=style, fmt=self.image_format,
-                            card_width=self.hand_card_width, max_width=self.hand_max_width)
+        return scene_digest(
+            scene,
+            kind="hand",
+            style=style,
+            fmt=self.image_format,
+            card_width=self.hand_card_width,
+            max_width=self.hand_max_width,
+        )
 
     def chart_digest(self, chart: RatingChart, *, width: int = 640, height: int = 360) -> str:
-        return scene_digest(chart, kind="chart", fmt=self.image_format, width=width,
-                            height=height)
+        return scene_digest(chart, kind="chart", fmt=self.image_format, width=width, height=height)
 
     # Pictures.
 
@@ -178,8 +190,9 @@ class ImageRenderer:
         cached = self.cache.get(digest)
         if cached is not None:
             return cached
-        image = compose_table(scene, deck_style, self.sprites, self.fonts,
-                              card_width=self.table_card_width)
+        image = compose_table(
+            scene, deck_style, self.sprites, self.fonts, card_width=self.table_card_width
+        )
         return self._store(image, digest)
 
     def hand(self, scene: HandScene, *, style: str) -> RenderedImage:
@@ -191,8 +204,14 @@ class ImageRenderer:
         cached = self.cache.get(digest)
         if cached is not None:
             return cached
-        image = compose_hand(scene, deck_style, self.sprites, self.fonts,
-                             card_width=self.hand_card_width, max_width=self.hand_max_width)
+        image = compose_hand(
+            scene,
+            deck_style,
+            self.sprites,
+            self.fonts,
+            card_width=self.hand_card_width,
+            max_width=self.hand_max_width,
+        )
         return self._store(image, digest)
 
     def rating_chart(
@@ -225,8 +244,9 @@ def encode(image: Image.Image, image_format: ImageFormat) -> bytes:
     """PNG as a 256-colour palette (flat colours: small and quick), or lossless-ish WebP."""
     buffer = io.BytesIO()
     if image_format == "png":
-        palette = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
-                                 dither=Image.Dither.NONE)
+        palette = image.quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
         palette.save(buffer, "PNG", compress_level=6)
     else:
         image.save(buffer, "WEBP", quality=88, method=2)

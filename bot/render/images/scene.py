@@ -177,8 +177,11 @@ class HandScene:
         object.__setattr__(self, "cards", _cards(self.cards, "hand"))
         object.__setattr__(self, "title", _text(self.title, "title"))
         selected = frozenset(self.selected)
-        bad = [i for i in selected if isinstance(i, bool) or not isinstance(i, int)
-               or not 0 <= i < len(self.cards)]
+        bad = [
+            i
+            for i in selected
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.cards)
+        ]
         if bad:
             raise ValueError(f"selected positions out of range 0..{len(self.cards) - 1}: {bad!r}")
         object.__setattr__(self, "selected", selected)
@@ -222,9 +225,11 @@ class RatingChart:
 def _point_key(point: RatingPoint) -> dt.datetime:
     when = point.when
     if isinstance(when, dt.datetime):
-        return when.replace(tzinfo=None) if when.tzinfo is None else when.astimezone(
-            dt.UTC
-        ).replace(tzinfo=None)
+        return (
+            when.replace(tzinfo=None)
+            if when.tzinfo is None
+            else when.astimezone(dt.UTC).replace(tzinfo=None)
+        )
     return dt.datetime(when.year, when.month, when.day)
 
 

@@ -159,7 +159,9 @@ def _coin(pen: _Pen, piacentine: bool) -> None:
 def _cup(pen: _Pen, piacentine: bool) -> None:
     body = _RED if piacentine else _GOLD
     trim = _GOLD if piacentine else _RED
-    pen.draw.chord(pen.rect(0.06, -0.3, 0.94, 0.6), 0, 180, fill=body, outline=_DARK, width=pen.line)
+    pen.draw.chord(
+        pen.rect(0.06, -0.3, 0.94, 0.6), 0, 180, fill=body, outline=_DARK, width=pen.line
+    )
     pen.ellipse(0.06, 0.08, 0.94, 0.24, trim, _DARK)
     pen.ellipse(0.16, 0.11, 0.84, 0.21, (90, 40, 20), None)
     pen.poly([(0.42, 0.58), (0.58, 0.58), (0.56, 0.8), (0.44, 0.8)], body, _DARK)
@@ -181,10 +183,14 @@ def _sword(pen: _Pen, piacentine: bool) -> None:
             right.append((0.5 + bend + half, v))
         pen.poly(left + right[::-1], _STEEL, _DARK)
     else:
-        pen.poly([(0.5, 0.0), (0.66, 0.09), (0.64, 0.68), (0.36, 0.68), (0.34, 0.09)], _STEEL, _DARK)
+        pen.poly(
+            [(0.5, 0.0), (0.66, 0.09), (0.64, 0.68), (0.36, 0.68), (0.34, 0.09)], _STEEL, _DARK
+        )
         pen.draw.line([pen.pt(0.5, 0.08), pen.pt(0.5, 0.64)], fill=(90, 120, 160), width=pen.line)
     pen.poly([(0.08, 0.66), (0.92, 0.66), (0.92, 0.73), (0.08, 0.73)], _GOLD, _DARK)
-    pen.poly([(0.38, 0.73), (0.62, 0.73), (0.62, 0.9), (0.38, 0.9)], _RED if piacentine else _BLUE, _DARK)
+    pen.poly(
+        [(0.38, 0.73), (0.62, 0.73), (0.62, 0.9), (0.38, 0.9)], _RED if piacentine else _BLUE, _DARK
+    )
     pen.circle(0.5, 0.94, 0.14, _GOLD, _DARK)
 
 
@@ -199,7 +205,11 @@ def _cudgel(pen: _Pen, piacentine: bool) -> None:
         pen.ellipse(side - 0.16, v - 0.035, side + 0.16, v + 0.035, knot, _DARK)
     for v in (0.33, 0.69):
         inset = 0.14 + 0.22 * v
-        pen.poly([(inset, v), (1 - inset, v), (1 - inset - 0.01, v + 0.04), (inset + 0.01, v + 0.04)], band, None)
+        pen.poly(
+            [(inset, v), (1 - inset, v), (1 - inset - 0.01, v + 0.04), (inset + 0.01, v + 0.04)],
+            band,
+            None,
+        )
 
 
 # Court figures: simple silhouettes, different enough to tell apart at a glance.
@@ -281,13 +291,17 @@ def _re(pen: _Pen, robe: Rgb, trim: Rgb) -> None:
     pen.poly([(0.47, 0.3), (0.53, 0.3), (0.56, 0.9), (0.44, 0.9)], trim, None)
     pen.ellipse(0.3, 0.26, 0.7, 0.36, _WHITE, _DARK)
     _head(pen, 0.5, 0.19, 0.1)
-    pen.draw.chord(pen.rect(0.4, 0.1, 0.6, 0.32), 0, 180, fill=(120, 80, 50), outline=_DARK, width=pen.line)
+    pen.draw.chord(
+        pen.rect(0.4, 0.1, 0.6, 0.32), 0, 180, fill=(120, 80, 50), outline=_DARK, width=pen.line
+    )
     _crown(pen, 0.39, 0.61, 0.1, 0.0)
 
 
 def _regina(pen: _Pen, robe: Rgb, trim: Rgb) -> None:
     # A bell-shaped gown, long hair and a small tiara.
-    pen.draw.chord(pen.rect(0.12, 0.4, 0.88, 1.5), 180, 360, fill=robe, outline=_DARK, width=pen.line)
+    pen.draw.chord(
+        pen.rect(0.12, 0.4, 0.88, 1.5), 180, 360, fill=robe, outline=_DARK, width=pen.line
+    )
     pen.poly([(0.4, 0.3), (0.6, 0.3), (0.64, 0.55), (0.36, 0.55)], robe, _DARK)
     pen.poly([(0.36, 0.52), (0.64, 0.52), (0.66, 0.57), (0.34, 0.57)], trim, None)
     pen.ellipse(0.36, 0.08, 0.64, 0.42, (150, 90, 40), _DARK)
@@ -299,7 +313,11 @@ def _regina(pen: _Pen, robe: Rgb, trim: Rgb) -> None:
 def draw_joker(draw: ImageDraw.ImageDraw, box: Box, ink: Rgb) -> None:
     """A jester's face with a three-pointed cap with bells, in ``ink``."""
     pen = _Pen(draw, box)
-    pen.poly([(0.2, 0.45), (0.04, 0.1), (0.38, 0.3), (0.5, 0.0), (0.62, 0.3), (0.96, 0.1), (0.8, 0.45)], ink, _DARK)
+    pen.poly(
+        [(0.2, 0.45), (0.04, 0.1), (0.38, 0.3), (0.5, 0.0), (0.62, 0.3), (0.96, 0.1), (0.8, 0.45)],
+        ink,
+        _DARK,
+    )
     for u, v in ((0.04, 0.1), (0.5, 0.0), (0.96, 0.1)):
         pen.circle(u, v + 0.02, 0.06, _GOLD, _DARK)
     pen.poly([(0.2, 0.42), (0.8, 0.42), (0.8, 0.5), (0.2, 0.5)], _GOLD, _DARK)

@@ -10,6 +10,9 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import ClassVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -85,7 +88,9 @@ class Fonts:
     (Aileron, public domain; ASCII only) keeps images working, and a warning says so.
     """
 
-    WEIGHTS = {"regular": "Regular", "bold": "Bold", "black": "Black"}
+    WEIGHTS: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"regular": "Regular", "bold": "Bold", "black": "Black"}
+    )
 
     def __init__(self) -> None:
         self._fonts: dict[tuple[str, int], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
@@ -97,7 +102,9 @@ class Fonts:
     def family(self) -> str:
         return "Source Sans Pro" if self._files else "Pillow default (Aileron)"
 
-    def get(self, size: float, weight: str = "bold") -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    def get(
+        self, size: float, weight: str = "bold"
+    ) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         if weight not in self.WEIGHTS:
             raise ValueError(f"font weight {weight!r}: one of {', '.join(self.WEIGHTS)}")
         key = (weight, max(6, round(size)))
@@ -105,8 +112,11 @@ class Fonts:
             font = self._fonts.get(key)
             if font is None:
                 path = self._files.get(weight)
-                font = (ImageFont.truetype(path, key[1]) if path is not None
-                        else ImageFont.load_default(size=key[1]))
+                font = (
+                    ImageFont.truetype(path, key[1])
+                    if path is not None
+                    else ImageFont.load_default(size=key[1])
+                )
                 self._fonts[key] = font
             return font
 
@@ -181,14 +191,17 @@ class SpriteCache:
                 self._sets.move_to_end(key)
                 return sprites
             started = time.perf_counter()
-            sprites = {_sprite_key(card): draw_card(style, card, width, self.fonts)
-                       for card in style.cards()}
+            sprites = {
+                _sprite_key(card): draw_card(style, card, width, self.fonts)
+                for card in style.cards()
+            }
             sprites["back"] = draw_back(style, width)
             elapsed = time.perf_counter() - started
             self.builds += 1
             self.build_seconds += elapsed
-            logger.debug("built %s sprites of %s at %spx in %.3fs", len(sprites), style.name,
-                         width, elapsed)
+            logger.debug(
+                "built %s sprites of %s at %spx in %.3fs", len(sprites), style.name, width, elapsed
+            )
             self._sets[key] = sprites
             while len(self._sets) > self._max_sets:
                 self._sets.popitem(last=False)
@@ -209,12 +222,17 @@ def _blank(style: DeckStyle, width: int) -> tuple[Image.Image, ImageDraw.ImageDr
     draw = ImageDraw.Draw(image)
     radius = round(w * 0.07)
     line = max(SUPERSAMPLE, round(w * 0.012))
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=style.face, outline=style.border,
-                           width=line)
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius, fill=style.face, outline=style.border, width=line
+    )
     if style.frame is not None:
         inset = round(w * 0.035)
-        draw.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius - inset // 2,
-                               outline=style.frame, width=max(1, line // 2))
+        draw.rounded_rectangle(
+            (inset, inset, w - 1 - inset, h - 1 - inset),
+            radius - inset // 2,
+            outline=style.frame,
+            width=max(1, line // 2),
+        )
     return image, draw, w, h
 
 
@@ -232,8 +250,9 @@ def _fit_font(
     return font
 
 
-def _corner(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: int,
-            fonts: Fonts, ink: Rgb) -> float:
+def _corner(
+    style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: int, fonts: Fonts, ink: Rgb
+) -> float:
     """Draw the top-left index (rank, suit below it); return its bottom edge."""
     centre = w * 0.15
     top = h * 0.025
@@ -249,7 +268,12 @@ def _corner(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: 
     draw.text((centre, top), label, font=font, fill=ink, anchor="mt")
     bottom = float(draw.textbbox((centre, top), label, font=font, anchor="mt")[3])
     size = w * 0.19
-    box: Box = (centre - size / 2, bottom + w * 0.04, centre + size / 2, bottom + w * 0.04 + size * 1.2)
+    box: Box = (
+        centre - size / 2,
+        bottom + w * 0.04,
+        centre + size / 2,
+        bottom + w * 0.04 + size * 1.2,
+    )
     draw_suit(draw, card.suit, style.symbols, box, ink)
     return box[3]
 
@@ -278,7 +302,9 @@ def draw_card(style: DeckStyle, card: Card, width: int, fonts: Fonts) -> Image.I
     return _finish(image, width)
 
 
-def _pips(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: int, ink: Rgb) -> None:
+def _pips(
+    style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: int, ink: Rgb
+) -> None:
     tall = style.symbols != "french" and card.suit in ("S", "B")
     (pw, ph), points = (_TALL_LAYOUTS if tall else _ROUND_LAYOUTS)[_PIPS[card.rank]]
     x0, y0, x1, y1 = w * 0.3, h * 0.07, w * 0.7, h * 0.93
@@ -293,7 +319,9 @@ def _pips(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: in
         draw_suit(draw, card.suit, style.symbols, box, ink)
 
 
-def _figure(style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: int, ink: Rgb) -> None:
+def _figure(
+    style: DeckStyle, card: Card, draw: ImageDraw.ImageDraw, w: int, h: int, ink: Rgb
+) -> None:
     italian = style.symbols != "french"
     trim = (232, 176, 40) if card.suit in ("D", "B") else (240, 240, 240)
     # Black robes would swallow the dark outlines: a slate grey still reads as black.
@@ -312,8 +340,13 @@ def draw_back(style: DeckStyle, width: int) -> Image.Image:
     draw = ImageDraw.Draw(image)
     ground, pattern = style.back
     radius = round(w * 0.07)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=pattern, outline=style.border,
-                           width=max(SUPERSAMPLE, round(w * 0.012)))
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1),
+        radius,
+        fill=pattern,
+        outline=style.border,
+        width=max(SUPERSAMPLE, round(w * 0.012)),
+    )
     inset = round(w * 0.06)
     draw.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius // 2, fill=ground)
     step = w / 6
@@ -324,14 +357,20 @@ def draw_back(style: DeckStyle, width: int) -> Image.Image:
         draw.line([(x + h, inset), (x, inset + h)], fill=pattern, width=line)
     # Lines drawn past the inner panel are covered again by the outer margin.
     margin = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(margin).rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset),
-                                             radius // 2, fill=255)
+    ImageDraw.Draw(margin).rounded_rectangle(
+        (inset, inset, w - 1 - inset, h - 1 - inset), radius // 2, fill=255
+    )
     outer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    ImageDraw.Draw(outer).rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=pattern,
-                                            outline=style.border,
-                                            width=max(SUPERSAMPLE, round(w * 0.012)))
+    ImageDraw.Draw(outer).rounded_rectangle(
+        (0, 0, w - 1, h - 1),
+        radius,
+        fill=pattern,
+        outline=style.border,
+        width=max(SUPERSAMPLE, round(w * 0.012)),
+    )
     outer.paste(image, (0, 0), margin)
     draw = ImageDraw.Draw(outer)
-    draw.ellipse((w * 0.3, h * 0.38, w * 0.7, h * 0.62), fill=ground, outline=pattern,
-                 width=line * 2)
+    draw.ellipse(
+        (w * 0.3, h * 0.38, w * 0.7, h * 0.62), fill=ground, outline=pattern, width=line * 2
+    )
     return _finish(outer, width)
