@@ -23,7 +23,7 @@ from bot.render.images import (
     TableScene,
     choose_style,
 )
-from bot.render.images.sprites import Fonts
+from bot.render.images.sprites import Fonts, SpriteCache
 from engine.cards import Card, CardParseError
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -170,6 +170,18 @@ def test_digest_depends_on_order_selection_and_deck_marks() -> None:
     assert digest(HandScene("*"), style="francesi") != digest(HandScene("*'"), style="francesi")
     webp = ImageRenderer(image_format="webp").hand_digest(HandScene("7D 3C KS"), style="napoletane")
     assert webp != base
+
+
+def test_injected_caches_are_the_ones_used() -> None:
+    # An empty cache is falsy (it has a length): it must still be the one used.
+    cache = ImageCache(max_entries=1000)
+    sprites = SpriteCache()
+    renderer = ImageRenderer(cache=cache, sprites=sprites, table_card_width=40)
+    assert renderer.cache is cache and renderer.sprites is sprites
+    for stock in range(3):
+        renderer.table(scopa_scene(stock=stock), style="francesi")
+    renderer.table(scopa_scene(stock=0), style="francesi")
+    assert (cache.hits, cache.misses, len(cache)) == (1, 3, 3)
 
 
 def test_cache_evicts_the_least_recently_used() -> None:

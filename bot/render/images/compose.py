@@ -11,7 +11,7 @@ from .scene import HandScene, MeldInfo, RatingChart, SeatInfo, TableScene, _poin
 from .sprites import Fonts, SpriteCache, card_height
 from .styles import DeckStyle, Rgb
 
-__all__ = ["compose_chart", "compose_hand", "compose_table"]
+__all__ = ["calibration_image", "compose_chart", "compose_hand", "compose_table"]
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -445,6 +445,61 @@ def compose_hand(
             width=m.px(2),
         )
     return canvas
+
+
+def calibration_image(
+    style: DeckStyle,
+    sprites: SpriteCache,
+    fonts: Fonts,
+    *,
+    table_card_width: int,
+    hand_card_width: int,
+) -> Image.Image:
+    """A sample of every colour a table or hand of ``style`` uses (to build its palette)."""
+    cards = style.cards()
+    seats = (
+        SeatInfo("Aa Bb 0123", cards=3, captured=12, scope=7, score=10, to_move=True, note="Aa"),
+        SeatInfo("Aa Bb 4567", cards=2, captured=5, scope=2, score=89, note="Bb"),
+        SeatInfo("Aa Bb 89", cards=1, captured=0, score=7),
+    )
+    table = compose_table(
+        TableScene(
+            title="Aa Bb Cc 0123456789",
+            seats=seats,
+            melds=(MeldInfo(cards[:8], "Aa Bb"), MeldInfo(cards[8:], "Cc Dd")),
+            pile_top=cards[0],
+            stock=40,
+            footer="Aa Bb Cc 0123456789",
+        ),
+        style,
+        sprites,
+        fonts,
+        card_width=table_card_width,
+    )
+    empty = compose_table(
+        TableScene(title="Aa", seats=seats[:1], stock=0),
+        style,
+        sprites,
+        fonts,
+        card_width=table_card_width,
+    )
+    hand = compose_hand(
+        HandScene(cards, numbered=True, selected=frozenset({0, 3}), title="Aa Bb"),
+        style,
+        sprites,
+        fonts,
+        card_width=hand_card_width,
+        max_width=hand_card_width * 12,
+    )
+    sample = Image.new(
+        "RGB",
+        (max(table.width, hand.width, empty.width), table.height + hand.height + empty.height),
+        FELT,
+    )
+    sample.paste(table, (0, 0))
+    sample.paste(empty, (0, table.height))
+    sample.paste(hand, (0, table.height + empty.height))
+    return sample
 
 
 # The rating chart.

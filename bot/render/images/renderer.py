@@ -11,13 +11,14 @@ from typing import Literal
 
 from PIL import Image
 
-from .compose import compose_chart, compose_hand, compose_table
+from .compose import calibration_image, compose_chart, compose_hand, compose_table
 from .scene import HandScene, RatingChart, TableScene, scene_digest
 from .sprites import MAX_CARD_WIDTH, MIN_CARD_WIDTH, Fonts, SpriteCache
 from .styles import (
     DEFAULT_FRENCH_STYLE,
     DEFAULT_ITALIAN_STYLE,
     DeckKind,
+    DeckStyle,
     get_style,
     style_names,
 )
@@ -151,9 +152,21 @@ class ImageRenderer:
         self.table_card_width = table_card_width
         self.hand_card_width = hand_card_width
         self.hand_max_width = hand_max_width
-        self.sprites = sprites or SpriteCache(fonts=Fonts())
+        self.sprites = sprites if sprites is not None else SpriteCache(fonts=Fonts())
         self.fonts = self.sprites.fonts
-        self.cache = cache or ImageCache()
+        self.cache = cache if cache is not None else ImageCache()
+        self._palettes: dict[str, Image.Image] = {}
+        self._palette_lock = threading.Lock()
+
+    def warm(self, style: str) -> None:
+        """Build ``style``'s sprites and palette now (about a second), not on the first picture.
+
+        Blocking: a caller on an event loop runs it in a thread (``asyncio.to_thread``).
+        """
+        deck_style = get_style(style)
+        self.sprites.deck(deck_style, self.table_card_width)
+        self.sprites.deck(deck_style, self.hand_card_width)
+        self._palette(deck_style)
 
     # Digests: what an adapter compares before uploading.
 
@@ -193,7 +206,7 @@ class ImageRenderer:
         image = compose_table(
             scene, deck_style, self.sprites, self.fonts, card_width=self.table_card_width
         )
-        return self._store(image, digest)
+        return self._store(image, digest, self._palette(deck_style))
 
     def hand(self, scene: HandScene, *, style: str) -> RenderedImage:
         """One hand, cards left to right in the given order."""
@@ -212,7 +225,7 @@ class ImageRenderer:
             card_width=self.hand_card_width,
             max_width=self.hand_max_width,
         )
-        return self._store(image, digest)
+        return self._store(image, digest, self._palette(deck_style))
 
     def rating_chart(
         self, chart: RatingChart, *, width: int = 640, height: int = 360
@@ -228,9 +241,34 @@ class ImageRenderer:
             return cached
         return self._store(compose_chart(chart, self.fonts, width=width, height=height), digest)
 
-    def _store(self, image: Image.Image, digest: str) -> RenderedImage:
+    def _palette(self, style: DeckStyle) -> Image.Image:
+        """A 256-colour palette made once per style from a sample of everything it draws.
+
+        Mapping a picture onto a known palette costs a fraction of quantizing it afresh, and the
+        sample (every card face, a seat of each kind, badges, numbers) holds every colour and
+        anti-aliased edge that tables and hands of this style use.
+        """
+        with self._palette_lock:
+            palette = self._palettes.get(style.name)
+            if palette is None:
+                sample = calibration_image(
+                    style,
+                    self.sprites,
+                    self.fonts,
+                    table_card_width=self.table_card_width,
+                    hand_card_width=self.hand_card_width,
+                )
+                palette = sample.quantize(
+                    colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+                )
+                self._palettes[style.name] = palette
+            return palette
+
+    def _store(
+        self, image: Image.Image, digest: str, palette: Image.Image | None = None
+    ) -> RenderedImage:
         rendered = RenderedImage(
-            data=encode(image, self.image_format),
+            data=encode(image, self.image_format, palette),
             format=self.image_format,
             digest=digest,
             width=image.width,
@@ -240,14 +278,23 @@ class ImageRenderer:
         return rendered
 
 
-def encode(image: Image.Image, image_format: ImageFormat) -> bytes:
-    """PNG as a 256-colour palette (flat colours: small and quick), or lossless-ish WebP."""
+def encode(
+    image: Image.Image, image_format: ImageFormat, palette: Image.Image | None = None
+) -> bytes:
+    """PNG with 256 colours (flat colours: small and quick), or WebP (lossy, quality 88).
+
+    ``palette`` (a "P" image) maps the picture onto known colours; without it the picture is
+    quantized on its own.
+    """
     buffer = io.BytesIO()
     if image_format == "png":
-        palette = image.quantize(
-            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
-        palette.save(buffer, "PNG", compress_level=6)
+        if palette is not None:
+            indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+        else:
+            indexed = image.quantize(
+                colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+            )
+        indexed.save(buffer, "PNG", compress_level=3)
     else:
         image.save(buffer, "WEBP", quality=88, method=2)
     return buffer.getvalue()

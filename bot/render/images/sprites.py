@@ -95,6 +95,7 @@ class Fonts:
     def __init__(self) -> None:
         self._fonts: dict[tuple[str, int], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
         self._supported: dict[str, bool] = {}
+        self._printable: dict[str, str] = {}
         self._lock = threading.Lock()
         self._files = _font_files()
 
@@ -122,6 +123,18 @@ class Fonts:
 
     def printable(self, text: str) -> str:
         """``text`` without the characters the font cannot draw (emoji, CJK...): no tofu boxes."""
+        with self._lock:
+            done = self._printable.get(text)
+        if done is not None:
+            return done
+        done = self._strip(text)
+        with self._lock:
+            if len(self._printable) >= 4096:
+                self._printable.clear()
+            self._printable[text] = done
+        return done
+
+    def _strip(self, text: str) -> str:
         font = self.get(24, "bold")
         missing = font.getmask("\ue000")
         notdef = (missing.size, bytes(missing))
@@ -171,7 +184,7 @@ class SpriteCache:
     """
 
     def __init__(self, *, fonts: Fonts | None = None, max_sets: int = 12) -> None:
-        self.fonts = fonts or Fonts()
+        self.fonts = fonts if fonts is not None else Fonts()
         self._max_sets = max_sets
         self._sets: OrderedDict[tuple[str, int], dict[str, Image.Image]] = OrderedDict()
         self._lock = threading.Lock()
