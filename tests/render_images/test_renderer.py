@@ -73,8 +73,16 @@ def scala_scene(seats: int = 4, melds: int = 5) -> TableScene:
 
 
 @pytest.fixture(scope="module")
-def renderer() -> ImageRenderer:
-    return ImageRenderer(table_card_width=48, hand_card_width=56, hand_max_width=480)
+def sprites() -> SpriteCache:
+    """Sprites and palettes shared by this module's renderers: built once, not per test."""
+    return SpriteCache()
+
+
+@pytest.fixture(scope="module")
+def renderer(sprites: SpriteCache) -> ImageRenderer:
+    return ImageRenderer(
+        table_card_width=48, hand_card_width=56, hand_max_width=480, sprites=sprites
+    )
 
 
 def _decode(image: RenderedImage) -> Image.Image:
@@ -137,8 +145,8 @@ def test_golden_check_notices_a_change(renderer: ImageRenderer) -> None:
     assert _difference("scopa_napoletane", recoloured)[0] > MEAN
 
 
-def test_unchanged_table_is_served_from_the_cache() -> None:
-    renderer = ImageRenderer(table_card_width=48)
+def test_unchanged_table_is_served_from_the_cache(sprites: SpriteCache) -> None:
+    renderer = ImageRenderer(table_card_width=48, hand_card_width=56, sprites=sprites)
     first = renderer.table(scopa_scene(), style="napoletane")
     builds = renderer.sprites.builds
     # Equal content built anew (strings instead of Card objects) is the same picture.
@@ -172,11 +180,10 @@ def test_digest_depends_on_order_selection_and_deck_marks() -> None:
     assert webp != base
 
 
-def test_injected_caches_are_the_ones_used() -> None:
+def test_injected_caches_are_the_ones_used(sprites: SpriteCache) -> None:
     # An empty cache is falsy (it has a length): it must still be the one used.
     cache = ImageCache(max_entries=1000)
-    sprites = SpriteCache()
-    renderer = ImageRenderer(cache=cache, sprites=sprites, table_card_width=40)
+    renderer = ImageRenderer(cache=cache, sprites=sprites, table_card_width=48, hand_card_width=56)
     assert renderer.cache is cache and renderer.sprites is sprites
     for stock in range(3):
         renderer.table(scopa_scene(stock=stock), style="francesi")
@@ -201,8 +208,8 @@ def test_cache_evicts_the_least_recently_used() -> None:
 
 
 @pytest.mark.parametrize("image_format", ["png", "webp"])
-def test_the_largest_table_stays_under_150_kb(image_format: str) -> None:
-    renderer = ImageRenderer(image_format=image_format)  # type: ignore[arg-type]
+def test_the_largest_table_stays_under_150_kb(sprites: SpriteCache, image_format: str) -> None:
+    renderer = ImageRenderer(image_format=image_format, sprites=sprites)  # type: ignore[arg-type]
     image = renderer.table(scala_scene(seats=6, melds=14), style="francesi4")
     _decode(image)
     assert image.mime_type == f"image/{image_format}"
@@ -226,8 +233,7 @@ def test_hand_layouts(renderer: ImageRenderer) -> None:
     assert empty.width > 0
 
 
-def test_every_style_draws_a_scopa_table() -> None:
-    renderer = ImageRenderer(table_card_width=40)
+def test_every_style_draws_a_scopa_table(renderer: ImageRenderer) -> None:
     digests = {
         renderer.table(scopa_scene(), style=name).digest
         for name in ("napoletane", "piacentine", "francesi", "francesi4")
@@ -291,9 +297,9 @@ def test_choose_style_keeps_the_chat_choice_when_it_can() -> None:
     assert choose_style(None, "italian") == "napoletane"
 
 
-def test_enabled_is_the_callers_switch() -> None:
+def test_enabled_is_the_callers_switch(sprites: SpriteCache) -> None:
     assert ImageRenderer().enabled is True
-    off = ImageRenderer(enabled=False)
+    off = ImageRenderer(enabled=False, sprites=sprites, table_card_width=48, hand_card_width=56)
     assert off.enabled is False
     # Switched off, the renderer still draws (previews, tests); the caller sends text instead.
     assert off.hand(HandScene("7D"), style="napoletane").data.startswith(b"\x89PNG")
@@ -331,6 +337,8 @@ def test_without_the_font_package_pillows_font_is_used(monkeypatch: pytest.Monke
     import bot.render.images.sprites as sprites
 
     monkeypatch.setattr(sprites, "_font_files", dict)
-    renderer = ImageRenderer(sprites=sprites.SpriteCache(fonts=sprites.Fonts()))
+    renderer = ImageRenderer(
+        sprites=sprites.SpriteCache(fonts=sprites.Fonts()), table_card_width=40, hand_card_width=40
+    )
     assert renderer.fonts.family.startswith("Pillow")
     assert _decode(renderer.table(scopa_scene(), style="francesi")).width > 0

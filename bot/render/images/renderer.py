@@ -155,8 +155,6 @@ class ImageRenderer:
         self.sprites = sprites if sprites is not None else SpriteCache(fonts=Fonts())
         self.fonts = self.sprites.fonts
         self.cache = cache if cache is not None else ImageCache()
-        self._palettes: dict[str, Image.Image] = {}
-        self._palette_lock = threading.Lock()
 
     def warm(self, style: str) -> None:
         """Build ``style``'s sprites and palette now (about a second), not on the first picture.
@@ -246,23 +244,23 @@ class ImageRenderer:
 
         Mapping a picture onto a known palette costs a fraction of quantizing it afresh, and the
         sample (every card face, a seat of each kind, badges, numbers) holds every colour and
-        anti-aliased edge that tables and hands of this style use.
+        anti-aliased edge that tables and hands of this style use. Kept with the sprites.
         """
-        with self._palette_lock:
-            palette = self._palettes.get(style.name)
-            if palette is None:
-                sample = calibration_image(
-                    style,
-                    self.sprites,
-                    self.fonts,
-                    table_card_width=self.table_card_width,
-                    hand_card_width=self.hand_card_width,
-                )
-                palette = sample.quantize(
-                    colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-                )
-                self._palettes[style.name] = palette
-            return palette
+
+        def build() -> Image.Image:
+            sample = calibration_image(
+                style,
+                self.sprites,
+                self.fonts,
+                table_card_width=self.table_card_width,
+                hand_card_width=self.hand_card_width,
+            )
+            return sample.quantize(
+                colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+            )
+
+        key = ("palette", style.name, self.table_card_width, self.hand_card_width)
+        return self.sprites.derived(key, build)
 
     def _store(
         self, image: Image.Image, digest: str, palette: Image.Image | None = None

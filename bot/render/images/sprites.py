@@ -10,7 +10,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -187,6 +187,7 @@ class SpriteCache:
         self.fonts = fonts if fonts is not None else Fonts()
         self._max_sets = max_sets
         self._sets: OrderedDict[tuple[str, int], dict[str, Image.Image]] = OrderedDict()
+        self._derived: dict[tuple[object, ...], Image.Image] = {}
         self._lock = threading.Lock()
         self.builds = 0
         self.build_seconds = 0.0
@@ -219,6 +220,20 @@ class SpriteCache:
             while len(self._sets) > self._max_sets:
                 self._sets.popitem(last=False)
             return sprites
+
+    def derived(self, key: tuple[object, ...], build: Callable[[], Image.Image]) -> Image.Image:
+        """An image made from sprites (e.g. a style's palette), built once under ``key``."""
+        with self._lock:
+            image = self._derived.get(key)
+            if image is not None:
+                return image
+        # Built outside the lock: ``build`` asks this cache for sprites itself.
+        image = build()
+        with self._lock:
+            image = self._derived.setdefault(key, image)
+            while len(self._derived) > 4 * self._max_sets:
+                self._derived.pop(next(iter(self._derived)))
+            return image
 
     def sprite(self, style: DeckStyle, card: Card, width: int) -> Image.Image:
         """The sprite of ``card``; ``ValueError`` when ``style`` cannot draw it."""
