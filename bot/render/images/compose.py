@@ -7,6 +7,7 @@ import math
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .lru import Lru
 from .scene import HandScene, MeldInfo, RatingChart, SeatInfo, TableScene, _point_key
 from .sprites import Fonts, SpriteCache, card_height
 from .styles import DeckStyle, Rgb
@@ -57,8 +58,15 @@ class _Metrics:
 
 
 def compose_table(
-    scene: TableScene, style: DeckStyle, sprites: SpriteCache, fonts: Fonts, *, card_width: int
+    scene: TableScene,
+    style: DeckStyle,
+    sprites: SpriteCache,
+    fonts: Fonts,
+    *,
+    card_width: int,
+    panels: Lru[Image.Image] | None = None,
 ) -> Image.Image:
+    """The table picture; ``panels`` keeps drawn seat panels for the next pictures."""
     for card in scene.cards():
         style.check(card)
     m = _Metrics(card_width)
@@ -95,6 +103,7 @@ def compose_table(
         m,
         top=title_h + m.gap,
         width=width,
+        panels=panels,
     )
     top = title_h + seats_h
     if scene.melds:
@@ -147,6 +156,7 @@ def _draw_seats(
     *,
     top: int,
     width: int,
+    panels: Lru[Image.Image] | None,
 ) -> None:
     cols = _seat_columns(len(seats))
     panel_w = (width - m.gap * (cols + 1)) / cols
@@ -154,9 +164,25 @@ def _draw_seats(
     for row, row_h in enumerate(row_heights):
         for col, seat in enumerate(seats[row * cols : (row + 1) * cols]):
             x = m.gap + col * (panel_w + m.gap)
-            _draw_seat(
-                canvas, draw, seat, style, sprites, fonts, m, box=(x, y, x + panel_w, y + row_h)
-            )
+            size = (round(panel_w), row_h)
+            key = (seat, style.name, m.cw, size)
+            panel = panels.get(key) if panels is not None else None
+            if panel is None:
+                # Drawn on its own and kept: seats change less often than the table.
+                panel = Image.new("RGB", size, FELT)
+                _draw_seat(
+                    panel,
+                    ImageDraw.Draw(panel),
+                    seat,
+                    style,
+                    sprites,
+                    fonts,
+                    m,
+                    box=(0, 0, size[0] - 1, size[1] - 1),
+                )
+                if panels is not None:
+                    panels.put(key, panel)
+            canvas.paste(panel, (round(x), y))
         y += row_h + m.gap
 
 
@@ -562,7 +588,7 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
         draw.text(
             ((x0 + x1) / 2, (y0 + y1) / 2), "—", font=title_font, fill=CHART_AXIS, anchor="mm"
         )
-        return canvas.resize((width, height), Image.Resampling.LANCZOS)
+        return canvas.reduce(ss)
     ratings = [p.rating for p in points]
     lo, hi = min(ratings), max(ratings)
     if hi - lo < 1e-9:
@@ -624,4 +650,4 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
             fill=CHART_AXIS,
             anchor="rt",
         )
-    return canvas.resize((width, height), Image.Resampling.LANCZOS)
+    return canvas.reduce(ss)

@@ -12,6 +12,7 @@ from typing import Literal
 from PIL import Image
 
 from .compose import calibration_image, compose_chart, compose_hand, compose_table
+from .lru import Lru
 from .scene import HandScene, RatingChart, TableScene, scene_digest
 from .sprites import MAX_CARD_WIDTH, MIN_CARD_WIDTH, Fonts, SpriteCache
 from .styles import (
@@ -155,6 +156,7 @@ class ImageRenderer:
         self.sprites = sprites if sprites is not None else SpriteCache(fonts=Fonts())
         self.fonts = self.sprites.fonts
         self.cache = cache if cache is not None else ImageCache()
+        self._panels: Lru[Image.Image] = Lru(256)
 
     def warm(self, style: str) -> None:
         """Build ``style``'s sprites and palette now (about a second), not on the first picture.
@@ -202,7 +204,12 @@ class ImageRenderer:
         if cached is not None:
             return cached
         image = compose_table(
-            scene, deck_style, self.sprites, self.fonts, card_width=self.table_card_width
+            scene,
+            deck_style,
+            self.sprites,
+            self.fonts,
+            card_width=self.table_card_width,
+            panels=self._panels,
         )
         return self._store(image, digest, self._palette(deck_style))
 
