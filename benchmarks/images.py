@@ -198,10 +198,11 @@ def since(started: tuple[float, float]) -> tuple[float, float]:
     return time.perf_counter() - started[0], time.thread_time() - started[1]
 
 
-def timed(call: Callable[[], object]) -> float:
-    started = time.perf_counter()
+def timed(call: Callable[[], object]) -> str:
+    started = clock()
     call()
-    return time.perf_counter() - started
+    wall, cpu = since(started)
+    return f"wall {wall * 1000:7.1f} ms, cpu {cpu * 1000:7.1f} ms"
 
 
 def main() -> None:
@@ -220,14 +221,14 @@ def main() -> None:
     for name in STYLES:
         for width in (84, 112):
             cache = SpriteCache()
-            seconds = timed(lambda c=cache, n=name, w=width: c.deck(get_style(n), w))
+            figures = timed(lambda c=cache, n=name, w=width: c.deck(get_style(n), w))
             count = len(cache.deck(get_style(name), width))
-            print(f"  {name:<11} {width:>3} px: {seconds * 1000:7.1f} ms ({count} sprites)")
+            print(f"  {name:<11} {width:>3} px: {figures} ({count} sprites)")
 
     print("\nFirst picture of a style in a fresh renderer (sprites at two widths + palette):")
     for name in ("napoletane", "francesi"):
         fresh = ImageRenderer()
-        print(f"  {name:<11} {timed(lambda n=name, r=fresh: r.warm(n)) * 1000:7.1f} ms")
+        print(f"  {name:<11} {timed(lambda n=name, r=fresh: r.warm(n))}")
 
     for image_format in ("png", "webp"):
         measure_format(image_format, renders)
