@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,21 @@ def test_injected_caches_are_the_ones_used(sprites: SpriteCache) -> None:
         renderer.table(scopa_scene(stock=stock), style="francesi")
     renderer.table(scopa_scene(stock=0), style="francesi")
     assert (cache.hits, cache.misses, len(cache)) == (1, 3, 3)
+
+
+def test_threads_share_one_renderer(sprites: SpriteCache) -> None:
+    # The service may draw from worker threads (asyncio.to_thread): the same picture asked for
+    # at once is drawn once, and every thread gets it.
+    renderer = ImageRenderer(table_card_width=48, hand_card_width=56, sprites=sprites)
+    scenes = [scopa_scene(stock=i % 3) for i in range(12)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda s: renderer.table(s, style="napoletane"), scenes))
+    by_stock = {
+        stock: {id(r) for r, s in zip(results, scenes, strict=True) if s.stock == stock}
+        for stock in range(3)
+    }
+    assert all(len(ids) == 1 for ids in by_stock.values())
+    assert len(renderer.cache) == 3
 
 
 def test_cache_evicts_the_least_recently_used() -> None:

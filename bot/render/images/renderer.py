@@ -6,6 +6,7 @@ import io
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -82,6 +83,11 @@ class ImageCache:
             self.hits += 1
             return image
 
+    def peek(self, digest: str) -> RenderedImage | None:
+        """Like ``get`` but neither counted nor marked as used."""
+        with self._lock:
+            return self._items.get(digest)
+
     def put(self, image: RenderedImage) -> None:
         with self._lock:
             old = self._items.pop(image.digest, None)
@@ -157,6 +163,7 @@ class ImageRenderer:
         self.fonts = self.sprites.fonts
         self.cache = cache if cache is not None else ImageCache()
         self._panels: Lru[Image.Image] = Lru(256)
+        self._render_lock = threading.Lock()
 
     def warm(self, style: str) -> None:
         """Build ``style``'s sprites and palette now (about a second), not on the first picture.
@@ -199,38 +206,38 @@ class ImageRenderer:
         if not isinstance(scene, TableScene):
             raise ValueError(f"not a TableScene: {scene!r}")
         deck_style = get_style(style)
-        digest = self.table_digest(scene, style=style)
-        cached = self.cache.get(digest)
-        if cached is not None:
-            return cached
-        image = compose_table(
-            scene,
-            deck_style,
-            self.sprites,
-            self.fonts,
-            card_width=self.table_card_width,
-            panels=self._panels,
-        )
-        return self._store(image, digest, self._palette(deck_style))
+
+        def draw() -> tuple[Image.Image, Image.Image | None]:
+            image = compose_table(
+                scene,
+                deck_style,
+                self.sprites,
+                self.fonts,
+                card_width=self.table_card_width,
+                panels=self._panels,
+            )
+            return image, self._palette(deck_style)
+
+        return self._render(self.table_digest(scene, style=style), draw)
 
     def hand(self, scene: HandScene, *, style: str) -> RenderedImage:
         """One hand, cards left to right in the given order."""
         if not isinstance(scene, HandScene):
             raise ValueError(f"not a HandScene: {scene!r}")
         deck_style = get_style(style)
-        digest = self.hand_digest(scene, style=style)
-        cached = self.cache.get(digest)
-        if cached is not None:
-            return cached
-        image = compose_hand(
-            scene,
-            deck_style,
-            self.sprites,
-            self.fonts,
-            card_width=self.hand_card_width,
-            max_width=self.hand_max_width,
-        )
-        return self._store(image, digest, self._palette(deck_style))
+
+        def draw() -> tuple[Image.Image, Image.Image | None]:
+            image = compose_hand(
+                scene,
+                deck_style,
+                self.sprites,
+                self.fonts,
+                card_width=self.hand_card_width,
+                max_width=self.hand_max_width,
+            )
+            return image, self._palette(deck_style)
+
+        return self._render(self.hand_digest(scene, style=style), draw)
 
     def rating_chart(
         self, chart: RatingChart, *, width: int = 640, height: int = 360
@@ -240,11 +247,34 @@ class ImageRenderer:
             raise ValueError(f"not a RatingChart: {chart!r}")
         if not (200 <= width <= 2000 and 120 <= height <= 2000):
             raise ValueError("chart size must be 200..2000 x 120..2000 pixels")
-        digest = self.chart_digest(chart, width=width, height=height)
+
+        def draw() -> tuple[Image.Image, Image.Image | None]:
+            return compose_chart(chart, self.fonts, width=width, height=height), None
+
+        return self._render(self.chart_digest(chart, width=width, height=height), draw)
+
+    def _render(
+        self, digest: str, draw: Callable[[], tuple[Image.Image, Image.Image | None]]
+    ) -> RenderedImage:
         cached = self.cache.get(digest)
         if cached is not None:
             return cached
-        return self._store(compose_chart(chart, self.fonts, width=width, height=height), digest)
+        # One picture at a time: Pillow's font objects are shared, and on two cores parallel
+        # drawing would gain little. A thread waiting here may find its picture done meanwhile.
+        with self._render_lock:
+            cached = self.cache.peek(digest)
+            if cached is not None:
+                return cached
+            image, palette = draw()
+            rendered = RenderedImage(
+                data=encode(image, self.image_format, palette),
+                format=self.image_format,
+                digest=digest,
+                width=image.width,
+                height=image.height,
+            )
+            self.cache.put(rendered)
+            return rendered
 
     def _palette(self, style: DeckStyle) -> Image.Image:
         """A 256-colour palette made once per style from a sample of everything it draws.
@@ -268,19 +298,6 @@ class ImageRenderer:
 
         key = ("palette", style.name, self.table_card_width, self.hand_card_width)
         return self.sprites.derived(key, build)
-
-    def _store(
-        self, image: Image.Image, digest: str, palette: Image.Image | None = None
-    ) -> RenderedImage:
-        rendered = RenderedImage(
-            data=encode(image, self.image_format, palette),
-            format=self.image_format,
-            digest=digest,
-            width=image.width,
-            height=image.height,
-        )
-        self.cache.put(rendered)
-        return rendered
 
 
 def encode(
