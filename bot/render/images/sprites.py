@@ -61,7 +61,7 @@ _ROUND_LAYOUTS: dict[int, tuple[tuple[float, float], tuple[tuple[float, float], 
 
 # Swords and cudgels are tall: they stand side by side rather than in the French grid.
 _TALL_LAYOUTS: dict[int, tuple[tuple[float, float], tuple[tuple[float, float], ...]]] = {
-    1: ((0.5, 0.95), ((0.5, 0.5),)),
+    1: ((0.62, 0.95), ((0.5, 0.5),)),
     2: ((0.42, 0.8), ((0.27, 0.5), (0.73, 0.5))),
     3: ((0.32, 0.8), ((0.16, 0.5), (0.5, 0.5), (0.84, 0.5))),
     4: ((0.42, 0.47), ((0.27, 0.25), (0.73, 0.25), (0.27, 0.75), (0.73, 0.75))),
