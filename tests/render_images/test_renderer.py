@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from bot.render.images import (
     SeatInfo,
     TableScene,
     choose_style,
+    scene_digest,
 )
 from bot.render.images.sprites import Fonts, SpriteCache
 from engine.cards import Card, CardParseError
@@ -358,3 +361,25 @@ def test_without_the_font_package_pillows_font_is_used(monkeypatch: pytest.Monke
     )
     assert renderer.fonts.family.startswith("Pillow")
     assert _decode(renderer.table(scopa_scene(), style="francesi")).width > 0
+
+
+def test_digest_is_the_same_in_another_process() -> None:
+    # Adapters may persist "digest -> uploaded file id": the digest must not depend on the
+    # process (no hash(), no set iteration order, whatever PYTHONHASHSEED is).
+    code = (
+        "from bot.render.images import HandScene, scene_digest;"
+        "print(scene_digest(HandScene('7D 3C KS *', selected=frozenset({0, 1, 2, 3})), style='x'))"
+    )
+    here = scene_digest(HandScene("7D 3C KS *", selected=frozenset({0, 1, 2, 3})), style="x")
+    root = Path(__file__).resolve().parents[2]
+    for seed in ("1", "2"):
+        other = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            timeout=60,
+        ).stdout.strip()
+        assert other == here
