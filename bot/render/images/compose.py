@@ -234,7 +234,7 @@ def _draw_seat(
     x = x0 + pad
     icon_h = m.px(22)
     icon_w = round(icon_h / 1.56)
-    back = sprites.back(style, max(icon_w, 32)).resize((icon_w, icon_h), Image.Resampling.BILINEAR)
+    back = sprites.back(style, m.cw).resize((icon_w, icon_h), Image.Resampling.LANCZOS)
     # The hand: two fanned backs.
     _paste(canvas, back, x, line2 - icon_h / 2)
     _paste(canvas, back, x + m.px(5), line2 - icon_h / 2 + m.px(1))
