@@ -8,7 +8,7 @@ import math
 from PIL import Image, ImageDraw, ImageFont
 
 from .lru import Lru
-from .scene import HandScene, MeldInfo, RatingChart, SeatInfo, TableScene, _point_key
+from .scene import HandScene, MeldInfo, RatingChart, SeatInfo, TableScene, point_time
 from .sprites import Fonts, SpriteCache, card_height
 from .styles import DeckStyle, Rgb
 
@@ -72,7 +72,7 @@ def compose_table(
     m = _Metrics(card_width)
     width = m.cw * 8 + m.gap * 9
     title_h = m.px(42)
-    seats_h, seat_rows = _seats_height(scene.seats, m, fonts, width)
+    seats_h, seat_rows = _seats_height(scene.seats, m)
     side = scene.stock is not None or scene.pile_top is not None
     side_w = m.cw + 2 * m.gap if side else 0
     area_w = width - side_w - 2 * m.gap
@@ -132,9 +132,7 @@ def _seat_columns(count: int) -> int:
     return count if count <= 3 else (2 if count == 4 else 3)
 
 
-def _seats_height(
-    seats: tuple[SeatInfo, ...], m: _Metrics, fonts: Fonts, width: int
-) -> tuple[int, list[int]]:
+def _seats_height(seats: tuple[SeatInfo, ...], m: _Metrics) -> tuple[int, list[int]]:
     cols = _seat_columns(len(seats))
     rows = math.ceil(len(seats) / cols)
     heights = []
@@ -606,7 +604,7 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
             (x0 - 8 * ss * scale, y), _number(value), font=small, fill=CHART_AXIS, anchor="rm"
         )
         value += step
-    times = [_point_key(p).timestamp() for p in points]
+    times = [point_time(p).timestamp() for p in points]
     t0, t1 = times[0], times[-1]
     if t1 - t0 < 1e-6:
         positions = (

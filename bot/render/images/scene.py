@@ -219,10 +219,10 @@ class RatingChart:
             raise ValueError("points: RatingPoint only")
         if len(points) > 10_000:
             raise ValueError(f"{len(points)} rating points, at most 10000")
-        object.__setattr__(self, "points", tuple(sorted(points, key=_point_key)))
+        object.__setattr__(self, "points", tuple(sorted(points, key=point_time)))
 
 
-def _point_key(point: RatingPoint) -> dt.datetime:
+def point_time(point: RatingPoint) -> dt.datetime:
     when = point.when
     if isinstance(when, dt.datetime):
         return (
