@@ -223,6 +223,7 @@ class RatingChart:
 
 
 def point_time(point: RatingPoint) -> dt.datetime:
+    """A naive UTC time to order and space points (a date counts as its midnight)."""
     when = point.when
     if isinstance(when, dt.datetime):
         return (
