@@ -383,3 +383,29 @@ def test_digest_is_the_same_in_another_process() -> None:
             timeout=60,
         ).stdout.strip()
         assert other == here
+
+
+def test_an_overlong_meld_stays_inside_the_picture(renderer: ImageRenderer) -> None:
+    cards = tuple(f"{r}{s}" for s in "DCSB" for r in "A23456789TJQK")
+    image = _decode(
+        renderer.table(
+            TableScene(title="x", seats=(SeatInfo("A"),), melds=(MeldInfo(cards, "A"),)),
+            style="francesi",
+        )
+    )
+    # The last card (king of bastoni/clubs) is drawn whole: the right margin stays felt-green.
+    right_edge = image.crop((image.width - 3, 0, image.width, image.height)).getcolors()
+    assert right_edge is not None
+    assert all(colour[1] > colour[0] for _, colour in right_edge)
+
+
+def test_warm_builds_everything_a_first_picture_needs() -> None:
+    renderer = ImageRenderer(table_card_width=44, hand_card_width=52, sprites=SpriteCache())
+    renderer.warm("piacentine")
+    builds = renderer.sprites.builds
+    assert builds == 2
+    renderer.table(scopa_scene(), style="piacentine")
+    renderer.hand(HandScene("7D 3C"), style="piacentine")
+    assert renderer.sprites.builds == builds
+    with pytest.raises(ValueError, match="unknown card style"):
+        renderer.warm("trevisane")

@@ -107,7 +107,9 @@ def compose_table(
     )
     top = title_h + seats_h
     if scene.melds:
-        _draw_melds(canvas, draw, scene.melds, placements, style, sprites, fonts, m, top=top)
+        _draw_melds(
+            canvas, draw, scene.melds, placements, style, sprites, fonts, m, top=top, area_w=area_w
+        )
     elif scene.table:
         for card, (x, y) in zip(scene.table, placements, strict=True):
             _paste(canvas, sprites.sprite(style, card, m.cw), m.gap + x, top + y)
@@ -289,21 +291,24 @@ def _table_layout(count: int, m: _Metrics, area_w: int) -> tuple[list[tuple[floa
     return placements, rows * (m.ch + m.gap) + m.gap
 
 
-def _meld_step(m: _Metrics) -> int:
-    # Enough of each card to show its corner index (rank and suit).
-    return round(m.cw * 0.34)
+def _meld_step(m: _Metrics, count: int, area_w: int) -> float:
+    # Enough of each card to show its corner index (rank and suit); a meld longer than the
+    # table is wide (never in a real game) is squeezed rather than cut off.
+    step = m.cw * 0.34
+    if count > 1 and m.cw + step * (count - 1) > area_w:
+        step = max(1.0, (area_w - m.cw) / (count - 1))
+    return step
 
 
 def _meld_layout(
     melds: tuple[MeldInfo, ...], m: _Metrics, area_w: int
 ) -> tuple[list[tuple[float, float]], int]:
-    step = _meld_step(m)
     label_h = m.px(22)
     row_h = label_h + m.ch + m.gap
-    placements = []
+    placements: list[tuple[float, float]] = []
     x, y = 0.0, float(m.gap)
     for meld in melds:
-        meld_w = m.cw + step * (len(meld.cards) - 1)
+        meld_w = m.cw + _meld_step(m, len(meld.cards), area_w) * (len(meld.cards) - 1)
         if x > 0 and x + meld_w > area_w:
             x, y = 0.0, y + row_h
         placements.append((x, y))
@@ -322,11 +327,12 @@ def _draw_melds(
     m: _Metrics,
     *,
     top: int,
+    area_w: int,
 ) -> None:
-    step = _meld_step(m)
     font = fonts.get(m.px(18), "bold")
     label_h = m.px(22)
     for meld, (x, y) in zip(melds, placements, strict=True):
+        step = _meld_step(m, len(meld.cards), area_w)
         meld_w = m.cw + step * (len(meld.cards) - 1)
         if meld.owner:
             owner = _fit(fonts.printable(meld.owner), font, max(meld_w, m.cw))
