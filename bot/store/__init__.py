@@ -417,6 +417,9 @@ class Store:
     async def _write_batch(self, batch: list[Any]) -> list[bool | BaseException | None]:
         def work(sqlite_conn: Any) -> list[bool | BaseException | None]:
             results: list[bool | BaseException | None] = []
+            # Explicit BEGIN/COMMIT: the driver must not open transactions of its own.
+            previous = sqlite_conn.isolation_level
+            sqlite_conn.isolation_level = None
             cursor = sqlite_conn.cursor()
             try:
                 cursor.execute("BEGIN")
@@ -439,6 +442,7 @@ class Store:
                 raise
             finally:
                 cursor.close()
+                sqlite_conn.isolation_level = previous
             return results
 
         async with self.engine.connect() as conn:
@@ -450,13 +454,7 @@ class Store:
                 logger.info("aiosqlite without a worker handle: saving statement by statement")
                 self._one_hop = False
                 return [None] * len(batch)
-            # Explicit BEGIN/COMMIT: the driver must not open transactions of its own.
-            previous = sqlite_conn.isolation_level
-            sqlite_conn.isolation_level = None
-            try:
-                return list(await run(work, sqlite_conn))
-            finally:
-                sqlite_conn.isolation_level = previous
+            return list(await run(work, sqlite_conn))
 
     def _statement(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         found = self._compiled.get(columns)
