@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sqlalchemy import exc as sa_exc
+
 from bot.service.events import (
     Announcement,
     Audience,
@@ -490,13 +492,21 @@ class TableService:
     async def rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """A new game with the same seats and options, dealt at once (any seated player)."""
         try:
-            live = await self._live(table_id)
-            self._check_chat(live, chat)
-            old = live.row
-            if old.status != "finished":
-                raise Refused("not_playing")
-            if _seat_index(old, user) is None:
-                raise Refused("not_seated")
+            async with self._lock(table_id):
+                return await self._rematch(chat, user, table_id)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def _rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+        live = await self._live(table_id)
+        self._check_chat(live, chat)
+        old = live.row
+        if old.status != "finished":
+            raise Refused("not_playing")
+        if _seat_index(old, user) is None:
+            raise Refused("not_seated")
+        existing = await self.store.rematch_of(table_id)
+        if existing is None:
             await self._check_room(chat)
             now = self.clock()
             seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
@@ -522,14 +532,20 @@ class TableService:
             humans = [
                 (s["platform"], s["user_id"]) for s in seats if s is not None and _is_human(s)
             ]
-            new_id = await self.store.insert_table(values, humans)
-            async with self._lock(new_id):
-                new = await self._live(new_id)
-                call = _Call()
-                await self._deal(call, new, list(new.row.seats))
-                return Result(call.events, self._info(new))
-        except Refused as r:
-            return await self._refusal(r, chat, user)
+            try:
+                new_id = await self.store.insert_table(values, humans)
+            except sa_exc.IntegrityError:
+                existing = await self.store.rematch_of(table_id)
+            else:
+                async with self._lock(new_id):
+                    new = await self._live(new_id)
+                    call = _Call()
+                    await self._deal(call, new, list(new.row.seats))
+                    return Result(call.events, self._info(new))
+        # Someone (maybe in another process) pressed "rematch" first: show that table.
+        if existing is None:
+            raise Refused("conflict")
+        return await self.show(chat, user, existing, public=True)
 
     async def show(
         self,

@@ -279,6 +279,7 @@ class Store:
     # -- tables ------------------------------------------------------------------------------
 
     async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
+        """Insert a table; ``sqlalchemy.exc.IntegrityError`` for a second rematch of a table."""
         async with self.engine.begin() as conn:
             result = await conn.execute(schema.tables.insert().values(**_encode(values)))
             pk = result.inserted_primary_key
@@ -286,6 +287,13 @@ class Store:
             table_id = int(pk[0])
             await _replace_members(conn, table_id, members)
         return table_id
+
+    async def rematch_of(self, table_id: int) -> int | None:
+        """The id of the table opened as the rematch of ``table_id``, if any."""
+        t = schema.tables
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(t.c.id).where(t.c.rematch_of == table_id))).first()
+        return None if row is None else int(row[0])
 
     async def load_table(self, table_id: int) -> TableRow | None:
         async with self.engine.connect() as conn:

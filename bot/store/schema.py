@@ -56,6 +56,8 @@ tables = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Index("ix_tables_chat_status", "platform", "chat_id", "status"),
     sa.Index("ix_tables_deadline", "deadline"),
+    # One rematch per finished table, however many players press "rematch" at once.
+    sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
 )
 
 # Who sits at which table, so a user's tables are found without scanning seat documents.

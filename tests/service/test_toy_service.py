@@ -150,10 +150,17 @@ async def test_full_game_results_and_ratings(service: TableService) -> None:
         assert game.current_player == m["seat"]
         game = game.play(m["move"])
     assert game.is_over
-    # Rematch: same seats, dealt at once.
-    again = await service.rematch(CHAT, BRUNO, table_id)
-    assert again.ok and again.table is not None and again.table.status == "playing"
+    # Rematch: same seats, dealt at once; both players pressing it at once get one table.
+    both = await asyncio.gather(
+        service.rematch(CHAT, BRUNO, table_id), service.rematch(CHAT, ANNA, table_id)
+    )
+    assert all(r.ok and r.table is not None for r in both), [r.refusal for r in both]
+    assert both[0].table is not None and both[1].table is not None
+    assert both[0].table.id == both[1].table.id
+    again = both[0]
+    assert again.table is not None and again.table.status == "playing"
     assert [s.user_id for s in again.table.seats if s] == ["1", "2"]
+    assert len(await service.open_tables(CHAT)) == 1
 
 
 async def test_computer_turns_are_stored_like_moves(service: TableService) -> None:
