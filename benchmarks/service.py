@@ -115,7 +115,9 @@ async def client(
         budget[0] -= 1
         t.busy = True
         start = time.perf_counter()
-        result = await service.play(t.chat, t.users[t.current], t.id, t.version, rng.choice(moves))
+        result = await service.play(
+            t.chat, t.users[t.current], t.id, version=t.version, move=rng.choice(moves)
+        )
         latencies.append(time.perf_counter() - start)
         t.busy = False
         if not result.ok:

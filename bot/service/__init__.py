@@ -21,9 +21,9 @@ Use cases (all ``async``, all return :class:`Result`)::
                         # scientifico | scala40; options: RULES.md option names -> values
     join(chat, user, table_id=None)          leave(chat, user, table_id=None)
     add_computer(chat, user, level="easy", table_id=None)            # easy | medium | hard
-    choose_seat(chat, user, seat, table_id=None)   # 4 players: seats 0+2 vs 1+3
+    choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3
     start(chat, user, table_id=None, *, fill_with=None)   # creator; fill_with=level seats CPUs
-    play(chat, user, table_id, version, move)      # move string; version = the one the user saw
+    play(chat, user, table_id, *, version, move)   # move string; version = the one the user saw
     press(chat, user, data)                  # a button: "<table>:<version>:<action>" (below)
     take_back(chat, user, table_id=None)     # a player takes the seat back from the computer
     abandon(chat, user, table_id=None, *, is_admin=False)   # creator or chat admin

@@ -287,7 +287,7 @@ class TableService:
         return await self._lobby_change(chat, user, table_id, change)
 
     async def choose_seat(
-        self, chat: ChatRef, user: UserRef, seat: int, table_id: int | None = None
+        self, chat: ChatRef, user: UserRef, seat: int, *, table_id: int | None = None
     ) -> Result:
         """Move to a free seat (4 players: seats 0+2 play against 1+3), joining if need be."""
 
@@ -349,7 +349,7 @@ class TableService:
     # ------------------------------------------------------------------ playing --------------
 
     async def play(
-        self, chat: ChatRef, user: UserRef, table_id: int, version: int, move: str
+        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, move: str
     ) -> Result:
         """Play ``move`` (a move string) for the user at ``version``; computers answer."""
         try:
@@ -405,9 +405,9 @@ class TableService:
             return await self._refusal(Refused("bad_button"), chat, user)
         action, tid = button.action, button.table_id
         if action.startswith("?"):
-            return await self._focus(chat, user, tid, button.version, action[1:])
+            return await self._focus(chat, user, tid, version=button.version, card=action[1:])
         if not action.startswith("@"):
-            return await self.play(chat, user, tid, button.version, action)
+            return await self.play(chat, user, tid, version=button.version, move=action)
         name, _, arg = action[1:].partition(".")
         if name == "join":
             return await self.join(chat, user, tid)
@@ -420,7 +420,7 @@ class TableService:
         if name == "ai":
             return await self.add_computer(chat, user, arg or "easy", tid)
         if name == "seat" and arg.isdigit():
-            return await self.choose_seat(chat, user, int(arg), tid)
+            return await self.choose_seat(chat, user, int(arg), table_id=tid)
         if name == "back":
             return await self.take_back(chat, user, tid)
         if name == "hand":
@@ -683,7 +683,7 @@ class TableService:
         """The leaderboard of a family (``scopa``, ``scala40``): this chat's when ``chat`` is
         given, else the global one; sent to the chat (or the user when global)."""
         scope = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
-        rows = await self.store.leaderboard(scope, family, limit=limit)
+        rows = await self.store.leaderboard(scope=scope, family=family, limit=limit)
         board = tuple(
             BoardRow(i + 1, r.name, r.platform, r.user_id, r.ordinal, r.games, r.wins, r.win_points)
             for i, r in enumerate(rows)
@@ -710,10 +710,10 @@ class TableService:
         """A player's ratings, games and wins per family (global, and in this chat)."""
         rows = []
         here = f"{chat.platform}:{chat.chat_id}" if chat is not None else None
-        for r in await self.store.player_ratings(user.platform, user.user_id):
+        for r in await self.store.player_ratings(platform=user.platform, user_id=user.user_id):
             if r.scope not in ("global", here):
                 continue
-            rank = await self.store.rank(r.scope, r.family, r.ordinal)
+            rank = await self.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
             row = BoardRow(
                 rank, r.name, r.platform, r.user_id, r.ordinal, r.games, r.wins, r.win_points
             )
@@ -740,15 +740,18 @@ class TableService:
                 Refused("bad_locale", ", ".join(self.locales), locale=locale), chat, user
             )
         if chat is not None:
-            current = await self.store.chat(chat.platform, chat.chat_id)
+            current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
             await self.store.set_chat(
-                chat.platform, chat.chat_id, locale=code, max_open_tables=current.max_open_tables
+                platform=chat.platform,
+                chat_id=chat.chat_id,
+                locale=code,
+                max_open_tables=current.max_open_tables,
             )
             self._chat_locales[(chat.platform, chat.chat_id)] = code
             self._locale_epoch += 1
         else:
             await self.store.set_user_locale(
-                user.platform, user.user_id, name=user.name, locale=code
+                platform=user.platform, user_id=user.user_id, name=user.name, locale=code
             )
             self._user_locales[(user.platform, user.user_id)] = code
             self._locale_epoch += 1
@@ -756,14 +759,17 @@ class TableService:
 
     async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
         """Let a chat hold more than one open table (an admin setting)."""
-        current = await self.store.chat(chat.platform, chat.chat_id)
+        current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
         await self.store.set_chat(
-            chat.platform, chat.chat_id, locale=current.locale, max_open_tables=max(1, count)
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            locale=current.locale,
+            max_open_tables=max(1, count),
         )
 
     async def open_tables(self, chat: ChatRef) -> list[TableInfo]:
         """The chat's tables in the lobby or playing, oldest first."""
-        rows = await self.store.open_tables(chat.platform, chat.chat_id)
+        rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         out = []
         for row in rows:
             live = await self._live(row.id)
@@ -773,7 +779,7 @@ class TableService:
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
         """The open tables where the user sits (any chat of the platform), oldest first."""
         out = []
-        for row in await self.store.user_tables(user.platform, user.user_id):
+        for row in await self.store.user_tables(platform=user.platform, user_id=user.user_id):
             out.append(self._info(await self._live(row.id)))
         return out
 
@@ -851,7 +857,7 @@ class TableService:
             live = await self._live(table_id)
             self._check_chat(live, chat)
             return live
-        rows = await self.store.open_tables(chat.platform, chat.chat_id)
+        rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         if not lobby:
             rows = [r for r in rows if r.status == "playing"]
         if not rows:
@@ -866,8 +872,8 @@ class TableService:
         return _Locked(self, chat, user, table_id, lobby)
 
     async def _check_room(self, chat: ChatRef) -> None:
-        settings = await self.store.chat(chat.platform, chat.chat_id)
-        open_now = await self.store.open_tables(chat.platform, chat.chat_id)
+        settings = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        open_now = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         if len(open_now) >= settings.max_open_tables:
             raise Refused("too_many_tables", table=open_now[-1].id)
 
@@ -1239,7 +1245,7 @@ class TableService:
         )
 
     async def _focus(
-        self, chat: ChatRef, user: UserRef, table_id: int, version: int, card: str
+        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
     ) -> Result:
         try:
             live = await self._live(table_id)
@@ -1320,13 +1326,17 @@ class TableService:
     async def _user_choice(self, platform: str, user_id: str) -> str | None:
         key = (platform, user_id)
         if key not in self._user_locales:
-            self._user_locales[key] = await self.store.user_locale(platform, user_id)
+            self._user_locales[key] = await self.store.user_locale(
+                platform=platform, user_id=user_id
+            )
         return self._user_locales[key]
 
     async def _chat_choice(self, platform: str, chat_id: str) -> str | None:
         key = (platform, chat_id)
         if key not in self._chat_locales:
-            self._chat_locales[key] = (await self.store.chat(platform, chat_id)).locale
+            self._chat_locales[key] = (
+                await self.store.chat(platform=platform, chat_id=chat_id)
+            ).locale
         return self._chat_locales[key]
 
     def _hint(self, hint: str | None) -> str | None:

@@ -302,7 +302,7 @@ class Store:
             ).first()
         return _table_row(row) if row is not None else None
 
-    async def open_tables(self, platform: str, chat_id: str) -> list[TableRow]:
+    async def open_tables(self, *, platform: str, chat_id: str) -> list[TableRow]:
         t = schema.tables
         query = (
             sa.select(t)
@@ -312,7 +312,7 @@ class Store:
         async with self.engine.connect() as conn:
             return [_table_row(r) for r in await conn.execute(query)]
 
-    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
+    async def user_tables(self, *, platform: str, user_id: str) -> list[TableRow]:
         """The open tables where the user sits, oldest first."""
         t, m = schema.tables, schema.members
         query = (
@@ -537,7 +537,7 @@ class Store:
 
     # -- chats and users ---------------------------------------------------------------------
 
-    async def chat(self, platform: str, chat_id: str) -> ChatRow:
+    async def chat(self, *, platform: str, chat_id: str) -> ChatRow:
         c = schema.chats
         async with self.engine.connect() as conn:
             row = (
@@ -550,7 +550,7 @@ class Store:
         return ChatRow(**dict(row._mapping))
 
     async def set_chat(
-        self, platform: str, chat_id: str, *, locale: str | None, max_open_tables: int
+        self, *, platform: str, chat_id: str, locale: str | None, max_open_tables: int
     ) -> None:
         c = schema.chats
         async with self.engine.begin() as conn:
@@ -569,7 +569,7 @@ class Store:
                     )
                 )
 
-    async def user_locale(self, platform: str, user_id: str) -> str | None:
+    async def user_locale(self, *, platform: str, user_id: str) -> str | None:
         u = schema.users
         async with self.engine.connect() as conn:
             row = (
@@ -580,7 +580,7 @@ class Store:
         return None if row is None else row[0]
 
     async def set_user_locale(
-        self, platform: str, user_id: str, *, name: str, locale: str | None
+        self, *, platform: str, user_id: str, name: str, locale: str | None
     ) -> None:
         u = schema.users
         async with self.engine.begin() as conn:
@@ -597,7 +597,7 @@ class Store:
     # -- ratings -----------------------------------------------------------------------------
 
     async def leaderboard(
-        self, scope: str, family: str, *, limit: int = 10, offset: int = 0
+        self, *, scope: str, family: str, limit: int = 10, offset: int = 0
     ) -> list[RatingRow]:
         r = schema.ratings
         query = (
@@ -610,7 +610,7 @@ class Store:
         async with self.engine.connect() as conn:
             return [RatingRow(**dict(row._mapping)) for row in await conn.execute(query)]
 
-    async def player_ratings(self, platform: str, user_id: str) -> list[RatingRow]:
+    async def player_ratings(self, *, platform: str, user_id: str) -> list[RatingRow]:
         r = schema.ratings
         query = (
             sa.select(r)
@@ -620,7 +620,7 @@ class Store:
         async with self.engine.connect() as conn:
             return [RatingRow(**dict(row._mapping)) for row in await conn.execute(query)]
 
-    async def rank(self, scope: str, family: str, ordinal: float) -> int:
+    async def rank(self, *, scope: str, family: str, ordinal: float) -> int:
         """1 + how many players of the board have a strictly better conservative rating."""
         r = schema.ratings
         query = (

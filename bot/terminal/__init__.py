@@ -162,7 +162,9 @@ class TerminalPlay:
             if not line:
                 continue
             move = moves[int(line) - 1] if line.isdigit() and 1 <= int(line) <= len(moves) else line
-            result = await self.service.play(self.chat, self.user, table_id, table.version, move)
+            result = await self.service.play(
+                self.chat, self.user, table_id, version=table.version, move=move
+            )
             if result.refusal is not None:
                 self._show(result)
                 continue

@@ -58,7 +58,7 @@ async def drive(
             e for e in (await service.show(CHAT, user, table_id)).events if isinstance(e, HandView)
         )
         move = rng.choice(hand.view.legal_moves)
-        result = await service.play(CHAT, user, table_id, info.version, move)
+        result = await service.play(CHAT, user, table_id, version=info.version, move=move)
         assert result.ok, result.refusal
         events.extend(result.events)
         if renderer is not None:
@@ -119,7 +119,7 @@ async def test_full_games_store_results_and_ratings(
     assert result["family"] == kind.family and result["multiplier"] in (1, 2, 3)
     assert len(result["data"]["points"]) == sides
     for p in people:
-        ratings = await service.store.player_ratings(p.platform, p.user_id)
+        ratings = await service.store.player_ratings(platform=p.platform, user_id=p.user_id)
         assert {r.scope for r in ratings} == {"global", f"{CHAT.platform}:{CHAT.chat_id}"}
         assert all(r.games == 1 for r in ratings)
     # The move log replays to the same final state in the engine.
@@ -174,13 +174,13 @@ async def test_scala40_turn_notice_once_per_turn(make_service: Callable[..., Any
     assert info is not None and info.current_seat is not None
     users = {0: ANNA, 1: BRUNO}
     mover = users[info.current_seat]
-    drew = await service.play(CHAT, mover, table_id, info.version, "t")
+    drew = await service.play(CHAT, mover, table_id, version=info.version, move="t")
     assert drew.ok, drew.refusal
     assert not any(isinstance(e, TurnNotice) for e in drew.events)
     hand = next(e for e in drew.events if isinstance(e, HandView))
     discard = next(m for m in hand.view.legal_moves if m.startswith("d "))
     assert drew.table is not None
-    passed = await service.play(CHAT, mover, table_id, drew.table.version, discard)
+    passed = await service.play(CHAT, mover, table_id, version=drew.table.version, move=discard)
     assert passed.ok, passed.refusal
     notices = [e for e in passed.events if isinstance(e, TurnNotice)]
     assert [n.audience.id for n in notices] == [users[1 - info.current_seat].user_id]

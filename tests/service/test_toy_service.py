@@ -96,14 +96,16 @@ async def test_refused_moves_change_nothing(service: TableService) -> None:
         (mover, version, "garbage!!", "illegal_move"),
     ]
     for user, v, move, code in cases:
-        result = await service.play(CHAT, user, table_id, v, move)
+        result = await service.play(CHAT, user, table_id, version=v, move=move)
         assert result.refusal is not None and result.refusal.code == code, (user, move)
         assert result.events == []
     after = (await service.show(CHAT, ANNA, table_id)).table
     assert after is not None and after.version == version
     assert await service.store.moves(table_id) == []
     # A refusal in another chat does not even reveal the table.
-    other_chat = await service.play(ChatRef("telegram", "-999"), mover, table_id, version, "1")
+    other_chat = await service.play(
+        ChatRef("telegram", "-999"), mover, table_id, version=version, move="1"
+    )
     assert other_chat.refusal is not None and other_chat.refusal.code == "no_table"
 
 
@@ -123,7 +125,7 @@ async def test_full_game_results_and_ratings(service: TableService) -> None:
             if not hand.view.legal_moves[-1].endswith("!")
             else hand.view.legal_moves[0]
         )
-        result = await service.play(CHAT, mover, table_id, info.version, move)
+        result = await service.play(CHAT, mover, table_id, version=info.version, move=move)
         assert result.ok, result.refusal
         # Every event of a call carries the version now current (buttons use it).
         assert {e.table.version for e in result.events} == {result.table.version}  # type: ignore[union-attr]
@@ -203,8 +205,8 @@ async def test_concurrent_moves_on_one_version(make_service: Callable[..., Any])
         assert info is not None
         mover = ANNA if info.current_seat == 0 else BRUNO
         results = await asyncio.gather(
-            one.play(CHAT, mover, table_id, info.version, "1"),
-            two.play(CHAT, mover, table_id, info.version, "2"),
+            one.play(CHAT, mover, table_id, version=info.version, move="1"),
+            two.play(CHAT, mover, table_id, version=info.version, move="2"),
         )
         assert sorted(r.ok for r in results) == [False, True]
         loser = next(r for r in results if not r.ok)
@@ -222,7 +224,7 @@ async def test_restart_resumes(make_service: Callable[..., Any]) -> None:
     info = (await first.show(CHAT, ANNA, table_id)).table
     assert info is not None
     mover = ANNA if info.current_seat == 0 else BRUNO
-    assert (await first.play(CHAT, mover, table_id, info.version, "1")).ok
+    assert (await first.play(CHAT, mover, table_id, version=info.version, move="1")).ok
     await first.store.close()
     second = await make_service()  # a new process over the same database
     try:
@@ -231,7 +233,7 @@ async def test_restart_resumes(make_service: Callable[..., Any]) -> None:
         nxt = BRUNO if mover is ANNA else ANNA
         hand = hand_of(await second.show(CHAT, nxt, table_id), nxt)
         assert hand is not None and hand.view.legal_moves
-        assert (await second.play(CHAT, nxt, table_id, shown.table.version, "1")).ok
+        assert (await second.play(CHAT, nxt, table_id, version=shown.table.version, move="1")).ok
     finally:
         await second.store.close()
 
@@ -401,7 +403,7 @@ async def test_fuori_announced_and_last_human_leaving_closes_lobby(service: Tabl
         assert hand is not None
         fuori = [m for m in hand.view.legal_moves if m.endswith("!")]
         move = fuori[0] if fuori else hand.view.legal_moves[0]
-        result = await service.play(CHAT, mover, table_id, info.version, move)
+        result = await service.play(CHAT, mover, table_id, version=info.version, move=move)
         assert result.ok
         if fuori:
             kinds = [e.kind for e in result.events if isinstance(e, Announcement)]

@@ -68,8 +68,12 @@ async def test_compare_and_set(db_url: str, one_hop: bool) -> None:
         row = await store.load_table(table_id)
         assert row is not None and row.version == 2 and row.state == {"x": 2}
         assert [m.move for m in await store.moves(table_id)] == ["7D"]
-        assert [r.id for r in await store.user_tables("telegram", "u")] == [table_id]
-        assert [r.id for r in await store.open_tables("telegram", "c")] == [table_id]
+        assert [r.id for r in await store.user_tables(platform="telegram", user_id="u")] == [
+            table_id
+        ]
+        assert [r.id for r in await store.open_tables(platform="telegram", chat_id="c")] == [
+            table_id
+        ]
         # Timers: due tables, and a reminder moves the deadline without a new version.
         await store.save(TableUpdate(table_id, 2, {"deadline": 10.0, "deadline_kind": "remind"}))
         assert await store.due_tables(9.0) == []
@@ -90,14 +94,14 @@ async def test_chat_and_user_settings(db_url: str) -> None:
     store = Store.open(db_url)
     try:
         await store.upgrade()
-        assert (await store.chat("telegram", "c")).max_open_tables == 1
-        await store.set_chat("telegram", "c", locale="en", max_open_tables=3)
-        await store.set_chat("telegram", "c", locale="it", max_open_tables=3)
-        chat = await store.chat("telegram", "c")
+        assert (await store.chat(platform="telegram", chat_id="c")).max_open_tables == 1
+        await store.set_chat(platform="telegram", chat_id="c", locale="en", max_open_tables=3)
+        await store.set_chat(platform="telegram", chat_id="c", locale="it", max_open_tables=3)
+        chat = await store.chat(platform="telegram", chat_id="c")
         assert (chat.locale, chat.max_open_tables) == ("it", 3)
-        assert await store.user_locale("telegram", "u") is None
-        await store.set_user_locale("telegram", "u", name="U", locale="en")
-        assert await store.user_locale("telegram", "u") == "en"
+        assert await store.user_locale(platform="telegram", user_id="u") is None
+        await store.set_user_locale(platform="telegram", user_id="u", name="U", locale="en")
+        assert await store.user_locale(platform="telegram", user_id="u") == "en"
     finally:
         await store.close()
 
@@ -123,7 +127,7 @@ async def test_migration_0002_keeps_saved_tables_loadable(db_url: str) -> None:
             insert = sa.insert(sa.table("tables", *(sa.column(c) for c in columns)))
             await conn.execute(insert.values(**_encode(values)))
         await store.upgrade()
-        rows = await store.open_tables("telegram", "c")
+        rows = await store.open_tables(platform="telegram", chat_id="c")
         assert [(r.version, r.state_version, r.state) for r in rows] == [(7, 7, {"x": 1})]
     finally:
         await store.close()
