@@ -183,7 +183,7 @@ class SmazzataSummary(TableEvent):
     data: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RatingDelta:
     name: str
     platform: str
@@ -204,7 +204,7 @@ class GameOver(TableEvent):
     ratings: tuple[RatingDelta, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BoardRow:
     rank: int
     name: str

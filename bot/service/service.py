@@ -380,7 +380,7 @@ class TableService:
                     if seats_changed:
                         row.seats[seat] = dict(seat_doc, idle=0)
                     if await self._commit_move(
-                        call, live, seat, move, game, "human", seats_changed=seats_changed
+                        call, live, seat, move, game, actor="human", seats_changed=seats_changed
                     ):
                         await self._computer_turns(call, live)
                         await self._after(call, live, before)
@@ -660,7 +660,9 @@ class TableService:
             move = await self._computer_move(live, seat, self.timers.takeover_level)
             game = live.game.play(move)
             head = await self._chat_head(live)
-            if not await self._commit_move(call, live, seat, move, game, "timeout", True):
+            if not await self._commit_move(
+                call, live, seat, move, game, actor="timeout", seats_changed=True
+            ):
                 self._forget(table_id)
                 return None
             call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
@@ -685,7 +687,16 @@ class TableService:
         scope = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
         rows = await self.store.leaderboard(scope=scope, family=family, limit=limit)
         board = tuple(
-            BoardRow(i + 1, r.name, r.platform, r.user_id, r.ordinal, r.games, r.wins, r.win_points)
+            BoardRow(
+                rank=i + 1,
+                name=r.name,
+                platform=r.platform,
+                user_id=r.user_id,
+                rating=r.ordinal,
+                games=r.games,
+                wins=r.wins,
+                win_points=r.win_points,
+            )
             for i, r in enumerate(rows)
         )
         if chat is not None:
@@ -715,7 +726,14 @@ class TableService:
                 continue
             rank = await self.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
             row = BoardRow(
-                rank, r.name, r.platform, r.user_id, r.ordinal, r.games, r.wins, r.win_points
+                rank=rank,
+                name=r.name,
+                platform=r.platform,
+                user_id=r.user_id,
+                rating=r.ordinal,
+                games=r.games,
+                wins=r.wins,
+                win_points=r.win_points,
             )
             rows.append((r.family, "global" if r.scope == "global" else "chat", row))
         event = Stats(
@@ -920,7 +938,14 @@ class TableService:
         move: MoveRow | None = None,
         finish: Finish | None = None,
     ) -> Any:
-        update = TableUpdate(live.row.id, live.row.version, values, move, members, finish)
+        update = TableUpdate(
+            table_id=live.row.id,
+            expected_version=live.row.version,
+            values=values,
+            move=move,
+            members=members,
+            finish=finish,
+        )
         saved = await self.store.save(update)
         if saved is None:
             self._forget(live.row.id)
@@ -974,6 +999,7 @@ class TableService:
         seat: int,
         move: str,
         game: Any,
+        *,
         actor: str,
         seats_changed: bool = False,
     ) -> bool:
@@ -995,7 +1021,9 @@ class TableService:
         saved = await self._save(
             live,
             values,
-            move=MoveRow(row.id, row.version, seat, move, actor, now),
+            move=MoveRow(
+                table_id=row.id, version=row.version, seat=seat, move=move, actor=actor, at=now
+            ),
             finish=finish,
         )
         if saved is None:
@@ -1067,7 +1095,9 @@ class TableService:
             doc = live.row.seats[seat]
             assert doc is not None
             move = await self._computer_move(live, seat, doc["level"] or "easy")
-            if not await self._commit_move(call, live, seat, move, game.play(move), "computer"):
+            if not await self._commit_move(
+                call, live, seat, move, game.play(move), actor="computer"
+            ):
                 # Another process moved this table on (it plays the computers from there); the
                 # moves of this call are committed, so answer with what we have.
                 logger.warning("table %s: changed by another process mid-turn", live.row.id)
@@ -1105,7 +1135,13 @@ class TableService:
         if game.is_over:
             outcome = game.outcome()
             deltas = tuple(
-                RatingDelta(c.name, c.platform, c.user_id, c.ordinal_before, c.ordinal_after)
+                RatingDelta(
+                    name=c.name,
+                    platform=c.platform,
+                    user_id=c.user_id,
+                    before=c.ordinal_before,
+                    after=c.ordinal_after,
+                )
                 for c in rating_changes
                 if c.scope == "global"
             )

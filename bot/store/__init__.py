@@ -85,7 +85,7 @@ class TableRow:
     updated_at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveRow:
     table_id: int
     version: int
@@ -166,7 +166,7 @@ class Finish:
     initial: tuple[float, float]  # the rating a new player starts from
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class TableUpdate:
     """A compare-and-set update of one table: ``values`` are columns to set (JSON columns as
     Python values); the version becomes ``expected_version + 1``."""

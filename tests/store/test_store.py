@@ -60,11 +60,22 @@ async def test_compare_and_set(db_url: str, one_hop: bool) -> None:
     try:
         await store.upgrade()
         table_id = await store.insert_table(table_values(), [("telegram", "u")])
-        move = MoveRow(table_id, 1, 0, "7D", "human", 2.0)
-        first = await store.save(TableUpdate(table_id, 1, {"state": {"x": 2}}, move))
+        move = MoveRow(table_id=table_id, version=1, seat=0, move="7D", actor="human", at=2.0)
+        first = await store.save(
+            TableUpdate(
+                table_id=table_id, expected_version=1, values={"state": {"x": 2}}, move=move
+            )
+        )
         assert first is not None and first.version == 2
         # A second save on the old version matches nothing and writes nothing.
-        assert await store.save(TableUpdate(table_id, 1, {"state": {"x": 3}}, move)) is None
+        assert (
+            await store.save(
+                TableUpdate(
+                    table_id=table_id, expected_version=1, values={"state": {"x": 3}}, move=move
+                )
+            )
+            is None
+        )
         row = await store.load_table(table_id)
         assert row is not None and row.version == 2 and row.state == {"x": 2}
         assert [m.move for m in await store.moves(table_id)] == ["7D"]
@@ -75,7 +86,13 @@ async def test_compare_and_set(db_url: str, one_hop: bool) -> None:
             table_id
         ]
         # Timers: due tables, and a reminder moves the deadline without a new version.
-        await store.save(TableUpdate(table_id, 2, {"deadline": 10.0, "deadline_kind": "remind"}))
+        await store.save(
+            TableUpdate(
+                table_id=table_id,
+                expected_version=2,
+                values={"deadline": 10.0, "deadline_kind": "remind"},
+            )
+        )
         assert await store.due_tables(9.0) == []
         assert await store.due_tables(10.0) == [table_id]
         assert await store.move_deadline(
@@ -143,10 +160,10 @@ async def test_group_commit_answers_each_save(tmp_path: object) -> None:
         ids = [await store.insert_table(table_values(chat_id=f"c{i}"), []) for i in range(6)]
         updates = [
             TableUpdate(
-                tid,
-                1 if i % 2 == 0 else 5,
-                {"state": {"n": i}},
-                MoveRow(tid, 1, 0, "7D", "human", 1.0),
+                table_id=tid,
+                expected_version=1 if i % 2 == 0 else 5,
+                values={"state": {"n": i}},
+                move=MoveRow(table_id=tid, version=1, seat=0, move="7D", actor="human", at=1.0),
             )
             for i, tid in enumerate(ids)
         ]
@@ -158,10 +175,13 @@ async def test_group_commit_answers_each_save(tmp_path: object) -> None:
             assert (row.version, row.state) == ((2, {"n": i}) if i % 2 == 0 else (1, {"x": 1}))
             assert len(await store.moves(tid)) == (1 if i % 2 == 0 else 0)
         # A failing save (the move's version already used) does not sink the others.
-        dup = MoveRow(ids[0], 1, 0, "7D", "human", 1.0)
-        bad = TableUpdate(ids[0], 2, {"state": {"n": 9}}, dup)
+        dup = MoveRow(table_id=ids[0], version=1, seat=0, move="7D", actor="human", at=1.0)
+        bad = TableUpdate(table_id=ids[0], expected_version=2, values={"state": {"n": 9}}, move=dup)
         good = TableUpdate(
-            ids[1], 1, {"state": {"n": 1}}, MoveRow(ids[1], 1, 0, "7D", "human", 1.0)
+            table_id=ids[1],
+            expected_version=1,
+            values={"state": {"n": 1}},
+            move=MoveRow(table_id=ids[1], version=1, seat=0, move="7D", actor="human", at=1.0),
         )
         outcome = await asyncio.gather(store.save(bad), store.save(good), return_exceptions=True)
         assert isinstance(outcome[0], Exception) and outcome[1] is not None
