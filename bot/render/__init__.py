@@ -270,8 +270,9 @@ class Renderer:
         if info is None:
             return t.gettext("(free)")
         if info.computer:
-            return t.gettext("Computer ({level})").format(
-                level=t.gettext(LEVEL_NAMES.get(info.user_id, info.user_id))
+            # Numbered by seat: several computers may sit at one table.
+            return t.gettext("Computer {n} ({level})").format(
+                n=seat + 1, level=t.gettext(LEVEL_NAMES.get(info.user_id, info.user_id))
             )
         if info.away:
             return t.gettext("{name} (computer)").format(name=info.name)

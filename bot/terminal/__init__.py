@@ -94,9 +94,20 @@ class TerminalPlay:
                 if not self._show(result):
                     return None, None
                 return result.table, result
-            text = self._("Resuming the saved game (table {id}).", self.user.locale or "it")
+            locale = self.user.locale or "it"
+            text = self._("Resuming the saved game (table {id}).", locale)
             self.say(text.format(id=table.id))
+            if table.game != game.strip().lower():
+                hint = self._("To leave it and start {game} instead: add --new.", locale)
+                self.say(hint.format(game=self.renderer.game_label(game, locale)))
             return table, None
+        kind = self.service.registry.get(game)
+        if kind is None or (players is not None and players not in kind.players):
+            # Refused before the saved game is given up: create_table says why.
+            result = await self.service.create_table(self.chat, self.user, game, players=players)
+            if result.refusal is not None and result.refusal.code != "too_many_tables":
+                self._show(result)
+                return None, None
         for t in tables:
             await self.service.abandon(self.chat, self.user, t.id, is_admin=True)
         result = await self.service.create_table(self.chat, self.user, game, players=players)

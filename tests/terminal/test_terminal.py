@@ -81,3 +81,8 @@ def test_export_game(tmp_path: Path) -> None:
     assert data["game"] == "scopa" and data["moves"] and "seed" in data
     missing = run_tavolo(["export-game", "99"], "", tmp_path)
     assert missing.returncode == 1 and "no table 99" in missing.stderr
+    # A bad request for a new game is refused before the saved game is given up.
+    bad = run_tavolo(["play", "poker", "--new"], "", tmp_path)
+    assert bad.returncode == 2 and "Unknown game." in bad.stdout
+    kept = json.loads(run_tavolo(["export-game", "1"], "", tmp_path).stdout)
+    assert kept["status"] == "playing"
