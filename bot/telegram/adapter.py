@@ -89,8 +89,7 @@ class TelegramAdapter:
         if message is None or user is None or message.text is None:
             return
         game = message.text.split()[0].lstrip("/").split("@")[0].lower()
-        players = _int_arg(context.args)
-        await self._open(message, user, game, players)
+        await self._open(message, user, game, context.args or [])
 
     async def on_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/new [game]: open that game, or show a game picker."""
@@ -99,7 +98,7 @@ class TelegramAdapter:
             return
         args = context.args or []
         if args and args[0].lower() in GAMES:
-            await self._open(message, user, args[0].lower(), _int_arg(args[1:]))
+            await self._open(message, user, args[0].lower(), args[1:])
             return
         t = self._renderer.translations(user.language_code)
         keyboard = InlineKeyboardMarkup(
@@ -119,7 +118,7 @@ class TelegramAdapter:
             return
         args = context.args or []
         game = args[0].lower() if args else QUICK_GAME
-        await self._open(message, user, game, _int_arg(args[1:]))
+        await self._open(message, user, game, args[1:])
 
     async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/start [hand-<table>]: deliver a hand (from the deep link), else the help."""
@@ -263,19 +262,28 @@ class TelegramAdapter:
     def _chat(message: Message) -> ChatRef:
         return ChatRef(PLATFORM, chat_key(where_of_message(message)))
 
-    async def _open(self, message: Message, user: User, game: str, players: int | None) -> None:
-        """A lobby in a group; in private, a table against the computer dealt at once."""
+    async def _open(self, message: Message, user: User, game: str, args: list[str]) -> None:
+        """A lobby in a group; in private, a table against the computer dealt at once.
+
+        ``args``: an optional number of players, then rule options as ``name=value`` (checked by
+        the engine through the service, which names the allowed values).
+        """
+        players, options = parse_table_args(args)
         chat, who = self._chat(message), user_ref(user)
         origin = where_of_message(message)
         if message.chat.type != ChatType.PRIVATE:
-            result = await self._service.create_table(chat, who, game, players=players)
+            result = await self._service.create_table(
+                chat, who, game, players=players, options=options
+            )
             await self._reply(message, result)
             return
         # One quick game at a time in a private chat: a new one replaces the old.
         for table in await self._service.open_tables(chat):
             await self._service.abandon(chat, who, table.id, is_admin=True)
             self._delivery.book.forget_table(table.id)
-        created = await self._service.create_table(chat, who, game, players=players)
+        created = await self._service.create_table(
+            chat, who, game, players=players, options=options
+        )
         if created.refusal is not None or created.table is None:
             await self._reply(message, created)
             return
@@ -319,7 +327,32 @@ class TelegramAdapter:
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
-def _int_arg(args: list[str] | None) -> int | None:
-    if args and args[0].isdigit() and len(args[0]) < 3:
-        return int(args[0])
-    return None
+def parse_table_args(args: list[str]) -> tuple[int | None, dict[str, object]]:
+    """``["4", "target=21", "napola=on"]`` -> ``(4, {"target": 21, "napola": True})``.
+
+    Only the syntax is read here; names and values are the engine's to judge.
+    """
+    players: int | None = None
+    options: dict[str, object] = {}
+    for index, arg in enumerate(args[:12]):
+        if index == 0 and arg.isascii() and arg.isdigit() and len(arg) < 3:
+            players = int(arg)
+            continue
+        name, sep, value = arg.partition("=")
+        if not sep or not name:
+            # Not an option: let the engine's error name the allowed options.
+            options[arg] = True
+            continue
+        options[name.strip().lower()] = _option_value(value.strip())
+    return players, options
+
+
+def _option_value(value: str) -> object:
+    lowered = value.lower()
+    if lowered in ("on", "true", "yes", "si", "sì"):
+        return True
+    if lowered in ("off", "false", "no"):
+        return False
+    if value.isascii() and value.isdigit() and len(value) < 6:
+        return int(value)
+    return value
