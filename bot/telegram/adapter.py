@@ -20,7 +20,14 @@ from telegram import (
 )
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
 
 from bot.render import GAME_NAMES, Renderer
 from bot.service import ChatRef, Event, HandView, Result, TableService, UserRef, decode_button
@@ -80,6 +87,9 @@ class TelegramAdapter:
         add(CommandHandler("lang", self.on_lang))
         add(CommandHandler("help", self.on_help))
         add(CallbackQueryHandler(self.on_button))
+        # Group 1 runs beside the commands: every group message the bot sees moves the table
+        # message further up (with privacy mode on, Telegram only shows it some of them).
+        add(MessageHandler(filters.ChatType.GROUPS, self.on_chatter), group=1)
 
     # --- commands ----------------------------------------------------------------------------
 
@@ -192,6 +202,10 @@ class TelegramAdapter:
             return
         t = self._renderer.translations(user.language_code)
         await self._delivery.say(where_of_message(message), t.gettext(phrases.HELP))
+
+    async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Any group message: only its id is noted (how far the table message has scrolled)."""
+        self._seen(update)
 
     # --- buttons -----------------------------------------------------------------------------
 
