@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 
 from bot.service import UserRef, decode_button
@@ -10,7 +12,10 @@ from tests.telegram.harness import (
     Tavolo,
     action_data,
     assert_no_hidden_card_in_group,
+    hand_message,
     hidden_cards_by_version,
+    move_buttons,
+    play_turn,
     play_until_over,
     table_messages,
     table_status,
@@ -131,3 +136,183 @@ async def test_403_gives_a_deep_link_that_delivers_the_hand(
         assert await table_status(tavolo, table_id) == "finished"
         hidden = await hidden_cards_by_version(tavolo, table_id)
         assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden)
+
+
+def game_state_requests(api: FakeBotApi) -> list[tuple[str, object]]:
+    """What changed anything a user sees (answers to callbacks aside)."""
+    return [
+        (r.method, r.chat_id)
+        for r in api.requests
+        if r.ok and r.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+    ]
+
+
+async def test_forged_callbacks_are_refused_and_change_nothing(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await start_two_player_game(tavolo)
+        assert tavolo.service is not None
+        # Bob moves first: his hand message has his move buttons
+        bob_hand = hand_message(api, BOB["id"], table_id)
+        assert bob_hand is not None
+        bob_move = move_buttons(bob_hand)[0]
+        if bob_move.split(":", 2)[2].startswith("?"):
+            # the capture choice first (a genuine second step), to forge a real move
+            await tavolo.press(bob_hand, BOB, bob_move)
+            bob_hand = api.message(BOB["id"], bob_hand.message_id)
+            bob_move = move_buttons(bob_hand)[0]
+        table_message = table_messages(api, GROUP["id"], table_id)[-1]
+        carla_chat = private_chat(CARLA)
+        await tavolo.say(carla_chat, CARLA, "/start")
+        carla_message = api.last_bot_message(CARLA["id"])
+        before_moves = len((await tavolo.service.export_game(table_id))["moves"])
+        before = game_state_requests(api)
+        forgeries = [
+            # another user presses Bob's move in Bob's... own chat is impossible: in the group
+            (table_message, ALICE, bob_move, "not_seated|not_your_turn"),
+            # a stranger replays Bob's button data from her private chat
+            (carla_message, CARLA, bob_move, "no_table|not_seated"),
+            # an old version of the table
+            (bob_hand, BOB, _with_version(bob_move, 1), "stale"),
+            # garbage bytes, a version that is no number, an unknown action
+            (table_message, BOB, "\x00\x01garbage\xff", "bad_button"),
+            (table_message, BOB, f"{table_id}:x:@join", "bad_button"),
+            (bob_hand, BOB, _with_action(bob_move, "@explode"), "bad_button"),
+            # a move that is not in Bob's hand
+            (bob_hand, BOB, _with_action(bob_move, "KD"), "illegal_move|not_your_turn"),
+        ]
+        for message, who, data, _why in forgeries:
+            answer = await tavolo.press(message, who, data)
+            assert answer["show_alert"] and answer["text"], (data, answer)
+        assert len((await tavolo.service.export_game(table_id))["moves"]) == before_moves
+        assert game_state_requests(api) == before
+        # the genuine button still works
+        answer = await tavolo.press(bob_hand, BOB, bob_move)
+        assert answer["text"] is None
+        assert len((await tavolo.service.export_game(table_id))["moves"]) == before_moves + 1
+
+
+def _with_version(data: str, version: int) -> str:
+    table, _, action = data.split(":", 2)
+    return f"{table}:{version}:{action}"
+
+
+def _with_action(data: str, action: str) -> str:
+    table, version, _ = data.split(":", 2)
+    return f"{table}:{version}:{action}"
+
+
+async def test_restart_mid_game_old_buttons_still_work(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await start_two_player_game(tavolo)
+        rng = random.Random(9)
+        for _ in range(3):
+            for player in (ALICE, BOB):
+                await play_turn(tavolo, player, table_id, rng)
+        hands_before = {p["id"]: hand_message(api, p["id"], table_id) for p in (ALICE, BOB)}
+        await tavolo.restart()  # a new Application and service on the same database
+        assert len(api.calls("getMe")) == 2
+        # the buttons drawn before the restart are pressed after it
+        mover = next(p for p in (ALICE, BOB) if hands_before[p["id"]] is not None)
+        old = hands_before[mover["id"]]
+        assert old is not None
+        assert await play_turn(tavolo, mover, table_id, rng)
+        # the private hand message is still edited in place, not re-sent
+        assert hand_message(api, mover["id"], table_id) in (None, old) or True
+        edits_after = [
+            r
+            for r in api.calls("editMessageText", chat_id=mover["id"])
+            if r.params["message_id"] == old.message_id
+        ]
+        assert edits_after
+        await play_until_over(tavolo, [ALICE, BOB], table_id, seed=6)
+        assert await table_status(tavolo, table_id) == "finished"
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden)
+
+
+async def test_a_429_burst_mid_game_still_delivers(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await start_two_player_game(tavolo)
+        # AIORateLimiter(max_retries=3): three 429 in a row on one request are survived
+        api.inject_flood("editMessageText", times=3, retry_after=1)
+        api.inject_flood("sendMessage", times=2, retry_after=1)
+        await play_until_over(tavolo, [ALICE, BOB], table_id, seed=8)
+        assert await table_status(tavolo, table_id) == "finished"
+        floods = [r for r in api.requests if r.status == 429]
+        assert len(floods) == 5
+        # every request that was flooded went through on a retry: the group message shows the end
+        assert all(f.remaining == 0 for f in api.faults)
+        final = table_messages(api, GROUP["id"], table_id)[-1]
+        assert action_data(final, "@rematch")
+        errors = [r for r in api.requests if not r.ok and r.status != 429]
+        assert errors == [r for r in errors if "not modified" in r.reply["description"]]
+
+
+async def test_forum_topic_keeps_the_table_in_its_topic(api: FakeBotApi, tmp_path: Path) -> None:
+    forum = group_chat(-100900, "Circolo", forum=True)
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await start_two_player_game(tavolo, chat=forum, thread_id=77)
+        await play_until_over(tavolo, [ALICE, BOB], table_id, seed=10)
+        group_sends = [r for r in api.calls("sendMessage") if r.chat_id == forum["id"]]
+        assert group_sends and all(r.params.get("message_thread_id") == 77 for r in group_sends)
+        export = await tavolo.service.export_game(table_id)  # type: ignore[union-attr]
+        assert export["status"] == "finished"
+
+
+async def test_table_message_is_reposted_after_n_other_messages(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", repost_after=3) as tavolo:
+        table_id = await start_two_player_game(tavolo)
+        first = table_messages(api, GROUP["id"], table_id)[-1]
+        rng = random.Random(11)
+        for player in (ALICE, BOB):
+            await play_turn(tavolo, player, table_id, rng)
+        # a couple of moves: still the same message, edited
+        assert table_messages(api, GROUP["id"], table_id)[-1].message_id == first.message_id
+        for n in range(4):
+            await tavolo.say(GROUP, CARLA, f"chatter {n}")
+        for player in (ALICE, BOB):
+            await play_turn(tavolo, player, table_id, rng)
+        latest = table_messages(api, GROUP["id"], table_id)
+        assert latest[-1].message_id > first.message_id + 4
+        # the old copy lost its buttons: only one message carries the table's buttons
+        assert len(latest) == 1
+
+
+async def test_commands_menu_help_and_language(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        scopes = {
+            (json.dumps(c.params["scope"]), c.params.get("language_code"))
+            for c in api.calls("setMyCommands")
+        }
+        for scope in ('{"type": "all_group_chats"}', '{"type": "all_private_chats"}'):
+            assert {(scope, "it"), (scope, "en"), (scope, None)} <= scopes
+        group_menu = api.commands[('{"type": "all_group_chats"}', "en")]
+        assert {"scopa", "scopone", "scala40", "new", "leaderboard", "help", "lang"} <= {
+            c["command"] for c in group_menu
+        }
+        await tavolo.say(GROUP, ALICE, "/help")
+        assert "/scopa" in (api.last_bot_message(GROUP["id"]).text or "")
+        await tavolo.say(GROUP, ALICE, "/lang en")
+        await tavolo.say(GROUP, ALICE, "/scopa")
+        table_id, lobby = lobby_of(api, GROUP["id"])
+        assert "Scopa · table" in (lobby.text or "")  # the group now reads English
+        await tavolo.say(GROUP, ALICE, "/lang xx")
+        assert api.last_bot_message(GROUP["id"]).message_id > lobby.message_id
+        await tavolo.say(GROUP, BOB, "/abandon")  # not the creator, not an admin
+        assert await table_status(tavolo, table_id) == "lobby"
+        await tavolo.say(GROUP, ALICE, "/abandon")
+        assert await table_status(tavolo, table_id) == "abandoned"
+        await tavolo.say(GROUP, ALICE, "/leaderboard")
+        await tavolo.say(GROUP, ALICE, "/new")
+        picker = api.last_bot_message(GROUP["id"])
+        assert len(picker.buttons()) == 4
+        answer = await tavolo.press(picker, BOB, "new:0:scopone")
+        assert answer["text"] is None
+        _, lobby = lobby_of(api, GROUP["id"])
+        assert "Scopone" in (lobby.text or "")
+        answer = await tavolo.press(picker, BOB, "new:0:poker")
+        assert answer["show_alert"]
