@@ -536,18 +536,19 @@ class FakeBotApi:
         params: JSON = {}
         files: dict[str, bytes] = {}
         if request.method == "GET":
-            for name, value in request.query.items():
-                params[name] = _decode(name, value)
+            for name, text in request.query.items():
+                params[name] = _decode(name, text)
             return params, files
         if request.content_type == "application/json":
             body = await request.json()
             return (dict(body) if isinstance(body, dict) else {}), files
         form = await request.post()
-        for name, value in form.items():
+        for name, field_value in form.items():
+            value: object = field_value
             if isinstance(value, web.FileField):
                 files[name] = value.file.read()
-            elif isinstance(value, bytes):
-                files[name] = value
+            elif isinstance(value, bytes | bytearray):
+                files[name] = bytes(value)
             else:
                 params[name] = _decode(name, str(value))
         return params, files

@@ -19,7 +19,7 @@ from bot.service import (
 from bot.store import Store
 from bot.telegram import TelegramBot, build_bot
 from bot.telegram.settings import TelegramSettings
-from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage
+from tests.fakes.telegram_api import JSON, FakeBotApi, RecordedRequest, StoredMessage
 from tests.telegram.support import fast_rate_limiter
 
 MAX_PRESSES = 2000  # far above any game the scenarios play; a bug cannot loop forever
@@ -79,7 +79,9 @@ class Tavolo:
 
     # --- users -------------------------------------------------------------------------------
 
-    async def say(self, chat: JSON, sender: JSON, text: str, *, thread_id: int | None = None):
+    async def say(
+        self, chat: JSON, sender: JSON, text: str, *, thread_id: int | None = None
+    ) -> list[RecordedRequest]:
         """``sender`` writes in ``chat``; returns once the bot has handled it."""
         before = len(self.api.requests)
         self.api.send_text(chat, sender, text, thread_id=thread_id)

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from bot.service import UserRef, decode_button
-from tests.fakes.telegram_api import FakeBotApi, group_chat, private_chat, user
+from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage, group_chat, private_chat, user
 from tests.telegram.harness import (
     Tavolo,
     action_data,
@@ -28,7 +28,7 @@ DARIO = user(1004, "Dario")
 GROUP = group_chat(-100500, "Amici")
 
 
-def lobby_of(api: FakeBotApi, chat_id: int) -> tuple[int, object]:
+def lobby_of(api: FakeBotApi, chat_id: int) -> tuple[int, StoredMessage]:
     message = api.last_bot_message(chat_id)
     table_id = decode_button(action_data(message, "@join")).table_id
     return table_id, message
@@ -65,7 +65,9 @@ async def test_group_scopa_two_humans_from_lobby_to_game_over(
             assert len(edits) > len(sends), (player, len(sends), len(edits))
 
 
-async def start_two_player_game(tavolo: Tavolo, *, chat: dict = GROUP, thread_id=None) -> int:
+async def start_two_player_game(
+    tavolo: Tavolo, *, chat: JSON = GROUP, thread_id: int | None = None
+) -> int:
     """Alice opens Scopa to 1 point in ``chat``, Bob joins, Alice starts; returns the table id."""
     api = tavolo.api
     await tavolo.say(chat, ALICE, "/scopa 2 target=1", thread_id=thread_id)
