@@ -46,6 +46,8 @@ def build_application(
     rate_limiter: BaseRateLimiter[int] | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """A PTB Application pointed at ``settings.api_url``, with the one error handler."""
+    # httpx logs every request URL at INFO, and the Bot API puts the token in the URL.
+    logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger("httpx").level))
     application = (
         ApplicationBuilder()
         .token(settings.token)

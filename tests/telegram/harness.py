@@ -28,7 +28,16 @@ MAX_PRESSES = 2000  # far above any game the scenarios play; a bug cannot loop f
 class Tavolo:
     """Service + adapter on one database file; ``restart()`` builds both anew on the same file."""
 
-    def __init__(self, api: FakeBotApi, db_path: Path, *, seed: int = 7, repost_after: int = 15):
+    def __init__(
+        self,
+        api: FakeBotApi,
+        db_path: Path,
+        *,
+        seed: int = 7,
+        repost_after: int = 15,
+        timers: bool = False,
+    ) -> None:
+        self.timers = timers
         self.api = api
         self.url = f"sqlite+aiosqlite:///{db_path}"
         self.settings = TelegramSettings(
@@ -47,7 +56,7 @@ class Tavolo:
             self.store,
             registry=default_registry(),
             computers=ComputerPlayers(),
-            timers=TimerSettings(reminder=0),
+            timers=TimerSettings(reminder=60, autoplay=120) if self.timers else TimerSettings(0),
             seeds=lambda: next(self._seeds),
         )
         self.bot = build_bot(
