@@ -56,6 +56,7 @@ def build_application(
         .rate_limiter(rate_limiter or default_rate_limiter(settings))
         # Long polls must outlast the poll timeout they ask the server for.
         .get_updates_read_timeout(settings.poll_timeout + 10)
+        .concurrent_updates(settings.concurrent_updates)
         .build()
     )
     application.add_error_handler(on_error)

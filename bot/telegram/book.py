@@ -19,6 +19,8 @@ class Shown:
 
     where: Where
     message_id: int
+    # The table version it shows: a slower delivery of an older version must not overwrite it.
+    version: int = 0
 
 
 class MessageBook:
@@ -40,8 +42,8 @@ class MessageBook:
     def public(self, table_id: int, where: Where) -> Shown | None:
         return self._public.get((table_id, where))
 
-    def set_public(self, table_id: int, where: Where, message_id: int) -> None:
-        self._public[(table_id, where)] = Shown(where, message_id)
+    def set_public(self, table_id: int, where: Where, message_id: int, version: int = 0) -> None:
+        self._public[(table_id, where)] = Shown(where, message_id, version)
         self.saw(where.chat_id, message_id)
 
     def scrolled_away(self, shown: Shown) -> bool:
@@ -56,8 +58,8 @@ class MessageBook:
     def private(self, table_id: int, user_id: int) -> Shown | None:
         return self._private.get((table_id, user_id))
 
-    def set_private(self, table_id: int, user_id: int, message_id: int) -> None:
-        self._private[(table_id, user_id)] = Shown(Where(user_id), message_id)
+    def set_private(self, table_id: int, user_id: int, message_id: int, version: int = 0) -> None:
+        self._private[(table_id, user_id)] = Shown(Where(user_id), message_id, version)
         self.saw(user_id, message_id)
 
     def forget_table(self, table_id: int) -> None:

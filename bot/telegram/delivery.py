@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from collections.abc import Callable
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -70,6 +72,8 @@ class Delivery:
         self._blocked: set[int] = set()
         self._linked: set[tuple[int, int]] = set()
         self._notices: dict[tuple[int, int], int] = {}
+        # Updates are handled concurrently: one table's results are delivered one at a time.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
     def messenger(self) -> Messenger:
@@ -88,6 +92,16 @@ class Delivery:
 
     async def deliver(self, result: Result, *, origin: Where | None) -> None:
         """Deliver the events of a result in order. ``origin``: where the request came from."""
+        if result.table is None:
+            await self._deliver(result, origin=origin)
+            return
+        lock = self._locks.get(result.table.id)
+        if lock is None:
+            lock = self._locks[result.table.id] = asyncio.Lock()
+        async with lock:
+            await self._deliver(result, origin=origin)
+
+    async def _deliver(self, result: Result, *, origin: Where | None) -> None:
         folded: dict[int, list[str]] = {}
         events = list(result.events)
         for index, event in enumerate(events):
@@ -163,6 +177,9 @@ class Delivery:
         self, event: TableEvent, where: Where, text: str, markup: InlineKeyboardMarkup | None
     ) -> None:
         shown = self.book.public(event.table.id, where)
+        version = event.table.version
+        if shown is not None and version < shown.version:
+            return  # a newer view is already showing
         messenger = self.messenger
         fresh = shown is not None and not self.book.scrolled_away(shown)
         if (
@@ -175,7 +192,7 @@ class Delivery:
         if shown is not None and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
             await messenger.edit_markup(where, shown.message_id, None)
-        self.book.set_public(event.table.id, where, message_id)
+        self.book.set_public(event.table.id, where, message_id, version)
 
     async def _show_hand(
         self, event: HandView, user_id: int, text: str, markup: InlineKeyboardMarkup | None
@@ -185,6 +202,8 @@ class Delivery:
             await self._offer_link(event, user_id)
             return
         shown = self.book.private(table_id, user_id)
+        if shown is not None and event.table.version < shown.version:
+            return
         try:
             message_id = await self.messenger.upsert(
                 Where(user_id), None if shown is None else shown.message_id, text, markup
@@ -193,7 +212,7 @@ class Delivery:
             self._blocked.add(user_id)
             await self._offer_link(event, user_id)
             return
-        self.book.set_private(table_id, user_id, message_id)
+        self.book.set_private(table_id, user_id, message_id, event.table.version)
 
     async def _offer_link(self, event: HandView, user_id: int) -> None:
         """Once per table and player: a button in the table's chat that opens the private chat."""

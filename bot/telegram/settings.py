@@ -31,6 +31,8 @@ class TelegramSettings:
     max_retries: int = 3
     # A new public table message is posted once this many other messages came after the old one.
     repost_after: int = 15
+    # Updates handled at once (PTB's concurrent_updates); one table's stay in order.
+    concurrent_updates: int = 16
 
     def __post_init__(self) -> None:
         if not self.token or ":" not in self.token:
@@ -45,7 +47,12 @@ class TelegramSettings:
             raise SettingsError(
                 f"TELEGRAM_WEBHOOK_PORT must be a TCP port, not {self.webhook_port}"
             )
-        if self.max_retries < 0 or self.repost_after < 1 or self.poll_timeout < 0:
+        if (
+            self.max_retries < 0
+            or self.repost_after < 1
+            or self.poll_timeout < 0
+            or self.concurrent_updates < 1
+        ):
             raise SettingsError("retries, repost distance and poll timeout must be positive")
 
     @property

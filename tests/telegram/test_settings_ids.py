@@ -1,55 +1,12 @@
-"""Callback data within 64 bytes, and settings read from the environment."""
+"""Settings read from the environment, deep-link payloads and chat keys."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.telegram.buttons import MAX_CALLBACK_BYTES, ButtonData, ButtonDataError
+from bot.telegram.ids import chat_key, deep_link, hand_payload, parse_hand_payload, where_of
+from bot.telegram.messenger import Where
 from bot.telegram.settings import SettingsError, TelegramSettings
-
-
-@pytest.mark.parametrize(
-    ("data", "expected"),
-    [
-        ("t1:0:join", ButtonData("t1", 0, "join")),
-        ("abc_D-9:17:7D:3C+4S", ButtonData("abc_D-9", 17, "7D:3C+4S")),  # move keeps its ':'
-        ("x:3:7D!", ButtonData("x", 3, "7D!")),
-    ],
-)
-def test_callback_data_round_trips(data: str, expected: ButtonData) -> None:
-    assert ButtonData.decode(data) == expected
-    assert expected.encode() == data
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        None,
-        "",
-        "garbage",
-        "t1:join",
-        "t1::join",
-        "t1:-1:join",
-        "t1:1e3:join",
-        "t1:٣:join",  # a non-ASCII digit is still not a version
-        "t/1:0:join",
-        ":0:join",
-        "t1:0:",
-        "t1:0:\x00",
-        "t1:0:" + "x" * 64,
-        "\udcff",
-    ],
-)
-def test_garbage_callback_data_is_refused(data: str | None) -> None:
-    with pytest.raises(ButtonDataError):
-        ButtonData.decode(data)
-
-
-def test_a_button_too_long_for_telegram_cannot_be_made() -> None:
-    room = MAX_CALLBACK_BYTES - len("t1:0:")
-    assert len(ButtonData("t1", 0, "a" * room).encode()) == MAX_CALLBACK_BYTES
-    with pytest.raises(ButtonDataError, match="64 bytes"):
-        ButtonData("t1", 0, "a" * (room + 1))
 
 
 def test_settings_from_env() -> None:
@@ -85,3 +42,28 @@ def test_settings_from_env() -> None:
 def test_bad_settings_get_a_clear_error(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         TelegramSettings.from_env(env)
+
+
+@pytest.mark.parametrize(
+    ("where", "key"),
+    [(Where(-100500), "-100500"), (Where(-100777, 42), "-100777/42"), (Where(1001), "1001")],
+)
+def test_chat_keys_round_trip(where: Where, key: str) -> None:
+    assert chat_key(where) == key
+    assert where_of(key) == where
+
+
+@pytest.mark.parametrize("key", ["", "abc", "-1/", "1/x", "12 34", "/5"])
+def test_foreign_chat_keys_are_refused(key: str) -> None:
+    with pytest.raises(ValueError):
+        where_of(key)
+
+
+def test_hand_deep_links() -> None:
+    payload = hand_payload(1234)
+    assert parse_hand_payload(payload) == 1234
+    assert deep_link("tavolo_bot", payload) == "https://t.me/tavolo_bot?start=hand-1234"
+    # Telegram allows 1-64 of A-Z a-z 0-9 _ - in a start payload
+    assert len(payload) <= 64 and payload.replace("-", "").isalnum()
+    for other in ("", "hand-", "hand-x", "hand-1-2", "join-3"):
+        assert parse_hand_payload(other) is None
