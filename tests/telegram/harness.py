@@ -3,6 +3,7 @@ fake Bot API; plus the moves of simulated users (commands, button presses) and t
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from bot.service import (
 from bot.store import Store
 from bot.telegram import TelegramBot, build_bot
 from bot.telegram.settings import TelegramSettings
+from engine.cards import Card
 from tests.fakes.telegram_api import JSON, FakeBotApi, RecordedRequest, StoredMessage
 from tests.telegram.support import fast_rate_limiter
 
@@ -214,10 +216,22 @@ async def hidden_cards_by_version(tavolo: Tavolo, table_id: int) -> dict[int, se
 
 
 def _hands(game: Any) -> set[str]:
+    """Cards in hands, less those the public view shows too (Scala 40 has two of each card)."""
     cards: set[str] = set()
     for seat in range(game.players):
         cards.update(card_text(c) for c in game.view(seat).hand)
-    return cards
+    return cards - {card_text(c) for c in _cards_in(game.view(None))}
+
+
+def _cards_in(value: Any) -> Iterator[Card]:
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _cards_in(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _cards_in(getattr(value, f.name))
 
 
 def assert_no_hidden_card_in_group(
