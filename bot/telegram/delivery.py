@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Callable
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.error import TelegramError
 
 from bot.render import Message as Rendered
 from bot.render import Renderer
@@ -113,6 +114,9 @@ class Delivery:
                 await self._deliver_one(event, origin=origin, extra=extra)
             except BlockedError as error:
                 logger.info("chat %s cannot be written to", error.chat_id)
+            except TelegramError as error:
+                # One message Telegram refuses must not keep the others (the hands) from going.
+                logger.warning("could not deliver %s: %s", type(event).__name__, error)
             if isinstance(event, GameOver) or (
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):

@@ -247,6 +247,7 @@ class FakeBotApi:
         self.webhook_url: str | None = None
         self.webhook_secret: str | None = None
         self.webhook_replies: list[int] = []
+        self.admins: set[tuple[int, int]] = set()
         # Users who never opened the bot: it may not write to them first (Telegram's 403).
         self._blocked_private: set[int] = set()
         self._pending: list[JSON] = []
@@ -315,6 +316,10 @@ class FakeBotApi:
     def block_private(self, user_id: int) -> None:
         """``user_id`` has never opened the bot: a first private message to them gets a 403."""
         self._blocked_private.add(user_id)
+
+    def make_admin(self, chat_id: int, user_id: int) -> None:
+        """``user_id`` administers the group ``chat_id`` (``getChatMember`` says so)."""
+        self.admins.add((chat_id, user_id))
 
     def inject_fault(
         self,
@@ -794,6 +799,30 @@ class FakeBotApi:
             "url": params.get("url"),
         }
         return True
+
+    async def _api_getChatMember(self, params: JSON, files: dict[str, bytes]) -> Any:
+        chat_id, user_id = params.get("chat_id"), params.get("user_id")
+        if not isinstance(chat_id, int) or not isinstance(user_id, int):
+            raise FakeApiError(400, "Bad Request: invalid user_id specified")
+        member = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        if (chat_id, user_id) in self.admins:
+            return {
+                "status": "administrator",
+                "user": member,
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": True,
+                "can_restrict_members": True,
+                "can_promote_members": False,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+            }
+        return {"status": "member", "user": member}
 
     async def _api_sendChatAction(self, params: JSON, files: dict[str, bytes]) -> Any:
         self._target_chat(params)

@@ -308,6 +308,15 @@ async def test_commands_menu_help_and_language(api: FakeBotApi, tmp_path: Path) 
         assert await table_status(tavolo, table_id) == "lobby"
         await tavolo.say(GROUP, ALICE, "/abandon")
         assert await table_status(tavolo, table_id) == "abandoned"
+        # a group admin may close another's table
+        await tavolo.say(GROUP, BOB, "/scopa")
+        other_id, _ = lobby_of(api, GROUP["id"])
+        await tavolo.say(GROUP, ALICE, "/abandon")
+        assert await table_status(tavolo, other_id) == "lobby"
+        api.make_admin(GROUP["id"], ALICE["id"])
+        await tavolo.say(GROUP, ALICE, "/abandon")
+        assert await table_status(tavolo, other_id) == "abandoned"
+        assert api.calls("getChatMember", chat_id=GROUP["id"], user_id=ALICE["id"])
         await tavolo.say(GROUP, ALICE, "/leaderboard")
         await tavolo.say(GROUP, ALICE, "/new")
         picker = api.last_bot_message(GROUP["id"])
@@ -318,3 +327,21 @@ async def test_commands_menu_help_and_language(api: FakeBotApi, tmp_path: Path) 
         assert "Scopone" in (lobby.text or "")
         answer = await tavolo.press(picker, BOB, "new:0:poker")
         assert answer["show_alert"]
+
+
+async def test_one_refused_message_does_not_stop_the_others(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        api.inject_fault(
+            "sendMessage",
+            error_code=400,
+            description="Bad Request: chat not found",
+            chat_id=ALICE["id"],
+        )
+        table_id = await start_two_player_game(tavolo)
+        assert api.calls("sendMessage", chat_id=ALICE["id"])[0].status == 400
+        # Bob's hand still came, and the game goes on (Alice's next hand update reaches her)
+        assert api.bot_messages(BOB["id"])
+        await play_until_over(tavolo, [ALICE, BOB], table_id, seed=12)
+        assert await table_status(tavolo, table_id) == "finished"
