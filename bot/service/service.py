@@ -46,6 +46,9 @@ __all__ = ["Refused", "TableService", "TimerSettings"]
 
 # A safety bound: no call plays more computer moves than this in a row.
 MAX_COMPUTER_MOVES = 10_000
+# The full state is saved every this many versions (and at the end); in between a move writes
+# only its move row, and loading replays the moves since the snapshot.
+SNAPSHOT_EVERY = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,18 @@ class _Live:
     row: TableRow
     kind: GameKind
     game: Any  # None while in the lobby
+    # Views of the current version, by seat (None = public): each is computed once per move.
+    views: dict[int | None, Any] = field(default_factory=dict)
+    info: TableInfo | None = None
+    locales: dict[int, str] = field(default_factory=dict)  # per seat
+    locales_epoch: int = -1
+
+    def view(self, seat: int | None) -> Any:
+        found = self.views.get(seat)
+        if found is None:
+            found = self.game.view(seat)
+            self.views[seat] = found
+        return found
 
 
 @dataclass(slots=True)
@@ -154,6 +169,7 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._chat_locales: dict[tuple[str, str], str | None] = {}
         self._user_locales: dict[tuple[str, str], str | None] = {}
+        self._locale_epoch = 0
 
     # ------------------------------------------------------------------ lobby use cases ------
 
@@ -531,7 +547,7 @@ class TableService:
                 call.events.append(LobbyView(audience=audience, locale=locale, table=info))
                 return Result(call.events, info)
             call.events.append(
-                TableView(audience=audience, locale=locale, table=info, view=live.game.view(None))
+                TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )
             seat = _seat_index(live.row, user)
             if seat is not None and live.row.status == "playing":
@@ -703,11 +719,13 @@ class TableService:
                 chat.platform, chat.chat_id, locale=code, max_open_tables=current.max_open_tables
             )
             self._chat_locales[(chat.platform, chat.chat_id)] = code
+            self._locale_epoch += 1
         else:
             await self.store.set_user_locale(
                 user.platform, user.user_id, name=user.name, locale=code
             )
             self._user_locales[(user.platform, user.user_id)] = code
+            self._locale_epoch += 1
         return Result()
 
     async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
@@ -786,6 +804,10 @@ class TableService:
         if kind is None:
             raise Refused("unknown_game", game=row.game)
         game = kind.load(row.state) if row.state is not None else None
+        if game is not None:
+            # The moves after the last snapshot replay to the present.
+            for move in await self.store.moves(table_id, since=row.state_version):
+                game = game.play(move.move)
         row.state = None  # the live game is the state; keep memory small
         live = _Live(row, kind, game)
         self._remember(live)
@@ -833,6 +855,7 @@ class TableService:
         try:
             async with self._table(chat, user, table_id, lobby=True) as live:
                 saved = (list(live.row.seats), live.row.status)
+                live.locales = {}
                 try:
                     change(live)
                 except Refused:
@@ -879,16 +902,19 @@ class TableService:
         game = live.kind.new_game(rules, row.seed)
         before = self._snapshot(live)
         row.seats = seats
+        live.locales = {}
         row.status = "playing"
         values: dict[str, Any] = {
             "seats": seats,
             "status": "playing",
             "state": game.to_dict(),
+            "state_version": row.version + 1,
             "updated_at": self.clock(),
         }
         values.update(self._deadline(live, game, None))
         if not await self._save(live, values):
             raise Refused("conflict")
+        row.state_version = values["state_version"]
         live.game = game
         call.events.append(Announcement(**await self._chat_head(live), kind="started"))
         await self._computer_turns(call, live)
@@ -921,7 +947,10 @@ class TableService:
         """Store one move compare-and-set; on success the live table moves on."""
         row = live.row
         now = self.clock()
-        values: dict[str, Any] = {"state": game.to_dict(), "updated_at": now}
+        values: dict[str, Any] = {"updated_at": now}
+        if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
+            values["state"] = game.to_dict()
+            values["state_version"] = row.version + 1
         if seats_changed:
             values["seats"] = row.seats
         values.update(self._deadline(live, game, seat))
@@ -929,7 +958,7 @@ class TableService:
         if game.is_over:
             values["status"] = "finished"
             finish = self._finish(live, game, now)
-        old_public = live.game.view(None)
+        old_public = live.view(None)
         saved = await self._save(
             live,
             values,
@@ -940,10 +969,13 @@ class TableService:
             return False
         if "deadline" in values:
             row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
+        if "state_version" in values:
+            row.state_version = values["state_version"]
         live.game = game
+        live.views = {}
         if game.is_over:
             row.status = "finished"
-        await self._announce(call, live, seat, old_public, game, saved.rating_changes)
+        await self._announce(call, live, seat, move, old_public, game, saved.rating_changes)
         return True
 
     def _finish(self, live: _Live, game: Any, now: float) -> Finish:
@@ -1005,7 +1037,7 @@ class TableService:
         logger.error("table %s: computer players did not finish", live.row.id)
 
     async def _computer_move(self, live: _Live, seat: int, level: str) -> str:
-        view = live.game.view(seat)
+        view = live.view(seat)
         rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
         family = live.kind.family
         try:
@@ -1020,39 +1052,18 @@ class TableService:
         call: _Call,
         live: _Live,
         seat: int,
+        move: str,
         old_public: Any,
         game: Any,
         rating_changes: Sequence[Any],
     ) -> None:
-        """Announcements for one move: scopa, fuori, smazzata summary, game over."""
-        new_public = game.view(None)
+        """Announcements for one move: scopa, fuori, smazzata/hand summary, game over."""
+        new_public = live.view(None)
         head = await self._chat_head(live)
-        old_scope = getattr(old_public, "scope", None)
-        new_scope = getattr(new_public, "scope", None)
-        same_smazzata = getattr(old_public, "smazzata", None) == getattr(new_public, "smazzata", 0)
-        if old_scope is not None and new_scope is not None:
-            for side, (a, b) in enumerate(zip(old_scope, new_scope, strict=False)):
-                if b > a and same_smazzata:
-                    call.events.append(
-                        Announcement(**head, kind="scopa", data={"seat": seat, "side": side})
-                    )
-        old_last = getattr(old_public, "last_smazzata", None)
-        new_last = getattr(new_public, "last_smazzata", None)
-        smazzata_ended = new_last is not None and (not same_smazzata or game.is_over)
-        if (
-            new_last is not None
-            and smazzata_ended
-            and (new_last != old_last or not same_smazzata or game.is_over)
-        ):
-            scores = tuple(dict(s) for s in new_last)
-            call.events.append(
-                SmazzataSummary(
-                    **head,
-                    number=int(getattr(old_public, "smazzata", 0) or 0),
-                    scores=scores,
-                    points=tuple(game.points(i) for i in range(len(game.sides))),
-                )
-            )
+        if live.kind.family == "scala40":
+            self._announce_scala40(call, head, old_public, new_public, game)
+        else:
+            self._announce_scopa(call, head, seat, move, old_public, new_public, game)
         if game.is_over:
             outcome = game.outcome()
             deltas = tuple(
@@ -1071,6 +1082,59 @@ class TableService:
                 )
             )
 
+    @staticmethod
+    def _announce_scopa(
+        call: _Call,
+        head: dict[str, Any],
+        seat: int,
+        move: str,
+        old_public: Any,
+        new_public: Any,
+        game: Any,
+    ) -> None:
+        if move.endswith("!"):
+            call.events.append(
+                Announcement(**head, kind="fuori", data={"seat": seat, "move": move})
+            )
+        same_smazzata = old_public.smazzata == new_public.smazzata
+        if same_smazzata:
+            for side, (a, b) in enumerate(zip(old_public.scope, new_public.scope, strict=False)):
+                if b > a:
+                    call.events.append(
+                        Announcement(**head, kind="scopa", data={"seat": seat, "side": side})
+                    )
+        last = new_public.last_smazzata
+        if last is not None and (not same_smazzata or game.is_over):
+            call.events.append(
+                SmazzataSummary(
+                    **head,
+                    number=int(old_public.smazzata),
+                    scores=tuple(dict(s) for s in last),
+                    points=tuple(game.points(i) for i in range(len(game.sides))),
+                )
+            )
+
+    @staticmethod
+    def _announce_scala40(
+        call: _Call, head: dict[str, Any], old_public: Any, new_public: Any, game: Any
+    ) -> None:
+        last = new_public.last_hand
+        if last is None or last == old_public.last_hand:
+            return
+        call.events.append(
+            SmazzataSummary(
+                **head,
+                number=int(last.hand),
+                scores=tuple({"penalty": int(p)} for p in last.penalties),
+                points=tuple(int(x) for x in new_public.scores),
+                data={
+                    "closer": int(last.closer),
+                    "in_hand": bool(last.in_hand),
+                    "eliminated": [int(x) for x in last.eliminated],
+                },
+            )
+        )
+
     def _snapshot(self, live: _Live) -> dict[int, Any]:
         """What each human seat's private message shows (hand + legal moves), to send only
         the views that changed."""
@@ -1079,7 +1143,7 @@ class TableService:
             return out
         for i, doc in enumerate(live.row.seats):
             if _is_human(doc):
-                out[i] = _hand_key(live.game.view(i))
+                out[i] = _hand_key(live.view(i))
         return out
 
     async def _after(
@@ -1098,14 +1162,14 @@ class TableService:
         call.events = [
             replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
         ]
-        call.events.append(TableView(**head, view=live.game.view(None)))
+        call.events.append(TableView(**head, view=live.view(None)))
         if live.row.status != "playing":
             return
         current = live.game.current_player
         for seat, doc in enumerate(live.row.seats):
             if doc is None or not _is_human(doc):
                 continue
-            view = live.game.view(seat)
+            view = live.view(seat)
             if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
                 call.events.append(
                     HandView(
@@ -1137,7 +1201,7 @@ class TableService:
             locale=await self._seat_locale(live, seat),
             table=info,
             seat=seat,
-            view=live.game.view(seat),
+            view=live.view(seat),
         )
 
     async def _focus(
@@ -1166,6 +1230,14 @@ class TableService:
         call.events.append(LobbyView(**head))
 
     def _info(self, live: _Live) -> TableInfo:
+        """The snapshot of the table; seats and status only change with a new version."""
+        cached = live.info
+        if cached is not None and cached.version == live.row.version:
+            return cached
+        live.info = self._build_info(live)
+        return live.info
+
+    def _build_info(self, live: _Live) -> TableInfo:
         row = live.row
         seats = tuple(
             SeatInfo(
@@ -1228,6 +1300,10 @@ class TableService:
         return code if code in self.locales else None
 
     async def _chat_locale(self, row: TableRow) -> str:
+        key = (row.platform, row.chat_id)
+        found = self._chat_locales.get(key)
+        if found is not None:
+            return found
         return await self._locale_of_chat(row.platform, row.chat_id, None)
 
     async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
@@ -1249,10 +1325,18 @@ class TableService:
         return self.default_locale
 
     async def _seat_locale(self, live: _Live, seat: int) -> str:
-        doc = live.row.seats[seat]
-        assert doc is not None
-        chosen = await self._user_choice(doc["platform"], doc["user_id"])
-        return chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
+        # Cached on the table until a language setting changes anywhere (the epoch).
+        if live.locales_epoch != self._locale_epoch:
+            live.locales = {}
+            live.locales_epoch = self._locale_epoch
+        found = live.locales.get(seat)
+        if found is None:
+            doc = live.row.seats[seat]
+            assert doc is not None
+            chosen = await self._user_choice(doc["platform"], doc["user_id"])
+            found = chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
+            live.locales[seat] = found
+        return found
 
 
 class _Locked:
