@@ -4,12 +4,13 @@ fake Bot API; plus the moves of simulated users (commands, button presses) and t
 from __future__ import annotations
 
 import dataclasses
+import gettext
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot.render import Renderer, card_text
+from bot.render import Renderer, card_text, move_text, scala40_move_text
 from bot.service import (
     ComputerPlayers,
     TableService,
@@ -216,11 +217,18 @@ async def hidden_cards_by_version(tavolo: Tavolo, table_id: int) -> dict[int, se
 
 
 def _hands(game: Any) -> set[str]:
-    """Cards in hands, less those the public view shows too (Scala 40 has two of each card)."""
+    """Cards in hands, less those the public view shows too: Scala 40 has two of each card, so
+    the twin of a card in a hand may be on the table or named by the last move."""
     cards: set[str] = set()
     for seat in range(game.players):
         cards.update(card_text(c) for c in game.view(seat).hand)
-    return cards - {card_text(c) for c in _cards_in(game.view(None))}
+    public = game.view(None)
+    shown = {card_text(c) for c in _cards_in(public)}
+    last = getattr(public, "last_move", None)
+    if last is not None:
+        named = move_text(last[1]) + scala40_move_text(last[1], gettext.NullTranslations())
+        shown |= {c for c in cards if c in named}
+    return cards - shown
 
 
 def _cards_in(value: Any) -> Iterator[Card]:
