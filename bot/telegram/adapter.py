@@ -233,6 +233,9 @@ class TelegramAdapter:
             self._delivery.book.saw(message.chat.id, message.message_id)
         if data.startswith(PICKER_PREFIX) and message is not None:
             game = data.removeprefix(PICKER_PREFIX)
+            if message.chat.type == ChatType.PRIVATE:
+                await self._open(message, query.from_user, game, [])
+                return None
             result = await self._service.create_table(self._chat(message), user, game)
             await self._delivery.deliver(result, origin=where_of_message(message))
             return self._alert(result)

@@ -113,6 +113,18 @@ async def test_private_quick_game_against_the_computer(api: FakeBotApi, tmp_path
         assert await table_status(tavolo, table_id) == "finished"
         # the whole table lived in that chat
         assert {r.chat_id for r in api.requests if r.chat_id is not None} == {CARLA["id"]}
+        # the game picker in private starts a quick game at once (three computers for Scopone)
+        await tavolo.say(chat, CARLA, "/new")
+        picker = api.last_bot_message(CARLA["id"])
+        assert (await tavolo.press(picker, CARLA, "new:0:scopone"))["text"] is None
+        (scopone,) = await tavolo.service.tables_of(UserRef("telegram", str(CARLA["id"])))
+        assert scopone.game == "scopone" and scopone.status == "playing"
+        assert sum(s is not None and s.computer for s in scopone.seats) == 3
+        # /play again replaces the running quick game
+        await tavolo.say(chat, CARLA, "/play")
+        (replacement,) = await tavolo.service.tables_of(UserRef("telegram", str(CARLA["id"])))
+        assert replacement.id != scopone.id and replacement.game == "scopa"
+        assert await table_status(tavolo, scopone.id) == "abandoned"
 
 
 async def test_403_gives_a_deep_link_that_delivers_the_hand(
