@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from bot.service import UserRef, decode_button
+from bot.service import ChatRef, UserRef, decode_button
 from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage, group_chat, private_chat, user
 from tests.telegram.harness import (
     Tavolo,
@@ -357,3 +357,39 @@ async def test_one_refused_message_does_not_stop_the_others(
         assert api.bot_messages(BOB["id"])
         await play_until_over(tavolo, [ALICE, BOB], table_id, seed=12)
         assert await table_status(tavolo, table_id) == "finished"
+
+
+async def test_a_double_tap_plays_once_and_the_table_shows_the_newest_state(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    other = group_chat(-100501, "Altri")
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        assert tavolo.service is not None
+        games = {GROUP["id"]: await start_two_player_game(tavolo)}
+        games[other["id"]] = await start_two_player_game(tavolo, chat=other)
+        taps: list[tuple[int, str]] = []
+        for chat_id, table_id in games.items():
+            mover = next(p for p in (ALICE, BOB) if hand_message(api, p["id"], table_id))
+            hand = hand_message(api, mover["id"], table_id)
+            assert hand is not None
+            move = move_buttons(hand)[0]
+            if ":?" in move:  # a capture choice first, then the move it offers
+                await tavolo.press(hand, mover, move)
+                hand = api.message(mover["id"], hand.message_id)
+                move = move_buttons(hand)[0]
+            # the same button twice, in both games, before the bot answered any press
+            taps += [(chat_id, api.press(hand, mover, data=move)) for _ in range(2)]
+        answers = [(chat_id, await api.wait_answered(q)) for chat_id, q in taps]
+        await api.wait_idle()
+        for chat_id, table_id in games.items():
+            mine = [a for c, a in answers if c == chat_id]
+            assert sorted(a["text"] is None for a in mine) == [False, True], mine
+            export = await tavolo.service.export_game(table_id)
+            assert len(export["moves"]) == 1
+            (info,) = await tavolo.service.open_tables(ChatRef("telegram", str(chat_id)))
+            shown = table_messages(api, chat_id, table_id)[-1]
+            assert {decode_button(d).version for d in _data(shown)} == {info.version}
+
+
+def _data(message: StoredMessage) -> list[str]:
+    return [str(b["callback_data"]) for b in message.buttons() if "callback_data" in b]
