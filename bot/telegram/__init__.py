@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from bot.render import LOCALES, Renderer
 from bot.service import Result, TableService
 from bot.telegram.adapter import TelegramAdapter
-from bot.telegram.app import TelegramRunner, build_application
+from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
@@ -85,6 +85,7 @@ async def serve(app: Any) -> None:
     settings = TelegramSettings.from_env(env)
     if settings is None:
         raise RuntimeError("TELEGRAM_TOKEN is not set")
+    redact_token_in_logs(settings.token)
     telegram = build_bot(settings, service=app.service, renderer=app.renderer)
     app.deliver_to("telegram", telegram.deliver)
     await telegram.start()

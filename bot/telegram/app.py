@@ -35,6 +35,28 @@ CommandMenu = Mapping[str, Sequence[tuple[str, str]]]
 UPDATES = ("message", "callback_query")
 
 
+class TokenRedactor(logging.Filter):
+    """Replaces the bot token in log records (PTB's debug logs show URLs that contain it)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self._token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self._token in message:
+            record.msg = message.replace(self._token, "<token>")
+            record.args = ()
+        return True
+
+
+def redact_token_in_logs(token: str) -> None:
+    """Install ``TokenRedactor`` on the root handlers (records reach them from every logger)."""
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, TokenRedactor) for f in handler.filters):
+            handler.addFilter(TokenRedactor(token))
+
+
 def default_rate_limiter(settings: TelegramSettings) -> AIORateLimiter:
     """Telegram's flood limits, with ``settings.max_retries`` retries after a 429."""
     return AIORateLimiter(max_retries=settings.max_retries)

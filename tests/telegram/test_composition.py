@@ -30,6 +30,7 @@ async def test_python_m_bot_serves_telegram_through_the_api_url(
         TELEGRAM_TOKEN=api.token,
         TELEGRAM_API_URL=api.url,
         DATA_DIR=str(tmp_path / "data"),
+        LOG_LEVEL="DEBUG",  # the most talkative logs must still not show the token
         PYTHONPATH=str(ROOT),
     )
     # cwd: a directory without a .env, so only these settings count
