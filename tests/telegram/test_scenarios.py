@@ -63,6 +63,13 @@ async def test_group_scopa_two_humans_from_lobby_to_game_over(
             sends = api.calls("sendMessage", chat_id=player["id"])
             edits = api.calls("editMessageText", chat_id=player["id"])
             assert len(edits) > len(sends), (player, len(sends), len(edits))
+        # the result counts: this group's leaderboard and Bob's statistics name both players
+        await tavolo.say(GROUP, ALICE, "/leaderboard")
+        board = api.last_bot_message(GROUP["id"]).text or ""
+        assert "Alice" in board and "Bob" in board
+        requests = await tavolo.say(private_chat(BOB), BOB, "/stats")
+        stats = [r for r in requests if r.method == "sendMessage" and r.ok]
+        assert stats and stats[-1].chat_id == BOB["id"] and "Bob" in stats[-1].params["text"]
 
 
 async def start_two_player_game(
