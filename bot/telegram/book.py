@@ -62,6 +62,10 @@ class MessageBook:
         self._private[(table_id, user_id)] = Shown(Where(user_id), message_id, version)
         self.saw(user_id, message_id)
 
+    def private_of(self, table_id: int) -> list[Shown]:
+        """The private messages (hands) shown for a table."""
+        return [shown for (tid, _), shown in self._private.items() if tid == table_id]
+
     def forget_table(self, table_id: int) -> None:
         """The table is over: its messages need no more edits."""
         for key in [k for k in self._public if k[0] == table_id]:

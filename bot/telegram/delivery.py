@@ -120,7 +120,16 @@ class Delivery:
             if isinstance(event, GameOver) or (
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
+                await self._close_hands(event.table.id)
                 self.book.forget_table(event.table.id)
+
+    async def _close_hands(self, table_id: int) -> None:
+        """The table is over: its hands lose their buttons, so nobody presses into the void."""
+        for shown in self.book.private_of(table_id):
+            try:
+                await self.messenger.edit_markup(shown.where, shown.message_id, None)
+            except TelegramError as error:
+                logger.info("could not clear the buttons of a hand: %s", error)
 
     def unblocked(self, user_id: int) -> None:
         """The user opened the private chat: hands go there again."""

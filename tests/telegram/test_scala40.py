@@ -104,6 +104,7 @@ async def test_scala40_against_the_computer_to_game_over(api: FakeBotApi, tmp_pa
         else:
             raise AssertionError("the match did not end")
         assert await table_status(tavolo, table_id) == "finished"
+        assert not [m for m in api.bot_messages(ALICE["id"]) if m.buttons()]
         # at least one hand was closed and summed up in the group, then the game-over message
         texts = [m.text or "" for m in api.bot_messages(GROUP["id"])]
         game_over = tavolo.renderer.translations("it").gettext("{table}: game over!")

@@ -63,6 +63,9 @@ async def test_group_scopa_two_humans_from_lobby_to_game_over(
             sends = api.calls("sendMessage", chat_id=player["id"])
             edits = api.calls("editMessageText", chat_id=player["id"])
             assert len(edits) > len(sends), (player, len(sends), len(edits))
+        # the game is over: no private message keeps buttons to press
+        for player in (ALICE, BOB):
+            assert not [m for m in api.bot_messages(player["id"]) if m.buttons()]
         # the result counts: this group's leaderboard and Bob's statistics name both players
         await tavolo.say(GROUP, ALICE, "/leaderboard")
         board = api.last_bot_message(GROUP["id"]).text or ""
