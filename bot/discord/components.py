@@ -226,8 +226,9 @@ def build_view(
     selects: Sequence[SelectSpec] = (),
     page: int = 0,
 ) -> discord.ui.View:
-    """A persistent view holding ``selects`` (one row each) and ``buttons`` in the rows left; when the buttons do not fit, they are paged and the last row
-    gets page-turning buttons. Discord's limits hold for any input."""
+    """A persistent view: ``selects`` one per row, then ``buttons`` in the rows left; buttons
+    that do not fit are paged, with page-turning buttons in the last row. Discord's limits hold
+    for any input."""
     view = discord.ui.View(timeout=None)
     menus = list(selects)
     if len(menus) > MAX_ROWS - (1 if buttons else 0):
