@@ -35,7 +35,13 @@ from bot.discord.limits import (
 
 logger = logging.getLogger(__name__)
 
-TEMPLATE = re.compile(r"(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,10}):(?P<action>\S{1,80})")
+_CUSTOM_ID = r"(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,10}):(?P<action>[!-~]{1,80})"
+TEMPLATE = re.compile(_CUSTOM_ID)
+# discord.py keys dynamic item classes by their compiled template, so buttons and selects need two
+# distinct patterns; the ASCII flag changes nothing for these ASCII-only ids. Both patterns match
+# every custom id; the library then looks for a component of the item's own type on the message,
+# so only the matching class is built.
+SELECT_TEMPLATE = re.compile(_CUSTOM_ID, re.ASCII)
 PAGE_PREFIX = "~p"
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -138,7 +144,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         await _handler(interaction).act(interaction, self.ref, ())
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE):
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
     """A string select menu that survives restarts (e.g. choosing cards to meld)."""
 
     def __init__(
