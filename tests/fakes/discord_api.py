@@ -265,6 +265,7 @@ class FakeDiscord:
         p = API_PREFIX
         routes = [
             ("GET", "/users/@me", self._get_me),
+            ("GET", "/users/{user_id}", self._get_user),
             ("GET", "/oauth2/applications/@me", self._get_application),
             ("GET", "/gateway", self._get_gateway),
             ("GET", "/gateway/bot", self._get_gateway_bot),
@@ -322,6 +323,11 @@ class FakeDiscord:
         )
 
     # ----------------------------------------------------------------- test controls
+
+    async def drop_connections(self) -> None:
+        """Close every gateway socket with 4000 (unknown error): a client should RESUME."""
+        for ws in list(self._sockets):
+            await ws.close(code=4000, message=b"dropped by the test")
 
     def add_user(self, username: str) -> FakeUser:
         user = FakeUser(self.next_id(), username)
@@ -739,6 +745,12 @@ class FakeDiscord:
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return _json(self.bot_user.payload() | {"verified": True, "mfa_enabled": False})
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            return _error(404, 10013, "Unknown User")
+        return _json(user.payload())
 
     async def _get_application(self, request: web.Request) -> web.Response:
         return _json(
