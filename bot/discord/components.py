@@ -37,11 +37,11 @@ logger = logging.getLogger(__name__)
 
 _CUSTOM_ID = r"(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,10}):(?P<action>[!-~]{1,80})"
 TEMPLATE = re.compile(_CUSTOM_ID)
-# discord.py keys dynamic item classes by their compiled template, so buttons and selects need two
-# distinct patterns; the ASCII flag changes nothing for these ASCII-only ids. Both patterns match
-# every custom id; the library then looks for a component of the item's own type on the message,
-# so only the matching class is built.
-SELECT_TEMPLATE = re.compile(_CUSTOM_ID, re.ASCII)
+# discord.py tries every registered dynamic item class whose template matches a custom id, and
+# builds it around whatever component carries that id, so buttons and selects must not share ids:
+# a select menu's custom id is the same data behind an "s".
+SELECT_PREFIX = "s"
+SELECT_TEMPLATE = re.compile(SELECT_PREFIX + _CUSTOM_ID)
 PAGE_PREFIX = "~p"
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -76,8 +76,11 @@ class ActionRef:
 
     @classmethod
     def parse(cls, custom_id: str) -> ActionRef:
-        """The inverse of ``custom_id``; ValueError for anything else (custom ids are input)."""
-        match = TEMPLATE.fullmatch(custom_id) if len(custom_id) <= MAX_CUSTOM_ID else None
+        """The inverse of ``custom_id`` (a button's or a select's); ValueError for anything
+        else (custom ids are input)."""
+        match = None
+        if len(custom_id) <= MAX_CUSTOM_ID:
+            match = TEMPLATE.fullmatch(custom_id) or SELECT_TEMPLATE.fullmatch(custom_id)
         if match is None:
             raise ValueError(f"not a Tavolo custom id: {custom_id!r}")
         return cls._from_match(match)
@@ -159,8 +162,11 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     ) -> None:
         if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
             raise ValueError(f"a select menu has 1..{MAX_SELECT_OPTIONS} options")
+        custom_id = SELECT_PREFIX + ref.custom_id
+        if len(custom_id) > MAX_CUSTOM_ID:
+            raise ValueError(f"custom id longer than {MAX_CUSTOM_ID}: {custom_id!r}")
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=ref.custom_id,
+            custom_id=custom_id,
             placeholder=None if placeholder is None else clip(placeholder, 150),
             min_values=max(0, min(min_values, len(options))),
             max_values=max(1, min(max_values, len(options))),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 
 import discord
 import pytest
@@ -12,6 +13,19 @@ import pytest
 from tests.fakes.discord_api import FakeDiscord
 
 READY_TIMEOUT = 10.0
+
+
+@pytest.fixture(autouse=True)
+def no_library_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """discord.py logs and swallows exceptions raised in callbacks: make them fail the test."""
+    caplog.set_level(logging.WARNING, logger="discord")
+    yield
+    errors = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith(("discord", "bot.discord")) and r.levelno >= logging.ERROR
+    ]
+    assert errors == [], errors
 
 
 @pytest.fixture
