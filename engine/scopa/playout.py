@@ -1,0 +1,391 @@
+"""The fast path: play a smazzata out on masks and lists, with no Move or Card objects.
+
+Computer players (Monte Carlo search) run thousands of these per move. The rules are the same as
+``engine.scopa.game`` (tests play both side by side); only the representation differs: cards are
+indices ``0..39``, sets are 40-bit masks, hands are lists.
+
+A random player picks a uniformly random card of its hand each turn. Picking uniformly from a hand
+whose order is already uniformly random is the same as playing that hand from the end, so hands are
+shuffled once and then popped: no random number per card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.scopa._tables import (
+    DENARI_MASK,
+    PRIMIERA,
+    PRIMIERA_BEST,
+    RE_BELLO,
+    SETTEBELLO,
+    SUM_WAYS_BY_PRESENCE,
+    VALUE,
+    VALUE_MASK,
+    indices_of,
+)
+from engine.scopa.capture import Way, capture_masks
+from engine.scopa.rules import Rules
+from engine.scopa.scoring import napola_points, primiera_winner
+
+__all__ = ["CARD_WORTH", "FastRules", "greedy_move", "play_out", "random_smazzata", "totals"]
+
+# How much a beginner values a card: settebello, denari, primiera cards (7, 6, ace), one per card.
+CARD_WORTH: tuple[float, ...] = tuple(
+    1.0
+    + (2.0 if i < 10 else 0.0)
+    + (10.0 if i == SETTEBELLO else 0.0)
+    + {21: 3.0, 18: 2.0, 16: 1.0}.get(PRIMIERA[i], 0.0)
+    for i in range(40)
+)
+SCOPA_WORTH = 12.0
+
+
+@dataclass(frozen=True, slots=True)
+class FastRules:
+    """The options the fast path needs, unpacked from ``Rules`` once."""
+
+    variant: str
+    players: int
+    sides: int
+    side_of: tuple[int, ...]
+    asso_piglia_tutto: bool
+    scopa_a_15: bool
+    primiera_missing_suit: str
+    re_bello: bool
+    napola: bool
+    obbligo_di_presa: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> FastRules:
+        n = rules.players
+        return cls(
+            variant=rules.variant,
+            players=n,
+            sides=rules.sides,
+            side_of=tuple(s % 2 if n == 4 else s for s in range(n)),
+            asso_piglia_tutto=rules.asso_piglia_tutto,
+            scopa_a_15=rules.scopa_a_15,
+            primiera_missing_suit=rules.primiera_missing_suit,
+            re_bello=rules.re_bello,
+            napola=rules.napola,
+            obbligo_di_presa=rules.obbligo_di_presa,
+        )
+
+
+def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[int]:
+    """Each side's smazzata points (the ``total`` of ``score_smazzata``), computed lean."""
+    sides = len(piles)
+    out = list(scope)
+    counts = [p.bit_count() for p in piles]
+    denari = [(p & DENARI_MASK).bit_count() for p in piles]
+    for values in (counts, denari):
+        best = max(values)
+        if values.count(best) == 1:
+            out[values.index(best)] += 1
+    if sides == 2:
+        # The common case, inline: both sides complete, or the mode decides.
+        a, b = piles
+        pa = [PRIMIERA_BEST[(a >> s) & 0x3FF] for s in (0, 10, 20, 30)]
+        pb = [PRIMIERA_BEST[(b >> s) & 0x3FF] for s in (0, 10, 20, 30)]
+        if all(pa) and all(pb):
+            sa, sb = sum(pa), sum(pb)
+            if sa != sb:
+                out[0 if sa > sb else 1] += 1
+        else:
+            winner = primiera_winner(piles, fast.primiera_missing_suit)
+            if winner is not None:
+                out[winner] += 1
+    else:
+        winner = primiera_winner(piles, fast.primiera_missing_suit)
+        if winner is not None:
+            out[winner] += 1
+    for side, pile in enumerate(piles):
+        out[side] += pile >> SETTEBELLO & 1
+        if fast.re_bello:
+            out[side] += pile >> RE_BELLO & 1
+        if fast.napola:
+            out[side] += napola_points(pile)
+    return out
+
+
+def _worth(mask: int) -> float:
+    worth = 0.0
+    while mask:
+        low = mask & -mask
+        worth += CARD_WORTH[low.bit_length() - 1]
+        mask ^= low
+    return worth
+
+
+def greedy_move(
+    hand: Sequence[int], table: int, fast: FastRules, *, last_play: bool = False
+) -> tuple[int, int]:
+    """The beginner's move: the most valuable capture, else throw the least valuable card.
+
+    Returns (card index, capture mask). Value = settebello, denari, primiera cards, scopa, cards.
+    """
+    best_card, best_capture, best_worth = -1, 0, -1.0
+    for card in hand:
+        for capture in capture_masks(
+            table, card, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
+        ):
+            worth = _worth(capture) + CARD_WORTH[card]
+            ace_takes_all = fast.asso_piglia_tutto and VALUE[card] == 1
+            if capture == table and not last_play and not ace_takes_all:
+                worth += SCOPA_WORTH
+            if worth > best_worth:
+                best_card, best_capture, best_worth = card, capture, worth
+    if best_card >= 0:
+        return best_card, best_capture
+    # Nothing captures: throw the least valuable card, the highest capture value on ties (it is the
+    # hardest for the next player to take with a sum).
+    card = min(hand, key=lambda c: (CARD_WORTH[c], -VALUE[c]))
+    return card, 0
+
+
+def play_out(
+    fast: FastRules,
+    hands: list[list[int]],
+    table: int,
+    deck: list[int],
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    rng: random.Random,
+    *,
+    epsilon: float = 1.0,
+) -> list[int]:
+    """Play the smazzata out from the given position and return each side's smazzata points.
+
+    ``hands`` hold card indices in a uniformly random order (shuffle a known hand before calling);
+    ``deck`` is dealt from its end; ``last_taker`` is a side or -1. The arguments are consumed
+    (mutated). Each move is random with probability ``epsilon``, else greedy.
+    """
+    rnd = rng.random
+    n = fast.players
+    side_of = fast.side_of
+    asso = fast.asso_piglia_tutto
+    s15 = fast.scopa_a_15
+    greedy = epsilon < 1.0
+    obbligo = fast.obbligo_di_presa
+    left = sum(len(h) for h in hands) + len(deck)
+    if not (greedy or asso or s15 or obbligo):
+        return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
+    while left:
+        hand = hands[seat]
+        if not hand:
+            # Every hand is empty: deal three more each, the next to play first.
+            for k in range(n):
+                target = hands[(seat + k) % n]
+                target.append(deck.pop())
+                target.append(deck.pop())
+                target.append(deck.pop())
+        side = side_of[seat]
+        if greedy and rnd() >= epsilon:
+            card, capture = greedy_move(hand, table, fast, last_play=left == 1)
+            hand.remove(card)
+        else:
+            card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
+            value = VALUE[card]
+            if asso and value == 1 and table:
+                capture = table
+            elif s15:
+                options = capture_masks(table, card, asso_piglia_tutto=asso, scopa_a_15=True)
+                capture = options[int(rnd() * len(options))] if options else 0
+            else:
+                same = table & VALUE_MASK[value]
+                if same:
+                    capture = same if not same & (same - 1) else _random_bit(same, rnd)
+                elif table:
+                    present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
+                    ways = SUM_WAYS_BY_PRESENCE[value][present]
+                    capture = _random_way(table, ways, rnd) if ways else 0
+                else:
+                    capture = 0
+        left -= 1
+        if capture:
+            table ^= capture
+            captured[side] |= capture | (1 << card)
+            last_taker = side
+            if not table and left and not (asso and VALUE[card] == 1):
+                scope[side] += 1
+        else:
+            table |= 1 << card
+        seat = seat + 1 if seat + 1 < n else 0
+    if table:
+        captured[last_taker if last_taker >= 0 else 0] |= table
+    return totals(captured, scope, fast)
+
+
+def _random_plain(
+    fast: FastRules,
+    hands: list[list[int]],
+    table: int,
+    deck: list[int],
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    rnd: Callable[[], float],
+    left: int,
+) -> list[int]:
+    """``play_out`` for random moves under the default capture rules: the hot loop, kept bare.
+
+    With random moves and hands played from their end, the order in which cards are played does
+    not depend on the captures, so it is laid out first and the loop only resolves captures.
+    """
+    n = fast.players
+    sequence = []
+    turn = seat
+    for _ in range(left):
+        hand = hands[turn]
+        if not hand:
+            for k in range(n):
+                target = hands[(turn + k) % n]
+                target.append(deck.pop())
+                target.append(deck.pop())
+                target.append(deck.pop())
+        sequence.append(hand.pop())
+        turn = turn + 1 if turn + 1 < n else 0
+    return _run_sequence(fast, sequence, table, captured, scope, last_taker, seat, rnd)
+
+
+def _run_sequence(
+    fast: FastRules,
+    sequence: list[int],
+    table: int,
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    rnd: Callable[[], float],
+) -> list[int]:
+    """Resolve the captures of cards played in ``sequence`` order, ``seat`` first, to the end."""
+    n = fast.players
+    side_of = fast.side_of
+    same_mask = SAME_MASK
+    low_mask = LOW_MASK
+    ways_of = WAYS_OF
+    left = len(sequence)
+    for card in sequence:
+        left -= 1
+        same = table & same_mask[card]
+        if same:
+            capture = same if not same & (same - 1) else _random_bit(same, rnd)
+        elif table & (table - 1):
+            ways = ways_of[card][(table | table >> 10 | table >> 20 | table >> 30) & low_mask[card]]
+            if not ways or not (capture := _random_way(table, ways, rnd)):
+                table |= 1 << card
+                seat = seat + 1 if seat + 1 < n else 0
+                continue
+        else:
+            table |= 1 << card
+            seat = seat + 1 if seat + 1 < n else 0
+            continue
+        table ^= capture
+        side = side_of[seat]
+        captured[side] |= capture | (1 << card)
+        last_taker = side
+        if not table and left:
+            scope[side] += 1
+        seat = seat + 1 if seat + 1 < n else 0
+    if table:
+        captured[last_taker if last_taker >= 0 else 0] |= table
+    return totals(captured, scope, fast)
+
+
+# Per card index: the mask of the cards of its value, the presence bits of smaller values, and the
+# presa dispari ways of its value by presence.
+SAME_MASK: tuple[int, ...] = tuple(VALUE_MASK[VALUE[c]] for c in range(40))
+LOW_MASK: tuple[int, ...] = tuple((1 << (VALUE[c] - 1)) - 1 for c in range(40))
+WAYS_OF: tuple[tuple[tuple[Way, ...], ...], ...] = tuple(
+    SUM_WAYS_BY_PRESENCE[VALUE[c]] for c in range(40)
+)
+LOW: tuple[int, ...] = tuple((1 << (v - 1)) - 1 if v else 0 for v in range(11))
+
+
+def _random_bit(mask: int, rnd: Callable[[], float]) -> int:
+    bits = indices_of(mask)
+    return 1 << bits[int(rnd() * len(bits))]
+
+
+def _random_way(table: int, ways: tuple[Way, ...], rnd: Callable[[], float]) -> int:
+    """One random presa dispari among ``ways`` (value multisets whose values are present), or 0
+    when none has enough cards of each value."""
+    n = len(ways)
+    start = int(rnd() * n) if n > 1 else 0
+    for k in range(n):
+        way = ways[(start + k) % n]
+        mask = 0
+        for value, count in way:
+            present = table & VALUE_MASK[value]
+            if count == 1:
+                mask |= present if not present & (present - 1) else _random_bit(present, rnd)
+                continue
+            bits = indices_of(present)
+            if len(bits) < count:
+                break
+            for _ in range(count):
+                mask |= 1 << bits.pop(int(rnd() * len(bits)))
+        else:
+            return mask
+    return 0
+
+
+def _obliged_card(hand: list[int], table: int, fast: FastRules) -> int:
+    """Obbligo di presa: pop a capturing card if there is one, else the last card (the hand's
+    order is random, so the last capturing card is a random one)."""
+    capturing = [
+        i
+        for i, card in enumerate(hand)
+        if capture_masks(
+            table, card, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
+        )
+    ]
+    if not capturing:
+        return hand.pop()
+    pick = capturing[-1]
+    hand[pick], hand[-1] = hand[-1], hand[pick]
+    return hand.pop()
+
+
+def random_smazzata(
+    rules: Rules | FastRules, rng: random.Random, *, epsilon: float = 1.0
+) -> list[int]:
+    """Deal a fresh smazzata (re-dealt as the rules say) and play it out with random
+    (``epsilon`` = 1) or epsilon-greedy moves; returns each side's smazzata points.
+
+    The benchmark's unit of work. Any fixed way of cutting a uniformly random permutation into the
+    table and the hands is a uniformly random deal, and playing random hands from their end makes
+    the play order a fixed cut as well: the table is the permutation's first cards, and the rest is
+    the order of play, seat 0 first.
+    """
+    fast = rules if isinstance(rules, FastRules) else FastRules.of(rules)
+    n = fast.players
+    rnd = rng.random
+    on_table = 0 if fast.variant == "scientifico" else 4
+    while True:
+        keys = [rnd() for _ in range(40)]
+        deck = sorted(range(40), key=keys.__getitem__)
+        values = [VALUE[c] for c in deck[:on_table]]
+        kings = values.count(10)
+        if kings < 3 and (fast.variant != "scopone" or sum(values) > 10):
+            break
+    table = 0
+    for card in deck[:on_table]:
+        table |= 1 << card
+    sequence = deck[on_table:]
+    sides = fast.sides
+    captured, scope = [0] * sides, [0] * sides
+    plain = not (fast.asso_piglia_tutto or fast.scopa_a_15 or fast.obbligo_di_presa)
+    if plain and epsilon >= 1.0:
+        return _run_sequence(fast, sequence, table, captured, scope, -1, 0, rnd)
+    # Lay the permutation out as hands in play order (deck dealt from its end).
+    per = 3 if fast.variant == "scopa" else len(sequence) // n
+    hands = [sequence[s * per : (s + 1) * per] for s in range(n)]
+    rest = sequence[n * per :]
+    return play_out(fast, hands, table, rest, captured, scope, -1, 0, rng, epsilon=epsilon)

@@ -1,0 +1,143 @@
+"""Rule options of the Scopa family (RULES.md "Scopa family"), as one frozen value.
+
+Glossary: **Scopone** = the 4-player game in pairs with 9 cards each (FIGS rules); **Scopone
+scientifico** = 10 cards each and none on the table; **primiera** = the best card of each suit,
+summed; **re bello** = the king of denari; **napola** = ace, 2 and 3 of denari (and what follows);
+**fuori** = declaring the game won during play (FIGS art. 16); **obbligo di presa** = having to play
+a capturing card; **asso piglia tutto** = the ace takes the whole table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = ["PRIMIERA_MODES", "VARIANTS", "Rules", "RulesError"]
+
+VARIANTS: tuple[str, ...] = ("scopa", "scopone", "scientifico")
+PRIMIERA_MODES: tuple[str, ...] = ("void", "lenient")
+TARGET_RANGE = range(1, 52)
+
+
+class RulesError(ValueError):
+    """A rule option that does not exist or has a value that is not allowed."""
+
+
+@dataclass(frozen=True, init=False)
+class Rules:
+    """The options a Scopa-family table is played with; defaults as in RULES.md.
+
+    ``players`` defaults to 2 for Scopa and 4 for Scopone; ``target`` to 11; ``fuori`` to on for
+    Scopone games to 8 and off otherwise.
+    """
+
+    variant: str
+    players: int
+    target: int
+    primiera_missing_suit: str
+    win_by_two: bool
+    re_bello: bool
+    napola: bool
+    obbligo_di_presa: bool
+    asso_piglia_tutto: bool
+    scopa_a_15: bool
+    fuori: bool
+
+    def __init__(
+        self,
+        *,
+        variant: str = "scopa",
+        players: int | None = None,
+        target: int | None = None,
+        primiera_missing_suit: str = "void",
+        win_by_two: bool = False,
+        re_bello: bool = False,
+        napola: bool = False,
+        obbligo_di_presa: bool = False,
+        asso_piglia_tutto: bool = False,
+        scopa_a_15: bool = False,
+        fuori: bool | None = None,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise RulesError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
+        allowed_players = (2, 3, 4) if variant == "scopa" else (4,)
+        if players is None:
+            players = allowed_players[0]
+        if type(players) is not int or players not in allowed_players:
+            raise RulesError(
+                f"{variant} is played by {' or '.join(map(str, allowed_players))} players;"
+                f" got {players!r}"
+            )
+        if target is None:
+            target = 11
+        if type(target) is not int or target not in TARGET_RANGE:
+            raise RulesError(
+                f"target must be a whole number from {TARGET_RANGE.start} to"
+                f" {TARGET_RANGE.stop - 1} (11 is usual; Scopone also 8, 16, 21); got {target!r}"
+            )
+        if primiera_missing_suit not in PRIMIERA_MODES:
+            raise RulesError(
+                f"primiera_missing_suit must be one of {', '.join(PRIMIERA_MODES)};"
+                f" got {primiera_missing_suit!r}"
+            )
+        flags = {
+            "win_by_two": win_by_two,
+            "re_bello": re_bello,
+            "napola": napola,
+            "obbligo_di_presa": obbligo_di_presa,
+            "asso_piglia_tutto": asso_piglia_tutto,
+            "scopa_a_15": scopa_a_15,
+        }
+        for name, value in flags.items():
+            if type(value) is not bool:
+                raise RulesError(f"{name} must be true or false; got {value!r}")
+        # FIGS art. 16: fuori belongs to Scopone games to 8.
+        fuori_possible = variant != "scopa" and target == 8
+        if fuori is None:
+            fuori = fuori_possible
+        if type(fuori) is not bool:
+            raise RulesError(f"fuori must be true or false; got {fuori!r}")
+        if fuori and not fuori_possible:
+            raise RulesError("fuori is played only in Scopone (or scientifico) games to 8")
+        values: dict[str, Any] = {
+            "variant": variant,
+            "players": players,
+            "target": target,
+            "primiera_missing_suit": primiera_missing_suit,
+            **flags,
+            "fuori": fuori,
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def sides(self) -> int:
+        """How many sides score: pairs at 4 players, else each player."""
+        return 2 if self.players == 4 else self.players
+
+    @property
+    def figs_multiplier(self) -> bool:
+        """FIGS art. 16: in Scopone games to 8 a win is single, double or triple."""
+        return self.variant != "scopa" and self.target == 8
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from a mapping of options; unknown options are refused by name."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be a mapping of options; got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(
+                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)};"
+                f" the options are: {', '.join(sorted(known))}"
+            )
+        return cls(**data)
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
