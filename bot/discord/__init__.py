@@ -11,4 +11,17 @@ Modules:
 * ``sync``       syncing the command tree only when it changed (Discord caps creates per day).
 * ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
 * ``bot``        ``TavoloBot``: the ``commands.Bot`` subclass all of it hangs on, deps injected.
+* ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages.
+* ``app``        ``serve(app)`` for the composition root; ``sync_commands_cli``.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def serve(app: Any) -> None:
+    """Serve Discord for ``bot.__main__`` until ``app.stop`` is set (imports discord.py lazily)."""
+    from bot.discord.app import serve as _serve
+
+    await _serve(app)

@@ -33,6 +33,8 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "help": "aiuto",
     "lang": "lingua",
     "abandon": "abbandona",
+    "hand": "mano",
+    "dm": "privato",
     "players": "giocatori",
     "target": "punti",
     "computers": "computer",
@@ -65,10 +67,14 @@ ITALIAN_TEXTS: Mapping[str, str] = {
     "Open a Scala 40 table in this channel": "Apri un tavolo di Scala 40 in questo canale",
     "Show the leaderboard": "Mostra la classifica",
     "Show a player's statistics": "Mostra le statistiche di un giocatore",
-    "Show the rules of a game": "Mostra le regole di un gioco",
     "How to play with Tavolo": "Come si gioca con Tavolo",
     "Choose your language": "Scegli la tua lingua",
     "Leave the table you are playing at": "Lascia il tavolo a cui stai giocando",
+    "Show your hand here, or by direct message": "Mostra la tua mano qui, o in privato",
+    "Send it, and your turn notices, by direct message": (
+        "Mandala, con gli avvisi di turno, in messaggio privato"
+    ),
+    "Show the rules of this channel's table": "Mostra le regole del tavolo di questo canale",
     "Number of players": "Numero di giocatori",
     "Points to win": "Punti per vincere",
     "Computer players to seat at once": "Giocatori computer da far sedere subito",
@@ -348,15 +354,22 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Show a player's statistics."""
         await _forward(interaction, "stats", player=player)
 
-    @app_commands.command(name=_t("rules"), description=_t("Show the rules of a game"))
-    @app_commands.rename(game=_t("game"))
-    @app_commands.describe(game=_t("Which game"))
-    @app_commands.choices(
-        game=_named(("Scopa", "scopa"), ("Scopone", "scopone"), ("Scala 40", "scala40"))
+    @app_commands.command(
+        name=_t("rules"), description=_t("Show the rules of this channel's table")
     )
-    async def rules_command(interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        """Show the rules of a game."""
-        await _forward(interaction, "rules", game=game)
+    async def rules_command(interaction: discord.Interaction[Any]) -> None:
+        """Show the rule options of the channel's table."""
+        await _forward(interaction, "rules")
+
+    @app_commands.command(
+        name=_t("hand"), description=_t("Show your hand here, or by direct message")
+    )
+    @app_commands.rename(dm=_t("dm"))
+    @app_commands.describe(dm=_t("Send it, and your turn notices, by direct message"))
+    @app_commands.guild_only()
+    async def hand_command(interaction: discord.Interaction[Any], dm: bool = False) -> None:
+        """Show the user's hand (privately, or by DM)."""
+        await _forward(interaction, "hand", dm=dm)
 
     @app_commands.command(name=_t("help"), description=_t("How to play with Tavolo"))
     async def help_command(interaction: discord.Interaction[Any]) -> None:
@@ -384,6 +397,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         leaderboard_command,
         stats_command,
         rules_command,
+        hand_command,
         help_command,
         lang_command,
         abandon_command,

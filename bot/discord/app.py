@@ -1,0 +1,70 @@
+"""Running the Discord bot inside Tavolo's one process (``bot.__main__`` calls ``serve``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from bot.discord.bot import TavoloBot, sync_commands_once
+from bot.discord.handler import PLATFORM, ServiceHandler
+from bot.discord.sync import FileSyncState
+
+logger = logging.getLogger(__name__)
+
+SYNC_FILE = "discord-commands.sha256"
+
+
+def build_bot(app: Any, **options: Any) -> TavoloBot:
+    """The bot for an ``App`` (service, renderer, settings): its handler also receives the
+    turn timers' results for Discord tables."""
+    handler = ServiceHandler(app.service, app.renderer)
+    bot = TavoloBot(
+        handler=handler,
+        sync_state=FileSyncState(app.settings.data_dir / SYNC_FILE),
+        **options,
+    )
+    handler.bind(bot)
+    app.deliver_to(PLATFORM, handler.deliver)
+    return bot
+
+
+async def serve(app: Any) -> None:
+    """Connect to Discord and serve until ``app.stop`` is set (or the task is cancelled)."""
+    token = app.settings.discord_token
+    if token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    bot = build_bot(app)
+    try:
+        await bot.login(token.get_secret_value())
+        connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-gateway")
+        stopping = asyncio.create_task(app.stop.wait(), name="discord-stop")
+        try:
+            done, _ = await asyncio.wait(
+                {connection, stopping}, return_when=asyncio.FIRST_COMPLETED
+            )
+            if connection in done:
+                connection.result()  # a fatal gateway error (a bad token...) surfaces here
+        finally:
+            for task in (connection, stopping):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+    finally:
+        await bot.close()
+
+
+async def sync_commands_cli(app: Any, *, force: bool = False) -> bool:
+    """``tavolo discord-sync``: upload the slash commands if they changed (or ``force``), over
+    REST only (no gateway connection)."""
+    token = app.settings.discord_token
+    if token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    handler = ServiceHandler(app.service, app.renderer)
+    return await sync_commands_once(
+        token.get_secret_value(),
+        handler=handler,
+        sync_state=FileSyncState(app.settings.data_dir / SYNC_FILE),
+        force=force,
+    )
