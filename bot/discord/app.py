@@ -8,18 +8,23 @@ import logging
 from typing import Any
 
 from bot.discord.bot import TavoloBot, sync_commands_once
-from bot.discord.handler import PLATFORM, ServiceHandler
+from bot.discord.handler import PLATFORM, FileMessageIndex, ServiceHandler
 from bot.discord.sync import FileSyncState
 
 logger = logging.getLogger(__name__)
 
 SYNC_FILE = "discord-commands.sha256"
+MESSAGES_FILE = "discord-table-messages.json"
 
 
 def build_bot(app: Any, **options: Any) -> TavoloBot:
     """The bot for an ``App`` (service, renderer, settings): its handler also receives the
     turn timers' results for Discord tables."""
-    handler = ServiceHandler(app.service, app.renderer)
+    handler = ServiceHandler(
+        app.service,
+        app.renderer,
+        table_messages=FileMessageIndex(app.settings.data_dir / MESSAGES_FILE),
+    )
     bot = TavoloBot(
         handler=handler,
         sync_state=FileSyncState(app.settings.data_dir / SYNC_FILE),

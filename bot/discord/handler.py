@@ -19,10 +19,13 @@ No rule and no game text here: the service decides, ``bot.render`` writes.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import discord
 
@@ -41,6 +44,7 @@ from bot.service import (
     TableEvent,
     TableService,
     TableView,
+    TurnNotice,
     UserRef,
 )
 
@@ -65,14 +69,55 @@ def locale_hint(locale: discord.Locale | None) -> str:
     return "it" if locale is not None and locale.value.startswith("it") else "en"
 
 
-class _Bounded(OrderedDict[int, int]):
-    """A small LRU map: message ids of tables, kept for the most recent ones only."""
+class MessageIndex(Protocol):
+    """Which channel message shows each table, so it is edited in place (also after a
+    restart, when the index is persistent)."""
 
-    def remember(self, key: int, value: int) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > MAX_REMEMBERED:
-            self.popitem(last=False)
+    def get(self, table_id: int) -> int | None: ...
+
+    def remember(self, table_id: int, message_id: int) -> None: ...
+
+
+class MemoryMessageIndex:
+    """The index in memory, for the most recent tables only."""
+
+    def __init__(self, limit: int = MAX_REMEMBERED) -> None:
+        self.limit = limit
+        self._ids: OrderedDict[int, int] = OrderedDict()
+
+    def get(self, table_id: int) -> int | None:
+        return self._ids.get(table_id)
+
+    def remember(self, table_id: int, message_id: int) -> None:
+        self._ids[table_id] = message_id
+        self._ids.move_to_end(table_id)
+        while len(self._ids) > self.limit:
+            self._ids.popitem(last=False)
+
+
+class FileMessageIndex(MemoryMessageIndex):
+    """The index in a small JSON file (one process per file), rewritten atomically on change."""
+
+    def __init__(self, path: Path, limit: int = MAX_REMEMBERED) -> None:
+        super().__init__(limit)
+        self.path = path
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            for key, value in list(stored.items())[-limit:]:
+                self._ids[int(key)] = int(value)
+        except FileNotFoundError:
+            pass
+        except (ValueError, AttributeError) as exc:
+            logger.warning("ignoring the unreadable table message index %s: %s", path, exc)
+
+    def remember(self, table_id: int, message_id: int) -> None:
+        if self._ids.get(table_id) == message_id:
+            return
+        super().remember(table_id, message_id)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(self.path.suffix + ".tmp")
+        temporary.write_text(json.dumps({str(k): v for k, v in self._ids.items()}), "utf-8")
+        os.replace(temporary, self.path)
 
 
 def view_of(message: Message) -> discord.ui.View | None:
@@ -117,11 +162,17 @@ def _latest_table_views(events: Iterable[Event]) -> list[Event]:
 class ServiceHandler:
     """The Discord front end of a :class:`TableService` (implements ``bot.discord.bot.Handler``)."""
 
-    def __init__(self, service: TableService, renderer: Renderer) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        renderer: Renderer,
+        *,
+        table_messages: MessageIndex | None = None,
+    ) -> None:
         self.service = service
         self.renderer = renderer
         self.client: discord.Client | None = None
-        self._table_messages = _Bounded()
+        self._table_messages = table_messages or MemoryMessageIndex()
         self._dm_users: OrderedDict[int, bool] = OrderedDict()
 
     def bind(self, client: discord.Client) -> None:
@@ -291,7 +342,16 @@ class ServiceHandler:
                 await self._alert(interaction, self.renderer.refusal(result.refusal))
             return
         edited_source = False
+        # A player's hand already says whose turn it is and shows the table: their private
+        # table view and turn notice in the same result would only repeat it.
+        with_hand = {e.audience.id for e in result.events if isinstance(e, HandView)}
         for event in _latest_table_views(result.events):
+            if (
+                event.audience.kind == "user"
+                and isinstance(event, TableView | TurnNotice)
+                and event.audience.id in with_hand
+            ):
+                continue
             message = self.renderer.render(event)
             if event.audience.kind == "chat":
                 if isinstance(event, LobbyView | TableView):
