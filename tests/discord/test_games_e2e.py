@@ -25,6 +25,7 @@ from bot.discord.sync import MemorySyncState
 from bot.render import Renderer, card_text
 from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
 from bot.store import Store
+from engine.cards import parse_cards
 from tests.discord.conftest import running
 from tests.fakes.discord_api import EPHEMERAL, FakeDiscord, FakeUser, StoredMessage
 
@@ -91,8 +92,9 @@ def move_ids(message: StoredMessage) -> list[str]:
     return [cid for cid in ids_on(message) if not action_of(cid).startswith("@")]
 
 
-async def hands_now(service: TableService, table_id: int) -> list[set[str]]:
-    """Every seat's hand right now, by replaying the table's move log with the engine."""
+async def hands_now(service: TableService, table_id: int) -> tuple[list[set[str]], set[str]]:
+    """Every seat's hand right now, by replaying the table's move log with the engine, and the
+    cards of the last move played (public, even when a new deal put them in a hand again)."""
     export = await service.export_game(table_id)
     kind = default_registry().get(export["game"])
     assert kind is not None
@@ -100,7 +102,15 @@ async def hands_now(service: TableService, table_id: int) -> list[set[str]]:
     game = kind.new_game(kind.rules(export["players"], options), export["seed"])
     for entry in export["moves"]:
         game = game.play(entry["move"])
-    return [{card_text(c) for c in game.view(seat).hand} for seat in range(export["players"])]
+    hands = [{card_text(c) for c in game.view(seat).hand} for seat in range(export["players"])]
+    last = game.view(None).last_move
+    played = set() if last is None else {card_text(c) for c in parse_cards(_cards_of(last[1]))}
+    return hands, played
+
+
+def _cards_of(move: str) -> str:
+    """The cards of a Scopa move string (``7D:3C+4S!`` -> ``7D 3C 4S``)."""
+    return " ".join(t for t in move.rstrip("!").replace(":", " ").replace("+", " ").split())
 
 
 class Watch:
@@ -120,10 +130,10 @@ class Watch:
         return texts
 
     async def check(self, service: TableService, table_id: int) -> None:
-        hands = await hands_now(service, table_id)
+        hands, played = await hands_now(service, table_id)
         for text in self.new_public_texts():
             for seat, hand in enumerate(hands):
-                leaked = [card for card in hand if card in text]
+                leaked = [card for card in hand - played if card in text]
                 assert not leaked, f"seat {seat}'s {leaked} shown in the channel: {text!r}"
             self.checked += 1
 
@@ -394,8 +404,7 @@ async def test_hand_by_dm_and_closed_dms_fall_back_to_ephemeral(
         assert fake.dm_messages(bob) == [] and not handler.wants_dm(bob.id)
 
         # alice, in another channel's table, gets her hand by DM and plays from the DM.
-        other = fake.next_id()
-        fake.text_channels[other] = "tavolo-2"
+        other = await fake.add_text_channel("tavolo-2")
         record = await fake.slash(alice, "scopa", channel_id=other, computers=1)
         await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
         assert record.original is not None

@@ -329,6 +329,14 @@ class FakeDiscord:
         for ws in list(self._sockets):
             await ws.close(code=4000, message=b"dropped by the test")
 
+    async def add_text_channel(self, name: str) -> int:
+        """A new text channel in the guild (announced with CHANNEL_CREATE when connected)."""
+        channel_id = self.next_id()
+        self.text_channels[channel_id] = name
+        if self._sockets:
+            await self.dispatch("CHANNEL_CREATE", self._channel_payload(channel_id))
+        return channel_id
+
     def add_user(self, username: str) -> FakeUser:
         user = FakeUser(self.next_id(), username)
         self.users[user.id] = user
@@ -521,22 +529,7 @@ class FakeDiscord:
         }
 
     def guild_payload(self) -> JsonDict:
-        channels = [
-            {
-                "id": str(cid),
-                "type": 0,
-                "name": name,
-                "position": index,
-                "guild_id": str(self.guild_id),
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-                "topic": None,
-                "last_message_id": None,
-                "rate_limit_per_user": 0,
-            }
-            for index, (cid, name) in enumerate(self.text_channels.items())
-        ]
+        channels = [self._channel_payload(cid) for cid in self.text_channels]
         return {
             "id": str(self.guild_id),
             "name": self.guild_name,
@@ -567,6 +560,21 @@ class FakeDiscord:
             "voice_states": [],
             "presences": [],
             "preferred_locale": "it",
+        }
+
+    def _channel_payload(self, channel_id: int) -> JsonDict:
+        return {
+            "id": str(channel_id),
+            "type": 0,
+            "name": self.text_channels[channel_id],
+            "position": list(self.text_channels).index(channel_id),
+            "guild_id": str(self.guild_id),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
         }
 
     def _member_payload(self, user: FakeUser) -> JsonDict:
@@ -626,7 +634,7 @@ class FakeDiscord:
         else:
             payload["guild_id"] = str(self.guild_id)
             payload["guild_locale"] = "it"
-            payload["channel"] = {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id)}
+            payload["channel"] = self._channel_payload(channel_id)
             payload["member"] = self._member_payload(user)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
