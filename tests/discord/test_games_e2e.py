@@ -39,6 +39,8 @@ class Backend:
         self.url = f"sqlite+aiosqlite:///{path}"
         self.stores: list[Store] = []
         self.seeds = itertools.count(11)
+        self.now = 1_000_000.0
+        self.timers = TimerSettings(reminder=0)
 
     async def service(self) -> TableService:
         store = Store.open(self.url)
@@ -48,7 +50,8 @@ class Backend:
             store,
             registry=default_registry(),
             computers=ComputerPlayers(),
-            timers=TimerSettings(reminder=0),
+            timers=self.timers,
+            clock=lambda: self.now,
             seeds=lambda: next(self.seeds),
         )
 
@@ -481,4 +484,37 @@ async def test_commands_answer_and_refuse_privately(fake: FakeDiscord, backend: 
         await board.wait_answer()
         await settle(handler, fake, board)
         assert board.messages()
+    assert_all_answered(fake)
+
+
+async def test_turn_timers_reach_discord_without_an_interaction(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    backend.timers = TimerSettings(reminder=60, autoplay=120, takeover_after=5)
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        table, table_id = await _started_game(fake, handler, alice)
+        asked = await fake.slash(alice, "hand", dm=True)  # turn notices by DM
+        await asked.wait_answer()
+        await settle(handler, fake, asked)
+        dms = len(fake.dm_messages(alice))
+        edits = len(fake.messages[table.id].history)
+        posts = len(fake.channel_messages())
+
+        backend.now += 61  # the reminder
+        for result in await handler.service.fire_due_timers():
+            await handler.deliver(result)
+        assert len(fake.dm_messages(alice)) == dms + 1
+
+        backend.now += 60  # time is up: the computer plays alice's turn
+        results = await handler.service.fire_due_timers()
+        assert results
+        for result in results:
+            await handler.deliver(result)
+        assert len(fake.messages[table.id].history) > edits  # the table, edited in place
+        assert len(fake.channel_messages()) > posts  # the "time is up" announcement
+        assert len(fake.dm_messages(alice)) > dms + 1  # her new hand, by DM
+        export = await handler.service.export_game(table_id)
+        assert any(m["actor"] == "timeout" for m in export["moves"])
     assert_all_answered(fake)

@@ -367,7 +367,8 @@ class FakeDiscord:
         return [m for m in self.messages.values() if m.channel_id in ids]
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-        """Wait until a condition on the fake's state holds (re-checked after every write)."""
+        """Wait until a condition on the fake's state holds (re-checked after every request
+        and every IDENTIFY)."""
 
         async def _until() -> None:
             async with self.message_posted:
@@ -507,6 +508,7 @@ class FakeDiscord:
             self._sessions[session] = 0
             await self._send_dispatch(ws, "READY", self._ready_payload(session))
             await self._send_dispatch(ws, "GUILD_CREATE", self.guild_payload())
+            await self._notify()
         elif op == OP_RESUME:
             session = data.get("session_id")
             if data.get("token") != self.token or session not in self._sessions:
@@ -688,7 +690,8 @@ class FakeDiscord:
         try:
             response: web.StreamResponse = await handler(request)
         except web.HTTPNotFound:
-            return _error(404, 0, "404: Not Found")
+            response = _error(404, 0, "404: Not Found")
+        await self._notify()  # wake wait_until() after every request
         return response
 
     async def _body(self, request: web.Request) -> JsonDict:
