@@ -118,6 +118,7 @@ async def test_commands_sync_once_then_only_when_changed(fake: FakeDiscord) -> N
         "leaderboard",
         "stats",
         "rules",
+        "hand",
         "help",
         "lang",
         "abandon",
