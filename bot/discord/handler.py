@@ -239,9 +239,6 @@ class ServiceHandler:
             result = await self.service.rules(chat, user)
         elif name == "lang":
             result = await self.service.set_language(str(options.get("language")), user=user)
-            if result.ok and not result.events:
-                await answer(interaction, f"✓ {options.get('language')}", ephemeral=True)
-                return
         elif name == "abandon":
             perms = interaction.permissions
             is_admin = perms.manage_guild or perms.manage_messages or perms.administrator
@@ -293,10 +290,15 @@ class ServiceHandler:
 
     async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
         """Lobby buttons are for anyone; moves only for a player seated at that table."""
-        if ref.action.startswith(OPEN_ACTIONS) or ref.page is not None:
+        if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
             return True
-        chat = await self._chat_for(interaction, ref.table_id)
-        tables = await self.service.open_tables(chat)
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            tables = await self.service.open_tables(chat)
+        except Exception as error:
+            # discord.py would drop the press silently: say something and log why.
+            await self.failed(interaction, error)
+            return False
         table = next((t for t in tables if t.id == ref.table_id), None)
         if table is None or table.seat_of(PLATFORM, str(interaction.user.id)) is not None:
             return True  # an unknown or closed table: the service gives the precise refusal
@@ -310,21 +312,24 @@ class ServiceHandler:
         """A button press or a select: acknowledge at once, then hand it to the service."""
         if not interaction.response.is_done():
             await interaction.response.defer()
-        if ref.action == "~n":
-            return
-        chat = await self._chat_for(interaction, ref.table_id)
-        user = self.user_of(interaction)
+        if ref.action.startswith("~"):
+            return  # the adapter's own page-turning buttons (build_view) carry no service action
         action = ref.action
         if values:
             # A select menu's action is completed by the chosen values, joined with "+" (cards
             # picked for a meld: "<action>7D+8D+9D").
             action = action + "+".join(values)
-        result = await self.service.press(chat, user, f"{ref.table_id}:{ref.version}:{action}")
-        await self.deliver(result, interaction)
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            user = self.user_of(interaction)
+            result = await self.service.press(chat, user, f"{ref.table_id}:{ref.version}:{action}")
+            await self.deliver(result, interaction)
+        except Exception as error:
+            await self.failed(interaction, error)
 
     async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
-        """A command raised: logged with its stack; the user sees the generic refusal."""
-        logger.error("slash command failed", exc_info=error)
+        """A command or press raised: logged with its stack; the user sees a generic refusal."""
+        logger.error("interaction %s failed", interaction.id, exc_info=error)
         text = self.renderer.refusal(Refusal("bad_button", locale_hint(interaction.locale)))
         try:
             await answer(interaction, text, ephemeral=True)
@@ -372,6 +377,9 @@ class ServiceHandler:
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
             await interaction.delete_original_response()
             interaction.extras[_FILLED] = True
+        if interaction is not None and not interaction.response.is_done():
+            # Nothing to show (e.g. a setting changed): Discord still wants an answer.
+            await answer(interaction, "✓", ephemeral=True)
 
     def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)
@@ -419,13 +427,21 @@ class ServiceHandler:
         message: Message,
         interaction: discord.Interaction[Any] | None,
     ) -> None:
+        view = view_of(message)
+        if (
+            interaction is not None
+            and interaction.channel_id == channel_id
+            and not interaction.response.is_done()
+        ):
+            # A command answered at once (a leaderboard, an abandon): the reply is the message.
+            await answer(interaction, message.text, view=view)
+            return
         client = self._client(interaction)
         if client is None:
             logger.warning("no Discord client to post in %s", channel_id)
             return
         channel = client.get_partial_messageable(channel_id)
         parts = split_text(message.text)
-        view = view_of(message)
         for index, part in enumerate(parts):
             if index == len(parts) - 1 and view is not None:
                 await channel.send(part, view=view)

@@ -480,10 +480,26 @@ async def test_commands_answer_and_refuse_privately(fake: FakeDiscord, backend: 
         lang = await fake.slash(alice, "lang", language="en")
         (done,) = await lang.wait_messages(1)
         assert done.ephemeral
-        board = await fake.slash(alice, "leaderboard", game="scopa")
-        await board.wait_answer()
-        await settle(handler, fake, board)
-        assert board.messages()
+        for name, options in (
+            ("leaderboard", {"game": "scopa"}),
+            ("leaderboard", {"game": "scopa", "scope": "chat"}),
+            ("stats", {}),
+            ("rules", {}),
+        ):
+            record = await fake.slash(alice, name, **options)
+            await record.wait_answer()
+            await settle(handler, fake, record)
+            assert record.messages() and record.messages()[0].content, (name, options)
+        # Only the creator (or an admin) may close the table; then its buttons say so.
+        refused = await fake.slash(bob, "abandon")
+        (no,) = await refused.wait_messages(1)
+        assert no.ephemeral
+        closed = await fake.slash(alice, "abandon")
+        (announcement,) = await closed.wait_messages(1)
+        assert not announcement.ephemeral
+        late = await fake.click(bob, lobby, find_id(fake.messages[lobby.id], "@leave"))
+        (reply,) = await late.wait_messages(1)
+        assert reply.ephemeral
     assert_all_answered(fake)
 
 
