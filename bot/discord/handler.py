@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord.commands import ITALIAN_TEXTS
+from bot.discord.commands import ITALIAN_NAMES, ITALIAN_TEXTS
 from bot.discord.components import ActionButton, ActionRef
 from bot.discord.delivery import Delivered, answer, post_or_edit, send_private
 from bot.discord.limits import MAX_ROW_BUTTONS, MAX_ROWS, fit_content, split_text
@@ -272,7 +272,8 @@ class ServiceHandler:
         return Result(events, result.table)
 
     def _help(self, interaction: discord.Interaction[Any]) -> str:
-        """The command list as clickable mentions; Discord shows them in the user's language."""
+        """The slash commands with their descriptions, in the user's language (the command
+        catalog's own text: what to type, not how to play)."""
         italian = locale_hint(interaction.locale) == "it"
         client = interaction.client
         tree = getattr(client, "tree", None)
@@ -280,10 +281,11 @@ class ServiceHandler:
         for command in tree.get_commands() if tree is not None else ():
             if not isinstance(command, discord.app_commands.Command):
                 continue
-            description = command.description
+            name, description = command.name, command.description
             if italian:
+                name = ITALIAN_NAMES.get(name, name)
                 description = ITALIAN_TEXTS.get(description, description)
-            lines.append(f"/{command.name} — {description}")
+            lines.append(f"/{name} — {description}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ components
