@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from pathlib import Path
 from typing import Any
 
 from bot.discord.bot import TavoloBot, sync_commands_once
@@ -60,16 +61,28 @@ async def serve(app: Any) -> None:
         await bot.close()
 
 
-async def sync_commands_cli(app: Any, *, force: bool = False) -> bool:
-    """``tavolo discord-sync``: upload the slash commands if they changed (or ``force``), over
-    REST only (no gateway connection)."""
-    token = app.settings.discord_token
-    if token is None:
-        raise ValueError("DISCORD_TOKEN is not set")
-    handler = ServiceHandler(app.service, app.renderer)
+class _RestOnly:
+    """The handler of a bot that only syncs commands over REST: it never gets interactions."""
+
+    async def command(self, interaction: Any, name: str, options: Any) -> None:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+    async def may_act(self, interaction: Any, ref: Any) -> bool:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+    async def act(self, interaction: Any, ref: Any, values: Any) -> None:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+    async def failed(self, interaction: Any, error: Exception) -> None:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+
+async def sync_commands_cli(token: str, data_dir: Path, *, force: bool = False) -> bool:
+    """``python -m bot.discord sync``: upload the slash commands if they changed since the
+    last sync (or ``force``), over REST only (no gateway connection)."""
     return await sync_commands_once(
-        token.get_secret_value(),
-        handler=handler,
-        sync_state=FileSyncState(app.settings.data_dir / SYNC_FILE),
+        token,
+        handler=_RestOnly(),
+        sync_state=FileSyncState(data_dir / SYNC_FILE),
         force=force,
     )

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 import bot.discord
@@ -70,11 +71,18 @@ async def test_serve_connects_plays_and_stops(fake: FakeDiscord, tmp_path: Path)
 
 
 async def test_cli_sync_only_when_changed(fake: FakeDiscord, tmp_path: Path) -> None:
-    app, store = await _app(tmp_path, fake.token)
-    try:
-        assert await sync_commands_cli(app) is True
-        assert await sync_commands_cli(app) is False
-        assert await sync_commands_cli(app, force=True) is True
-    finally:
-        await store.close()
+    assert await sync_commands_cli(fake.token, tmp_path) is True
+    assert await sync_commands_cli(fake.token, tmp_path) is False
+    assert await sync_commands_cli(fake.token, tmp_path, force=True) is True
     assert fake.command_overwrites == 2 and fake.identifies == 0
+
+
+def test_cli_needs_a_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.discord.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["sync"]) == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
