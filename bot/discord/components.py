@@ -35,7 +35,7 @@ from bot.discord.limits import (
 
 logger = logging.getLogger(__name__)
 
-_CUSTOM_ID = r"(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,10}):(?P<action>[!-~]{1,80})"
+_CUSTOM_ID = r"(?P<table>[0-9]{1,19}):(?P<version>[0-9]{1,10}):(?P<action>[ -~]{1,80})"
 TEMPLATE = re.compile(_CUSTOM_ID)
 # discord.py tries every registered dynamic item class whose template matches a custom id, and
 # builds it around whatever component carries that id, so buttons and selects must not share ids:

@@ -30,10 +30,16 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.commands import ITALIAN_NAMES, ITALIAN_TEXTS
-from bot.discord.components import ActionButton, ActionRef
+from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
 from bot.discord.delivery import Delivered, answer, post_or_edit, send_private
-from bot.discord.limits import MAX_ROW_BUTTONS, MAX_ROWS, fit_content, split_text
-from bot.render import Message, Renderer
+from bot.discord.limits import (
+    MAX_ROW_BUTTONS,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    fit_content,
+    split_text,
+)
+from bot.render import Message, Renderer, card_text, move_text
 from bot.service import (
     ChatRef,
     Event,
@@ -62,6 +68,10 @@ DM_CLOSED_HINT = {
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.
 OPEN_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 MAX_REMEMBERED = 10_000
+# The adapter's own action on a hand: narrow the moves to those naming the chosen cards.
+PICK_CARDS = "~pick"
+# Games whose hands always get the card picker (many moves per turn: melds, attaches, discards).
+PICKER_FAMILIES = ("scala40",)
 
 
 def locale_hint(locale: discord.Locale | None) -> str:
@@ -140,6 +150,32 @@ def view_of(message: Message) -> discord.ui.View | None:
     return view
 
 
+def hand_view(
+    event: HandView, message: Message, *, picked: Sequence[str] = (), page: int = 0
+) -> discord.ui.View | None:
+    """The components of a hand. When the moves are many (Scala 40, or more than the renderer
+    could show as buttons), a multi-select of the hand's cards comes first and the move buttons
+    are those naming every picked card (paged if still too many). Picking is plain text
+    matching of the cards' own strings in the move strings: the adapter knows no rules."""
+    moves = tuple(getattr(event.view, "legal_moves", ()) or ())
+    cards = list(dict.fromkeys(str(c) for c in getattr(event.view, "hand", ())))
+    shown = sum(len(row) for row in message.buttons)
+    if not moves or not cards:
+        return view_of(message)
+    if event.table.family not in PICKER_FAMILIES and len(moves) <= shown:
+        return view_of(message)
+    picked = [c for c in picked if c in cards]
+    chosen = [m for m in moves if all(c in m for c in picked)] if picked else list(moves)
+    options = tuple((card_text(c), c) for c in cards[:MAX_SELECT_OPTIONS])
+    return build_view(
+        table_id=event.table.id,
+        version=event.table.version,
+        selects=[SelectSpec(PICK_CARDS, options, None, 1, len(options))],
+        buttons=[ButtonSpec(move_text(m), m, "primary") for m in chosen],
+        page=page,
+    )
+
+
 def _latest_table_views(events: Iterable[Event]) -> list[Event]:
     """The events to deliver: a table message is edited in place, so of several lobby/table
     views of one table for the chat only the last is shown."""
@@ -198,6 +234,12 @@ class ServiceHandler:
             if table.id == table_id:
                 return ChatRef(table.platform, table.chat_id)
         return self.chat_of(interaction)
+
+    @staticmethod
+    def view_for(event: Event, message: Message) -> discord.ui.View | None:
+        if isinstance(event, HandView):
+            return hand_view(event, message)
+        return view_of(message)
 
     def wants_dm(self, user_id: int) -> bool:
         return user_id in self._dm_users
@@ -315,7 +357,10 @@ class ServiceHandler:
         if not interaction.response.is_done():
             await interaction.response.defer()
         if ref.action.startswith("~"):
-            return  # the adapter's own page-turning buttons (build_view) carry no service action
+            # The adapter's own: picking cards, turning a page of moves. No service action.
+            if ref.action == PICK_CARDS or ref.page is not None:
+                await self._redraw_hand(interaction, ref, picked=values, page=ref.page or 0)
+            return
         action = ref.action
         if values:
             # A select menu's action is completed by the chosen values, joined with "+" (cards
@@ -326,6 +371,35 @@ class ServiceHandler:
             user = self.user_of(interaction)
             result = await self.service.press(chat, user, f"{ref.table_id}:{ref.version}:{action}")
             await self.deliver(result, interaction)
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def _redraw_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        ref: ActionRef,
+        *,
+        picked: Sequence[str],
+        page: int,
+    ) -> None:
+        """Show the hand message again with the moves narrowed to the picked cards."""
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            result = await self.service.show(chat, self.user_of(interaction), ref.table_id)
+            if result.refusal is not None:
+                await self._alert(interaction, self.renderer.refusal(result.refusal))
+                return
+            mine = str(interaction.user.id)
+            hand = next(
+                (e for e in result.events if isinstance(e, HandView) and e.audience.id == mine),
+                None,
+            )
+            if hand is None:
+                return
+            message = self.renderer.render(hand)
+            view = hand_view(hand, message, picked=picked, page=page)
+            kwargs: dict[str, Any] = {"view": view}
+            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -374,7 +448,8 @@ class ServiceHandler:
             elif self.wants_dm(target):
                 client = self._client(interaction)
                 if client is not None:
-                    await send_private(client, target, message.text, view=view_of(message))
+                    view = self.view_for(event, message)
+                    await send_private(client, target, message.text, view=view)
         if interaction is not None and _original_pending(interaction):
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
             await interaction.delete_original_response()
@@ -460,7 +535,7 @@ class ServiceHandler:
     ) -> bool:
         """Deliver a private event to the user pressing; True when the source message was
         edited in place (only once per interaction)."""
-        view = view_of(message)
+        view = self.view_for(event, message)
         if self.wants_dm(interaction.user.id):
             hint = DM_CLOSED_HINT.get(event.locale, DM_CLOSED_HINT["en"])
             delivered = await send_private(

@@ -21,7 +21,15 @@ from bot.discord.limits import (
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["12:3:7D", "1:0:7D:3C+4S", "99:12:7D:3C+4S!", "5:1:@join", "5:2:?hand", "s5:2:?pick"],
+    [
+        "12:3:7D",
+        "1:0:7D:3C+4S",
+        "99:12:7D:3C+4S!",
+        "5:1:@join",
+        "5:2:?hand",
+        "s5:2:?pick",
+        "7:4:o 7D8D9D KCKSKD",
+    ],
 )
 def test_custom_ids_round_trip(custom_id: str) -> None:
     ref = ActionRef.parse(custom_id)
@@ -30,7 +38,7 @@ def test_custom_ids_round_trip(custom_id: str) -> None:
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["", "x:1:7D", "1:x:7D", "1:1:", "1:1:7D 8S", "1:1:" + "A" * 81, "1" * 20 + ":1:7D", "1:1:è"],
+    ["", "x:1:7D", "1:x:7D", "1:1:", "1:1:7D\n", "1:1:" + "A" * 81, "1" * 20 + ":1:7D", "1:1:è"],
 )
 def test_foreign_custom_ids_are_refused(custom_id: str) -> None:
     with pytest.raises(ValueError):
