@@ -154,7 +154,7 @@ def hand_view(
     event: HandView, message: Message, *, picked: Sequence[str] = (), page: int = 0
 ) -> discord.ui.View | None:
     """The components of a hand. When the moves are many (Scala 40, or more than the renderer
-    could show as buttons), a multi-select of the hand's cards comes first and the move buttons
+    could fit in 25 buttons), a multi-select of the hand's cards comes first and the move buttons
     are those naming every picked card (paged if still too many). Picking is plain text
     matching of the cards' own strings in the move strings: the adapter knows no rules."""
     moves = tuple(getattr(event.view, "legal_moves", ()) or ())
@@ -162,7 +162,8 @@ def hand_view(
     shown = sum(len(row) for row in message.buttons)
     if not moves or not cards:
         return view_of(message)
-    if event.table.family not in PICKER_FAMILIES and len(moves) <= shown:
+    truncated = shown >= MAX_ROWS * MAX_ROW_BUTTONS and len(moves) > shown
+    if event.table.family not in PICKER_FAMILIES and not truncated:
         return view_of(message)
     picked = [c for c in picked if c in cards]
     chosen = [m for m in moves if all(c in m for c in picked)] if picked else list(moves)
