@@ -113,12 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadSetting as exc:
         print(f"tavolo: {exc}", file=sys.stderr)
         return 2
+    command = args.command or "run"
+    playing = command == "play" or (command == "run" and not settings.has_bot_token)
     logging.basicConfig(
-        level=settings.log_level,
+        # At the keyboard only warnings interrupt the game, unless LOG_LEVEL asks for more.
+        level=settings.log_level or ("WARNING" if playing else "INFO"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    command = args.command or "run"
     try:
         if command == "db":
             return asyncio.run(_db_upgrade(settings))

@@ -37,7 +37,8 @@ class Settings(BaseSettings):
     telegram_api_url: str | None = None
     discord_token: SecretStr | None = None
     default_locale: Literal["it", "en"] = "it"
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None  # None: INFO (bots)
+    # or WARNING (terminal play)
     turn_reminder_seconds: float = Field(60.0, ge=0)
     turn_timeout_seconds: float = Field(120.0, ge=0)
     idle_turns_before_takeover: int = Field(2, ge=1, le=100)
@@ -46,7 +47,12 @@ class Settings(BaseSettings):
     max_cached_tables: int = Field(5000, ge=10)
 
     @field_validator(
-        "telegram_token", "discord_token", "database_url", "telegram_api_url", mode="before"
+        "telegram_token",
+        "discord_token",
+        "database_url",
+        "telegram_api_url",
+        "log_level",
+        mode="before",
     )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:

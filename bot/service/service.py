@@ -79,6 +79,16 @@ class _Live:
     row: TableRow
     kind: GameKind
     game: Any  # None while in the lobby
+    # Views of the current version, by seat (None = public): each is computed once per move.
+    views: dict[int | None, Any] = field(default_factory=dict)
+    info: TableInfo | None = None
+
+    def view(self, seat: int | None) -> Any:
+        found = self.views.get(seat)
+        if found is None:
+            found = self.game.view(seat)
+            self.views[seat] = found
+        return found
 
 
 @dataclass(slots=True)
@@ -531,7 +541,7 @@ class TableService:
                 call.events.append(LobbyView(audience=audience, locale=locale, table=info))
                 return Result(call.events, info)
             call.events.append(
-                TableView(audience=audience, locale=locale, table=info, view=live.game.view(None))
+                TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )
             seat = _seat_index(live.row, user)
             if seat is not None and live.row.status == "playing":
@@ -929,7 +939,7 @@ class TableService:
         if game.is_over:
             values["status"] = "finished"
             finish = self._finish(live, game, now)
-        old_public = live.game.view(None)
+        old_public = live.view(None)
         saved = await self._save(
             live,
             values,
@@ -941,6 +951,7 @@ class TableService:
         if "deadline" in values:
             row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
         live.game = game
+        live.views = {}
         if game.is_over:
             row.status = "finished"
         await self._announce(call, live, seat, old_public, game, saved.rating_changes)
@@ -1005,7 +1016,7 @@ class TableService:
         logger.error("table %s: computer players did not finish", live.row.id)
 
     async def _computer_move(self, live: _Live, seat: int, level: str) -> str:
-        view = live.game.view(seat)
+        view = live.view(seat)
         rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
         family = live.kind.family
         try:
@@ -1025,7 +1036,7 @@ class TableService:
         rating_changes: Sequence[Any],
     ) -> None:
         """Announcements for one move: scopa, fuori, smazzata summary, game over."""
-        new_public = game.view(None)
+        new_public = live.view(None)
         head = await self._chat_head(live)
         old_scope = getattr(old_public, "scope", None)
         new_scope = getattr(new_public, "scope", None)
@@ -1079,7 +1090,7 @@ class TableService:
             return out
         for i, doc in enumerate(live.row.seats):
             if _is_human(doc):
-                out[i] = _hand_key(live.game.view(i))
+                out[i] = _hand_key(live.view(i))
         return out
 
     async def _after(
@@ -1098,14 +1109,14 @@ class TableService:
         call.events = [
             replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
         ]
-        call.events.append(TableView(**head, view=live.game.view(None)))
+        call.events.append(TableView(**head, view=live.view(None)))
         if live.row.status != "playing":
             return
         current = live.game.current_player
         for seat, doc in enumerate(live.row.seats):
             if doc is None or not _is_human(doc):
                 continue
-            view = live.game.view(seat)
+            view = live.view(seat)
             if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
                 call.events.append(
                     HandView(
@@ -1137,7 +1148,7 @@ class TableService:
             locale=await self._seat_locale(live, seat),
             table=info,
             seat=seat,
-            view=live.game.view(seat),
+            view=live.view(seat),
         )
 
     async def _focus(
@@ -1166,6 +1177,14 @@ class TableService:
         call.events.append(LobbyView(**head))
 
     def _info(self, live: _Live) -> TableInfo:
+        """The snapshot of the table; seats and status only change with a new version."""
+        cached = live.info
+        if cached is not None and cached.version == live.row.version:
+            return cached
+        live.info = self._build_info(live)
+        return live.info
+
+    def _build_info(self, live: _Live) -> TableInfo:
         row = live.row
         seats = tuple(
             SeatInfo(

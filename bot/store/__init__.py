@@ -19,6 +19,7 @@ Guarantees the service builds on:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -229,6 +230,11 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
+        # SQLite fast path: the statements of a move's save, compiled once per column set.
+        self._compiled: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {}
+        self._one_hop = self.is_sqlite
+        self._pending: list[Any] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     def open(cls, url: str, *, sqlite_synchronous: str = "NORMAL") -> Store:
@@ -241,7 +247,13 @@ class Store:
                 if path and path != ":memory:":
                     Path(path).parent.mkdir(parents=True, exist_ok=True)
                 engine = create_async_engine(
-                    url, pool_size=1, max_overflow=0, pool_timeout=60, connect_args={"timeout": 30}
+                    url,
+                    pool_size=1,
+                    max_overflow=0,
+                    pool_timeout=60,
+                    # Every use ends in commit or rollback already: no reset round trip.
+                    pool_reset_on_return=None,
+                    connect_args={"timeout": 30},
                 )
                 _sqlite_pragmas(engine, synchronous=sqlite_synchronous)
             else:
@@ -308,6 +320,10 @@ class Store:
         new_version = update.expected_version + 1
         values = _encode(update.values)
         values["version"] = new_version
+        if self._one_hop and update.finish is None and update.members is None:
+            done = await self._save_one_hop(update, values)
+            if done is not None:
+                return SaveResult(new_version) if done else None
         async with self.engine.begin() as conn:
             result = await conn.execute(
                 t.update()
@@ -334,6 +350,131 @@ class Store:
             if update.finish is not None:
                 changes = await _finish(conn, update.table_id, update.finish)
         return SaveResult(new_version, changes)
+
+    async def _save_one_hop(self, update: TableUpdate, values: dict[str, Any]) -> bool | None:
+        """A move's save on SQLite, group-committed: saves that arrive while a commit is in
+        flight are written together in the next one, in one call into aiosqlite's worker.
+
+        Through the async driver every statement costs three thread hops (cursor, execute,
+        close) plus begin and commit; on a busy machine each hop waits for the scheduler and
+        the hops, not SQLite, dominate a move's cost. The statements are still SQLAlchemy
+        Core's, compiled once for the SQLite dialect; each save keeps its own compare-and-set
+        (its UPDATE's row count) inside a savepoint, and every caller is answered only after
+        the commit. Returns ``None`` when the driver does not expose its worker (another
+        aiosqlite version): the caller then takes the ordinary path.
+        """
+        update_sql, update_order = self._statement(tuple(sorted(values)))
+        params = {**values, "_id": update.table_id, "_expected": update.expected_version}
+        update_args = tuple(params[name] for name in update_order)
+        move_args: tuple[Any, ...] | None = None
+        insert_sql = ""
+        if update.move is not None:
+            insert_sql, insert_order = self._move_statement()
+            move = update.move
+            move_values = {
+                "table_id": move.table_id,
+                "version": move.version,
+                "seat": move.seat,
+                "move": move.move,
+                "actor": move.actor,
+                "at": move.at,
+            }
+            move_args = tuple(move_values[name] for name in insert_order)
+        future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
+        self._pending.append((update_sql, update_args, insert_sql, move_args, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        # Yield once before each commit: the callers woken by the last commit are ready to
+        # run and usually save again at once, so they join this batch instead of the next.
+        await asyncio.sleep(0)
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                outcomes = await self._write_batch(batch)
+            except BaseException as exc:
+                for *_, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for (*_, future), outcome in zip(batch, outcomes, strict=True):
+                if not future.done():
+                    if isinstance(outcome, BaseException):
+                        future.set_exception(outcome)
+                    else:
+                        future.set_result(outcome)
+            await asyncio.sleep(0)
+
+    async def _write_batch(self, batch: list[Any]) -> list[bool | BaseException | None]:
+        def work(sqlite_conn: Any) -> list[bool | BaseException | None]:
+            results: list[bool | BaseException | None] = []
+            cursor = sqlite_conn.cursor()
+            try:
+                cursor.execute("BEGIN")
+                for update_sql, update_args, insert_sql, move_args, _future in batch:
+                    cursor.execute("SAVEPOINT one_save")
+                    try:
+                        cursor.execute(update_sql, update_args)
+                        ok = cursor.rowcount == 1
+                        if ok and move_args is not None:
+                            cursor.execute(insert_sql, move_args)
+                    except Exception as exc:
+                        cursor.execute("ROLLBACK TO one_save")
+                        results.append(exc)
+                    else:
+                        results.append(ok)
+                    cursor.execute("RELEASE one_save")
+                sqlite_conn.commit()
+            except BaseException:
+                sqlite_conn.rollback()
+                raise
+            finally:
+                cursor.close()
+            return results
+
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            driver = getattr(raw.dbapi_connection, "driver_connection", None)
+            run = getattr(driver, "_execute", None)
+            sqlite_conn = getattr(driver, "_connection", None)
+            if run is None or sqlite_conn is None:
+                logger.info("aiosqlite without a worker handle: saving statement by statement")
+                self._one_hop = False
+                return [None] * len(batch)
+            # Explicit BEGIN/COMMIT: the driver must not open transactions of its own.
+            previous = sqlite_conn.isolation_level
+            sqlite_conn.isolation_level = None
+            try:
+                return list(await run(work, sqlite_conn))
+            finally:
+                sqlite_conn.isolation_level = previous
+
+    def _statement(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        found = self._compiled.get(columns)
+        if found is None:
+            t = schema.tables
+            stmt = (
+                t.update()
+                .where(t.c.id == sa.bindparam("_id"), t.c.version == sa.bindparam("_expected"))
+                .values({c: sa.bindparam(c) for c in columns})
+            )
+            found = _positional(stmt, self.engine)
+            self._compiled[columns] = found
+        return found
+
+    def _move_statement(self) -> tuple[str, tuple[str, ...]]:
+        key = ("<move>",)
+        found = self._compiled.get(key)
+        if found is None:
+            m = schema.moves
+            stmt = m.insert().values({c.name: sa.bindparam(c.name) for c in m.columns})
+            found = _positional(stmt, self.engine)
+            self._compiled[key] = found
+        return found
 
     async def due_tables(self, now: float, limit: int = 100) -> list[int]:
         """Ids of playing tables whose timer deadline has passed, most overdue first."""
@@ -473,6 +614,13 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return 1 + int((await conn.execute(query)).scalar_one())
+
+
+def _positional(stmt: Any, engine: AsyncEngine) -> tuple[str, tuple[str, ...]]:
+    """SQL text and parameter order of a Core statement, for the dialect's qmark style."""
+    compiled = stmt.compile(dialect=engine.dialect)
+    order = tuple(compiled.positiontup or ())
+    return str(compiled), order
 
 
 def _async_url(url: str) -> str:

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.render import Message, Renderer, move_text
+from bot.render import N_, Message, Renderer, move_text
 from bot.service import (
     Announcement,
     ChatRef,
@@ -32,6 +32,10 @@ logger = logging.getLogger(__name__)
 __all__ = ["TerminalPlay"]
 
 PLATFORM = "terminal"
+HELP = N_(
+    "Type the number of a move, or the move itself: 7D plays the 7 of denari; "
+    "7D:3C+4S captures 3C and 4S with it. t shows the table, q quits."
+)
 # A bound on prompts in one session, so a runaway input stream always ends.
 MAX_PROMPTS = 100_000
 
@@ -56,7 +60,7 @@ class TerminalPlay:
         self._read = read
         self.out = out
 
-    def _t(self, text: str, locale: str) -> str:
+    def _(self, text: str, locale: str) -> str:
         return self.renderer.translations(locale).gettext(text)
 
     def say(self, text: str) -> None:
@@ -72,34 +76,37 @@ class TerminalPlay:
 
     async def run(self, game: str, *, players: int | None, level: str, new: bool = False) -> int:
         """Resume the open table, or open a new one; play until it ends or the user quits."""
-        table = await self._table(game, players=players, level=level, new=new)
+        table, shown = await self._table(game, players=players, level=level, new=new)
         if table is None:
             return 2
-        return await self._loop(table.id)
+        return await self._loop(table.id, shown)
 
     async def _table(
         self, game: str, *, players: int | None, level: str, new: bool
-    ) -> TableInfo | None:
+    ) -> tuple[TableInfo | None, Result | None]:
+        """The table to play (resumed or new) and, when just dealt, what was shown."""
         tables = await self.service.open_tables(self.chat)
         mine = [t for t in tables if t.seat_of(PLATFORM, self.user.user_id) is not None]
         if mine and not new:
             table = mine[-1]
-            self.say(f"== {table.game} #{table.id} ==")
             if table.status == "lobby":
                 result = await self.service.start(self.chat, self.user, table.id, fill_with=level)
                 if not self._show(result):
-                    return None
-            return table
+                    return None, None
+                return result.table, result
+            text = self._("Resuming the saved game (table {id}).", self.user.locale or "it")
+            self.say(text.format(id=table.id))
+            return table, None
         for t in tables:
             await self.service.abandon(self.chat, self.user, t.id, is_admin=True)
         result = await self.service.create_table(self.chat, self.user, game, players=players)
         if not self._show(result):
-            return None
+            return None, None
         assert result.table is not None
         started = await self.service.start(self.chat, self.user, result.table.id, fill_with=level)
         if not self._show(started):
-            return None
-        return started.table
+            return None, None
+        return started.table, started
 
     def _show(self, result: Result) -> bool:
         if result.refusal is not None:
@@ -114,9 +121,10 @@ class TerminalPlay:
             self.say(_text(message))
         return True
 
-    async def _loop(self, table_id: int) -> int:
-        shown = await self.service.show(self.chat, self.user, table_id)
-        self._show(shown)
+    async def _loop(self, table_id: int, shown: Result | None = None) -> int:
+        if shown is None:
+            shown = await self.service.show(self.chat, self.user, table_id)
+            self._show(shown)
         for _ in range(MAX_PROMPTS):
             table = shown.table
             if table is None:
@@ -134,19 +142,13 @@ class TerminalPlay:
                 continue
             self.say("  ".join(f"{i}) {move_text(m)}" for i, m in enumerate(moves, start=1)))
             line = await self.ask(
-                self._t("Your move (number or card, h = help, q = quit): ", locale)
+                self._("Your move (number or card, h = help, q = quit): ", locale)
             )
             if line is None or line.lower() in ("q", "quit", "exit"):
-                self.say(self._t("Game saved: run again to resume.", locale))
+                self.say(self._("Game saved: run again to resume.", locale))
                 return 0
             if line.lower() in ("h", "help", "?"):
-                self.say(
-                    self._t(
-                        "Type the number of a move, or the move itself: 7D plays the 7 of denari; "
-                        "7D:3C+4S captures 3C and 4S with it. t shows the table, q quits.",
-                        locale,
-                    )
-                )
+                self.say(self._(HELP, locale))
                 continue
             if line.lower() in ("t", "table"):
                 shown = await self.service.show(self.chat, self.user, table_id)
@@ -165,7 +167,7 @@ class TerminalPlay:
         return 1
 
     async def _finished(self, table: TableInfo, locale: str) -> int:
-        line = await self.ask(self._t("Play again? [y/N] ", locale))
+        line = await self.ask(self._("Play again? [y/N] ", locale))
         if line is not None and line.lower() in ("y", "yes", "s", "si", "sì"):
             result = await self.service.rematch(self.chat, self.user, table.id)
             if not self._show(result) or result.table is None:

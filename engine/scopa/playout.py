@@ -126,7 +126,9 @@ def greedy_move(
     """The beginner's move: the most valuable capture, else throw the least valuable card.
 
     Returns (card index, capture mask). Value = settebello, denari, primiera cards, scopa, cards.
+    Ties go to the lowest card index, whatever the order of ``hand``.
     """
+    hand = sorted(hand)
     best_card, best_capture, best_worth = -1, 0, -1.0
     for card in hand:
         for capture in capture_masks(

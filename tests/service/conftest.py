@@ -13,8 +13,11 @@ import pytest
 from bot.service import ComputerPlayers, Registry, TableService, TimerSettings
 from bot.service.games import GameKind
 from bot.store import Store
-from tests.store.conftest import db_url  # noqa: F401  (the database fixture)
 from tests.service import toygame
+from tests.store import conftest as store_fixtures
+
+# The database fixture (SQLite always, PostgreSQL when configured), shared with tests/store.
+db_url = store_fixtures.db_url
 
 
 class Clock:
@@ -51,9 +54,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def make_service(
-    db_url: str, clock: Clock
-) -> Callable[..., Any]:
+def make_service(db_url: str, clock: Clock) -> Callable[..., Any]:
     """Builds services over one database (several = a restart, or two processes)."""
     stores: list[Store] = []
     counter = iter(range(1, 1_000_000))

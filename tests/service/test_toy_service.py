@@ -118,7 +118,11 @@ async def test_full_game_results_and_ratings(service: TableService) -> None:
         shown = await service.show(CHAT, mover, table_id)
         hand = hand_of(shown, mover)
         assert hand is not None and hand.view.legal_moves
-        move = hand.view.legal_moves[-1] if not hand.view.legal_moves[-1].endswith("!") else hand.view.legal_moves[0]
+        move = (
+            hand.view.legal_moves[-1]
+            if not hand.view.legal_moves[-1].endswith("!")
+            else hand.view.legal_moves[0]
+        )
         result = await service.play(CHAT, mover, table_id, info.version, move)
         assert result.ok, result.refusal
         # Every event of a call carries the version now current (buttons use it).

@@ -149,11 +149,17 @@ class Game:
             hand=tuple(str(c) for c in sorted(self.hands[seat])) if seat is not None else (),
             hand_counts=tuple(len(h) for h in self.hands),
             current_player=self.current_player,
-            legal_moves=tuple(self.legal_moves()) if seat is not None and seat == self.current_player else (),
+            legal_moves=tuple(self.legal_moves())
+            if seat is not None and seat == self.current_player
+            else (),
             points=tuple(self.points(i) for i in range(len(self.sides))),
             scope=tuple(self._scope()),
             smazzata=1,
-            last_smazzata=tuple({"cards": self.points(i), "total": self.points(i)} for i in range(len(self.sides))) if over else None,
+            last_smazzata=tuple(
+                {"cards": self.points(i), "total": self.points(i)} for i in range(len(self.sides))
+            )
+            if over
+            else None,
             is_over=over,
         )
 
@@ -180,8 +186,11 @@ class Game:
 
 def new_game(rules: Rules, seed: int) -> Game:
     rng = random.Random(seed)
-    return Game(rules, [list(range(1, rules.hand + 1)) for _ in range(rules.players)],
-                rng.randrange(rules.players))
+    return Game(
+        rules,
+        [list(range(1, rules.hand + 1)) for _ in range(rules.players)],
+        rng.randrange(rules.players),
+    )
 
 
 class FirstMove:

@@ -1,0 +1,155 @@
+"""The real games through the service, on the real stores: full games with computer players end
+with results and ratings stored; a restart resumes a game mid-smazzata."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.render import Renderer
+from bot.service import (
+    ChatRef,
+    ComputerPlayers,
+    GameOver,
+    HandView,
+    SmazzataSummary,
+    TableService,
+    TableView,
+    UserRef,
+    default_registry,
+)
+
+CHAT = ChatRef("discord", "chan-1")
+ANNA = UserRef("discord", "a", "Anna", "it")
+BRUNO = UserRef("discord", "b", "Bruno", "en")
+
+
+async def real_service(make_service: Callable[..., Any]) -> TableService:
+    service: TableService = await make_service(
+        registry=default_registry(), computers=ComputerPlayers()
+    )
+    return service
+
+
+async def drive(
+    service: TableService,
+    table_id: int,
+    humans: dict[int, UserRef],
+    rng: random.Random,
+    *,
+    max_moves: int,
+    renderer: Renderer | None = None,
+) -> list[Any]:
+    """Humans play random legal moves until the game ends (or ``max_moves``)."""
+    events: list[Any] = []
+    for _ in range(max_moves):
+        shown = await service.show(CHAT, humans[0], table_id)
+        info = shown.table
+        assert info is not None
+        if info.status != "playing":
+            return events
+        seat = info.current_seat
+        assert seat in humans, "computers play their turns inside the call"
+        user = humans[seat]
+        hand = next(
+            e for e in (await service.show(CHAT, user, table_id)).events if isinstance(e, HandView)
+        )
+        move = rng.choice(hand.view.legal_moves)
+        result = await service.play(CHAT, user, table_id, info.version, move)
+        assert result.ok, result.refusal
+        events.extend(result.events)
+        if renderer is not None:
+            for e in result.events:
+                message = renderer.render(e)
+                assert message.text
+                if e.audience.kind == "chat":
+                    # No private card ever reaches the chat: no hand in public events.
+                    assert not isinstance(e, HandView)
+    return events
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "humans", "options"),
+    [
+        ("scopa", 2, 1, {}),
+        ("scopa", 3, 2, {"target": 6}),
+        ("scopa", 4, 2, {"target": 5}),
+        ("scopone", 4, 1, {"target": 8}),
+        ("scientifico", 4, 1, {"target": 6}),
+    ],
+)
+async def test_full_games_store_results_and_ratings(
+    make_service: Callable[..., Any], game: str, players: int, humans: int, options: dict[str, Any]
+) -> None:
+    service = await real_service(make_service)
+    people = [ANNA, BRUNO][:humans]
+    created = await service.create_table(CHAT, ANNA, game, players=players, options=options)
+    assert created.ok, created.refusal
+    assert created.table is not None
+    table_id = created.table.id
+    for p in people[1:]:
+        assert (await service.join(CHAT, p)).ok
+    started = await service.start(CHAT, ANNA, fill_with="easy")
+    assert started.ok, started.refusal
+    seats = {
+        s.seat: UserRef(s.platform, s.user_id, s.name)
+        for s in started.table.seats  # type: ignore[union-attr]
+        if s is not None and not s.computer
+    }
+    events = started.events + await drive(
+        service, table_id, seats, random.Random(7), max_moves=2000, renderer=Renderer()
+    )
+    over = [e for e in events if isinstance(e, GameOver)]
+    assert len(over) == 1
+    assert any(isinstance(e, SmazzataSummary) for e in events)
+    result = await service.store.result(table_id)
+    assert result is not None
+    assert result["family"] == "scopa" and result["multiplier"] in (1, 2, 3)
+    assert len(result["data"]["points"]) == (3 if players == 3 else 2 if players in (2, 4) else 0)
+    for p in people:
+        ratings = await service.store.player_ratings(p.platform, p.user_id)
+        assert {r.scope for r in ratings} == {"global", f"{CHAT.platform}:{CHAT.chat_id}"}
+        assert all(r.games == 1 for r in ratings)
+    # The move log replays to the same final state in the engine.
+    from engine import scopa
+
+    export = await service.export_game(table_id)
+    rules = scopa.Rules(
+        variant=game, players=players, **{k: v for k, v in export["options"].items()}
+    )
+    replay = scopa.new_game(rules, seed=export["seed"])
+    for m in export["moves"]:
+        assert replay.current_player == m["seat"]
+        replay = replay.play(m["move"])
+    assert replay.is_over
+    assert [replay.points(i) for i in range(len(replay.sides))] == result["data"]["points"]
+    for store in make_service.stores:  # type: ignore[attr-defined]
+        await store.close()
+
+
+async def test_restart_resumes_mid_smazzata(make_service: Callable[..., Any]) -> None:
+    first = await real_service(make_service)
+    created = await first.create_table(CHAT, ANNA, "scopa", players=2)
+    assert created.table is not None
+    table_id = created.table.id
+    await first.join(CHAT, BRUNO)
+    await first.start(CHAT, ANNA)
+    humans = {0: ANNA, 1: BRUNO}
+    await drive(first, table_id, humans, random.Random(3), max_moves=5)
+    before = await first.show(CHAT, ANNA, table_id)
+    view_before = next(e for e in before.events if isinstance(e, TableView)).view
+    assert view_before.smazzata == 1 and view_before.history  # mid-smazzata
+    await first.store.close()
+    second = await real_service(make_service)  # a new process on the same database
+    after = await second.show(CHAT, ANNA, table_id)
+    view_after = next(e for e in after.events if isinstance(e, TableView)).view
+    assert view_after == view_before
+    assert after.table is not None and before.table is not None
+    assert after.table.version == before.table.version
+    await drive(second, table_id, humans, random.Random(4), max_moves=5)
+    assert len(await second.store.moves(table_id)) == 10
+    for store in make_service.stores:  # type: ignore[attr-defined]
+        await store.close()

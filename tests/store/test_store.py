@@ -1,0 +1,102 @@
+"""The store on real databases: migrations match the schema, compare-and-set saves."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from bot.store import MoveRow, Store, StoreError, TableUpdate
+from bot.store.schema import metadata
+
+
+def table_values(**over: object) -> dict[str, object]:
+    values: dict[str, object] = {
+        "platform": "telegram",
+        "chat_id": "c",
+        "game": "scopa",
+        "family": "scopa",
+        "players": 2,
+        "options": {"target": 11},
+        "status": "playing",
+        "creator": "u",
+        "seats": [None, None],
+        "state": {"x": 1},
+        "seed": 42,
+        "version": 1,
+        "deadline": None,
+        "deadline_kind": None,
+        "rematch_of": None,
+        "created_at": 1.0,
+        "updated_at": 1.0,
+    }
+    values.update(over)
+    return values
+
+
+async def test_migrations_create_exactly_the_schema(db_url: str) -> None:
+    store = Store.open(db_url)
+    try:
+        await store.upgrade()
+        await store.upgrade()  # idempotent
+
+        def diff(conn: sa.Connection) -> list[object]:
+            return list(compare_metadata(MigrationContext.configure(conn), metadata))
+
+        async with store.engine.connect() as conn:
+            assert await conn.run_sync(diff) == []
+    finally:
+        await store.close()
+
+
+async def test_compare_and_set(db_url: str) -> None:
+    store = Store.open(db_url)
+    try:
+        await store.upgrade()
+        table_id = await store.insert_table(table_values(), [("telegram", "u")])
+        move = MoveRow(table_id, 1, 0, "7D", "human", 2.0)
+        first = await store.save(TableUpdate(table_id, 1, {"state": {"x": 2}}, move))
+        assert first is not None and first.version == 2
+        # A second save on the old version matches nothing and writes nothing.
+        assert await store.save(TableUpdate(table_id, 1, {"state": {"x": 3}}, move)) is None
+        row = await store.load_table(table_id)
+        assert row is not None and row.version == 2 and row.state == {"x": 2}
+        assert [m.move for m in await store.moves(table_id)] == ["7D"]
+        assert [r.id for r in await store.user_tables("telegram", "u")] == [table_id]
+        assert [r.id for r in await store.open_tables("telegram", "c")] == [table_id]
+        # Timers: due tables, and a reminder moves the deadline without a new version.
+        await store.save(TableUpdate(table_id, 2, {"deadline": 10.0, "deadline_kind": "remind"}))
+        assert await store.due_tables(9.0) == []
+        assert await store.due_tables(10.0) == [table_id]
+        assert await store.move_deadline(
+            table_id, version=3, kind="remind", deadline=20.0, new_kind="autoplay"
+        )
+        assert not await store.move_deadline(
+            table_id, version=3, kind="remind", deadline=30.0, new_kind="autoplay"
+        )
+        row = await store.load_table(table_id)
+        assert row is not None and (row.version, row.deadline) == (3, 20.0)
+    finally:
+        await store.close()
+
+
+async def test_chat_and_user_settings(db_url: str) -> None:
+    store = Store.open(db_url)
+    try:
+        await store.upgrade()
+        assert (await store.chat("telegram", "c")).max_open_tables == 1
+        await store.set_chat("telegram", "c", locale="en", max_open_tables=3)
+        await store.set_chat("telegram", "c", locale="it", max_open_tables=3)
+        chat = await store.chat("telegram", "c")
+        assert (chat.locale, chat.max_open_tables) == ("it", 3)
+        assert await store.user_locale("telegram", "u") is None
+        await store.set_user_locale("telegram", "u", name="U", locale="en")
+        assert await store.user_locale("telegram", "u") == "en"
+    finally:
+        await store.close()
+
+
+def test_bad_url() -> None:
+    with pytest.raises(StoreError):
+        Store.open("nosuchdb://x")
