@@ -158,7 +158,8 @@ def hand_view(
     are those naming every picked card (paged if still too many). Picking is plain text
     matching of the cards' own strings in the move strings: the adapter knows no rules."""
     moves = tuple(getattr(event.view, "legal_moves", ()) or ())
-    cards = list(dict.fromkeys(str(c) for c in getattr(event.view, "hand", ())))
+    # Move strings name cards without the deck mark (``7D'`` is the second deck's 7D).
+    cards = list(dict.fromkeys(str(c).rstrip("'") for c in getattr(event.view, "hand", ())))
     shown = sum(len(row) for row in message.buttons)
     if not moves or not cards:
         return view_of(message)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -534,3 +535,77 @@ async def test_turn_timers_reach_discord_without_an_interaction(
         export = await handler.service.export_game(table_id)
         assert any(m["actor"] == "timeout" for m in export["moves"])
     assert_all_answered(fake)
+
+
+def _scala40_choice(moves: list[str]) -> tuple[str, list[str]]:
+    """alice's simple Scala 40 policy: draw, else open or meld, else discard; with the cards
+    to pick for it (the cards a move string names, read the way a player reads them)."""
+    for prefix in ("t", "o ", "m ", "d "):
+        found = [m for m in moves if m == prefix or (prefix != "t" and m.startswith(prefix))]
+        if found:
+            move = found[-1] if prefix == "d " else found[0]
+            cards = re.findall(r"10[DCSB]|[A2-9TJQK][DCSB]|\*", move[2:]) if prefix != "t" else []
+            return move, list(dict.fromkeys(cards))
+    raise AssertionError(f"no move for alice among {moves}")
+
+
+async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: Backend) -> None:
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        lobby = await open_table(fake, alice, "scala40", computers=1, level="easy")
+        table_id = table_id_of(lobby)
+        start = await fake.click(alice, lobby, find_id(lobby, "@start"))
+        await start.wait_answer()
+        await settle(handler, fake, start)
+        hand = await my_hand(fake, handler, alice, fake.messages[lobby.id])
+        played: list[str] = []
+        for _ in range(MAX_PRESSES):
+            if await _scala40_hand_number(handler.service, table_id) > 1:
+                break
+            hand = fake.messages[hand.id]
+            moves = _all_moves_on(fake, hand)
+            if not moves:
+                hand = await my_hand(fake, handler, alice, fake.messages[lobby.id])
+                continue
+            move, cards = _scala40_choice(moves)
+            if cards:
+                select_id = next(c for c in hand.custom_ids() if c.startswith("s"))
+                pick = await fake.select(alice, hand, select_id, cards)
+                await pick.wait_answer()
+                await settle(handler, fake, pick)
+                hand = fake.messages[hand.id]
+                narrowed = [action_of(c) for c in hand.custom_ids()]
+                assert move in narrowed, (move, cards, narrowed)
+            press = await fake.click(alice, hand, find_id(hand, move))
+            await press.wait_answer()
+            await settle(handler, fake, press)
+            played.append(move)
+        else:
+            raise AssertionError("the first Scala 40 hand did not end within the bound")
+    export = await handler.service.export_game(table_id)
+    mine = [m["move"] for m in export["moves"] if m["seat"] == 0]
+    assert mine == played[: len(mine)] and len(mine) >= len(played) - 1
+    assert any(m.startswith("d ") for m in mine) and "t" in mine
+    assert_all_answered(fake)
+    assert_no_hand_in_channel(fake, handler.renderer)
+
+
+def _all_moves_on(fake: FakeDiscord, hand: StoredMessage) -> list[str]:
+    """The moves a hand message offers (its picker narrows them; paging is not needed here
+    because alice always picks first)."""
+    return [
+        action_of(c)
+        for c in hand.custom_ids()
+        if not c.startswith("s") and not action_of(c).startswith(("@", "~", "?"))
+    ]
+
+
+async def _scala40_hand_number(service: TableService, table_id: int) -> int:
+    export = await service.export_game(table_id)
+    kind = default_registry().get("scala40")
+    assert kind is not None
+    game = kind.new_game(kind.rules(export["players"], export["options"]), export["seed"])
+    for entry in export["moves"]:
+        game = game.play(entry["move"])
+    return int(game.view(None).hand_number)
