@@ -77,6 +77,11 @@ async def test_connects_and_builds_guild_from_ready_and_guild_create(fake: FakeD
         assert isinstance(channel, discord.TextChannel)
         assert fake.identifies == 1
     assert ("GET", "/api/v10/users/@me") in fake.requests
+    # The client asks for a compressed stream; the fake answers in plain JSON text frames,
+    # which discord.py accepts (it only decompresses binary frames).
+    (query,) = fake.gateway_queries
+    assert query["v"] == "10" and query["encoding"] == "json"
+    assert query.get("compress") in (None, "zlib-stream", "zstd-stream")
 
 
 async def test_sync_then_slash_command_and_button(fake: FakeDiscord) -> None:

@@ -243,6 +243,7 @@ class FakeDiscord:
         self.rate_limits: list[RateLimitRule] = []
         self.rate_limited: list[tuple[str, str]] = []
         self.identifies = 0
+        self.gateway_queries: list[dict[str, str]] = []
         # Message bodies Discord would have refused (400); a test should end with none.
         self.violations: list[str] = []
         self.resumes = 0
@@ -476,6 +477,7 @@ class FakeDiscord:
         await ws.send_str(json.dumps({"op": OP_DISPATCH, "t": event, "s": sequence, "d": data}))
 
     async def _gateway_socket(self, request: web.Request) -> web.WebSocketResponse:
+        self.gateway_queries.append(dict(request.query))
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         if request.query.get("encoding", "json") != "json":
