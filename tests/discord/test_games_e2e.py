@@ -609,3 +609,31 @@ async def _scala40_hand_number(service: TableService, table_id: int) -> int:
     for entry in export["moves"]:
         game = game.play(entry["move"])
     return int(game.view(None).hand_number)
+
+
+async def test_every_option_choice_opens_a_table(fake: FakeDiscord, backend: Backend) -> None:
+    """Each choice the slash commands offer is one the engines accept (no refusal)."""
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend)
+    cases: list[tuple[str, dict[str, Any]]] = []
+    async with running(bot, fake):
+        for command in fake.global_commands:
+            if command["name"] not in ("scopa", "scopone", "scala40"):
+                continue
+            for option in command.get("options", []):
+                values = [c["value"] for c in option.get("choices", [])]
+                if option["type"] == 5:  # boolean
+                    values = [True]
+                cases += [(command["name"], {option["name"]: v}) for v in values]
+        assert len(cases) > 30
+        for name, options in cases:
+            channel = await fake.add_text_channel(f"t-{len(fake.text_channels)}")
+            record = await fake.slash(alice, name, channel_id=channel, **options)
+            await record.wait_answer()
+            await settle(handler, fake, record)
+            assert record.original is not None and not record.original.ephemeral, (
+                name,
+                options,
+                [m.content for m in record.messages()],
+            )
+    assert_all_answered(fake)
