@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord.bot import TavoloBot, sync_commands_once
-from bot.discord.handler import PLATFORM, FileMessageIndex, ServiceHandler
+from bot.discord.handler import PLATFORM, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
 
 logger = logging.getLogger(__name__)
 
 SYNC_FILE = "discord-commands.sha256"
 MESSAGES_FILE = "discord-table-messages.json"
+DM_USERS_FILE = "discord-dm-users.json"
 
 
 def build_bot(app: Any, **options: Any) -> TavoloBot:
@@ -24,7 +25,8 @@ def build_bot(app: Any, **options: Any) -> TavoloBot:
     handler = ServiceHandler(
         app.service,
         app.renderer,
-        table_messages=FileMessageIndex(app.settings.data_dir / MESSAGES_FILE),
+        table_messages=FileIdMap(app.settings.data_dir / MESSAGES_FILE),
+        dm_users=FileIdMap(app.settings.data_dir / DM_USERS_FILE),
     )
     bot = TavoloBot(
         handler=handler,

@@ -79,34 +79,40 @@ def locale_hint(locale: discord.Locale | None) -> str:
     return "it" if locale is not None and locale.value.startswith("it") else "en"
 
 
-class MessageIndex(Protocol):
-    """Which channel message shows each table, so it is edited in place (also after a
-    restart, when the index is persistent)."""
+class IdMap(Protocol):
+    """A small int -> int map the handler keeps: which channel message shows each table (so it
+    is edited in place), which users asked for DMs. Persistent implementations make both
+    survive a restart."""
 
-    def get(self, table_id: int) -> int | None: ...
+    def get(self, key: int) -> int | None: ...
 
-    def remember(self, table_id: int, message_id: int) -> None: ...
+    def remember(self, key: int, value: int) -> None: ...
+
+    def forget(self, key: int) -> None: ...
 
 
-class MemoryMessageIndex:
-    """The index in memory, for the most recent tables only."""
+class MemoryIdMap:
+    """The map in memory, for the most recently used keys only."""
 
     def __init__(self, limit: int = MAX_REMEMBERED) -> None:
         self.limit = limit
         self._ids: OrderedDict[int, int] = OrderedDict()
 
-    def get(self, table_id: int) -> int | None:
-        return self._ids.get(table_id)
+    def get(self, key: int) -> int | None:
+        return self._ids.get(key)
 
-    def remember(self, table_id: int, message_id: int) -> None:
-        self._ids[table_id] = message_id
-        self._ids.move_to_end(table_id)
+    def remember(self, key: int, value: int) -> None:
+        self._ids[key] = value
+        self._ids.move_to_end(key)
         while len(self._ids) > self.limit:
             self._ids.popitem(last=False)
 
+    def forget(self, key: int) -> None:
+        self._ids.pop(key, None)
 
-class FileMessageIndex(MemoryMessageIndex):
-    """The index in a small JSON file (one process per file), rewritten atomically on change."""
+
+class FileIdMap(MemoryIdMap):
+    """The map in a small JSON file (one process per file), rewritten atomically on change."""
 
     def __init__(self, path: Path, limit: int = MAX_REMEMBERED) -> None:
         super().__init__(limit)
@@ -118,12 +124,20 @@ class FileMessageIndex(MemoryMessageIndex):
         except FileNotFoundError:
             pass
         except (ValueError, AttributeError) as exc:
-            logger.warning("ignoring the unreadable table message index %s: %s", path, exc)
+            logger.warning("ignoring the unreadable %s: %s", path, exc)
 
-    def remember(self, table_id: int, message_id: int) -> None:
-        if self._ids.get(table_id) == message_id:
+    def remember(self, key: int, value: int) -> None:
+        if self._ids.get(key) == value:
             return
-        super().remember(table_id, message_id)
+        super().remember(key, value)
+        self._write()
+
+    def forget(self, key: int) -> None:
+        if key in self._ids:
+            super().forget(key)
+            self._write()
+
+    def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_suffix(self.path.suffix + ".tmp")
         temporary.write_text(json.dumps({str(k): v for k, v in self._ids.items()}), "utf-8")
@@ -205,13 +219,14 @@ class ServiceHandler:
         service: TableService,
         renderer: Renderer,
         *,
-        table_messages: MessageIndex | None = None,
+        table_messages: IdMap | None = None,
+        dm_users: IdMap | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
         self.client: discord.Client | None = None
-        self._table_messages = table_messages or MemoryMessageIndex()
-        self._dm_users: OrderedDict[int, bool] = OrderedDict()
+        self._table_messages = table_messages if table_messages is not None else MemoryIdMap()
+        self._dm_users = dm_users if dm_users is not None else MemoryIdMap()
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""
@@ -244,15 +259,13 @@ class ServiceHandler:
         return view_of(message)
 
     def wants_dm(self, user_id: int) -> bool:
-        return user_id in self._dm_users
+        return self._dm_users.get(user_id) is not None
 
     def _set_dm(self, user_id: int, wanted: bool) -> None:
         if wanted:
-            self._dm_users[user_id] = True
-            while len(self._dm_users) > MAX_REMEMBERED:
-                self._dm_users.popitem(last=False)
+            self._dm_users.remember(user_id, 1)
         else:
-            self._dm_users.pop(user_id, None)
+            self._dm_users.forget(user_id)
 
     # ------------------------------------------------------------------ slash commands
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from bot.discord.bot import TavoloBot
-from bot.discord.handler import MemoryMessageIndex, ServiceHandler
+from bot.discord.handler import MemoryIdMap, ServiceHandler
 from bot.discord.sync import MemorySyncState
 from bot.render import Renderer, card_text
 from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
@@ -69,7 +69,7 @@ async def backend(tmp_path: Path) -> AsyncIterator[Backend]:
 
 
 async def make_bot(
-    backend: Backend, index: MemoryMessageIndex | None = None
+    backend: Backend, index: MemoryIdMap | None = None
 ) -> tuple[TavoloBot, ServiceHandler]:
     """A fresh process: a new service over the same database, a new handler, a new client."""
     handler = TrackedHandler(await backend.service(), Renderer(), table_messages=index)
@@ -359,7 +359,7 @@ async def test_a_stale_button_is_refused_politely(fake: FakeDiscord, backend: Ba
 
 async def test_restart_mid_game_with_old_buttons(fake: FakeDiscord, backend: Backend) -> None:
     alice = fake.add_user("alice")
-    index = MemoryMessageIndex()  # stands for the file-backed index that survives a restart
+    index = MemoryIdMap()  # stands for the file-backed index that survives a restart
     bot, handler = await make_bot(backend, index)
     async with running(bot, fake):
         table, table_id = await _started_game(fake, handler, alice)
