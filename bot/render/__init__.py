@@ -46,6 +46,7 @@ __all__ = [
     "Renderer",
     "card_text",
     "move_text",
+    "scala40_move_text",
 ]
 
 MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
@@ -280,6 +281,8 @@ class Renderer:
     def _table(self, e: TableView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table, view = e.table, e.view
+        if table.family == "scala40":
+            return self._scala40_table(e, t)
         if table.family != "scopa":
             return self._generic_table(e, t)
         lines = [self._title(table, t) + " · " + _("hand {n}").format(n=view.smazzata)]
@@ -324,6 +327,57 @@ class Renderer:
             lines.append(_("The table was closed."))
         return Message("\n".join(lines), tuple(rows))
 
+    def _scala40_table(self, e: TableView, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table, view = e.table, e.view
+        lines = [self._title(table, t) + " · " + _("hand {n}").format(n=view.hand_number)]
+        lines.append(
+            _("Pile: {card} ({n}) · stock: {stock}").format(
+                card=card_text(view.pile_top) if view.pile_top is not None else "—",
+                n=view.pile_count,
+                stock=view.stock_count,
+            )
+        )
+        if view.melds:
+            lines.append(_("Melds on the table:"))
+            for i, meld in enumerate(view.melds, start=1):
+                lines.append(f"  {i}. {cards_text(meld.cards)}")
+        for seat in range(view.players):
+            marker = "▶ " if view.current_player == seat else "  "
+            state = []
+            if view.opened[seat]:
+                state.append(_("opened"))
+            if view.eliminated[seat]:
+                state.append(_("out"))
+            lines.append(
+                marker
+                + _("{name}: {n} in hand, {score} points").format(
+                    name=self.seat_name(table, seat, t),
+                    n=view.hand_counts[seat],
+                    score=view.scores[seat],
+                )
+                + (f" ({', '.join(state)})" if state else "")
+            )
+        lines.append(_("Out at {limit} points.").format(limit=view.elimination))
+        if view.last_move is not None:
+            seat, move = view.last_move
+            lines.append(
+                _("Last move: {name} {move}").format(
+                    name=self.seat_name(table, seat, t), move=scala40_move_text(move, t)
+                )
+            )
+        rows: list[tuple[Button, ...]] = []
+        if table.status == "playing":
+            if view.current_player is not None:
+                lines.append(
+                    _("Turn: {name}").format(name=self.seat_name(table, view.current_player, t))
+                )
+            rows.append((self._button(table, _("My hand"), "@hand"),))
+        elif table.status == "finished":
+            lines.append(_("Game over."))
+            rows.append((self._button(table, _("Rematch"), "@rematch"),))
+        return Message("\n".join(lines), tuple(rows))
+
     def _generic_table(self, e: TableView, t: gettext.NullTranslations) -> Message:
         """Games without a dedicated layout: the public view's fields, cards with symbols."""
         _ = t.gettext
@@ -348,6 +402,11 @@ class Renderer:
         lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
         if table.family == "scopa":
             lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
+        elif table.family == "scala40":
+            top = card_text(view.pile_top) if view.pile_top is not None else "—"
+            lines.append(_("Pile: {card}").format(card=top))
+            for i, meld in enumerate(view.melds, start=1):
+                lines.append(f"  {i}. {cards_text(meld.cards)}")
         else:
             lines.extend(_fields_text(view, skip={"seat", "hand", "legal_moves", "history"}))
         moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
@@ -376,9 +435,37 @@ class Renderer:
                     else:
                         label = _("{card} (choose…)").format(card=card_text(card))
                         buttons.append(self._button(table, label, f"?{card}"))
+        elif table.family == "scala40":
+            buttons = self._scala40_buttons(table, moves, e.focus, t)
         else:
             buttons = [self._button(table, move_text(m), m) for m in moves]
         return Message("\n".join(lines), _rows(buttons))
+
+    def _scala40_buttons(
+        self,
+        table: TableInfo,
+        moves: Sequence[str],
+        focus: str | None,
+        t: gettext.NullTranslations,
+    ) -> list[Button]:
+        """One button per kind of move (draw, open, meld, attach, swap, discard); a kind with
+        several moves opens them as a second step (``?<kind>``), so 25 buttons always suffice."""
+        by_kind: dict[str, list[str]] = {}
+        for m in moves:
+            by_kind.setdefault(_scala40_kind(m), []).append(m)
+        if focus is not None and focus in by_kind:
+            options = by_kind[focus][: MAX_ROWS * MAX_PER_ROW - 1]
+            buttons = [self._button(table, scala40_move_text(m, t), m) for m in options]
+            buttons.append(self._button(table, t.gettext("« Back"), "@hand"))
+            return buttons
+        buttons = []
+        for kind, options in by_kind.items():
+            if len(options) == 1:
+                buttons.append(self._button(table, scala40_move_text(options[0], t), options[0]))
+            else:
+                label = t.gettext(SCALA40_KINDS.get(kind, kind))
+                buttons.append(self._button(table, f"{label}…", f"?{kind}"))
+        return buttons
 
     def _turn(self, e: TurnNotice, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
@@ -394,6 +481,8 @@ class Renderer:
         name = self.seat_name(table, seat, t) if isinstance(seat, int) else ""
         if e.kind == "scopa":
             return Message(_("Scopa! {name}").format(name=name))
+        if e.kind == "fuori":
+            return Message(_("{name} declares fuori!").format(name=name))
         if e.kind == "timeout":
             return Message(_("Time is up: the computer played for {name}.").format(name=name))
         if e.kind == "taken_over":
@@ -418,6 +507,8 @@ class Renderer:
     def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table = e.table
+        if table.family == "scala40":
+            return self._scala40_summary(e, t)
         lines = [_("End of hand {n}").format(n=e.number)]
         sides = _sides_of(table, len(e.scores))
         for i, score in enumerate(e.scores):
@@ -439,6 +530,28 @@ class Renderer:
                 )
             )
         )
+        return Message("\n".join(lines))
+
+    def _scala40_summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table = e.table
+        closer = e.data.get("closer")
+        text = (
+            _("Hand {n} closed by {name}.")
+            if not e.data.get("in_hand")
+            else _("Hand {n} closed in hand by {name}!")
+        )
+        lines = [text.format(n=e.number, name=self.seat_name(table, closer, t))]
+        for seat, score in enumerate(e.scores):
+            lines.append(
+                _("{name}: +{penalty}, total {points}").format(
+                    name=self.seat_name(table, seat, t),
+                    penalty=score.get("penalty", 0),
+                    points=e.points[seat] if seat < len(e.points) else 0,
+                )
+            )
+        for seat in e.data.get("eliminated", ()):
+            lines.append(_("{name} is out.").format(name=self.seat_name(table, seat, t)))
         return Message("\n".join(lines))
 
     def _game_over(self, e: GameOver, t: gettext.NullTranslations) -> Message:
@@ -502,6 +615,56 @@ class Renderer:
                 )
             )
         return Message("\n".join(lines))
+
+
+SCALA40_KINDS = {
+    "t": N_("Draw from the stock"),
+    "p": N_("Take the discard"),
+    "o": N_("Open"),
+    "m": N_("Meld"),
+    "a": N_("Attach"),
+    "s": N_("Swap a joker"),
+    "d": N_("Discard"),
+    "in": N_("Re-enter"),
+    "out": N_("Stay out"),
+}
+
+
+def _scala40_kind(move: str) -> str:
+    head = move.split(" ", 1)[0].lower()
+    if head in ("in", "out"):
+        return head
+    return head[:1]
+
+
+def scala40_move_text(move: str, t: gettext.NullTranslations) -> str:
+    """``o 7D8D9D KCKSKD`` -> ``Open: 7♦8♦9♦ K♥K♠K♦``; ``a3 TD`` -> ``Attach 10♦ to 3``."""
+    parts = move.split()
+    kind = _scala40_kind(move)
+    label = t.gettext(SCALA40_KINDS.get(kind, kind))
+    if kind in ("t", "p", "in", "out") or len(parts) < 2:
+        return label
+    cards = [_meld_text(p) for p in parts[1:]]
+    if kind in ("a", "s"):
+        return f"{label} {' '.join(cards)} → {parts[0][1:]}"
+    return f"{label}: {' '.join(cards)}"
+
+
+def _meld_text(token: str) -> str:
+    """``7D8D*`` -> ``7♦8♦🃏``; a trailing ``<``/``>`` (scala end) is kept."""
+    out = []
+    i = 0
+    while i < len(token):
+        if token[i] == "*":
+            out.append("🃏")
+            i += 1
+        elif token[i] in "<>":
+            out.append(token[i])
+            i += 1
+        else:
+            out.append(card_text(token[i : i + 2]))
+            i += 2
+    return "".join(out)
 
 
 def _played_card(move: str) -> str:

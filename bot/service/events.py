@@ -162,7 +162,7 @@ class TurnNotice(TableEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Announcement(TableEvent):
-    """A short public announcement. ``kind``: "scopa" (data: seat, side), "fuori" (seat),
+    """A short public announcement. ``kind``: "scopa" (data: seat, side), "fuori" (seat, move),
     "timeout" (seat: the computer played for an idle player), "taken_over" (seat),
     "taken_back" (seat), "abandoned" (by), "started"."""
 
@@ -173,11 +173,14 @@ class Announcement(TableEvent):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SmazzataSummary(TableEvent):
     """A smazzata (Scopa) or hand (Scala 40) ended: ``scores`` per side is the engine's point
-    breakdown (carte, denari, settebello, primiera, scope, ..., total); ``points`` the totals."""
+    breakdown (Scopa: carte, denari, settebello, primiera, scope, ..., total; Scala 40:
+    penalty); ``points`` the totals (Scala 40: penalty scores, lower is better). ``data``:
+    Scala 40's ``closer``, ``in_hand``, ``eliminated`` (seats)."""
 
     number: int
     scores: tuple[dict[str, int], ...]
     points: tuple[int, ...]
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,10 +26,11 @@ CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "medium": ("medium", "greedy", "random"),
         "hard": ("hard", "medium", "greedy", "random"),
     },
+    # "greedy" is a Scopa player: never offered for Scala 40.
     "scala40": {
-        "easy": ("scala40-easy", "scala40", "greedy", "random"),
-        "medium": ("scala40-medium", "scala40", "greedy", "random"),
-        "hard": ("scala40-hard", "scala40-medium", "scala40", "greedy", "random"),
+        "easy": ("scala40-easy", "scala40", "random"),
+        "medium": ("scala40-medium", "scala40", "random"),
+        "hard": ("scala40-hard", "scala40-medium", "scala40", "random"),
     },
 }
 

@@ -954,7 +954,7 @@ class TableService:
         live.views = {}
         if game.is_over:
             row.status = "finished"
-        await self._announce(call, live, seat, old_public, game, saved.rating_changes)
+        await self._announce(call, live, seat, move, old_public, game, saved.rating_changes)
         return True
 
     def _finish(self, live: _Live, game: Any, now: float) -> Finish:
@@ -1031,39 +1031,18 @@ class TableService:
         call: _Call,
         live: _Live,
         seat: int,
+        move: str,
         old_public: Any,
         game: Any,
         rating_changes: Sequence[Any],
     ) -> None:
-        """Announcements for one move: scopa, fuori, smazzata summary, game over."""
+        """Announcements for one move: scopa, fuori, smazzata/hand summary, game over."""
         new_public = live.view(None)
         head = await self._chat_head(live)
-        old_scope = getattr(old_public, "scope", None)
-        new_scope = getattr(new_public, "scope", None)
-        same_smazzata = getattr(old_public, "smazzata", None) == getattr(new_public, "smazzata", 0)
-        if old_scope is not None and new_scope is not None:
-            for side, (a, b) in enumerate(zip(old_scope, new_scope, strict=False)):
-                if b > a and same_smazzata:
-                    call.events.append(
-                        Announcement(**head, kind="scopa", data={"seat": seat, "side": side})
-                    )
-        old_last = getattr(old_public, "last_smazzata", None)
-        new_last = getattr(new_public, "last_smazzata", None)
-        smazzata_ended = new_last is not None and (not same_smazzata or game.is_over)
-        if (
-            new_last is not None
-            and smazzata_ended
-            and (new_last != old_last or not same_smazzata or game.is_over)
-        ):
-            scores = tuple(dict(s) for s in new_last)
-            call.events.append(
-                SmazzataSummary(
-                    **head,
-                    number=int(getattr(old_public, "smazzata", 0) or 0),
-                    scores=scores,
-                    points=tuple(game.points(i) for i in range(len(game.sides))),
-                )
-            )
+        if live.kind.family == "scala40":
+            self._announce_scala40(call, head, old_public, new_public, game)
+        else:
+            self._announce_scopa(call, head, seat, move, old_public, new_public, game)
         if game.is_over:
             outcome = game.outcome()
             deltas = tuple(
@@ -1081,6 +1060,59 @@ class TableService:
                     ratings=deltas,
                 )
             )
+
+    @staticmethod
+    def _announce_scopa(
+        call: _Call,
+        head: dict[str, Any],
+        seat: int,
+        move: str,
+        old_public: Any,
+        new_public: Any,
+        game: Any,
+    ) -> None:
+        if move.endswith("!"):
+            call.events.append(
+                Announcement(**head, kind="fuori", data={"seat": seat, "move": move})
+            )
+        same_smazzata = old_public.smazzata == new_public.smazzata
+        if same_smazzata:
+            for side, (a, b) in enumerate(zip(old_public.scope, new_public.scope, strict=False)):
+                if b > a:
+                    call.events.append(
+                        Announcement(**head, kind="scopa", data={"seat": seat, "side": side})
+                    )
+        last = new_public.last_smazzata
+        if last is not None and (not same_smazzata or game.is_over):
+            call.events.append(
+                SmazzataSummary(
+                    **head,
+                    number=int(old_public.smazzata),
+                    scores=tuple(dict(s) for s in last),
+                    points=tuple(game.points(i) for i in range(len(game.sides))),
+                )
+            )
+
+    @staticmethod
+    def _announce_scala40(
+        call: _Call, head: dict[str, Any], old_public: Any, new_public: Any, game: Any
+    ) -> None:
+        last = new_public.last_hand
+        if last is None or last == old_public.last_hand:
+            return
+        call.events.append(
+            SmazzataSummary(
+                **head,
+                number=int(last.hand),
+                scores=tuple({"penalty": int(p)} for p in last.penalties),
+                points=tuple(int(x) for x in new_public.scores),
+                data={
+                    "closer": int(last.closer),
+                    "in_hand": bool(last.in_hand),
+                    "eliminated": [int(x) for x in last.eliminated],
+                },
+            )
+        )
 
     def _snapshot(self, live: _Live) -> dict[int, Any]:
         """What each human seat's private message shows (hand + legal moves), to send only

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.render import N_, Message, Renderer, move_text
+from bot.render import N_, Message, Renderer, move_text, scala40_move_text
 from bot.service import (
     Announcement,
     ChatRef,
@@ -140,7 +140,12 @@ class TerminalPlay:
             if not moves:
                 shown = await self.service.show(self.chat, self.user, table_id)
                 continue
-            self.say("  ".join(f"{i}) {move_text(m)}" for i, m in enumerate(moves, start=1)))
+            if table.family == "scala40":
+                tr = self.renderer.translations(locale)
+                labels = [scala40_move_text(m, tr) for m in moves]
+            else:
+                labels = [move_text(m) for m in moves]
+            self.say("  ".join(f"{i}) {label}" for i, label in enumerate(labels, start=1)))
             line = await self.ask(
                 self._("Your move (number or card, h = help, q = quit): ", locale)
             )
