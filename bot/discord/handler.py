@@ -23,7 +23,7 @@ import json
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,7 +39,7 @@ from bot.discord.limits import (
     fit_content,
     split_text,
 )
-from bot.render import Message, Renderer, card_text, move_text
+from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
 from bot.service import (
     ChatRef,
     Event,
@@ -165,29 +165,43 @@ def view_of(message: Message) -> discord.ui.View | None:
 
 
 def hand_view(
-    event: HandView, message: Message, *, picked: Sequence[str] = (), page: int = 0
+    event: HandView,
+    message: Message,
+    *,
+    picked: Sequence[str] = (),
+    page: int = 0,
+    label: Callable[[str], str] = move_text,
 ) -> discord.ui.View | None:
-    """The components of a hand. When the moves are many (Scala 40, or more than the renderer
-    could fit in 25 buttons), a multi-select of the hand's cards comes first and the move buttons
-    are those naming every picked card (paged if still too many). Picking is plain text
+    """The components of a hand. For Scala 40 (or when the renderer's 25 buttons could not hold
+    every move) a multi-select of the hand's cards comes first; below it the renderer's buttons
+    (Scala 40: draw, open, meld, attach, discard...), or, once cards are picked, the moves that
+    name every picked card, labelled by ``label`` and paged if need be. Picking is plain text
     matching of the cards' own strings in the move strings: the adapter knows no rules."""
     moves = tuple(getattr(event.view, "legal_moves", ()) or ())
     # Move strings name cards without the deck mark (``7D'`` is the second deck's 7D).
     cards = list(dict.fromkeys(str(c).rstrip("'") for c in getattr(event.view, "hand", ())))
-    shown = sum(len(row) for row in message.buttons)
+    shown = [button for row in message.buttons for button in row]
     if not moves or not cards:
         return view_of(message)
-    truncated = shown >= MAX_ROWS * MAX_ROW_BUTTONS and len(moves) > shown
+    truncated = len(shown) >= MAX_ROWS * MAX_ROW_BUTTONS and len(moves) > len(shown)
     if event.table.family not in PICKER_FAMILIES and not truncated:
         return view_of(message)
     picked = [c for c in picked if c in cards]
-    chosen = [m for m in moves if all(c in m for c in picked)] if picked else list(moves)
+    if picked or truncated:
+        wanted = [m for m in moves if all(c in m for c in picked)]
+        buttons = [ButtonSpec(label(m), m, "primary") for m in wanted]
+    else:
+        buttons = []
+        for button in shown:
+            action = ActionRef.parse(button.data).action
+            style = "secondary" if action.startswith(("@", "?")) else "primary"
+            buttons.append(ButtonSpec(button.label, action, style))
     options = tuple((card_text(c), c) for c in cards[:MAX_SELECT_OPTIONS])
     return build_view(
         table_id=event.table.id,
         version=event.table.version,
         selects=[SelectSpec(PICK_CARDS, options, None, 1, len(options))],
-        buttons=[ButtonSpec(move_text(m), m, "primary") for m in chosen],
+        buttons=buttons,
         page=page,
     )
 
@@ -252,11 +266,17 @@ class ServiceHandler:
                 return ChatRef(table.platform, table.chat_id)
         return self.chat_of(interaction)
 
-    @staticmethod
-    def view_for(event: Event, message: Message) -> discord.ui.View | None:
+    def view_for(self, event: Event, message: Message) -> discord.ui.View | None:
         if isinstance(event, HandView):
-            return hand_view(event, message)
+            return hand_view(event, message, label=self.move_label(event))
         return view_of(message)
+
+    def move_label(self, event: TableEvent) -> Callable[[str], str]:
+        """How the renderer writes a move of this table's game, in the event's language."""
+        if event.table.family == "scala40":
+            translations = self.renderer.translations(event.locale)
+            return lambda move: scala40_move_text(move, translations)
+        return move_text
 
     def wants_dm(self, user_id: int) -> bool:
         return self._dm_users.get(user_id) is not None
@@ -412,7 +432,7 @@ class ServiceHandler:
             if hand is None:
                 return
             message = self.renderer.render(hand)
-            view = hand_view(hand, message, picked=picked, page=page)
+            view = hand_view(hand, message, picked=picked, page=page, label=self.move_label(hand))
             kwargs: dict[str, Any] = {"view": view}
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
         except Exception as error:

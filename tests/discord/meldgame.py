@@ -1,7 +1,7 @@
-"""A small game with many moves per turn, following the engine contract, to drive the Discord
-hand's card picker the way Scala 40 will (the Scala 40 engine is not on main yet).
+"""A small game with more moves per turn than 25 buttons hold, following the engine contract, to
+drive the Discord hand's card picker for any game whose moves the renderer must truncate.
 
-Each of 2 players holds 10 cards of a 40-card Italian deck; on a turn a player lays a pair of
+Each of 2 players holds 16 cards of a 40-card Italian deck; on a turn a player lays a pair of
 cards of one suit (``m 7D3D``) or discards one card (``d 7D``). The game ends when a hand is
 empty; fewer cards left wins. Cards are written as in ``engine.cards`` (``7D``).
 """
@@ -28,11 +28,11 @@ class IllegalMove(ValueError):
 @dataclass(frozen=True)
 class Rules:
     players: int = 2
-    hand: int = 10
+    hand: int = 16
 
     def __post_init__(self) -> None:
-        if self.players != 2 or not 2 <= self.hand <= 12:
-            raise RulesError("players must be 2, hand 2..12")
+        if self.players != 2 or not 2 <= self.hand <= 20:
+            raise RulesError("players must be 2, hand 2..20")
 
     def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "hand": self.hand}
@@ -55,6 +55,10 @@ class View:
     legal_moves: tuple[str, ...]
     last_move: tuple[int, str] | None
     is_over: bool
+    # What the service reads of a Scopa-family view (this game has one deal and no scope).
+    smazzata: int = 1
+    scope: tuple[int, ...] = (0, 0)
+    last_smazzata: tuple[dict[str, int], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"hand_counts": list(self.hand_counts), "last_move": self.last_move}

@@ -1,6 +1,7 @@
-"""The hand's card picker (Scala 40's multi-select) through the real discord.py and the fake
-Discord, with the real service on SQLite and a small many-moves game standing in for the Scala 40
-engine (registered as the ``scala40`` game, so the adapter treats it as Scala 40)."""
+"""The hand's card picker for a game with more moves than 25 buttons hold, through the real
+discord.py and the fake Discord, with the real service on SQLite and a small many-moves game
+(registered under the ``scala40`` command but its own family, so the renderer's generic layout
+shows it and must truncate its buttons: the picker makes every move reachable)."""
 
 from __future__ import annotations
 
@@ -39,13 +40,11 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     await store.upgrade()
 
     def players(name: str) -> Any:
-        if not name.startswith("scala40"):
-            raise KeyError(name)
         return meldgame.LastMove()
 
     yield TableService(
         store,
-        registry=Registry([GameKind("scala40", "scala40", meldgame, (2,), 2)]),
+        registry=Registry([GameKind("scala40", "meld", meldgame, (2,), 2)]),
         computers=ComputerPlayers(players),
         timers=TimerSettings(reminder=0),
         seeds=lambda: 5,
@@ -89,28 +88,32 @@ async def test_pick_cards_then_play_the_narrowed_move(
         await settle(handler, fake, shown)
         hand = [m for m in shown.followups if m.ephemeral][-1]
         chosen: list[str] = []
+        pickers = 0
         for _ in range(MAX_TURNS):
             hand = fake.messages[hand.id]
             over = any(action_of(c) == "@rematch" for c in fake.messages[lobby.id].custom_ids())
             if over or not moves_on(hand):
                 break
-            select_id, cards = picker(hand)
-            assert 1 <= len(cards) <= 25 and len(hand.components) <= 5
-            pairs = [m for m in moves_on(hand) if m.startswith("m ")]
-            wanted = rng.choice(pairs) if pairs else f"d {cards[0]}"
-            picked = [wanted[2:4], wanted[4:6]] if wanted.startswith("m ") else [wanted[2:]]
-            pick = await fake.select(alice, hand, select_id, picked)
-            await pick.wait_answer()
-            await settle(handler, fake, pick)
-            narrowed = moves_on(fake.messages[hand.id])
-            assert wanted in narrowed
-            assert all(all(card in move for card in picked) for move in narrowed)
+            visible = moves_on(hand)
+            pairs = [m for m in visible if m.startswith("m ")]
+            wanted = rng.choice(pairs) if pairs else visible[-1]
+            if any(r["components"][0]["type"] == STRING_SELECT for r in hand.components):
+                pickers += 1
+                select_id, cards = picker(hand)
+                assert 1 <= len(cards) <= 25 and len(hand.components) <= 5
+                picked = [wanted[i : i + 2] for i in range(2, len(wanted), 2)]
+                pick = await fake.select(alice, hand, select_id, picked)
+                await pick.wait_answer()
+                await settle(handler, fake, pick)
+                narrowed = moves_on(fake.messages[hand.id])
+                assert wanted in narrowed
+                assert all(all(card in move for card in picked) for move in narrowed)
             move = await fake.click(alice, fake.messages[hand.id], find_id(hand, wanted))
             await move.wait_answer()
             await settle(handler, fake, move)
             chosen.append(wanted)
         export = await service.export_game(table_id)
-    assert len(chosen) >= 3
+    assert len(chosen) >= 3 and pickers >= 1
     assert [m["move"] for m in export["moves"] if m["seat"] == 0] == chosen
     assert export["status"] == "finished"
     assert_all_answered(fake)

@@ -537,16 +537,17 @@ async def test_turn_timers_reach_discord_without_an_interaction(
     assert_all_answered(fake)
 
 
-def _scala40_choice(moves: list[str]) -> tuple[str, list[str]]:
-    """alice's simple Scala 40 policy: draw, else open or meld, else discard; with the cards
-    to pick for it (the cards a move string names, read the way a player reads them)."""
-    for prefix in ("t", "o ", "m ", "d "):
-        found = [m for m in moves if m == prefix or (prefix != "t" and m.startswith(prefix))]
-        if found:
-            move = found[-1] if prefix == "d " else found[0]
-            cards = re.findall(r"10[DCSB]|[A2-9TJQK][DCSB]|\*", move[2:]) if prefix != "t" else []
-            return move, list(dict.fromkeys(cards))
-    raise AssertionError(f"no move for alice among {moves}")
+def _scala40_choice(visible: list[str], cards: list[str]) -> tuple[str | None, list[str]]:
+    """alice's simple Scala 40 policy: draw, else open or meld, else discard her last card;
+    with the cards to pick (read from the move string as a player reads it). ``None``: the
+    move is not on a button yet, pick the cards to find it."""
+    if "t" in visible:
+        return "t", []
+    for move in visible:
+        if move.startswith(("o ", "m ")):
+            found = re.findall(r"10[DCSB]|[A2-9TJQK][DCSB]|\*", move[2:])
+            return move, list(dict.fromkeys(found))
+    return None, [cards[-1]]
 
 
 async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: Backend) -> None:
@@ -565,18 +566,24 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
                 break
             hand = fake.messages[hand.id]
             moves = _all_moves_on(fake, hand)
-            if not moves:
+            if not any(c.startswith("s") for c in hand.custom_ids()):  # not her turn on this one
                 hand = await my_hand(fake, handler, alice, fake.messages[lobby.id])
                 continue
-            move, cards = _scala40_choice(moves)
-            if cards:
-                select_id = next(c for c in hand.custom_ids() if c.startswith("s"))
-                pick = await fake.select(alice, hand, select_id, cards)
+            select_id = next(c for c in hand.custom_ids() if c.startswith("s"))
+            offered = _picker_cards(hand)
+            move, cards = _scala40_choice(moves, offered)
+            pick = await fake.select(alice, hand, select_id, cards) if cards else None
+            if pick is not None:
                 await pick.wait_answer()
                 await settle(handler, fake, pick)
                 hand = fake.messages[hand.id]
-                narrowed = [action_of(c) for c in hand.custom_ids()]
+                narrowed = _all_moves_on(fake, hand)
+                assert all(all(c in m for c in cards) for m in narrowed), (cards, narrowed)
+                if move is None:  # a discard of the picked card (an attach if it must)
+                    discards = [m for m in narrowed if m.startswith("d ")]
+                    move = (discards or narrowed)[0]
                 assert move in narrowed, (move, cards, narrowed)
+            assert move is not None
             press = await fake.click(alice, hand, find_id(hand, move))
             await press.wait_answer()
             await settle(handler, fake, press)
@@ -599,6 +606,14 @@ def _all_moves_on(fake: FakeDiscord, hand: StoredMessage) -> list[str]:
         for c in hand.custom_ids()
         if not c.startswith("s") and not action_of(c).startswith(("@", "~", "?"))
     ]
+
+
+def _picker_cards(hand: StoredMessage) -> list[str]:
+    for row in hand.components:
+        for component in row["components"]:
+            if component["type"] == 3:
+                return [o["value"] for o in component["options"]]
+    raise AssertionError(f"no card picker on {hand.content!r}")
 
 
 async def _scala40_hand_number(service: TableService, table_id: int) -> int:
