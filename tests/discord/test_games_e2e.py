@@ -561,6 +561,8 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
         await settle(handler, fake, start)
         hand = await my_hand(fake, handler, alice, fake.messages[lobby.id])
         played: list[str] = []
+        picks = 0
+        kinds: set[str] = set()
         for _ in range(MAX_PRESSES):
             if await _scala40_hand_number(handler.service, table_id) > 1:
                 break
@@ -570,10 +572,12 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
                 hand = await my_hand(fake, handler, alice, fake.messages[lobby.id])
                 continue
             select_id = next(c for c in hand.custom_ids() if c.startswith("s"))
+            kinds |= {action_of(c) for c in hand.custom_ids() if action_of(c).startswith("?")}
             offered = _picker_cards(hand)
             move, cards = _scala40_choice(moves, offered)
             pick = await fake.select(alice, hand, select_id, cards) if cards else None
             if pick is not None:
+                picks += 1
                 await pick.wait_answer()
                 await settle(handler, fake, pick)
                 hand = fake.messages[hand.id]
@@ -594,6 +598,7 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
     mine = [m["move"] for m in export["moves"] if m["seat"] == 0]
     assert mine == played[: len(mine)] and len(mine) >= len(played) - 1
     assert any(m.startswith("d ") for m in mine) and "t" in mine
+    assert picks >= 1 and "?d" in kinds  # the picker, and the renderer's "Discard…" button
     assert_all_answered(fake)
     assert_no_hand_in_channel(fake, handler.renderer)
 
