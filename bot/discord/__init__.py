@@ -13,6 +13,7 @@ Modules:
 * ``bot``        ``TavoloBot``: the ``commands.Bot`` subclass all of it hangs on, deps injected.
 * ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages.
 * ``app``        ``serve(app)`` for the composition root; ``sync_commands_cli``.
+* ``__main__``   ``python -m bot.discord sync [--force]``.
 """
 
 from __future__ import annotations
