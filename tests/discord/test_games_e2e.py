@@ -464,17 +464,24 @@ async def test_commands_answer_and_refuse_privately(fake: FakeDiscord, backend: 
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     bot, handler = await make_bot(backend)
     async with running(bot, fake):
-        lobby = await open_table(fake, alice, "scopa")
+        lobby = await open_table(fake, alice, "scopa", players=3)
         # A second table in the same channel is refused, privately, and the lobby stays.
         second = await fake.slash(bob, "scopa")
         await second.wait_answer()
         await settle(handler, fake, second)
         assert all(m.ephemeral for m in second.messages() if m.content)
         assert [m.id for m in fake.channel_messages() if m.custom_ids()] == [lobby.id]
+        versions = len(lobby.history)
+        computer = await fake.click(alice, lobby, find_id(lobby, "@ai.easy"))
+        await computer.wait_answer()
+        await settle(handler, fake, computer)
+        assert len(lobby.history) == versions + 1  # the lobby, edited in place
+        assert "Computer" in lobby.content
         join = await fake.click(bob, lobby, find_id(lobby, "@join"))
         await join.wait_answer()
         await settle(handler, fake, join)
         assert "bob" in fake.messages[lobby.id].content
+        assert not any(action_of(c).startswith("@ai") for c in lobby.custom_ids())  # full
         helped = await fake.slash(alice, "help")
         (help_text,) = await helped.wait_messages(1)
         assert help_text.ephemeral and "/scopa" in help_text.content
