@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import (  # noqa: E402
+from bot.service import (
     ChatRef,
     ComputerPlayers,
     HandView,
@@ -35,7 +35,7 @@ from bot.service import (  # noqa: E402
     UserRef,
     default_registry,
 )
-from bot.store import Store  # noqa: E402
+from bot.store import Store
 
 
 def rss_bytes() -> int:
@@ -132,8 +132,9 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store.open(f"sqlite+aiosqlite:///{tmp}/bench.sqlite3",
-                           sqlite_synchronous=args.synchronous)
+        store = Store.open(
+            f"sqlite+aiosqlite:///{tmp}/bench.sqlite3", sqlite_synchronous=args.synchronous
+        )
         await store.upgrade()
         seeds = iter(range(10**9))
         service = TableService(
@@ -156,6 +157,7 @@ async def main() -> None:
         rng = random.Random(args.seed)
         latencies: list[float] = []
         budget = [args.moves]
+        cpu0 = time.process_time()
         t0 = time.perf_counter()
         await asyncio.gather(
             *(
@@ -164,15 +166,24 @@ async def main() -> None:
             )
         )
         elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - cpu0
         await store.close()
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    print(f"service benchmark: SQLite (synchronous={args.synchronous}), {args.tables} live "
-          f"tables of Scopa 2 players, {args.clients} concurrent clients")
+    print(
+        f"service benchmark: SQLite (synchronous={args.synchronous}), {args.tables} live "
+        f"tables of Scopa 2 players, {args.clients} concurrent clients"
+    )
     print(f"  setup: {args.tables} tables created+dealt in {setup_s:.2f} s")
     print(f"  moves: {len(latencies)} in {elapsed:.2f} s = {len(latencies) / elapsed:,.0f} moves/s")
     print(f"  play() latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    print(
+        f"  process CPU time: {cpu * 1000 / len(latencies):.3f} ms per move "
+        f"(all threads; {len(latencies) / cpu:,.0f} moves per CPU-second)"
+    )
+    with open("/proc/loadavg") as fh:
+        print(f"  load average during the run: {fh.read().split()[0]}")
     print(f"  resident memory per live table: {per_table / 1024:.1f} KB")
 
 

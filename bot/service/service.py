@@ -46,6 +46,9 @@ __all__ = ["Refused", "TableService", "TimerSettings"]
 
 # A safety bound: no call plays more computer moves than this in a row.
 MAX_COMPUTER_MOVES = 10_000
+# The full state is saved every this many versions (and at the end); in between a move writes
+# only its move row, and loading replays the moves since the snapshot.
+SNAPSHOT_EVERY = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,8 @@ class _Live:
     # Views of the current version, by seat (None = public): each is computed once per move.
     views: dict[int | None, Any] = field(default_factory=dict)
     info: TableInfo | None = None
+    locales: dict[int, str] = field(default_factory=dict)  # per seat
+    locales_epoch: int = -1
 
     def view(self, seat: int | None) -> Any:
         found = self.views.get(seat)
@@ -164,6 +169,7 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._chat_locales: dict[tuple[str, str], str | None] = {}
         self._user_locales: dict[tuple[str, str], str | None] = {}
+        self._locale_epoch = 0
 
     # ------------------------------------------------------------------ lobby use cases ------
 
@@ -313,7 +319,14 @@ class TableService:
                 row = live.row
                 if row.status != "lobby":
                     raise Refused("not_in_lobby")
-                if user.user_id != row.creator:
+                creator_seated = any(
+                    _is_human(s) and s is not None and s["user_id"] == row.creator
+                    for s in row.seats
+                )
+                # The creator starts; if they left the lobby, any seated player may.
+                if user.user_id != row.creator and (
+                    creator_seated or _seat_index(row, user) is None
+                ):
                     raise Refused("not_creator")
                 seats = list(row.seats)
                 if fill_with is not None:
@@ -713,11 +726,13 @@ class TableService:
                 chat.platform, chat.chat_id, locale=code, max_open_tables=current.max_open_tables
             )
             self._chat_locales[(chat.platform, chat.chat_id)] = code
+            self._locale_epoch += 1
         else:
             await self.store.set_user_locale(
                 user.platform, user.user_id, name=user.name, locale=code
             )
             self._user_locales[(user.platform, user.user_id)] = code
+            self._locale_epoch += 1
         return Result()
 
     async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
@@ -796,6 +811,10 @@ class TableService:
         if kind is None:
             raise Refused("unknown_game", game=row.game)
         game = kind.load(row.state) if row.state is not None else None
+        if game is not None:
+            # The moves after the last snapshot replay to the present.
+            for move in await self.store.moves(table_id, since=row.state_version):
+                game = game.play(move.move)
         row.state = None  # the live game is the state; keep memory small
         live = _Live(row, kind, game)
         self._remember(live)
@@ -843,6 +862,7 @@ class TableService:
         try:
             async with self._table(chat, user, table_id, lobby=True) as live:
                 saved = (list(live.row.seats), live.row.status)
+                live.locales = {}
                 try:
                     change(live)
                 except Refused:
@@ -889,16 +909,19 @@ class TableService:
         game = live.kind.new_game(rules, row.seed)
         before = self._snapshot(live)
         row.seats = seats
+        live.locales = {}
         row.status = "playing"
         values: dict[str, Any] = {
             "seats": seats,
             "status": "playing",
             "state": game.to_dict(),
+            "state_version": row.version + 1,
             "updated_at": self.clock(),
         }
         values.update(self._deadline(live, game, None))
         if not await self._save(live, values):
             raise Refused("conflict")
+        row.state_version = values["state_version"]
         live.game = game
         call.events.append(Announcement(**await self._chat_head(live), kind="started"))
         await self._computer_turns(call, live)
@@ -931,7 +954,10 @@ class TableService:
         """Store one move compare-and-set; on success the live table moves on."""
         row = live.row
         now = self.clock()
-        values: dict[str, Any] = {"state": game.to_dict(), "updated_at": now}
+        values: dict[str, Any] = {"updated_at": now}
+        if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
+            values["state"] = game.to_dict()
+            values["state_version"] = row.version + 1
         if seats_changed:
             values["seats"] = row.seats
         values.update(self._deadline(live, game, seat))
@@ -950,6 +976,8 @@ class TableService:
             return False
         if "deadline" in values:
             row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
+        if "state_version" in values:
+            row.state_version = values["state_version"]
         live.game = game
         live.views = {}
         if game.is_over:
@@ -1012,7 +1040,10 @@ class TableService:
             assert doc is not None
             move = await self._computer_move(live, seat, doc["level"] or "easy")
             if not await self._commit_move(call, live, seat, move, game.play(move), "computer"):
-                raise Refused("conflict")
+                # Another process moved this table on (it plays the computers from there); the
+                # moves of this call are committed, so answer with what we have.
+                logger.warning("table %s: changed by another process mid-turn", live.row.id)
+                return
         logger.error("table %s: computer players did not finish", live.row.id)
 
     async def _computer_move(self, live: _Live, seat: int, level: str) -> str:
@@ -1279,6 +1310,10 @@ class TableService:
         return code if code in self.locales else None
 
     async def _chat_locale(self, row: TableRow) -> str:
+        key = (row.platform, row.chat_id)
+        found = self._chat_locales.get(key)
+        if found is not None:
+            return found
         return await self._locale_of_chat(row.platform, row.chat_id, None)
 
     async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
@@ -1300,10 +1335,18 @@ class TableService:
         return self.default_locale
 
     async def _seat_locale(self, live: _Live, seat: int) -> str:
-        doc = live.row.seats[seat]
-        assert doc is not None
-        chosen = await self._user_choice(doc["platform"], doc["user_id"])
-        return chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
+        # Cached on the table until a language setting changes anywhere (the epoch).
+        if live.locales_epoch != self._locale_epoch:
+            live.locales = {}
+            live.locales_epoch = self._locale_epoch
+        found = live.locales.get(seat)
+        if found is None:
+            doc = live.row.seats[seat]
+            assert doc is not None
+            chosen = await self._user_choice(doc["platform"], doc["user_id"])
+            found = chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
+            live.locales[seat] = found
+        return found
 
 
 class _Locked:

@@ -75,6 +75,7 @@ class TableRow:
     creator: str
     seats: list[dict[str, Any] | None]
     state: dict[str, Any] | None
+    state_version: int
     seed: int
     version: int
     deadline: float | None
@@ -201,6 +202,7 @@ def _table_row(row: sa.Row[Any]) -> TableRow:
         creator=m["creator"],
         seats=json.loads(m["seats"]),
         state=json.loads(m["state"]) if m["state"] is not None else None,
+        state_version=m["state_version"],
         seed=m["seed"],
         version=m["version"],
         deadline=m["deadline"],
@@ -503,9 +505,14 @@ class Store:
             )
         return bool(result.rowcount == 1)
 
-    async def moves(self, table_id: int) -> list[MoveRow]:
+    async def moves(self, table_id: int, *, since: int = 0) -> list[MoveRow]:
+        """The table's moves played on versions >= ``since``, in order."""
         mv = schema.moves
-        query = sa.select(mv).where(mv.c.table_id == table_id).order_by(mv.c.version)
+        query = (
+            sa.select(mv)
+            .where(mv.c.table_id == table_id, mv.c.version >= since)
+            .order_by(mv.c.version)
+        )
         async with self.engine.connect() as conn:
             return [MoveRow(**dict(r._mapping)) for r in await conn.execute(query)]
 

@@ -43,6 +43,9 @@ tables = sa.Table(
     sa.Column("creator", sa.String(64), nullable=False),
     sa.Column("seats", sa.Text, nullable=False),
     sa.Column("state", sa.Text, nullable=True),
+    # The version ``state`` was saved at: the moves from this version on replay to the present
+    # (a snapshot every few moves keeps a move's write small; the move rows are the record).
+    sa.Column("state_version", sa.Integer, nullable=False, server_default="0"),
     sa.Column("seed", sa.BigInteger, nullable=False),
     # Every change bumps the version; updates are compare-and-set on it.
     sa.Column("version", sa.Integer, nullable=False),

@@ -302,3 +302,70 @@ async def test_abandon_and_language(service: TableService) -> None:
     started = await service.start(CHAT, ANNA)
     hands = {e.audience.id: e.locale for e in started.events if isinstance(e, HandView)}
     assert hands == {"1": "it", "2": "it"}  # Anna's hint is "it"; Bruno chose "it"
+
+
+async def test_computer_turns_run_off_the_event_loop(make_service: Callable[..., Any]) -> None:
+    """A slow computer player (it blocks its thread) leaves the event loop free."""
+    import time
+
+    from tests.service import toygame
+    from tests.service.conftest import toy_computers
+
+    class Slow(toygame.FirstMove):
+        def choose(self, view: Any, rng: Any) -> str:
+            time.sleep(0.05)
+            return super().choose(view, rng)
+
+    computers = toy_computers()
+    computers._players[("toy", "easy")] = ("slow", Slow())
+    service = await make_service(computers=computers)
+    ticks = 0
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            await asyncio.sleep(0.005)
+
+    task = asyncio.create_task(ticker())
+    created = await service.create_table(CHAT, ANNA, "toy", players=4)
+    assert created.ok
+    ticks_before = ticks
+    started = await service.start(CHAT, ANNA, fill_with="easy")
+    done.set()
+    await task
+    assert started.ok
+    computer_moves = [m for m in await service.store.moves(created.table.id)]  # type: ignore[union-attr]
+    assert computer_moves, "some computer played before Anna's turn"
+    assert ticks > ticks_before  # the loop kept running while the computers thought
+    for s in make_service.stores:  # type: ignore[attr-defined]
+        await s.close()
+
+
+async def test_spectators_and_several_tables_per_chat(service: TableService) -> None:
+    table_id = await two_player_table(service)
+    seen = await service.show(CHAT, CARLA, table_id)
+    assert [type(e) for e in seen.events] == [TableView]  # no hand for a spectator
+    assert seen.events[0].audience.kind == "user"
+    public = await service.show(CHAT, CARLA, table_id, public=True)
+    assert public.events[0].audience.kind == "chat"
+    assert (await service.create_table(CHAT, CARLA, "toy")).refusal.code == "too_many_tables"  # type: ignore[union-attr]
+    await service.set_max_open_tables(CHAT, 2)
+    second = await service.create_table(CHAT, CARLA, "toy")
+    assert second.ok
+    assert len(await service.open_tables(CHAT)) == 2
+    assert [t.id for t in await service.tables_of(CARLA)] == [second.table.id]  # type: ignore[union-attr]
+    # Without a table id, Carla's lobby is the one she sits at.
+    assert (await service.add_computer(CHAT, CARLA, "hard")).table.id == second.table.id  # type: ignore[union-attr]
+
+
+async def test_creator_leaves_lobby_others_may_start(service: TableService) -> None:
+    created = await service.create_table(CHAT, ANNA, "toy", players=3)
+    assert created.ok
+    assert (await service.join(CHAT, BRUNO)).ok
+    assert (await service.start(CHAT, BRUNO, fill_with="easy")).refusal.code == "not_creator"  # type: ignore[union-attr]
+    assert (await service.leave(CHAT, ANNA)).ok
+    assert (await service.start(CHAT, CARLA, fill_with="easy")).refusal.code == "not_creator"  # type: ignore[union-attr]
+    started = await service.start(CHAT, BRUNO, fill_with="easy")
+    assert started.ok and started.table is not None and started.table.status == "playing"

@@ -23,6 +23,7 @@ def table_values(**over: object) -> dict[str, object]:
         "creator": "u",
         "seats": [None, None],
         "state": {"x": 1},
+        "state_version": 1,
         "seed": 42,
         "version": 1,
         "deadline": None,
@@ -100,3 +101,25 @@ async def test_chat_and_user_settings(db_url: str) -> None:
 def test_bad_url() -> None:
     with pytest.raises(StoreError):
         Store.open("nosuchdb://x")
+
+
+async def test_migration_0002_keeps_saved_tables_loadable(db_url: str) -> None:
+    from bot.store.migrate import upgrade
+
+    store = Store.open(db_url)
+    try:
+        await upgrade(store.engine, "0001")
+        values = table_values(version=7)
+        del values["state_version"]
+        async with store.engine.begin() as conn:
+            from bot.store import _encode
+            from bot.store.schema import tables
+
+            columns = {c.name for c in tables.columns} - {"state_version"}
+            insert = sa.insert(sa.table("tables", *(sa.column(c) for c in columns)))
+            await conn.execute(insert.values(**_encode(values)))
+        await store.upgrade()
+        rows = await store.open_tables("telegram", "c")
+        assert [(r.version, r.state_version, r.state) for r in rows] == [(7, 7, {"x": 1})]
+    finally:
+        await store.close()
