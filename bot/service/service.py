@@ -411,6 +411,11 @@ class TableService:
         except ValueError:
             return await self._refusal(Refused("bad_button"), chat, user)
         action, tid = button.action, button.table_id
+        cached = self._cache.get(tid)
+        if cached is not None and button.version > cached.row.version:
+            # The button is newer than this process's copy: another process sharing the
+            # database changed the table since. Read it afresh before judging the press.
+            self._forget(tid)
         if action.startswith("?"):
             return await self._focus(chat, user, tid, version=button.version, card=action[1:])
         if not action.startswith("@"):
@@ -1299,6 +1304,8 @@ class TableService:
     ) -> Result:
         try:
             live = await self._live(table_id)
+            if version > live.row.version:
+                live = await self._reload(table_id)  # another process moved since: catch up
             self._check_chat(live, chat)
             seat = _seat_index(live.row, user)
             if seat is None:

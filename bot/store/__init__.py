@@ -533,9 +533,7 @@ class Store:
             rows = list(await conn.execute(query))
             if rows:
                 await conn.execute(
-                    t.update()
-                    .where(t.c.id.in_([r.id for r in rows]))
-                    .values(deadline=now + lease)
+                    t.update().where(t.c.id.in_([r.id for r in rows])).values(deadline=now + lease)
                 )
         return [
             DueTimer(
