@@ -48,26 +48,31 @@ def bot_env(**settings: str) -> dict[str, str]:
 
 
 async def start_bot(env: dict[str, str], cwd: Path, *args: str) -> asyncio.subprocess.Process:
+    """``python -m bot run`` (or ``args``) in ``cwd``; its output goes to ``cwd/bot.log``.
+
+    A file, not a pipe: a pipe nobody reads fills up with debug logs and then blocks every
+    thread that logs (aiosqlite's worker too), which would stall the bot."""
     # cwd: a directory without a .env, so only ``env`` counts.
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *(args or ("run",)),
-        env=env,
-        cwd=cwd,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    with (cwd / "bot.log").open("wb") as log:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *(args or ("run",)),
+            env=env,
+            cwd=cwd,
+            stdout=log,
+            stderr=asyncio.subprocess.STDOUT,
+        )
 
 
-async def stop_bot(process: asyncio.subprocess.Process, *, timeout: float = 30) -> str:
-    """SIGTERM, then the process's stderr (killed if it does not stop in ``timeout``)."""
+async def stop_bot(process: asyncio.subprocess.Process, cwd: Path, *, timeout: float = 30) -> str:
+    """SIGTERM, then the process's log (killed if it does not stop in ``timeout``)."""
     if process.returncode is None:
         process.send_signal(signal.SIGTERM)
     try:
-        _, stderr = await asyncio.wait_for(process.communicate(), timeout=timeout)
+        await asyncio.wait_for(process.wait(), timeout=timeout)
     except TimeoutError:
         process.kill()
-        _, stderr = await process.communicate()
-    return stderr.decode(errors="replace")
+        await process.wait()
+    return (cwd / "bot.log").read_text(errors="replace")

@@ -253,7 +253,7 @@ async def test_two_bot_processes_on_one_postgresql(pg_url: str, tmp_path: Path) 
             elapsed = time.perf_counter() - started
             scraped = [await scrape(port) for port in metrics_ports]
         finally:
-            logs = [await stop_bot(p) for p in processes]
+            logs = [await stop_bot(p, tmp_path / f"p{i}") for i, p in enumerate(processes)]
             await balancer.stop()
 
         for process, log in zip(processes, logs, strict=True):
