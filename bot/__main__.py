@@ -109,12 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--new", action="store_true", help="abandon the saved game, start anew")
     play.add_argument("--name", default=None, help="your name at the table")
-    simulate = sub.add_parser(
+    sub.add_parser(
         "simulate",
-        help="computer-vs-computer games for measuring the computer players (bot.simulate)",
+        help="computer-vs-computer games for measuring the computer players "
+        "(tavolo simulate --help: its options)",
         add_help=False,
     )
-    simulate.add_argument("simulate_args", nargs=argparse.REMAINDER)
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", required=True)
     db_sub.add_parser("upgrade", help="apply the database migrations (also done at start-up)")
@@ -148,9 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.command == "simulate":
-        return _simulate(args.simulate_args)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["simulate"]:
+        # Everything after the word is bot.simulate's own command line (its --help too).
+        return _simulate(arguments[1:])
+    args = build_parser().parse_args(arguments)
     try:
         settings = load_settings()
     except BadSetting as exc:
@@ -219,6 +221,7 @@ def _service(settings: Settings, store: Store, *, timers: bool) -> TableService:
             autoplay=settings.turn_timeout_seconds,
             takeover_after=settings.idle_turns_before_takeover,
             takeover_level=settings.takeover_level,
+            claim_lease=settings.timer_lease_seconds,
         ),
         default_locale=settings.default_locale,
         cache_size=settings.max_cached_tables,
