@@ -121,12 +121,12 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _timeouts(self) -> Settings:
         if self.turn_reminder_seconds and self.turn_timeout_seconds <= self.turn_reminder_seconds:
-            raise ValueError("TURN_TIMEOUT_SECONDS must be longer than TURN_REMINDER_SECONDS")
+            raise ValueError("turn_timeout_seconds must be longer than turn_reminder_seconds")
         count, shard = self.discord_shard_count, self.discord_shard_id
         if (count is None) != (shard is None):
-            raise ValueError("set both DISCORD_SHARD_COUNT and DISCORD_SHARD_ID, or neither")
+            raise ValueError("set both discord_shard_count and discord_shard_id, or neither")
         if count is not None and shard is not None and shard >= count:
-            raise ValueError("DISCORD_SHARD_ID must be below DISCORD_SHARD_COUNT")
+            raise ValueError("discord_shard_id must be below discord_shard_count")
         return self
 
     @property
