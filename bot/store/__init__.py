@@ -518,7 +518,8 @@ class Store:
         timer as due while this one fires it, and if this process dies the timer comes due again
         once the lease runs out. On PostgreSQL the rows are read ``FOR UPDATE SKIP LOCKED``, so
         processes claiming at the same moment take disjoint rows instead of waiting for each
-        other; on SQLite the one writer at a time makes the plain transaction enough.
+        other; on SQLite (one writer at a time) each claim is a compare-and-set in a plain
+        transaction.
         """
         t = schema.tables
         query = (
@@ -529,21 +530,27 @@ class Store:
         )
         if not self.is_sqlite:
             query = query.with_for_update(skip_locked=True)
+        claimed: list[DueTimer] = []
         async with self.engine.begin() as conn:
-            rows = list(await conn.execute(query))
-            if rows:
-                await conn.execute(
-                    t.update().where(t.c.id.in_([r.id for r in rows])).values(deadline=now + lease)
+            for r in list(await conn.execute(query)):
+                # Compare-and-set on what was read: on SQLite the read above takes no lock, so
+                # another process may have claimed (or a move re-timed) the row since; its
+                # write lock serialises these updates and the loser's matches no row.
+                result = await conn.execute(
+                    t.update()
+                    .where(t.c.id == r.id, t.c.version == r.version, t.c.deadline == r.deadline)
+                    .values(deadline=now + lease)
                 )
-        return [
-            DueTimer(
-                table_id=int(r.id),
-                version=int(r.version),
-                deadline=float(r.deadline),
-                kind=str(r.deadline_kind),
-            )
-            for r in rows
-        ]
+                if result.rowcount == 1:
+                    claimed.append(
+                        DueTimer(
+                            table_id=int(r.id),
+                            version=int(r.version),
+                            deadline=float(r.deadline),
+                            kind=str(r.deadline_kind),
+                        )
+                    )
+        return claimed
 
     async def move_deadline(
         self, table_id: int, *, version: int, kind: str, deadline: float, new_kind: str
