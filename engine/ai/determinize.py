@@ -66,6 +66,7 @@ class InfoSet:
     last_taker: int
     played: int
     unlikely: tuple[int, ...]
+    missing: tuple[int, ...] = ()
 
     @property
     def left(self) -> int:
@@ -125,14 +126,21 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
     for c in captured:
         seen |= c
     unseen = FULL_MASK & ~seen
+    # Captured cards the history does not name (a position restored without its history): they
+    # are among the unseen cards, and each deal draws them anew.
+    missing = [
+        count - c.bit_count() for count, c in zip(view.captured_counts, captured, strict=True)
+    ]
     hidden = sum(view.hand_counts) - len(view.hand) + view.deck_count
-    if unseen.bit_count() != hidden or hand.bit_count() != view.hand_counts[view.seat]:
+    if (
+        any(m < 0 for m in missing)
+        or unseen.bit_count() != hidden + sum(missing)
+        or hand.bit_count() != view.hand_counts[view.seat]
+    ):
         raise ValueError(
             f"the view is inconsistent: {unseen.bit_count()} unseen cards"
-            f" for {hidden} hidden places"
+            f" for {hidden} hidden places and {sum(missing)} captured cards not in the history"
         )
-    if [c.bit_count() for c in captured] != list(view.captured_counts):
-        raise ValueError("the view is inconsistent: its history does not explain the captures")
     unlikely = _unlikely(view, fast, moves, table) if inference else [0] * n
     unlikely[view.seat] = 0
     return InfoSet(
@@ -148,6 +156,7 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
         last_taker=last_taker,
         played=played,
         unlikely=tuple(m & unseen for m in unlikely),
+        missing=tuple(missing) if any(missing) else (),
     )
 
 
@@ -206,6 +215,12 @@ def determinize(info: InfoSet, rng: random.Random) -> State:
     own = indices_of(info.hand)
     rng.shuffle(own)
     hands[info.seat] = own
+    captured = list(info.captured)
+    if info.missing:
+        rng.shuffle(pool)
+        for side, count in enumerate(info.missing):
+            for _ in range(count):
+                captured[side] |= 1 << pool.pop()
     for offset in range(1, n):
         seat = (info.seat + offset) % n
         need = info.hand_counts[seat]
@@ -231,7 +246,7 @@ def determinize(info: InfoSet, rng: random.Random) -> State:
         hands=hands,
         table=info.table,
         deck=pool,
-        captured=list(info.captured),
+        captured=captured,
         scope=list(info.scope),
         last_taker=info.last_taker,
         seat=info.seat,
