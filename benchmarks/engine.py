@@ -26,7 +26,7 @@ from engine.scopa.playout import FastRules, random_smazzata
 
 def readable(rules: scopa.Rules) -> Callable[[float], float]:
     """Smazzate per second over a window, random legal moves through the public API."""
-    rng = random.Random(1)
+    rnd = random.Random(1).random
     seed = 0
     game = scopa.new_game(rules, seed=seed)
 
@@ -37,7 +37,8 @@ def readable(rules: scopa.Rules) -> Callable[[float], float]:
         while time.perf_counter() - start < seconds:
             first = len(game.smazzate)
             while len(game.smazzate) == first and not game.is_over:
-                game = game.play(rng.choice(game.legal_moves()))
+                moves = game.legal_moves()
+                game = game.play(moves[int(rnd() * len(moves))])
             if game.is_over:
                 seed += 1
                 game = scopa.new_game(rules, seed=seed)

@@ -25,6 +25,7 @@ from engine.scopa._tables import (
     INDEX,
     KING_MASK,
     VALUE,
+    VALUE_MASK,
     cards_of,
     indices_of,
     mask_of,
@@ -215,8 +216,15 @@ def new_game(rules: Rules | None = None, *, seed: int | random.Random) -> Game:
     return Game._start(rules, seed)
 
 
-# The moves that capture nothing, one per card, built once.
+# The moves that capture nothing, and those that capture one card, built once.
 _PLAIN: tuple[Move, ...] = tuple(Move(card) for card in CARDS)
+_SINGLE: tuple[tuple[tuple[Move, str], ...], ...] = tuple(
+    tuple(
+        (Move(CARDS[card], frozenset([CARDS[taken]])), f"{CARD_TEXT[card]}:{CARD_TEXT[taken]}")
+        for taken in range(40)
+    )
+    for card in range(40)
+)
 
 
 def needs_redeal(variant: str, table: int) -> bool:
@@ -514,10 +522,21 @@ class Game:
         if seat is not None:
             rules = self._rules
             table = self._table
-            per_card = [
-                (card, capture_masks(table, card, rules.asso_piglia_tutto, rules.scopa_a_15))
-                for card in indices_of(self._hands[seat])
-            ]
+            if rules.asso_piglia_tutto or rules.scopa_a_15:
+                per_card = [
+                    (card, capture_masks(table, card, rules.asso_piglia_tutto, rules.scopa_a_15))
+                    for card in indices_of(self._hands[seat])
+                ]
+            else:  # the usual rules, with the presa pari test inlined
+                per_card = []
+                for card in indices_of(self._hands[seat]):
+                    same = table & VALUE_MASK[VALUE[card]]
+                    if same and not same & (same - 1):
+                        per_card.append((card, [same]))
+                    elif same or table & (table - 1):
+                        per_card.append((card, capture_masks(table, card)))
+                    else:
+                        per_card.append((card, []))
             if rules.obbligo_di_presa and any(opts for _, opts in per_card):
                 per_card = [(card, opts) for card, opts in per_card if opts]
             for card, options in per_card:
@@ -526,9 +545,13 @@ class Game:
                     entries.append((card, 0, CARD_TEXT[card]))
                     continue
                 for capture in options:
-                    taken = indices_of(capture)
-                    moves.append(Move(CARDS[card], frozenset([CARDS[i] for i in taken])))
-                    text = CARD_TEXT[card] + ":" + "+".join([CARD_TEXT[i] for i in taken])
+                    if not capture & (capture - 1):  # one card: presa pari, built once
+                        move, text = _SINGLE[card][capture.bit_length() - 1]
+                    else:
+                        taken = indices_of(capture)
+                        move = Move(CARDS[card], frozenset([CARDS[i] for i in taken]))
+                        text = CARD_TEXT[card] + ":" + "+".join([CARD_TEXT[i] for i in taken])
+                    moves.append(move)
                     entries.append((card, capture, text))
             if self._fuori_allowed():
                 moves += [Move(m.card, m.capture, True) for m in moves]
@@ -601,7 +624,7 @@ class Game:
     def _apply(self, seat: int, card: int, capture: int, text: str) -> None:
         rules = self._rules
         bit = 1 << card
-        last_play = not self._deck and sum(h.bit_count() for h in self._hands) == 1
+        last_play = not self._deck and sum(map(int.bit_count, self._hands)) == 1
         self._hands[seat] &= ~bit
         side = seat % 2 if rules.players == 4 else seat
         fuori = text.endswith("!")

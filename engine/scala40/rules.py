@@ -1,0 +1,125 @@
+"""Scala 40 rule options (RULES.md, "Scala 40"), a frozen value validated on construction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = [
+    "CLOSE_IN_HAND",
+    "DISCARD_ATTACHABLE",
+    "ELIMINATION",
+    "UNOPENED_PAYS",
+    "Rules",
+    "RulesError",
+]
+
+DISCARD_ATTACHABLE: tuple[str, ...] = ("allowed", "forbidden")
+CLOSE_IN_HAND: tuple[str, ...] = ("double", "bonus", "off")
+UNOPENED_PAYS: tuple[str, ...] = ("sum", "100")
+ELIMINATION: tuple[int, ...] = (101, 151, 201, 501)
+MAX_JOKERS_PER_MELD = 4
+MAX_OPENING_POINTS = 100
+
+
+class RulesError(ValueError):
+    """A rule option with a value the engine does not support; the message lists what is allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of one Scala 40 table; every default is the one RULES.md names.
+
+    * ``players``: 2 to 6, each for themselves.
+    * ``dealer_fourteen``: the dealer gets 14 cards, no card is turned up, and the dealer starts
+      by discarding without drawing.
+    * ``jokers_per_meld``: how many jokers one meld may hold (0 to 4; default 1).
+    * ``opening_points``: points the opening melds must reach (0 to 100; default 40; 0 is the
+      "Machiavelli" variant of [004]).
+    * ``first_pile_card_free``: while the pozzo has held a single card since the deal, a player
+      who has not opened may take it.
+    * ``discard_attachable``: ``"allowed"`` ([004]: the next player may not take that card only to
+      attach it) or ``"forbidden"`` (a card that fits a table meld may not be discarded, except
+      the last card).
+    * ``close_in_hand``: ``"double"`` (the others pay double), ``"bonus"`` (the closer scores
+      -25) or ``"off"``.
+    * ``unopened_pays``: ``"sum"`` (the cards held) or ``"100"`` (a flat 100).
+    * ``elimination``: the score that puts a player out: 101, 151, 201 or 501.
+    * ``reentry``: an eliminated player may re-enter once, with the highest score among those
+      still in.
+    """
+
+    players: int = 4
+    dealer_fourteen: bool = False
+    jokers_per_meld: int = 1
+    opening_points: int = 40
+    first_pile_card_free: bool = False
+    discard_attachable: str = "allowed"
+    close_in_hand: str = "double"
+    unopened_pays: str = "sum"
+    elimination: int = 101
+    reentry: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int("players", self.players, range(2, 7), "an integer from 2 to 6")
+        _check_bool("dealer_fourteen", self.dealer_fourteen)
+        _check_int(
+            "jokers_per_meld",
+            self.jokers_per_meld,
+            range(MAX_JOKERS_PER_MELD + 1),
+            f"an integer from 0 to {MAX_JOKERS_PER_MELD}",
+        )
+        _check_int(
+            "opening_points",
+            self.opening_points,
+            range(MAX_OPENING_POINTS + 1),
+            f"an integer from 0 to {MAX_OPENING_POINTS}",
+        )
+        _check_bool("first_pile_card_free", self.first_pile_card_free)
+        # Accept the number 100 for the flat payment, the natural way to write it.
+        if self.unopened_pays == 100 and not isinstance(self.unopened_pays, bool):  # type: ignore[comparison-overlap]
+            object.__setattr__(self, "unopened_pays", "100")
+        _check_choice("discard_attachable", self.discard_attachable, DISCARD_ATTACHABLE)
+        _check_choice("close_in_hand", self.close_in_hand, CLOSE_IN_HAND)
+        _check_choice("unopened_pays", self.unopened_pays, UNOPENED_PAYS)
+        _check_int(
+            "elimination",
+            self.elimination,
+            ELIMINATION,
+            "one of " + ", ".join(map(str, ELIMINATION)),
+        )
+        _check_bool("reentry", self.reentry)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a JSON-safe dict (every option, defaults included)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Rules from ``to_dict()`` output; unknown or bad options raise ``RulesError``."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be a dict of options, not {type(data).__name__}")
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(str(key) for key in data if key not in known)
+        if unknown:
+            raise RulesError(
+                f"unknown Scala 40 option(s) {', '.join(unknown)}; the options are "
+                + ", ".join(known)
+            )
+        return cls(**data)
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be true or false, not {value!r}")
+
+
+def _check_int(name: str, value: object, allowed: range | tuple[int, ...], wording: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise RulesError(f"{name} must be {wording}, not {value!r}")
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        choices = ", ".join(repr(choice) for choice in allowed)
+        raise RulesError(f"{name} must be one of {choices}, not {value!r}")

@@ -1,0 +1,122 @@
+"""What one seat may see of a Scala 40 game (its own hand plus everything public)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card
+
+if TYPE_CHECKING:
+    from .game import Game, HandResult, Phase, TableMeld
+
+__all__ = ["Scala40View", "make_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scala40View:
+    """A seat's view; ``seat`` None is the public view (no hand, no legal moves).
+
+    ``hand`` is in the sorted-hand order; ``legal_moves`` are move strings, only for the seat to
+    move; ``pile_card_taken`` is the card the player to move took from the pozzo this turn (all
+    saw it); ``must_open`` says that player must now open using it; ``closing_allowed`` is False
+    in the first round of a hand.
+    """
+
+    seat: int | None
+    players: int
+    sides: tuple[tuple[int, ...], ...]
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    melds: tuple[TableMeld, ...]
+    pile_top: Card | None
+    pile_count: int
+    stock_count: int
+    dealer: int
+    current_player: int | None
+    phase: Phase
+    hand_number: int
+    closing_allowed: bool
+    opened: tuple[bool, ...]
+    scores: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    reentered: tuple[bool, ...]
+    elimination: int
+    opening_points: int
+    pile_card_taken: Card | None
+    must_open: bool
+    legal_moves: tuple[str, ...]
+    last_move: tuple[int, str] | None
+    last_hand: HandResult | None
+    is_over: bool
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: cards as strings, melds as ``{"owner", "cards"}``."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "sides": [list(side) for side in self.sides],
+            "hand": [str(card) for card in self.hand],
+            "hand_counts": list(self.hand_counts),
+            "melds": [
+                {"owner": meld.owner, "cards": [str(c) for c in meld.cards], "kind": meld.kind}
+                for meld in self.melds
+            ],
+            "pile_top": None if self.pile_top is None else str(self.pile_top),
+            "pile_count": self.pile_count,
+            "stock_count": self.stock_count,
+            "dealer": self.dealer,
+            "current_player": self.current_player,
+            "phase": self.phase.value,
+            "hand_number": self.hand_number,
+            "closing_allowed": self.closing_allowed,
+            "opened": list(self.opened),
+            "scores": list(self.scores),
+            "eliminated": list(self.eliminated),
+            "reentered": list(self.reentered),
+            "elimination": self.elimination,
+            "opening_points": self.opening_points,
+            "pile_card_taken": None if self.pile_card_taken is None else str(self.pile_card_taken),
+            "must_open": self.must_open,
+            "legal_moves": list(self.legal_moves),
+            "last_move": None if self.last_move is None else list(self.last_move),
+            "last_hand": None if self.last_hand is None else self.last_hand.to_dict(),
+            "is_over": self.is_over,
+            "winner": self.winner,
+        }
+
+
+def make_view(game: Game, seat: int | None) -> Scala40View:
+    """Build ``seat``'s view of ``game`` (the seat is already checked)."""
+    seats = range(game.players)
+    to_move = seat is not None and seat == game.current_player
+    return Scala40View(
+        seat=seat,
+        players=game.players,
+        sides=game.sides,
+        hand=() if seat is None else game.hand(seat),
+        hand_counts=tuple(game.hand_count(other) for other in seats),
+        melds=game.melds,
+        pile_top=game.pile_top,
+        pile_count=game.pile_count,
+        stock_count=game.stock_count,
+        dealer=game.dealer,
+        current_player=game.current_player,
+        phase=game.phase,
+        hand_number=game.hand_number,
+        closing_allowed=game.closing_allowed,
+        opened=tuple(game.has_opened(other) for other in seats),
+        scores=tuple(game.points(other) for other in seats),
+        eliminated=tuple(game.is_eliminated(other) for other in seats),
+        reentered=tuple(game.has_reentered(other) for other in seats),
+        elimination=game.rules.elimination,
+        opening_points=game.rules.opening_points,
+        pile_card_taken=game.pile_card_taken,
+        must_open=game.must_open,
+        legal_moves=tuple(str(move) for move in game.legal_moves()) if to_move else (),
+        last_move=game.last_move,
+        last_hand=game.last_hand,
+        is_over=game.is_over,
+        winner=game.winner,
+    )
