@@ -29,6 +29,7 @@ from engine.ai import PLAYER_NAMES, Player, get_player
 
 SCOPA_GAMES = {"scopa": "scopa", "scopone": "scopone", "scientifico": "scientifico"}
 GAMES = (*SCOPA_GAMES, "scala40")
+MAX_SCALA40_MOVES = 200_000  # a random-legal match takes a few thousand
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +159,39 @@ def make_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
 
 
 def _scala40_setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, Any], int]:
-    raise ValueError("Scala 40 simulation is not available yet")
+    from engine import scala40
+
+    if args.deals:
+        raise ValueError("--deals is for the Scopa family; Scala 40 plays whole matches")
+    seats = args.seats if args.seats is not None else len(names)
+    return scala40.Rules(players=seats).to_dict(), seats
+
+
+def _play_scala40(job: Job) -> Result:
+    """A whole Scala 40 match; ``points`` are the penalty scores (lower is better)."""
+    from engine import scala40
+
+    start = time.perf_counter()
+    game = scala40.new_game(scala40.Rules.from_dict(job.rules), seed=job.seed)
+    players = [get_player(name, **dict(options)) for name, options in job.specs]
+    rng = random.Random(job.seed * 7919 + job.rotation)
+    dealer = game.dealer
+    for _ in range(MAX_SCALA40_MOVES):
+        if game.is_over:
+            break
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(players[seat].choose(game.view(seat), rng))
+    else:
+        raise RuntimeError(f"a Scala 40 match (seed {job.seed}) did not end in {MAX_SCALA40_MOVES}")
+    scores = game.view(None).scores
+    return Result(job, tuple(scores), game.winner, dealer, time.perf_counter() - start)
 
 
 def play(job: Job) -> Result:
     """Play one job's game to its end (or its first smazzata) and say who won."""
+    if job.game == "scala40":
+        return _play_scala40(job)
     start = time.perf_counter()
     rules = scopa.Rules.from_dict(job.rules)
     game = scopa.new_game(rules, seed=job.seed)

@@ -4,6 +4,7 @@ Names (Scopa family): ``random`` (any legal move, every game), ``greedy`` alias 
 classical beginner: the baseline of every strength figure), ``medium`` (the classical advice with
 card counting, ``engine.ai.medium``), ``hard`` (ISMCTS with determinization, ``engine.ai.ismcts``;
 options ``iterations``, ``seconds``, ``workers``, ``epsilon``, ``exploration``, ``inference``).
+Scala 40: ``scala40`` (a heuristic club player, ``engine.ai.scala40_player``) and ``random``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from engine.ai.base import NoMove, Player
 from engine.ai.ismcts import HardPlayer
 from engine.ai.medium import MediumPlayer
+from engine.ai.scala40_player import Scala40Player
 from engine.ai.simple import GreedyPlayer, RandomPlayer
 
 __all__ = ["PLAYER_NAMES", "NoMove", "Player", "get_player"]
@@ -26,6 +28,7 @@ _FACTORIES: Mapping[str, Callable[..., Player]] = MappingProxyType(
         "easy": GreedyPlayer,
         "medium": MediumPlayer,
         "hard": HardPlayer,
+        "scala40": Scala40Player,
     }
 )
 PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
