@@ -20,13 +20,14 @@ import logging
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
-from engine.ai.determinize import InfoSet, State, determinize, info_set, with_fuori
+from engine.ai.determinize import InfoSet, State, determinize, info_set, parse_move, with_fuori
+from engine.ai.medium import Judge
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, VALUE, indices_of
 from engine.scopa.capture import capture_masks
@@ -42,6 +43,8 @@ DEFAULT_ITERATIONS = 1000
 # A smazzata's score difference is a few points: dividing by this keeps rewards near [-1, 1],
 # where the exploration constant below is the usual one.
 REWARD_SCALE = 6.0
+# Progressive bias weight of the medium player's judgement at the root (0: plain ISMCTS).
+DEFAULT_BIAS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,7 @@ class SearchParams:
     seconds: float | None
     epsilon: float = 0.3
     exploration: float = 0.7
+    bias: float = 0.0
 
 
 class _Node:
@@ -124,11 +128,19 @@ def _rewards(points: Sequence[int]) -> list[float]:
     return out
 
 
-def search(info: InfoSet, params: SearchParams, seed: int) -> dict[int, tuple[int, float]]:
+def search(
+    info: InfoSet,
+    params: SearchParams,
+    seed: int,
+    priors: Mapping[int, float] | None = None,
+) -> dict[int, tuple[int, float]]:
     """Grow one tree from ``info``; returns the root's children as {move key: (visits, total)}.
 
     Stops after ``params.iterations`` iterations, or when ``params.seconds`` have passed (the
-    first of the two that is set and reached; at least one iteration).
+    first of the two that is set and reached; at least one iteration). ``priors`` (by root move,
+    on the reward's scale) bias the root: progressive bias (Chaslot et al. 2008), a bonus of
+    ``params.bias * prior / (visits + 1)`` that fades as the move's own statistics grow, and the
+    root tries its moves best prior first.
     """
     rng = random.Random(seed)
     fast = info.fast
@@ -136,6 +148,9 @@ def search(info: InfoSet, params: SearchParams, seed: int) -> dict[int, tuple[in
     root = _Node()
     c = params.exploration
     epsilon = params.epsilon
+    bias = params.bias
+    if not bias:
+        priors = None
     limit = params.iterations if params.iterations is not None else 1 << 62
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
     done = 0
@@ -157,8 +172,13 @@ def search(info: InfoSet, params: SearchParams, seed: int) -> dict[int, tuple[in
                 else:
                     child.avail += 1
             mover = side_of[state.seat]
+            biased = priors is not None and node is root
             if untried:
-                key = untried[int(rng.random() * len(untried))]
+                if biased:
+                    assert priors is not None
+                    key = max(untried, key=lambda k: priors.get(k, 0.0))
+                else:
+                    key = untried[int(rng.random() * len(untried))]
                 child = _Node()
                 children[key] = child
                 _apply(state, key, fast)
@@ -171,6 +191,9 @@ def search(info: InfoSet, params: SearchParams, seed: int) -> dict[int, tuple[in
                 score = child.total / child.visits + c * math.sqrt(
                     math.log(child.avail) / child.visits
                 )
+                if biased:
+                    assert priors is not None
+                    score += bias * priors.get(key, 0.0) / (child.visits + 1)
                 if score > best:
                     best, best_key = score, key
             node = children[best_key]
@@ -195,7 +218,9 @@ def search(info: InfoSet, params: SearchParams, seed: int) -> dict[int, tuple[in
     return {key: (child.visits, child.total) for key, child in root.children.items()}
 
 
-def _search_job(args: tuple[InfoSet, SearchParams, int]) -> dict[int, tuple[int, float]]:
+def _search_job(
+    args: tuple[InfoSet, SearchParams, int, Mapping[int, float] | None],
+) -> dict[int, tuple[int, float]]:
     return search(*args)
 
 
@@ -219,7 +244,8 @@ class HardPlayer:
     ``seconds`` instead stops on the wall clock (stronger on a fast machine, not reproducible);
     both: whichever comes first (not reproducible). ``workers`` > 1 searches in that many processes
     (root parallelism); call ``close()`` when done with such a player. ``inference`` uses what the
-    other players' missed sweeps say about their hands.
+    other players' missed sweeps say about their hands. ``bias`` > 0 steers the root's first
+    visits by the medium player's judgement of each move (progressive bias); 0 is plain ISMCTS.
     """
 
     name = "hard"
@@ -233,6 +259,7 @@ class HardPlayer:
         exploration: float = 0.7,
         workers: int = 1,
         inference: bool = True,
+        bias: float = DEFAULT_BIAS,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -242,6 +269,8 @@ class HardPlayer:
             raise ValueError(f"seconds must be a positive number; got {seconds!r}")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1; got {epsilon!r}")
+        if not (isinstance(bias, int | float) and bias >= 0):
+            raise ValueError(f"bias must be a number >= 0; got {bias!r}")
         if type(workers) is not int or workers < 1:
             raise ValueError(f"workers must be a whole number >= 1; got {workers!r}")
         self.params = SearchParams(
@@ -249,6 +278,7 @@ class HardPlayer:
             seconds=None if seconds is None else float(seconds),
             epsilon=epsilon,
             exploration=exploration,
+            bias=float(bias),
         )
         self.workers = workers
         self.inference = inference
@@ -264,22 +294,31 @@ class HardPlayer:
             self.last_iterations = 0
             return with_fuori(view, plain[0])
         info = info_set(view, inference=self.inference)
-        stats = self._search(info, rng)
+        priors = None
+        if self.params.bias:
+            judge = Judge(info, view)
+            priors = {}
+            for text in plain:
+                card, capture = parse_move(text)
+                priors[_key(card, capture)] = judge.score(text) / REWARD_SCALE
+        stats = self._search(info, rng, priors)
         self.last_iterations = sum(v for v, _ in stats.values())
         text = move_text(_best(stats))
         if text not in moves:  # the search follows the engine's rules: never happens
             raise AssertionError(f"the search chose {text}, which is not among {moves}")
         return with_fuori(view, text)
 
-    def _search(self, info: InfoSet, rng: random.Random) -> dict[int, tuple[int, float]]:
+    def _search(
+        self, info: InfoSet, rng: random.Random, priors: Mapping[int, float] | None
+    ) -> dict[int, tuple[int, float]]:
         params = self.params
         if self.workers == 1:
-            return search(info, params, rng.getrandbits(64))
+            return search(info, params, rng.getrandbits(64), priors)
         share = None
         if params.iterations is not None:
             share = max(1, -(-params.iterations // self.workers))
-        part = SearchParams(share, params.seconds, params.epsilon, params.exploration)
-        jobs = [(info, part, rng.getrandbits(64)) for _ in range(self.workers)]
+        part = SearchParams(share, params.seconds, params.epsilon, params.exploration, params.bias)
+        jobs = [(info, part, rng.getrandbits(64), priors) for _ in range(self.workers)]
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
         merged: dict[int, tuple[int, float]] = {}

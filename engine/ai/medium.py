@@ -30,7 +30,7 @@ from engine.scopa import ScopaView
 from engine.scopa._tables import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, VALUE_MASK, indices_of
 from engine.scopa.capture import capture_masks
 
-__all__ = ["MediumPlayer"]
+__all__ = ["Judge", "MediumPlayer"]
 
 SCOPA = 1.0
 # What one card is worth in smazzata points, before the state of the smazzata adjusts it.
@@ -56,12 +56,14 @@ class MediumPlayer:
         if len(plain) == 1:
             return with_fuori(view, plain[0])
         info = info_set(view)
-        judge = _Judge(info, view)
+        judge = Judge(info, view)
         best = max(plain, key=judge.score)  # max keeps the first of equal scores
         return with_fuori(view, best)
 
 
-class _Judge:
+class Judge:
+    """Scores the moves of one position (see the module docstring), in smazzata points."""
+
     def __init__(self, info: InfoSet, view: ScopaView) -> None:
         self.info = info
         fast = info.fast
