@@ -61,6 +61,7 @@ class Tally:
     wins: int = 0
     ties: int = 0
     points: int = 0
+    margins: list[int] = field(default_factory=list)  # own points minus the best other side's
     by_role: dict[str, list[int]] = field(default_factory=dict)  # role -> [games, wins, ties]
 
 
@@ -73,6 +74,18 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     denominator = 1 + z * z / n
     return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% normal interval (0 spread for fewer than 2)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, 0.0)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return (mean, 1.96 * math.sqrt(variance / n))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -244,6 +257,7 @@ def _bar(done: int, total: int, started: float) -> str:
 def tally(results: Sequence[Result], labels: Sequence[str]) -> dict[str, Tally]:
     tallies = {label: Tally(label) for label in labels}
     for result in results:
+        lower_wins = result.job.game == "scala40"  # penalty points
         for side, label in enumerate(result.job.labels):
             t = tallies[label]
             t.games += 1
@@ -252,8 +266,14 @@ def tally(results: Sequence[Result], labels: Sequence[str]) -> dict[str, Tally]:
             t.wins += won
             t.ties += tie
             t.points += result.points[side]
+            others = [p for s, p in enumerate(result.points) if s != side]
+            t.margins.append(result.points[side] - (min(others) if lower_wins else max(others)))
             if len(result.job.labels) == 2 and result.job.game != "scala40":
-                role = "dealer side" if side == result.dealer_side else "other side"
+                dealer = side == result.dealer_side
+                if result.job.deals:
+                    role = "dealer side" if dealer else "other side"
+                else:
+                    role = "first dealer" if dealer else "first to play"
                 row = t.by_role.setdefault(role, [0, 0, 0])
                 row[0] += 1
                 row[1] += won
@@ -272,6 +292,8 @@ def report(tallies: dict[str, Tally], *, unit: str) -> list[str]:
             f" ties {100 * t.ties / max(t.games, 1):.1f}%,"
             f" average points {t.points / max(t.games, 1):.2f}"
         )
+        mean, half = mean_interval(t.margins)
+        lines.append(f"{'':>12}margin over the best other: {mean:+.2f} +- {half:.2f} (95% CI)")
         for role, (games, wins, ties) in sorted(t.by_role.items()):
             low, high = wilson(wins, games)
             lines.append(

@@ -30,7 +30,7 @@ def test_a_small_run_prints_rates(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--game", "scopa", "--players", "hard,easy", "--games", "2", "--iterations", "10"]
     assert simulate.main(argv) == 0
     out, err = capsys.readouterr()
-    assert "hard: " in out and "95% CI" in out and "as dealer side" in out
+    assert "hard: " in out and "95% CI" in out and "as first dealer" in out
     assert "2/2" in err  # the progress bar
 
 
