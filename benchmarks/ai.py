@@ -8,7 +8,7 @@ Sections (``--only`` picks some; all by default):
   (targets >= 70% dealer side, >= 56% other side);
 * ``scopa``: hard vs easy, 2-player Scopa games to 11 (target >= 70%);
 * ``medium``: medium vs easy and easy vs easy, Scopone deals (target: medium wins >= 4 points
-  more than easy does against easy);
+  more than easy does against easy), and medium vs easy in 2-player Scopa games to 11;
 * ``scala40``: the Scala 40 heuristic vs random-legal players, 4 players (target >= 60%).
 
 Usage: python benchmarks/ai.py [--only speed,scopone] [--deals N] [--games N] [--iterations N]
@@ -106,6 +106,7 @@ def main() -> int:
     if "medium" in only:
         for players in ("medium,easy", "easy,easy"):
             run(["--game", "scopone", "--players", players, "--deals"], args.medium_deals, [], jobs)
+        run(["--game", "scopa", "--players", "medium,easy"], args.medium_deals // 2, [], jobs)
     if "scala40" in only:
         run(
             ["--game", "scala40", "--players", "scala40,random,random,random"],
