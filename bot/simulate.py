@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -240,8 +242,12 @@ def _results(jobs: list[Job], workers: int) -> Iterator[Result]:
         for job in jobs:
             yield play(job)
         return
-    with ProcessPoolExecutor(workers) as pool:
+    pool = ProcessPoolExecutor(workers)
+    try:
         yield from pool.map(play, jobs, chunksize=1)
+    finally:
+        # Interrupted (Ctrl-C): drop the games not started rather than wait for them.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _bar(done: int, total: int, started: float) -> str:
@@ -304,6 +310,21 @@ def report(tallies: dict[str, Tally], *, unit: str) -> list[str]:
     return lines
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_signals() -> dict[int, Any]:
+    """SIGINT and SIGTERM stop the run and print what was played (a background job ignores
+    SIGINT by default, hence SIGTERM too); returns the handlers to restore."""
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous[signum] = signal.signal(signum, _interrupt)
+    return previous
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -313,17 +334,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     started = time.perf_counter()
     results: list[Result] = []
-    for result in _results(jobs, args.jobs):
-        results.append(result)
-        if not args.quiet:
-            print(_bar(len(results), len(jobs), started), end="", file=sys.stderr, flush=True)
+    interrupted = False
+    previous = _stop_on_signals()
+    try:
+        for result in _results(jobs, args.jobs):
+            results.append(result)
+            if not args.quiet:
+                print(_bar(len(results), len(jobs), started), end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        # Report what was played; a partial run keeps whole rotations only (seats swapped).
+        interrupted = True
+        results = results[: len(results) - len(results) % len(labels)]
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if not args.quiet:
         print(file=sys.stderr)
     unit = "deals" if args.deals else "games"
+    seeds = len(results) // len(labels)
     print(
-        f"{args.game}: {len(jobs)} {unit},"
-        f" seeds {args.seed}..{args.seed + len(jobs) // len(labels) - 1},"
+        f"{args.game}: {len(results)} {unit}, seeds {args.seed}..{args.seed + seeds - 1},"
         f" seats swapped; {time.perf_counter() - started:.1f}s"
+        + (f" (interrupted: {len(jobs)} planned)" if interrupted else "")
     )
     for line in report(tally(results, labels), unit=unit):
         print(line)
