@@ -31,8 +31,8 @@ position of the card it stands for, e.g. ``5D*7D`` or ``QDKD*``):
 
 ============================  ===================================================================
 ``t``                         draw from the tallone
-``p``                         take the pozzo's top card (opened players; or to open with it now;
-                              or while ``first_pile_card_free`` applies)
+``p``                         take the pozzo's top card: to lay it at once (opened players), to
+                              open with it now, or while ``first_pile_card_free`` applies
 ``o 7D8D9D KCKSKD``           open: one or more melds, together worth ``opening_points``
 ``m 4C5C6C``                  lay one or more further melds (after opening)
 ``a3 TD`` / ``a3 *<``         attach a card to table meld 3 (melds are numbered from 1 in the
@@ -62,10 +62,19 @@ Engine choices where RULES.md and [004] are silent (each documented where implem
 * A player who cannot draw (tallone empty and the pozzo cannot be re-formed into one) plays the
   turn without drawing.
 * ``discard_attachable = "forbidden"``: when every card held fits a meld, any card may go.
-* The card taken from the pozzo may not be discarded, attached or swapped while [004]'s rule
-  forbids it; a move that would leave only that card in hand is refused (lay it first).
+* RULES.md: "a player who takes it [the pozzo's card] must use it": the card taken from the
+  pozzo is laid by the first move after the draw (the opening that uses it, a meld holding it,
+  attaching it, or swapping it for a joker), so ``p`` is listed only when that is possible. The
+  free first card (``first_pile_card_free``) need not be laid, only kept that turn.
+* [004]'s ``discard_attachable = "allowed"`` rule: a card discarded while it fitted a table meld,
+  taken by the next player, may go into a new meld that turn but not onto a table meld.
+* A move that would leave in hand only a card that may not be discarded is refused.
 * In the first round, when nobody may close, a player keeps at least two cards before the
   discard, so the turn can always end.
+* ``Rules.max_restocks`` (default 0 = off, the rules as written) is an optional safeguard, not a
+  rule of RULES.md: a hand can deadlock (every meld on the table complete, no jokers allowed,
+  players left with one card each), and with the option set the hand then ends, unclosed, when
+  the tallone runs out once more than that many re-formings; everybody pays the cards held.
 """
 
 from __future__ import annotations

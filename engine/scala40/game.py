@@ -17,7 +17,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from engine.cards import Card, french_deck, parse_card
+from engine.cards import JOKER, Card, french_deck, parse_card
 
 from .melds import (
     MeldShape,
@@ -103,13 +103,14 @@ class TableMeld:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended: who closed, whether in hand, what each seat paid, who went out.
+    """How a hand ended: who closed (None: ended unclosed by the ``max_restocks`` safeguard),
+    whether in hand, what each seat paid, who went out.
 
     ``penalties[seat]`` is what that seat added to its score (0 for seats not dealt in).
     """
 
     hand: int
-    closer: int
+    closer: int | None
     in_hand: bool
     penalties: tuple[int, ...]
     eliminated: tuple[int, ...]
@@ -127,7 +128,7 @@ class HandResult:
     def from_dict(cls, data: dict[str, Any]) -> HandResult:
         return cls(
             hand=int(data["hand"]),
-            closer=int(data["closer"]),
+            closer=None if data["closer"] is None else int(data["closer"]),
             in_hand=bool(data["in_hand"]),
             penalties=tuple(int(p) for p in data["penalties"]),
             eliminated=tuple(int(s) for s in data["eliminated"]),
@@ -169,9 +170,11 @@ class _State:
     opened_at_start: bool = False  # the current player had opened when the turn began
     pile_card: Card | None = None  # taken from the pozzo this turn and still held
     must_open: bool = False  # ... by a player who has not opened: the opening must use it
+    must_use: bool = False  # ... and it must be laid before anything else (not when free)
     no_attach: Card | None = None  # taken from the pozzo, discarded while it fitted a meld
     top_attachable: bool = False  # the pozzo's top fitted a table meld when discarded
     pile_free: bool = False  # first_pile_card_free still applies
+    restocks: int = 0  # times the pozzo became the tallone in this hand
     pending: list[int] = field(default_factory=list)  # seats still to choose re-entry
     last_move: tuple[int, str] | None = None
     last_hand: HandResult | None = None
@@ -198,9 +201,11 @@ class _State:
             opened_at_start=self.opened_at_start,
             pile_card=self.pile_card,
             must_open=self.must_open,
+            must_use=self.must_use,
             no_attach=self.no_attach,
             top_attachable=self.top_attachable,
             pile_free=self.pile_free,
+            restocks=self.restocks,
             pending=list(self.pending),
             last_move=self.last_move,
             last_hand=self.last_hand,
@@ -283,11 +288,18 @@ class _Turns:
         return self.s.pile_free and len(self.s.pile) == 1
 
     def may_take_pile(self) -> bool:
-        if not self.s.pile:
+        s = self.s
+        if not s.pile:
             return False
-        if self.s.opened[self.s.current] or self.pile_is_free():
-            return True
-        return self.pile_opening() is not None
+        if not s.opened[s.current]:
+            return self.pile_is_free() or self.pile_opening() is not None
+        # An opened player takes it to lay it now: try, on a copy.
+        trial = _Turns(self.rules, s.copy())
+        try:
+            trial.draw_pile()
+        except IllegalMove:
+            return False
+        return True
 
     def attachable(self, card: Card) -> bool:
         """Whether ``card`` fits some table meld (at an end of a scala, or into a tris)."""
@@ -296,7 +308,7 @@ class _Turns:
     def discardable(self) -> list[Card]:
         """The distinct cards (rank and suit) the current player may discard now."""
         hand = self.hand
-        if self.s.phase is not Phase.MELD or not hand or self.s.must_open:
+        if self.s.phase is not Phase.MELD or not hand or self.s.must_open or self.s.must_use:
             return []
         if len(hand) == 1 and not self.closing_allowed():
             return []
@@ -329,6 +341,92 @@ class _Turns:
             )
         return None
 
+    # -- what may be played (read only) ---------------------------------------------------
+
+    def offers(self) -> list[Move]:
+        """The legal moves listed for the current player (see the package docstring)."""
+        s = self.s
+        if s.phase is Phase.OVER:
+            return []
+        if s.phase is Phase.REENTRY:
+            return [Move(MoveKind.REENTER), Move(MoveKind.DECLINE)]
+        if s.phase is Phase.DRAW:
+            moves = [Move(MoveKind.DRAW_STOCK)] if s.stock else []
+            if self.may_take_pile():
+                moves.append(Move(MoveKind.DRAW_PILE))
+            return moves
+        moves = []
+        if not s.opened[s.current]:
+            opening = self.opening_offer()
+            if opening is not None:
+                moves.append(Move(MoveKind.OPEN, melds=opening.melds))
+        else:
+            moves += self.meld_offers()
+        moves += [Move(MoveKind.DISCARD, card=card) for card in sort_cards(self.discardable())]
+        return moves
+
+    def opening_offer(self) -> Opening | None:
+        s = self.s
+        hand = self.hand
+        if s.must_open and s.pile_card is not None:
+            rest = list(hand)
+            rest.remove(s.pile_card)
+            return find_opening(rest, self.rules, pile_card=s.pile_card, min_left=self.min_left())
+        opening = find_opening(hand, self.rules, min_left=self.min_left())
+        if (
+            opening is None
+            or self.turn_end_problem(opening.rest, _still(s.pile_card, opening)) is None
+        ):
+            return opening
+        # Only the pozzo's card (taken free) would stay in hand: keep another card too.
+        return find_opening(hand, self.rules, min_left=max(2, self.min_left()))
+
+    def meld_offers(self) -> list[Move]:
+        """Melds, attaches and swaps for an opened player; while the card taken from the pozzo
+        waits to be used, only the moves that lay it."""
+        s = self.s
+        hand = self.hand
+        pending = s.pile_card if s.must_use else None
+        moves: list[Move] = []
+        for new in hand_melds(hand, self.rules):
+            if pending is not None and pending not in new:
+                continue
+            after = list(hand)
+            for card in new:
+                after.remove(card)
+            pile_after = s.pile_card if s.pile_card not in new else None
+            if self.turn_end_problem(after, pile_after) is None:
+                moves.append(Move(MoveKind.MELD, melds=(new,)))
+        distinct = sort_cards(dict.fromkeys(hand))
+        if pending is not None:
+            distinct = tuple(card for card in distinct if card == pending)
+        for number, meld in enumerate(s.melds, start=1):
+            for card in distinct:
+                if s.no_attach is not None and card == s.no_attach:
+                    continue
+                ends = attach_ends(meld.shape, card, self.rules)
+                if not ends:
+                    continue
+                after = list(hand)
+                after.remove(card)
+                pile_after = None if card == s.pile_card else s.pile_card
+                if self.turn_end_problem(after, pile_after) is not None:
+                    continue
+                for end in ends if len(ends) > 1 else [""]:
+                    moves.append(Move(MoveKind.ATTACH, card=card, target=number, end=end))
+            if meld.shape.jokers:
+                for card in distinct:
+                    if card.is_joker or (s.no_attach is not None and card == s.no_attach):
+                        continue
+                    if swap_fits(meld.shape, card) is not None:
+                        pile_after = None if card == s.pile_card else s.pile_card
+                        after = list(hand)
+                        after.remove(card)
+                        after.append(Card(JOKER, ""))
+                        if self.turn_end_problem(after, pile_after) is None:
+                            moves.append(Move(MoveKind.SWAP, card=card, target=number))
+        return moves
+
     # -- the flow --------------------------------------------------------------------------
 
     def deal(self) -> None:
@@ -353,6 +451,7 @@ class _Turns:
         s.opened = [False] * n
         s.turn = 0
         s.pile_free = rules.first_pile_card_free
+        s.restocks = 0
         s.top_attachable = False
         s.phase = Phase.DRAW
         if rules.dealer_fourteen:
@@ -374,36 +473,50 @@ class _Turns:
         s = self.s
         s.pile_card = None
         s.must_open = False
+        s.must_use = False
         s.no_attach = None
         s.opened_at_start = s.opened[s.current]
         s.phase = Phase.MELD if skip_draw else Phase.DRAW
         if skip_draw:
             return
-        if not s.stock:
-            self.recycle()
+        if not s.stock and self.recycle():
+            return
         if not s.stock and not self.may_take_pile():
             # Nothing to draw (every other card is in hands and melds): the sources are silent;
             # the turn goes on without a draw rather than blocking the hand.
             logger.debug("seat %s cannot draw: turn continues without a draw", s.current)
             s.phase = Phase.MELD
 
-    def recycle(self) -> None:
-        """RULES.md: the discard pile except its top card is turned over to become the stock."""
+    def recycle(self) -> bool:
+        """RULES.md: the discard pile except its top card is turned over to become the stock.
+
+        With the ``max_restocks`` safeguard, once the tallone has been re-formed that many times
+        in this hand, running out again ends the hand with nobody closing; True then.
+        """
         s = self.s
-        if len(s.pile) > 1:
-            s.stock = s.pile[-2::-1]
-            s.pile = s.pile[-1:]
+        if len(s.pile) <= 1:
+            return False
+        limit = self.rules.max_restocks
+        if limit and s.restocks >= limit:
+            logger.debug("tallone out for the %s time: the hand ends unclosed", limit + 1)
+            self.end_hand(None)
+            return True
+        s.restocks += 1
+        s.stock = s.pile[-2::-1]
+        s.pile = s.pile[-1:]
+        return False
 
     def next_turn(self) -> None:
         self.s.current = self.next_seat(self.s.current)
         self.s.turn += 1
         self.begin_turn()
 
-    def end_hand(self, closer: int) -> None:
+    def end_hand(self, closer: int | None) -> None:
+        """Score the hand (``closer`` None: ended unclosed by ``max_restocks``; all pay)."""
         s, rules = self.s, self.rules
         # Chiusura in mano: the closer opened in this very turn (a player who never opened and
         # runs out of cards through turns without a draw has laid nothing down).
-        in_hand = s.opened[closer] and not s.opened_at_start
+        in_hand = closer is not None and s.opened[closer] and not s.opened_at_start
         penalties = [0] * len(s.hands)
         for seat, hand in enumerate(s.hands):
             if not s.dealt[seat] or seat == closer:
@@ -414,7 +527,7 @@ class _Turns:
             if in_hand and rules.close_in_hand == "double":
                 pay *= 2
             penalties[seat] = pay
-        if in_hand and rules.close_in_hand == "bonus":
+        if in_hand and closer is not None and rules.close_in_hand == "bonus":
             penalties[closer] = CLOSE_IN_HAND_BONUS
         out = []
         for seat, pay in enumerate(penalties):
@@ -426,6 +539,7 @@ class _Turns:
         s.last_hand = HandResult(s.hand_no, closer, in_hand, tuple(penalties), tuple(out))
         s.pile_card = None
         s.must_open = False
+        s.must_use = False
         s.no_attach = None
         s.pending = [seat for seat in out if rules.reentry and not s.reentered[seat]]
         if s.pending:
@@ -486,9 +600,9 @@ class _Turns:
             raise IllegalMove("the tallone is empty: take the pozzo's top card")
         self.hand.append(s.stock.pop())
         s.pile_free = False
+        s.phase = Phase.MELD
         if not s.stock:
             self.recycle()
-        s.phase = Phase.MELD
 
     def draw_pile(self) -> None:
         s = self.s
@@ -496,7 +610,8 @@ class _Turns:
             raise IllegalMove("the pozzo is empty")
         top = s.pile[-1]
         must_open = False
-        if not s.opened[s.current] and not self.pile_is_free():
+        free = not s.opened[s.current] and self.pile_is_free()
+        if not s.opened[s.current] and not free:
             if self.pile_opening() is None:
                 need = self.rules.opening_points
                 raise IllegalMove(
@@ -509,9 +624,18 @@ class _Turns:
         self.hand.append(top)
         s.pile_card = top
         s.must_open = must_open
+        # RULES.md: "a player who takes it must use it" (the free first card excepted: [004]
+        # lets it be taken "senza aver l'obbligo di apertura").
+        s.must_use = not free
         s.no_attach = top if s.top_attachable else None
         s.top_attachable = False
         s.phase = Phase.MELD
+        if s.opened[s.current] and not self.meld_offers():
+            way = "in a new meld" if s.no_attach is not None else "in a meld or on one"
+            raise IllegalMove(
+                f"you may take {top} from the pozzo only to lay it now, {way}: "
+                "it fits nowhere with your cards and the table"
+            )
 
     def take(self, wanted: Sequence[Card]) -> list[Card]:
         """The hand's own card objects for ``wanted`` (the named deck copy first), removed."""
@@ -536,8 +660,12 @@ class _Turns:
     def after_laying(self, laid: Sequence[Card]) -> None:
         """Common checks once cards left the hand for the table; ends the hand when it is empty."""
         s = self.s
-        if s.pile_card is not None and any(card == s.pile_card for card in laid):
+        uses_pile = s.pile_card is not None and any(card == s.pile_card for card in laid)
+        if s.must_use and not uses_pile:
+            raise IllegalMove(f"lay {s.pile_card}, taken from the pozzo, before anything else")
+        if uses_pile:
             s.pile_card = None
+            s.must_use = False
         problem = self.turn_end_problem(self.hand, s.pile_card)
         if problem:
             raise IllegalMove(problem)
@@ -643,6 +771,11 @@ class _Turns:
         if s.must_open:
             raise IllegalMove(
                 f"you took {s.pile_card} from the pozzo: open with it before discarding"
+            )
+        if s.must_use:
+            raise IllegalMove(
+                f"you took {s.pile_card} from the pozzo: lay it (meld, attach or swap) "
+                "before discarding"
             )
         if card not in self.hand:
             raise IllegalMove(f"you do not hold {card}")
@@ -833,7 +966,7 @@ class Game:
         """The moves the current player may make, each legal (see the package docstring for
         what is listed: an opening is offered as the best one by points)."""
         if self._legal is None:
-            self._legal = self._enumerate()
+            self._legal = _Turns(self._rules, self._s).offers()
         return list(self._legal)
 
     def play(self, move: Move | str) -> Game:
@@ -852,83 +985,6 @@ class Game:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat!r}")
         return seat
-
-    def _enumerate(self) -> list[Move]:
-        s = self._s
-        turns = _Turns(self._rules, s)
-        if s.phase is Phase.OVER:
-            return []
-        if s.phase is Phase.REENTRY:
-            return [Move(MoveKind.REENTER), Move(MoveKind.DECLINE)]
-        if s.phase is Phase.DRAW:
-            moves = [Move(MoveKind.DRAW_STOCK)] if s.stock else []
-            if turns.may_take_pile():
-                moves.append(Move(MoveKind.DRAW_PILE))
-            return moves
-        moves = []
-        hand = s.hands[s.current]
-        if not s.opened[s.current]:
-            opening = self._opening_offer(turns)
-            if opening is not None:
-                moves.append(Move(MoveKind.OPEN, melds=opening.melds))
-        else:
-            moves += self._meld_offers(turns, hand)
-        moves += [Move(MoveKind.DISCARD, card=card) for card in sort_cards(turns.discardable())]
-        return moves
-
-    def _opening_offer(self, turns: _Turns) -> Opening | None:
-        s = self._s
-        hand = turns.hand
-        if s.must_open and s.pile_card is not None:
-            rest = list(hand)
-            rest.remove(s.pile_card)
-            return find_opening(rest, self._rules, pile_card=s.pile_card, min_left=turns.min_left())
-        opening = find_opening(hand, self._rules, min_left=turns.min_left())
-        if (
-            opening is None
-            or turns.turn_end_problem(opening.rest, _still(s.pile_card, opening)) is None
-        ):
-            return opening
-        # Only the pozzo's card (taken free) would stay in hand: keep another card too.
-        return find_opening(hand, self._rules, min_left=max(2, turns.min_left()))
-
-    def _meld_offers(self, turns: _Turns, hand: list[Card]) -> list[Move]:
-        s = self._s
-        moves: list[Move] = []
-        for new in hand_melds(hand, self._rules):
-            after = list(hand)
-            for card in new:
-                after.remove(card)
-            pile_after = s.pile_card if s.pile_card not in new else None
-            if turns.turn_end_problem(after, pile_after) is None:
-                moves.append(Move(MoveKind.MELD, melds=(new,)))
-        distinct = sort_cards(dict.fromkeys(hand))
-        for number, meld in enumerate(s.melds, start=1):
-            for card in distinct:
-                if s.no_attach is not None and card == s.no_attach:
-                    continue
-                ends = attach_ends(meld.shape, card, self._rules)
-                if not ends:
-                    continue
-                after = list(hand)
-                after.remove(card)
-                pile_after = None if card == s.pile_card else s.pile_card
-                if turns.turn_end_problem(after, pile_after) is not None:
-                    continue
-                for end in ends if len(ends) > 1 else [""]:
-                    moves.append(Move(MoveKind.ATTACH, card=card, target=number, end=end))
-            if any(card.is_joker for card in meld.cards):
-                for card in distinct:
-                    if card.is_joker or (s.no_attach is not None and card == s.no_attach):
-                        continue
-                    if swap_fits(meld.shape, card) is not None:
-                        pile_after = None if card == s.pile_card else s.pile_card
-                        after = list(hand)
-                        after.remove(card)
-                        after.append(Card("*", ""))
-                        if turns.turn_end_problem(after, pile_after) is None:
-                            moves.append(Move(MoveKind.SWAP, card=card, target=number))
-        return moves
 
     # -- views and persistence ---------------------------------------------------------------
 
@@ -964,9 +1020,11 @@ class Game:
             "opened_at_start": s.opened_at_start,
             "pile_card": None if s.pile_card is None else str(s.pile_card),
             "must_open": s.must_open,
+            "must_use": s.must_use,
             "no_attach": None if s.no_attach is None else str(s.no_attach),
             "top_attachable": s.top_attachable,
             "pile_free": s.pile_free,
+            "restocks": s.restocks,
             "pending": list(s.pending),
             "last_move": None if s.last_move is None else list(s.last_move),
             "last_hand": None if s.last_hand is None else s.last_hand.to_dict(),
@@ -1011,9 +1069,11 @@ class Game:
                 opened_at_start=bool(data["opened_at_start"]),
                 pile_card=None if data["pile_card"] is None else parse_card(data["pile_card"]),
                 must_open=bool(data["must_open"]),
+                must_use=bool(data["must_use"]),
                 no_attach=None if data["no_attach"] is None else parse_card(data["no_attach"]),
                 top_attachable=bool(data["top_attachable"]),
                 pile_free=bool(data["pile_free"]),
+                restocks=_int(data["restocks"]),
                 pending=[_int(v) for v in data["pending"]],
                 last_move=None
                 if data["last_move"] is None

@@ -20,6 +20,7 @@ UNOPENED_PAYS: tuple[str, ...] = ("sum", "100")
 ELIMINATION: tuple[int, ...] = (101, 151, 201, 501)
 MAX_JOKERS_PER_MELD = 4
 MAX_OPENING_POINTS = 100
+MAX_RESTOCKS = 20
 
 
 class RulesError(ValueError):
@@ -47,6 +48,12 @@ class Rules:
     * ``elimination``: the score that puts a player out: 101, 151, 201 or 501.
     * ``reentry``: an eliminated player may re-enter once, with the highest score among those
       still in.
+    * ``max_restocks`` (not in RULES.md; an engine safeguard, 0 = off, the rules as written):
+      a hand can deadlock (e.g. every table meld complete, no jokers allowed, and each player
+      left with one or two cards that can never be laid), and then it would never end. With
+      ``max_restocks = k``, when the tallone runs out after the pozzo has already been turned
+      into a new tallone k times in the hand, the hand ends with nobody closing and every
+      player pays the penalty of the cards held (``unopened_pays`` applies; no doubling).
     """
 
     players: int = 4
@@ -59,6 +66,7 @@ class Rules:
     unopened_pays: str = "sum"
     elimination: int = 101
     reentry: bool = False
+    max_restocks: int = 0
 
     def __post_init__(self) -> None:
         _check_int("players", self.players, range(2, 7), "an integer from 2 to 6")
@@ -89,6 +97,12 @@ class Rules:
             "one of " + ", ".join(map(str, ELIMINATION)),
         )
         _check_bool("reentry", self.reentry)
+        _check_int(
+            "max_restocks",
+            self.max_restocks,
+            range(MAX_RESTOCKS + 1),
+            f"an integer from 0 (no limit) to {MAX_RESTOCKS}",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-safe dict (every option, defaults included)."""

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 
+from .rules import Rules
+
 if TYPE_CHECKING:
     from .game import Game, HandResult, Phase, TableMeld
 
@@ -24,6 +26,7 @@ class Scala40View:
     """
 
     seat: int | None
+    rules: Rules
     players: int
     sides: tuple[tuple[int, ...], ...]
     hand: tuple[Card, ...]
@@ -55,6 +58,7 @@ class Scala40View:
         """JSON-safe: cards as strings, melds as ``{"owner", "cards"}``."""
         return {
             "seat": self.seat,
+            "rules": self.rules.to_dict(),
             "players": self.players,
             "sides": [list(side) for side in self.sides],
             "hand": [str(card) for card in self.hand],
@@ -93,6 +97,7 @@ def make_view(game: Game, seat: int | None) -> Scala40View:
     to_move = seat is not None and seat == game.current_player
     return Scala40View(
         seat=seat,
+        rules=game.rules,
         players=game.players,
         sides=game.sides,
         hand=() if seat is None else game.hand(seat),

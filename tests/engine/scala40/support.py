@@ -92,6 +92,8 @@ def position(
         "opened_at_start": (opened or [False] * n)[current],
         "pile_card": None,
         "must_open": False,
+        "must_use": False,
+        "restocks": 0,
         "no_attach": None,
         "top_attachable": False,
         "pile_free": False,

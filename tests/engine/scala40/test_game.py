@@ -97,30 +97,48 @@ def test_pile_card_only_to_open_with_it() -> None:
     assert len(opened.melds) == 2 and opened.melds[0].owner == 0
 
 
-def test_opened_player_takes_the_pile_but_may_not_discard_it() -> None:
-    # RULES.md: "The card just taken from the pile may not be discarded in the same turn".
+def test_opened_player_takes_the_pile_card_only_to_lay_it() -> None:
+    # RULES.md: "The card just taken from the pile may not be discarded in the same turn (a
+    # player who takes it must use it; not written in [004], universal in practice)".
     game = position(
         ["2D 5C 9S", *OTHERS],
-        pile="KS",
+        pile="7S",
         melds=[(1, "4S 5S 6S")],
         opened=[True, True, False, False],
     )
     assert moves(game) == ["t", "p"]
     taken = game.play("p")
-    assert "d KS" not in moves(taken)
-    with pytest.raises(IllegalMove, match="took it from the pozzo"):
-        taken.play("d KS")
-    assert taken.play("d 9S").pile_top is not None
+    assert moves(taken) == ["a1 7S"]  # the first move lays it
+    with pytest.raises(IllegalMove, match="before discarding"):
+        taken.play("d 9S")
+    with pytest.raises(IllegalMove, match="before discarding"):
+        taken.play("d 7S")
+    after = taken.play("a1 7S")
+    assert str(after.melds[0]) == "4S 5S 6S 7S" and "d 9S" in moves(after)
+    useless = position(["2D 5C 9S", *OTHERS], pile="KD", melds=[(1, "4S 5S 6S")], opened=[True] * 4)
+    assert moves(useless) == ["t"]
+    with pytest.raises(IllegalMove, match="only to lay it now"):
+        useless.play("p")
+
+
+def test_pile_card_laid_before_anything_else() -> None:
+    game = position(
+        ["8C 8S 2C 3C 4C 9B", *OTHERS], pile="8D", melds=[(1, "5D 6D 7D")], opened=[True] * 4
+    )
+    taken = game.play("p")
+    assert set(moves(taken)) == {"m 8D8C8S", "a1 8D"}
+    with pytest.raises(IllegalMove, match="before anything else"):
+        taken.play("m 2C3C4C")
+    assert "m 2C3C4C" in moves(taken.play("m 8D8C8S"))
 
 
 def test_second_copy_of_the_pile_card_may_be_discarded() -> None:
-    game = position(["2S 9C 9D", *OTHERS], pile="2S", opened=[True] * 4)
+    game = position(["2S 9C 9D", *OTHERS], pile="2S", melds=[(1, "3S 4S 5S")], opened=[True] * 4)
     taken = game.play("p")
-    assert "d 2S" in moves(taken)
-    after = taken.play("d 2S")
-    assert [str(c) for c in after.hand(0)].count("2S") + [str(c) for c in after.hand(0)].count(
-        "2S'"
-    ) == 1
+    after = taken.play("a1 2S")
+    assert str(after.melds[0]) == "2S' 3S 4S 5S"  # the copy from the pozzo went down
+    assert "d 2S" in moves(after)
+    assert [str(c) for c in after.play("d 2S").hand(0)] == ["9D", "9C"]
 
 
 def test_first_pile_card_free() -> None:
@@ -524,6 +542,38 @@ def test_nothing_to_draw() -> None:
     assert nxt.current_player == 2 and nxt.phase is Phase.DRAW  # the pozzo is turned over again
 
 
+def test_max_restocks_safeguard() -> None:
+    # Not in RULES.md: an optional safeguard. Once the pozzo has become the tallone
+    # max_restocks times, the tallone running out again ends the hand unclosed; all pay.
+    rules = Rules(max_restocks=2)
+    game = position(["2D 9S", "KB", "QB", "JB"], rules=rules, stock="5C", pile="", restocks=1)
+    again = game.play("t")  # the second re-forming is still allowed
+    assert again.last_hand is None and again.stock_count > 0
+    limit = position(["2D 9S", "KB", "QB", "JB"], rules=rules, stock="5C", pile="", restocks=2)
+    ended = limit.play("t")
+    result = ended.last_hand
+    assert result is not None and result.closer is None and not result.in_hand
+    assert result.penalties == (16, 10, 10, 10)  # 2D 9S and the 5C just drawn
+    assert ended.hand_number == 2
+    # Off (0, the default): the tallone is re-formed as often as needed.
+    plain = position(["2D 9S", "KB", "QB", "JB"], stock="5C", pile="", restocks=20)
+    assert plain.play("t").last_hand is None
+
+
+def test_deadlocked_hand_needs_the_safeguard() -> None:
+    # Every table meld is a full quartetto, no jokers may be melded: a player left with one
+    # card can never lay it, so only max_restocks ends such a hand.
+    full = [(0, f"{rank}D {rank}C {rank}S {rank}B") for rank in "2345678"]
+    for limit, ends in ((0, False), (1, True)):
+        rules = Rules(players=2, jokers_per_meld=0, max_restocks=limit)
+        game = position(["KC", "QB"], rules=rules, melds=full, opened=[True, True])
+        for _ in range(400):
+            if game.last_hand is not None:
+                break
+            game = game.play(str(game.legal_moves()[-1]))
+        assert (game.last_hand is not None) is ends
+
+
 def test_jokers_per_meld_in_play() -> None:
     rules = Rules(jokers_per_meld=2)
     game = position(["5D * * 8D TC JC QC 2S", *OTHERS], rules=rules, phase="meld")
@@ -586,3 +636,21 @@ def test_views() -> None:
     assert seen.last_move == (0, "p")
     with pytest.raises(ValueError, match="seat"):
         game.view(7)
+
+
+def test_the_random_computer_player_plays_from_views() -> None:
+    # engine.ai: Player.choose(view, rng) -> a legal move string for the view's seat.
+    import random
+
+    from engine.ai import get_player
+
+    player = get_player("random")
+    rng = random.Random(3)
+    game = new_game(Rules(players=3), seed=3)
+    for _ in range(200):
+        seat = game.current_player
+        assert seat is not None
+        move = player.choose(game.view(seat), rng)
+        assert move in moves(game)
+        game = game.play(move)
+    assert len(game.all_cards()) == 108

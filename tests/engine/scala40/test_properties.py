@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,19 +16,20 @@ from engine.scala40 import Game, Phase, Rules, new_game, parse_move
 
 MAX_MOVES = 20_000  # a bound on the loop; real matches here take a few thousand moves
 
-RULES = st.builds(
-    Rules,
-    players=st.integers(2, 4),
-    dealer_fourteen=st.booleans(),
-    jokers_per_meld=st.sampled_from([1, 1, 2]),
-    opening_points=st.sampled_from([40, 40, 0]),
-    first_pile_card_free=st.booleans(),
-    discard_attachable=st.sampled_from(["allowed", "forbidden"]),
-    close_in_hand=st.sampled_from(["double", "bonus", "off"]),
-    unopened_pays=st.sampled_from(["sum", "100"]),
-    elimination=st.just(101),
-    reentry=st.booleans(),
-)
+# Every option of RULES.md takes a non-default value in at least one variant.
+VARIANTS = [
+    Rules(players=2, reentry=True, close_in_hand="off", first_pile_card_free=True),
+    Rules(
+        players=3, jokers_per_meld=2, opening_points=0, close_in_hand="bonus", unopened_pays="100"
+    ),
+    Rules(
+        players=4,
+        dealer_fourteen=True,
+        discard_attachable="forbidden",
+        reentry=True,
+        max_restocks=3,
+    ),
+]
 
 
 def _full_deck_counts(game: Game) -> Counter[tuple[str, str]]:
@@ -79,7 +81,7 @@ def _play_match(rules: Rules, seed: int, *, deep: bool) -> Game:
         public = game.view(None)
         assert public.hand == () and public.legal_moves == ()
         assert public.hand_counts == tuple(len(game.hand(i)) for i in range(game.players))
-        if deep and step % 7 == 0:
+        if deep and step % 10 == 0:
             for watcher in range(game.players):
                 twin = _scrambled(game, watcher, rng)
                 assert twin.view(watcher).to_dict() == game.view(watcher).to_dict()
@@ -90,8 +92,9 @@ def _play_match(rules: Rules, seed: int, *, deep: bool) -> Game:
     raise AssertionError(f"the match did not end in {MAX_MOVES} moves")
 
 
-@settings(max_examples=6, deadline=None, derandomize=True)
-@given(RULES, st.integers(0, 2**32))
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda rules: f"{rules.players}p")
+@settings(max_examples=1, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32))
 def test_random_matches_keep_every_invariant(rules: Rules, seed: int) -> None:
     game = _play_match(rules, seed, deep=True)
     outcome = game.outcome()
@@ -101,8 +104,9 @@ def test_random_matches_keep_every_invariant(rules: Rules, seed: int) -> None:
     assert sum(not game.is_eliminated(seat) for seat in range(game.players)) == 1
 
 
-@settings(max_examples=2, deadline=None, derandomize=True)
-@given(st.integers(5, 6), st.integers(0, 2**32))
+@pytest.mark.parametrize("players", [6])
+@settings(max_examples=1, deadline=None, derandomize=True)
+@given(seed=st.integers(1, 2**32))
 def test_many_players(players: int, seed: int) -> None:
     game = _play_match(Rules(players=players), seed, deep=False)
     assert game.is_over

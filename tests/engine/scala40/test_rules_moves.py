@@ -23,6 +23,7 @@ def test_defaults_are_the_ones_rules_md_names() -> None:
         "unopened_pays": "sum",  # "(default sum)"
         "elimination": 101,  # "(101 default; 151, 201, 501 allowed)"
         "reentry": False,  # "Option reentry (off)"
+        "max_restocks": 0,  # the engine's safeguard against deadlocked hands: off
     }
 
 
@@ -44,6 +45,7 @@ def test_defaults_are_the_ones_rules_md_names() -> None:
         ({"elimination": 100}, "101, 151, 201, 501"),
         ({"elimination": 301}, "101, 151, 201, 501"),
         ({"reentry": None}, "true or false"),
+        ({"max_restocks": -1}, "from 0 \\(no limit\\) to 20"),
     ],
 )
 def test_bad_options_list_what_is_allowed(options: dict[str, object], allowed: str) -> None:
@@ -62,6 +64,7 @@ def test_bad_options_list_what_is_allowed(options: dict[str, object], allowed: s
         {"jokers_per_meld": 2, "opening_points": 0},
         {"discard_attachable": "forbidden", "close_in_hand": "bonus", "unopened_pays": "100"},
         {"close_in_hand": "off"},
+        {"max_restocks": 3},
     ],
 )
 def test_rules_round_trip(options: dict[str, object]) -> None:
