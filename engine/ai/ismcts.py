@@ -5,7 +5,8 @@ Single-observer ISMCTS (Cowling, Powley, Whitehouse 2012), as Di Palma & Lanzi (
 unseen cards anew (``engine.ai.determinize``), walks the tree choosing among the moves that deal
 allows (UCB1 with availability counts), adds one node, plays the smazzata out with epsilon-greedy
 moves on the engine's fast path, and backs up the smazzata's score difference, each node from the
-side of the player who made its move.
+side of the player who made its move. The root's first visits are steered by the medium player's
+judgement of each move (progressive bias, fading with visits; ``bias=0`` turns it off).
 
 Budget: ``iterations`` (deterministic: the same view and ``rng`` give the same move) or
 ``seconds`` (wall clock: as strong as the machine allows, **not** reproducible). With ``workers``

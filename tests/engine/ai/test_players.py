@@ -26,7 +26,13 @@ def test_names_and_options() -> None:
         get_player("grandmaster")
     with pytest.raises(ValueError, match="bad options for the medium player"):
         get_player("medium", iterations=3)
-    for bad in ({"iterations": 0}, {"seconds": -1.0}, {"epsilon": 2.0}, {"workers": 0}):
+    for bad in (
+        {"iterations": 0},
+        {"seconds": -1.0},
+        {"epsilon": 2.0},
+        {"workers": 0},
+        {"bias": -1},
+    ):
         with pytest.raises(ValueError):
             get_player("hard", **bad)
 
@@ -51,6 +57,9 @@ def test_classic_positions(name: str, hand: str, table: str, expected: str) -> N
     game = position(hands=[hand, "AB 2B 3B"], table=table, rest_to=1)
     player = get_player(name, iterations=400) if name == "hard" else get_player(name)
     assert player.choose(game.view(0), random.Random(1)) == expected
+    if name == "hard":  # plain ISMCTS, without the medium player's bias, finds it too
+        plain = get_player("hard", iterations=400, bias=0)
+        assert plain.choose(game.view(0), random.Random(1)) == expected
 
 
 @pytest.mark.parametrize("name", ["medium", "hard"])
