@@ -307,6 +307,7 @@ class HardPlayer:
         text = move_text(_best(stats))
         if text not in moves:  # the search follows the engine's rules: never happens
             raise AssertionError(f"the search chose {text}, which is not among {moves}")
+        logger.debug("hard, seat %s: %s after %s iterations", view.seat, text, self.last_iterations)
         return with_fuori(view, text)
 
     def _search(
