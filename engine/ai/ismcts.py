@@ -38,9 +38,9 @@ __all__ = ["DEFAULT_ITERATIONS", "HardPlayer", "SearchParams", "search"]
 
 logger = logging.getLogger(__name__)
 
-# Calibrated so that an early Scopone move takes about one second on one core of the reference
-# machine (benchmarks/README.md); later moves, with fewer cards left, take less.
-DEFAULT_ITERATIONS = 1000
+# Calibrated so that the first Scopone move, the costliest, takes about 0.9 s of CPU on one core of
+# the reference machine (benchmarks/README.md "AI"); later moves, with fewer cards left, take less.
+DEFAULT_ITERATIONS = 3000
 # A smazzata's score difference is a few points: dividing by this keeps rewards near [-1, 1],
 # where the exploration constant below is the usual one.
 REWARD_SCALE = 6.0
