@@ -63,7 +63,8 @@ class Tally:
     wins: int = 0
     ties: int = 0
     points: int = 0
-    margins: list[int] = field(default_factory=list)  # own points minus the best other side's
+    # Own points minus the best other side's (Scala 40: the best other's penalty minus own).
+    margins: list[int] = field(default_factory=list)
     by_role: dict[str, list[int]] = field(default_factory=dict)  # role -> [games, wins, ties]
 
 
@@ -273,7 +274,10 @@ def tally(results: Sequence[Result], labels: Sequence[str]) -> dict[str, Tally]:
             t.ties += tie
             t.points += result.points[side]
             others = [p for s, p in enumerate(result.points) if s != side]
-            t.margins.append(result.points[side] - (min(others) if lower_wins else max(others)))
+            if lower_wins:
+                t.margins.append(min(others) - result.points[side])
+            else:
+                t.margins.append(result.points[side] - max(others))
             if len(result.job.labels) == 2 and result.job.game != "scala40":
                 dealer = side == result.dealer_side
                 if result.job.deals:
