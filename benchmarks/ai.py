@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import simulate
 from engine import scopa
-from engine.ai.ismcts import HardPlayer
+from engine.ai.ismcts import DEFAULT_ITERATIONS, HardPlayer
 
 SECTIONS = ("speed", "scopone", "scopa", "medium", "scala40")
 
@@ -40,6 +40,7 @@ def speed(deals: int, iterations: int | None, seconds: float | None) -> None:
     hard = HardPlayer(iterations=iterations, seconds=seconds)
     rng = random.Random(1)
     times: list[float] = []
+    cpus: list[float] = []
     rates: list[float] = []
     for seed in range(1, deals + 1):
         game = scopa.new_game(scopa.Rules(variant="scopone"), seed=seed)
@@ -53,15 +54,21 @@ def speed(deals: int, iterations: int | None, seconds: float | None) -> None:
             wall, used = time.perf_counter() - start, time.process_time() - cpu
             if hard.last_iterations:
                 times.append(wall)
+                cpus.append(used)
                 rates.append(hard.last_iterations / max(used, 1e-9))
             game = game.play(move)
     times.sort()
-    budget = f"{iterations} iterations" if iterations else f"{seconds} s"
+    cpus.sort()
+    if iterations is None and seconds is None:
+        budget = f"default: {DEFAULT_ITERATIONS} iterations"
+    else:
+        budget = f"{iterations} iterations" if iterations else f"{seconds} s"
     print(f"speed: hard ({budget}), {len(times)} searched moves over {deals} Scopone deals")
-    print(
-        f"  seconds per move: median {statistics.median(times):.3f},"
-        f" 90th percentile {times[int(0.9 * (len(times) - 1))]:.3f}, max {times[-1]:.3f}"
-    )
+    for label, values in (("wall", times), ("CPU", cpus)):
+        print(
+            f"  {label} seconds per move: median {statistics.median(values):.3f},"
+            f" 90th percentile {values[int(0.9 * (len(values) - 1))]:.3f}, max {values[-1]:.3f}"
+        )
     print(
         f"  iterations per CPU second: median {statistics.median(rates):.0f},"
         f" min {min(rates):.0f}, max {max(rates):.0f}"
