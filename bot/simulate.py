@@ -246,9 +246,11 @@ def _results(jobs: list[Job], workers: int) -> Iterator[Result]:
     pool = ProcessPoolExecutor(workers)
     try:
         yield from pool.map(play, jobs, chunksize=1)
-    finally:
-        # Interrupted (Ctrl-C): drop the games not started rather than wait for them.
+    except BaseException:
+        # Interrupted (Ctrl-C, SIGTERM): drop the games not started rather than wait for them.
         pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 def _bar(done: int, total: int, started: float) -> str:
