@@ -62,3 +62,13 @@ def test_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         simulate.main(["--game", "scopa", *argv])
     assert message in capsys.readouterr().err
+
+
+def test_scala40_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--game", "scala40", "--players", "scala40,random", "--games", "2", "--quiet"]
+    assert simulate.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "scala40: 2 games" in out and "random: " in out
+    with pytest.raises(SystemExit):
+        simulate.main(["--game", "scala40", "--players", "scala40,random", "--deals"])
+    assert "--deals is for the Scopa family" in capsys.readouterr().err
