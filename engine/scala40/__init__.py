@@ -71,6 +71,9 @@ Engine choices where RULES.md and [004] are silent (each documented where implem
 * A move that would leave in hand only a card that may not be discarded is refused.
 * In the first round, when nobody may close, a player keeps at least two cards before the
   discard, so the turn can always end.
+* Chiusura in mano (``close_in_hand``) is closing in the turn the player opened. [004] also
+  waives the 40 points for it ("non è necessario che la somma ... sia di 40 punti"); RULES.md
+  does not, so the opening still needs ``opening_points``.
 * ``Rules.max_restocks`` (default 0 = off, the rules as written) is an optional safeguard, not a
   rule of RULES.md: a hand can deadlock (every meld on the table complete, no jokers allowed,
   players left with one card each), and with the option set the hand then ends, unclosed, when

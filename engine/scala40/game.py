@@ -946,6 +946,11 @@ class Game:
         return self._s.must_open
 
     @property
+    def must_use(self) -> bool:
+        """The current player took the pozzo's card and must lay it before anything else."""
+        return self._s.must_use
+
+    @property
     def last_move(self) -> tuple[int, str] | None:
         return self._s.last_move
 

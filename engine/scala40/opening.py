@@ -30,6 +30,7 @@ __all__ = ["Opening", "best_opening", "find_opening", "hand_melds"]
 DEFAULT_RULES = Rules()
 JOKER_SLOT = -1
 JOKER_MAX = 11  # a joker is worth at most a high ace
+MAX_SEARCH_CARDS = 20
 _Result = tuple[int, int, tuple[tuple[int, ...], ...]]
 
 
@@ -155,9 +156,14 @@ def find_opening(
     """
     rules = DEFAULT_RULES if rules is None else rules
     cards = tuple(hand) if pile_card is None else (*hand, pile_card)
+    if len(cards) > MAX_SEARCH_CARDS:
+        # A hand holds at most 14 cards (15 with the pozzo's); the bound keeps the search's
+        # worst case bounded even on a corrupt saved game.
+        raise ValueError(
+            f"{len(cards)} cards is not a Scala 40 hand (the search takes at most "
+            f"{MAX_SEARCH_CARDS})"
+        )
     reduced = _Hand(cards)
-    if len(reduced.types) > 60:
-        raise ValueError("a hand this large is not a Scala 40 hand")
     candidates = reduced.candidates(rules, jokers_anywhere=True)
     per_type: list[list[_Candidate]] = [[] for _ in reduced.types]
     for candidate in sorted(candidates, key=lambda c: -c.points):

@@ -19,10 +19,11 @@ __all__ = ["Scala40View", "make_view"]
 class Scala40View:
     """A seat's view; ``seat`` None is the public view (no hand, no legal moves).
 
-    ``hand`` is in the sorted-hand order; ``legal_moves`` are move strings, only for the seat to
-    move; ``pile_card_taken`` is the card the player to move took from the pozzo this turn (all
-    saw it); ``must_open`` says that player must now open using it; ``closing_allowed`` is False
-    in the first round of a hand.
+        ``hand`` is in the sorted-hand order; ``legal_moves`` are move strings, only for the seat to
+        move; ``pile_card_taken`` is the card the player to move took from the pozzo this turn (all
+        saw it); ``must_open`` says that player must now open using it, ``must_use`` that the next
+    move must lay it (RULES.md "a player who takes it must use it"); ``closing_allowed`` is False
+        in the first round of a hand.
     """
 
     seat: int | None
@@ -48,6 +49,7 @@ class Scala40View:
     opening_points: int
     pile_card_taken: Card | None
     must_open: bool
+    must_use: bool
     legal_moves: tuple[str, ...]
     last_move: tuple[int, str] | None
     last_hand: HandResult | None
@@ -83,6 +85,7 @@ class Scala40View:
             "opening_points": self.opening_points,
             "pile_card_taken": None if self.pile_card_taken is None else str(self.pile_card_taken),
             "must_open": self.must_open,
+            "must_use": self.must_use,
             "legal_moves": list(self.legal_moves),
             "last_move": None if self.last_move is None else list(self.last_move),
             "last_hand": None if self.last_hand is None else self.last_hand.to_dict(),
@@ -119,6 +122,7 @@ def make_view(game: Game, seat: int | None) -> Scala40View:
         opening_points=game.rules.opening_points,
         pile_card_taken=game.pile_card_taken,
         must_open=game.must_open,
+        must_use=game.must_use,
         legal_moves=tuple(str(move) for move in game.legal_moves()) if to_move else (),
         last_move=game.last_move,
         last_hand=game.last_hand,

@@ -199,11 +199,7 @@ def play_out(
         hand = hands[seat]
         if not hand:
             # Every hand is empty: deal three more each, the next to play first.
-            for k in range(n):
-                target = hands[(seat + k) % n]
-                target.append(deck.pop())
-                target.append(deck.pop())
-                target.append(deck.pop())
+            _deal_round(hands, deck, seat)
         side = side_of[seat]
         if greedy and rnd() >= epsilon:
             card, capture = greedy_move(hand, table, fast, last_play=left == 1)
@@ -241,6 +237,16 @@ def play_out(
     return totals(captured, scope, fast)
 
 
+def _deal_round(hands: list[list[int]], deck: list[int], first: int) -> None:
+    """Every hand is empty: three more cards each from the deck's end, ``first`` served first."""
+    n = len(hands)
+    for k in range(n):
+        target = hands[(first + k) % n]
+        target.append(deck.pop())
+        target.append(deck.pop())
+        target.append(deck.pop())
+
+
 def _random_plain(
     fast: FastRules,
     hands: list[list[int]],
@@ -264,11 +270,7 @@ def _random_plain(
     for _ in range(left):
         hand = hands[turn]
         if not hand:
-            for k in range(n):
-                target = hands[(turn + k) % n]
-                target.append(deck.pop())
-                target.append(deck.pop())
-                target.append(deck.pop())
+            _deal_round(hands, deck, turn)
         sequence.append(hand.pop())
         turn = turn + 1 if turn + 1 < n else 0
     return _run_sequence(fast, sequence, table, captured, scope, last_taker, seat, rnd)

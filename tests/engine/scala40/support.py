@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, french_deck, parse_cards
@@ -13,7 +14,7 @@ def position(
     hands: list[str],
     *,
     rules: Rules | None = None,
-    melds: list[tuple[int, str]] = (),  # type: ignore[assignment]
+    melds: Sequence[tuple[int, str]] = (),
     pile: str = "",
     stock: str | None = None,
     stock_top: str = "",

@@ -527,19 +527,21 @@ def test_nothing_to_draw() -> None:
     # Tallone empty and the pozzo holds one card that this player may not take: the turn goes on
     # without a draw (an engine choice; the sources are silent).
     game = position(
-        ["2D 9S", "3C 4S", "QB", "JB"],
+        ["2D 9S", "3C 4B", "QB", "JB"],
         stock="",
-        pile="KS",
+        pile="7S",
         rest_to=3,
+        melds=[(0, "4S 5S 6S")],
         opened=[True, False, False, False],
-        phase="meld",
     )
-    after = game.play("d 2D")
-    assert after.current_player == 1 and after.stock_count == 1  # KS turned over
-    taken = after.play("t")
-    assert taken.stock_count == 0 and taken.pile_count == 1
-    nxt = taken.play("d 3C")
-    assert nxt.current_player == 2 and nxt.phase is Phase.DRAW  # the pozzo is turned over again
+    assert game.stock_count == 0 and moves(game) == ["p"]
+    after = game.play("p").play("a1 7S").play("d 2D")
+    assert after.current_player == 1 and after.stock_count == 0 and after.pile_count == 1
+    assert after.phase is Phase.MELD  # no draw possible: straight to the meld phase
+    assert moves(after) == ["d 3C", "d 4B"]
+    nxt = after.play("d 3C")
+    assert len(nxt.hand(1)) == 1 and nxt.current_player == 2
+    assert nxt.phase is Phase.DRAW and nxt.stock_count == 1  # the pozzo is turned over again
 
 
 def test_max_restocks_safeguard() -> None:
@@ -632,7 +634,7 @@ def test_views() -> None:
     assert "hands" not in data and "stock" not in data
     after = game.play("p")
     seen = after.view(2)
-    assert str(seen.pile_card_taken) == "7S" and seen.must_open
+    assert str(seen.pile_card_taken) == "7S" and seen.must_open and seen.must_use
     assert seen.last_move == (0, "p")
     with pytest.raises(ValueError, match="seat"):
         game.view(7)

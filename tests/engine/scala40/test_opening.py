@@ -141,3 +141,8 @@ def test_matches_brute_force(seed: int, opening_points: int) -> None:
             remaining.remove(card)  # every laid card comes from the hand, once
         assert sorted(map(str, remaining)) == sorted(map(str, opening.rest))
         assert sum(meld_points(meld, rules) or 0 for meld in opening.melds) == opening.points
+
+
+def test_search_refuses_a_hand_no_game_deals() -> None:
+    with pytest.raises(ValueError, match="not a Scala 40 hand"):
+        find_opening([*french_deck(0)][:21])

@@ -1,0 +1,28 @@
+"""Discord adapter (discord.py): slash commands, buttons and select menus <-> the Tavolo service.
+
+The adapter only translates: interactions become service calls with platform-neutral ids, and the
+service's events become channel messages, ephemeral replies and DMs. No game rule and no game text
+lives here (text comes from ``bot.render``).
+
+Modules:
+* ``limits``     Discord's message and component limits, and layouts that respect them.
+* ``components`` persistent buttons and select menus (``DynamicItem``: state in the custom id).
+* ``commands``   the slash commands, their option choices and Italian localizations.
+* ``sync``       syncing the command tree only when it changed (Discord caps creates per day).
+* ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
+* ``bot``        ``TavoloBot``: the ``commands.Bot`` subclass all of it hangs on, deps injected.
+* ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages.
+* ``app``        ``serve(app)`` for the composition root; ``sync_commands_cli``.
+* ``__main__``   ``python -m bot.discord sync [--force]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def serve(app: Any) -> None:
+    """Serve Discord for ``bot.__main__`` until ``app.stop`` is set (imports discord.py lazily)."""
+    from bot.discord.app import serve as _serve
+
+    await _serve(app)

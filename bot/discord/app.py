@@ -1,0 +1,90 @@
+"""Running the Discord bot inside Tavolo's one process (``bot.__main__`` calls ``serve``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from bot.discord.bot import TavoloBot, sync_commands_once
+from bot.discord.handler import PLATFORM, FileIdMap, ServiceHandler
+from bot.discord.sync import FileSyncState
+
+logger = logging.getLogger(__name__)
+
+SYNC_FILE = "discord-commands.sha256"
+MESSAGES_FILE = "discord-table-messages.json"
+DM_USERS_FILE = "discord-dm-users.json"
+
+
+def build_bot(app: Any, **options: Any) -> TavoloBot:
+    """The bot for an ``App`` (service, renderer, settings): its handler also receives the
+    turn timers' results for Discord tables."""
+    handler = ServiceHandler(
+        app.service,
+        app.renderer,
+        table_messages=FileIdMap(app.settings.data_dir / MESSAGES_FILE),
+        dm_users=FileIdMap(app.settings.data_dir / DM_USERS_FILE),
+    )
+    bot = TavoloBot(
+        handler=handler,
+        sync_state=FileSyncState(app.settings.data_dir / SYNC_FILE),
+        **options,
+    )
+    handler.bind(bot)
+    app.deliver_to(PLATFORM, handler.deliver)
+    return bot
+
+
+async def serve(app: Any) -> None:
+    """Connect to Discord and serve until ``app.stop`` is set (or the task is cancelled)."""
+    token = app.settings.discord_token
+    if token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    bot = build_bot(app)
+    try:
+        await bot.login(token.get_secret_value())
+        connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-gateway")
+        stopping = asyncio.create_task(app.stop.wait(), name="discord-stop")
+        try:
+            done, _ = await asyncio.wait(
+                {connection, stopping}, return_when=asyncio.FIRST_COMPLETED
+            )
+            if connection in done:
+                connection.result()  # a fatal gateway error (a bad token...) surfaces here
+        finally:
+            for task in (connection, stopping):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+    finally:
+        await bot.close()
+
+
+class _RestOnly:
+    """The handler of a bot that only syncs commands over REST: it never gets interactions."""
+
+    async def command(self, interaction: Any, name: str, options: Any) -> None:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+    async def may_act(self, interaction: Any, ref: Any) -> bool:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+    async def act(self, interaction: Any, ref: Any, values: Any) -> None:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+    async def failed(self, interaction: Any, error: Exception) -> None:
+        raise RuntimeError("a sync-only bot handles no interactions")
+
+
+async def sync_commands_cli(token: str, data_dir: Path, *, force: bool = False) -> bool:
+    """``python -m bot.discord sync``: upload the slash commands if they changed since the
+    last sync (or ``force``), over REST only (no gateway connection)."""
+    return await sync_commands_once(
+        token,
+        handler=_RestOnly(),
+        sync_state=FileSyncState(data_dir / SYNC_FILE),
+        force=force,
+    )

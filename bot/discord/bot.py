@@ -1,0 +1,100 @@
+"""``TavoloBot``: the ``commands.Bot`` subclass everything hangs on, with its dependencies injected.
+
+After discord.py's ``examples/advanced_startup.py``: the constructor takes what the bot needs
+(the handler that talks to the service, where the command fingerprint lives), and ``setup_hook``
+registers the persistent components, the slash commands with their translator, and syncs the
+command tree only when it changed. ``sync_commands_once`` is the CLI path (log in, sync, log out,
+no gateway).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.commands import ItalianTranslator, register_commands
+from bot.discord.components import ActionButton, ActionRef, ActionSelect
+from bot.discord.sync import SyncState, sync_commands
+
+logger = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Handler(Protocol):
+    """The adapter's translation layer: interactions in, service calls, messages out."""
+
+    async def command(
+        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+    ) -> None: ...
+
+    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool: ...
+
+    async def act(
+        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+    ) -> None: ...
+
+    async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """A command raised: log it and, if the interaction is still open, say so."""
+
+
+class TavoloBot(commands.Bot):
+    """The Discord side of Tavolo: slash commands and persistent components -> ``handler``."""
+
+    def __init__(
+        self,
+        *,
+        handler: Handler,
+        sync_state: SyncState,
+        sync_on_start: bool = True,
+        intents: discord.Intents | None = None,
+        **options: Any,
+    ) -> None:
+        # No privileged intents: commands and components need none; DMs are sent, never read.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents or discord.Intents.default(),
+            help_command=None,
+            **options,
+        )
+        self.handler = handler
+        self.sync_state = sync_state
+        self.sync_on_start = sync_on_start
+        self.tree.error(self._on_app_command_error)
+
+    @property
+    def action_handler(self) -> Handler:
+        return self.handler
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ActionButton, ActionSelect)
+        await self.tree.set_translator(ItalianTranslator())
+        register_commands(self.tree)
+        if self.sync_on_start:
+            await self.sync_commands()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Upload the slash commands if they changed since the last sync (or ``force``)."""
+        return await sync_commands(self.tree, self.sync_state, force=force)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        await self.handler.failed(interaction, original)
+
+
+async def sync_commands_once(
+    token: str, *, handler: Handler, sync_state: SyncState, force: bool = False
+) -> bool:
+    """The CLI's ``discord-sync``: log in over REST only, sync if changed (or ``force``), close."""
+    bot = TavoloBot(handler=handler, sync_state=sync_state, sync_on_start=False)
+    try:
+        await bot.login(token)
+        return await bot.sync_commands(force=force)
+    finally:
+        await bot.close()

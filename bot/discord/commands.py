@@ -1,0 +1,410 @@
+"""The slash commands, their option choices, and their Italian localizations.
+
+Every command only gathers its options and hands them to the bot's handler
+(``handler.command(interaction, name, options)``): what the options mean is the service's business.
+Names and descriptions are written in English (Discord's default) and localized for Italian by
+:class:`ItalianTranslator`, so Italian clients see ``/classifica``, ``giocatori``, ``facile``.
+
+Glossary: *scopone scientifico* (Scopone dealt 10 cards each, none on the table), *napola* (A-2-3
+of coins), *re bello* (the king of coins), *primiera* (the best card per suit), *vantaggio di due*
+(win by two).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+logger = logging.getLogger(__name__)
+
+# Italian names of commands and options: lowercase, at most 32 of [-_ letters digits].
+ITALIAN_NAMES: Mapping[str, str] = {
+    "scopa": "scopa",
+    "scopone": "scopone",
+    "scala40": "scala40",
+    "leaderboard": "classifica",
+    "stats": "statistiche",
+    "rules": "regole",
+    "help": "aiuto",
+    "lang": "lingua",
+    "abandon": "abbandona",
+    "hand": "mano",
+    "dm": "privato",
+    "players": "giocatori",
+    "target": "punti",
+    "computers": "computer",
+    "level": "livello",
+    "variant": "variante",
+    "napola": "napola",
+    "re_bello": "re_bello",
+    "asso_piglia_tutto": "asso_piglia_tutto",
+    "scopa_a_15": "scopa_a_15",
+    "obbligo_di_presa": "obbligo_di_presa",
+    "win_by_two": "vantaggio_di_due",
+    "primiera": "primiera",
+    "elimination": "eliminazione",
+    "opening_points": "punti_apertura",
+    "close_in_hand": "chiusura_in_mano",
+    "unopened_pays": "chi_non_apre_paga",
+    "jokers_per_meld": "jolly_per_combinazione",
+    "game": "gioco",
+    "scope": "ambito",
+    "player": "giocatore",
+    "language": "lingua",
+}
+
+# Italian descriptions and choice names.
+ITALIAN_TEXTS: Mapping[str, str] = {
+    "Open a Scopa table in this channel": "Apri un tavolo di Scopa in questo canale",
+    "Open a Scopone table (4 players, in pairs)": (
+        "Apri un tavolo di Scopone (4 giocatori, a coppie)"
+    ),
+    "Open a Scala 40 table in this channel": "Apri un tavolo di Scala 40 in questo canale",
+    "Show the leaderboard": "Mostra la classifica",
+    "Show a player's statistics": "Mostra le statistiche di un giocatore",
+    "How to play with Tavolo": "Come si gioca con Tavolo",
+    "Choose your language": "Scegli la tua lingua",
+    "Leave the table you are playing at": "Lascia il tavolo a cui stai giocando",
+    "Show your hand here, or by direct message": "Mostra la tua mano qui, o in privato",
+    "Send it, and your turn notices, by direct message": (
+        "Mandala, con gli avvisi di turno, in messaggio privato"
+    ),
+    "Show the rules of this channel's table": "Mostra le regole del tavolo di questo canale",
+    "Number of players": "Numero di giocatori",
+    "Points to win": "Punti per vincere",
+    "Computer players to seat at once": "Giocatori computer da far sedere subito",
+    "How strong the computer plays": "Quanto gioca bene il computer",
+    "Which Scopone": "Quale Scopone",
+    "Napola: A-2-3 of coins score": "Napola: A-2-3 di denari valgono punti",
+    "Re bello: the king of coins scores a point": "Re bello: il re di denari vale un punto",
+    "An ace captures the whole table": "L'asso piglia tutto il tavolo",
+    "Also capture sets adding up to 15": "Si prendono anche le carte che sommano 15",
+    "A card that can capture must be played": (
+        "Obbligo di presa: si deve giocare una carta che prende"
+    ),
+    "Win only with a lead of two points": "Si vince solo con due punti di vantaggio",
+    "Primiera when a side lacks a suit": "Primiera quando manca un seme",
+    "Score that eliminates a player": "Punteggio che elimina un giocatore",
+    "Points needed to open": "Punti necessari per aprire",
+    "Closing in hand without having opened": "Chiusura in mano senza aver aperto",
+    "What a player who never opened pays": "Quanto paga chi non ha aperto",
+    "Jokers allowed in one meld": "Jolly ammessi in una combinazione",
+    "Which game": "Quale gioco",
+    "Whose leaderboard": "Quale classifica",
+    "The player (default: you)": "Il giocatore (predefinito: tu)",
+    "Language": "Lingua",
+    "easy": "facile",
+    "medium": "medio",
+    "hard": "difficile",
+    "Scopone (FIGS)": "Scopone (FIGS)",
+    "Scopone scientifico": "Scopone scientifico",
+    "everyone": "tutti",
+    "this channel": "questo canale",
+    "strict (no suit, no primiera)": "rigida (senza un seme niente primiera)",
+    "lenient": "tollerante",
+    "pay double": "pagano doppio",
+    "bonus to the closer": "bonus a chi chiude",
+    "no effect": "nessun effetto",
+    "the sum of the hand": "la somma delle carte",
+    "a flat 100": "100 fissi",
+    "Italiano": "Italiano",
+    "English": "English",
+}
+
+_NAME_LOCATIONS = (
+    app_commands.TranslationContextLocation.command_name,
+    app_commands.TranslationContextLocation.group_name,
+    app_commands.TranslationContextLocation.parameter_name,
+)
+
+
+class ItalianTranslator(app_commands.Translator):
+    """Italian names and descriptions for the command tree (other locales get the English)."""
+
+    async def translate(
+        self,
+        string: locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.italian:
+            return None
+        table = ITALIAN_NAMES if context.location in _NAME_LOCATIONS else ITALIAN_TEXTS
+        return table.get(string.message)
+
+
+@runtime_checkable
+class CommandHandler(Protocol):
+    async def command(
+        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+    ) -> None:
+        """Run the slash command ``name`` with the options the user gave (unset ones left out)."""
+
+
+def _handler(interaction: discord.Interaction[Any]) -> CommandHandler:
+    handler = getattr(interaction.client, "handler", None)
+    if not isinstance(handler, CommandHandler):
+        raise TypeError("the client has no command handler: use bot.discord.bot.TavoloBot")
+    return handler
+
+
+async def _forward(interaction: discord.Interaction[Any], name: str, **options: Any) -> None:
+    given = {key: value for key, value in options.items() if value is not None}
+    await _handler(interaction).command(interaction, name, given)
+
+
+def _t(text: str) -> locale_str:
+    return locale_str(text)
+
+
+def _numbers(*values: int) -> list[Choice[int]]:
+    return [Choice(name=str(v), value=v) for v in values]
+
+
+def _named(*pairs: tuple[str, str]) -> list[Choice[str]]:
+    return [Choice(name=_t(label), value=value) for label, value in pairs]
+
+
+def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
+    """Fresh command objects (one set per bot: a command belongs to one tree)."""
+    LEVELS = _named(("easy", "easy"), ("medium", "medium"), ("hard", "hard"))
+
+    @app_commands.command(name=_t("scopa"), description=_t("Open a Scopa table in this channel"))
+    @app_commands.rename(
+        **{k: _t(k) for k in ("players", "target", "computers", "level", "napola", "re_bello")},
+        **{k: _t(k) for k in ("asso_piglia_tutto", "scopa_a_15", "obbligo_di_presa")},
+        **{k: _t(k) for k in ("win_by_two", "primiera")},
+    )
+    @app_commands.describe(
+        players=_t("Number of players"),
+        target=_t("Points to win"),
+        computers=_t("Computer players to seat at once"),
+        level=_t("How strong the computer plays"),
+        napola=_t("Napola: A-2-3 of coins score"),
+        re_bello=_t("Re bello: the king of coins scores a point"),
+        asso_piglia_tutto=_t("An ace captures the whole table"),
+        scopa_a_15=_t("Also capture sets adding up to 15"),
+        obbligo_di_presa=_t("A card that can capture must be played"),
+        win_by_two=_t("Win only with a lead of two points"),
+        primiera=_t("Primiera when a side lacks a suit"),
+    )
+    @app_commands.choices(
+        players=_numbers(2, 3, 4),
+        target=_numbers(11, 16, 21, 31),
+        computers=_numbers(0, 1, 2, 3),
+    )
+    @app_commands.choices(
+        level=LEVELS,
+        primiera=_named(("strict (no suit, no primiera)", "void"), ("lenient", "lenient")),
+    )
+    @app_commands.guild_only()
+    async def scopa_command(
+        interaction: discord.Interaction[Any],
+        players: int | None = None,
+        target: int | None = None,
+        computers: int | None = None,
+        level: str | None = None,
+        napola: bool | None = None,
+        re_bello: bool | None = None,
+        asso_piglia_tutto: bool | None = None,
+        scopa_a_15: bool | None = None,
+        obbligo_di_presa: bool | None = None,
+        win_by_two: bool | None = None,
+        primiera: str | None = None,
+    ) -> None:
+        """Open a Scopa table."""
+        await _forward(
+            interaction,
+            "scopa",
+            players=players,
+            target=target,
+            computers=computers,
+            level=level,
+            napola=napola,
+            re_bello=re_bello,
+            asso_piglia_tutto=asso_piglia_tutto,
+            scopa_a_15=scopa_a_15,
+            obbligo_di_presa=obbligo_di_presa,
+            win_by_two=win_by_two,
+            primiera_missing_suit=primiera,
+        )
+
+    @app_commands.command(
+        name=_t("scopone"), description=_t("Open a Scopone table (4 players, in pairs)")
+    )
+    @app_commands.rename(
+        **{k: _t(k) for k in ("variant", "target", "computers", "level", "napola", "re_bello")},
+    )
+    @app_commands.describe(
+        variant=_t("Which Scopone"),
+        target=_t("Points to win"),
+        computers=_t("Computer players to seat at once"),
+        level=_t("How strong the computer plays"),
+        napola=_t("Napola: A-2-3 of coins score"),
+        re_bello=_t("Re bello: the king of coins scores a point"),
+    )
+    @app_commands.choices(
+        variant=_named(("Scopone (FIGS)", "scopone"), ("Scopone scientifico", "scientifico")),
+        level=LEVELS,
+    )
+    @app_commands.choices(target=_numbers(8, 11, 16, 21), computers=_numbers(0, 1, 2, 3))
+    @app_commands.guild_only()
+    async def scopone_command(
+        interaction: discord.Interaction[Any],
+        variant: str | None = None,
+        target: int | None = None,
+        computers: int | None = None,
+        level: str | None = None,
+        napola: bool | None = None,
+        re_bello: bool | None = None,
+    ) -> None:
+        """Open a Scopone table."""
+        await _forward(
+            interaction,
+            variant or "scopone",
+            target=target,
+            computers=computers,
+            level=level,
+            napola=napola,
+            re_bello=re_bello,
+        )
+
+    @app_commands.command(
+        name=_t("scala40"), description=_t("Open a Scala 40 table in this channel")
+    )
+    @app_commands.rename(
+        **{k: _t(k) for k in ("players", "computers", "level", "elimination", "opening_points")},
+        **{k: _t(k) for k in ("close_in_hand", "unopened_pays", "jokers_per_meld")},
+    )
+    @app_commands.describe(
+        players=_t("Number of players"),
+        computers=_t("Computer players to seat at once"),
+        level=_t("How strong the computer plays"),
+        elimination=_t("Score that eliminates a player"),
+        opening_points=_t("Points needed to open"),
+        close_in_hand=_t("Closing in hand without having opened"),
+        unopened_pays=_t("What a player who never opened pays"),
+        jokers_per_meld=_t("Jokers allowed in one meld"),
+    )
+    @app_commands.choices(
+        players=_numbers(2, 3, 4, 5, 6),
+        computers=_numbers(0, 1, 2, 3, 4, 5),
+        elimination=_numbers(101, 151, 201, 501),
+        opening_points=_numbers(40, 0),
+        jokers_per_meld=_numbers(1, 2),
+    )
+    @app_commands.choices(
+        level=LEVELS,
+        close_in_hand=_named(
+            ("pay double", "double"), ("bonus to the closer", "bonus"), ("no effect", "off")
+        ),
+        unopened_pays=_named(("the sum of the hand", "sum"), ("a flat 100", "100")),
+    )
+    @app_commands.guild_only()
+    async def scala40_command(
+        interaction: discord.Interaction[Any],
+        players: int | None = None,
+        computers: int | None = None,
+        level: str | None = None,
+        elimination: int | None = None,
+        opening_points: int | None = None,
+        close_in_hand: str | None = None,
+        unopened_pays: str | None = None,
+        jokers_per_meld: int | None = None,
+    ) -> None:
+        """Open a Scala 40 table."""
+        await _forward(
+            interaction,
+            "scala40",
+            players=players,
+            computers=computers,
+            level=level,
+            elimination=elimination,
+            opening_points=opening_points,
+            close_in_hand=close_in_hand,
+            unopened_pays=unopened_pays,
+            jokers_per_meld=jokers_per_meld,
+        )
+
+    FAMILIES = _named(("Scopa", "scopa"), ("Scala 40", "scala40"))
+
+    @app_commands.command(name=_t("leaderboard"), description=_t("Show the leaderboard"))
+    @app_commands.rename(game=_t("game"), scope=_t("scope"))
+    @app_commands.describe(game=_t("Which game"), scope=_t("Whose leaderboard"))
+    @app_commands.choices(
+        game=FAMILIES, scope=_named(("everyone", "global"), ("this channel", "chat"))
+    )
+    async def leaderboard_command(
+        interaction: discord.Interaction[Any], game: str | None = None, scope: str | None = None
+    ) -> None:
+        """Show a leaderboard."""
+        await _forward(interaction, "leaderboard", family=game, scope=scope)
+
+    @app_commands.command(name=_t("stats"), description=_t("Show a player's statistics"))
+    @app_commands.rename(player=_t("player"))
+    @app_commands.describe(player=_t("The player (default: you)"))
+    async def stats_command(
+        interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        """Show a player's statistics."""
+        await _forward(interaction, "stats", player=player)
+
+    @app_commands.command(
+        name=_t("rules"), description=_t("Show the rules of this channel's table")
+    )
+    async def rules_command(interaction: discord.Interaction[Any]) -> None:
+        """Show the rule options of the channel's table."""
+        await _forward(interaction, "rules")
+
+    @app_commands.command(
+        name=_t("hand"), description=_t("Show your hand here, or by direct message")
+    )
+    @app_commands.rename(dm=_t("dm"))
+    @app_commands.describe(dm=_t("Send it, and your turn notices, by direct message"))
+    @app_commands.guild_only()
+    async def hand_command(interaction: discord.Interaction[Any], dm: bool = False) -> None:
+        """Show the user's hand (privately, or by DM)."""
+        await _forward(interaction, "hand", dm=dm)
+
+    @app_commands.command(name=_t("help"), description=_t("How to play with Tavolo"))
+    async def help_command(interaction: discord.Interaction[Any]) -> None:
+        """Show how to play."""
+        await _forward(interaction, "help")
+
+    @app_commands.command(name=_t("lang"), description=_t("Choose your language"))
+    @app_commands.rename(language=_t("language"))
+    @app_commands.describe(language=_t("Language"))
+    @app_commands.choices(language=_named(("Italiano", "it"), ("English", "en")))
+    async def lang_command(interaction: discord.Interaction[Any], language: str) -> None:
+        """Set the user's language."""
+        await _forward(interaction, "lang", language=language)
+
+    @app_commands.command(name=_t("abandon"), description=_t("Leave the table you are playing at"))
+    @app_commands.guild_only()
+    async def abandon_command(interaction: discord.Interaction[Any]) -> None:
+        """Leave the current table (a computer takes the seat)."""
+        await _forward(interaction, "abandon")
+
+    return [
+        scopa_command,
+        scopone_command,
+        scala40_command,
+        leaderboard_command,
+        stats_command,
+        rules_command,
+        hand_command,
+        help_command,
+        lang_command,
+        abandon_command,
+    ]
+
+
+def register_commands(tree: app_commands.CommandTree[Any]) -> None:
+    """Add every Tavolo slash command to ``tree`` (global commands)."""
+    for command in build_commands():
+        tree.add_command(command, override=True)

@@ -1,0 +1,139 @@
+"""Getting text and components to people: interaction replies, DMs, table messages.
+
+Discord wants every interaction acknowledged within 3 seconds, once: ``answer`` sends the first
+reply when nothing was sent yet and a follow-up afterwards, so callers need not track it, and
+``acknowledge`` defers (the "thinking..." state) before slow work such as a computer's turn.
+A DM can be refused (the user closed DMs from server members: error 50007); ``send_private``
+then falls back to an ephemeral message in the channel, with a hint, when an interaction is at
+hand.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord.limits import fit_content, split_text
+
+logger = logging.getLogger(__name__)
+
+CANNOT_MESSAGE_USER = 50007
+
+
+class Delivered(enum.Enum):
+    DM = "dm"
+    EPHEMERAL = "ephemeral"
+    NOWHERE = "nowhere"
+
+
+def _view_kwargs(view: discord.ui.View | None) -> dict[str, Any]:
+    # discord.py distinguishes "no view given" from "view=None" (which clears components).
+    return {} if view is None else {"view": view}
+
+
+async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+    """Defer the interaction unless it is already answered (keeps Discord's 3 s promise)."""
+    if interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.component and not ephemeral:
+        # A component's public reply edits its own message later: no "thinking" message.
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    ephemeral: bool = False,
+) -> discord.Message | None:
+    """Reply to the interaction: the first reply, or a follow-up when already answered. Long
+    text goes out as several messages; the view rides on the last one."""
+    parts = split_text(content)
+    message: discord.Message | None = None
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        kwargs = _view_kwargs(view) if last else {}
+        if not interaction.response.is_done():
+            callback = await interaction.response.send_message(part, ephemeral=ephemeral, **kwargs)
+            resource = callback.resource
+            message = resource if isinstance(resource, discord.Message) else None
+        else:
+            message = await interaction.followup.send(
+                part, ephemeral=ephemeral, wait=True, **kwargs
+            )
+    return message
+
+
+async def edit_source(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Replace the message whose component was used (first reply or after a defer)."""
+    text = fit_content(content)
+    if not interaction.response.is_done():
+        await interaction.response.edit_message(content=text, **_view_kwargs(view))
+    else:
+        await interaction.edit_original_response(content=text, **_view_kwargs(view))
+
+
+async def send_private(
+    client: discord.Client,
+    user_id: int,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    interaction: discord.Interaction[Any] | None = None,
+    fallback_hint: str = "",
+) -> Delivered:
+    """DM ``user_id``; when DMs are closed, answer ``interaction`` ephemerally (if it is that
+    user's) with ``fallback_hint`` appended, else give up and say so."""
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+        channel = user.dm_channel or await user.create_dm()
+        parts = split_text(content)
+        for index, part in enumerate(parts):
+            kwargs = _view_kwargs(view) if index == len(parts) - 1 else {}
+            await channel.send(part, **kwargs)
+        return Delivered.DM
+    except discord.Forbidden as error:
+        if error.code != CANNOT_MESSAGE_USER:
+            raise
+        logger.info("DMs to user %s are closed", user_id)
+    if interaction is None or interaction.user.id != user_id:
+        return Delivered.NOWHERE
+    text = f"{content}\n\n{fallback_hint}" if fallback_hint else content
+    await answer(interaction, text, view=view, ephemeral=True)
+    return Delivered.EPHEMERAL
+
+
+async def post_or_edit(
+    client: discord.Client,
+    channel_id: int,
+    message_id: int | None,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+) -> int:
+    """Edit message ``message_id`` in the channel in place, or post a new one when there is none
+    (or it was deleted). Returns the id of the message now showing ``content``. Rate limits are
+    waited out by discord.py (it retries after the 429's ``retry_after``)."""
+    text = fit_content(content)
+    channel = client.get_partial_messageable(channel_id)
+    if message_id is not None:
+        try:
+            edited = await channel.get_partial_message(message_id).edit(
+                content=text, **_view_kwargs(view)
+            )
+            return edited.id
+        except discord.NotFound:
+            logger.info("table message %s is gone: posting a new one", message_id)
+    sent = await channel.send(text, **_view_kwargs(view))
+    return sent.id

@@ -1,0 +1,635 @@
+"""Interactions -> ``TableService`` calls; the service's events -> Discord messages.
+
+Where each event goes (its ``audience`` says chat or user):
+* the table (``LobbyView``/``TableView`` for the chat): one channel message per table, edited in
+  place; it is the slash command's own reply at first, and is re-learned from any press on it
+  (after a restart too);
+* other chat events (announcements, summaries, game over, leaderboards): new channel messages;
+* a user's events (``HandView``, ``TurnNotice``, private views, stats): to the user who is
+  interacting, ephemerally (editing the hand message in place when the press came from it), or
+  by DM for users who asked for DMs (``/hand dm:True``); closed DMs fall back to the ephemeral
+  path with a hint; private events for other users go by DM only to those who asked for it.
+
+Discord's 3 seconds: a component press is deferred before the service is called (the service
+plays the computers' turns before it returns), a table-creating command is deferred too; fast
+commands (leaderboard, stats, rules, help, language) answer directly.
+
+No rule and no game text here: the service decides, ``bot.render`` writes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import discord
+
+from bot.discord.commands import ITALIAN_NAMES, ITALIAN_TEXTS
+from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
+from bot.discord.delivery import Delivered, answer, post_or_edit, send_private
+from bot.discord.limits import (
+    MAX_ROW_BUTTONS,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    fit_content,
+    split_text,
+)
+from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
+from bot.service import (
+    ChatRef,
+    Event,
+    HandView,
+    LobbyView,
+    Refusal,
+    Result,
+    TableEvent,
+    TableService,
+    TableView,
+    TurnNotice,
+    UserRef,
+)
+
+logger = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40")
+# Options of the table commands that are not rule options.
+SEATING_OPTIONS = ("players", "computers", "level")
+# Platform text (not game text): why a hand arrived here instead of by DM.
+DM_CLOSED_HINT = {
+    "it": "Non riesco a scriverti in privato: attiva i messaggi diretti da questo server.",
+    "en": "I cannot DM you: allow direct messages from this server's members.",
+}
+# Lobby actions anyone in the channel may press; every other action needs a seat at the table.
+OPEN_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
+MAX_REMEMBERED = 10_000
+# The adapter's own action on a hand: narrow the moves to those naming the chosen cards.
+PICK_CARDS = "~pick"
+# Games whose hands always get the card picker (many moves per turn: melds, attaches, discards).
+PICKER_FAMILIES = ("scala40",)
+
+
+def locale_hint(locale: discord.Locale | None) -> str:
+    """The service's language hint from the user's Discord client language."""
+    return "it" if locale is not None and locale.value.startswith("it") else "en"
+
+
+class IdMap(Protocol):
+    """A small int -> int map the handler keeps: which channel message shows each table (so it
+    is edited in place), which users asked for DMs. Persistent implementations make both
+    survive a restart."""
+
+    def get(self, key: int) -> int | None: ...
+
+    def remember(self, key: int, value: int) -> None: ...
+
+    def forget(self, key: int) -> None: ...
+
+
+class MemoryIdMap:
+    """The map in memory, for the most recently used keys only."""
+
+    def __init__(self, limit: int = MAX_REMEMBERED) -> None:
+        self.limit = limit
+        self._ids: OrderedDict[int, int] = OrderedDict()
+
+    def get(self, key: int) -> int | None:
+        return self._ids.get(key)
+
+    def remember(self, key: int, value: int) -> None:
+        self._ids[key] = value
+        self._ids.move_to_end(key)
+        while len(self._ids) > self.limit:
+            self._ids.popitem(last=False)
+
+    def forget(self, key: int) -> None:
+        self._ids.pop(key, None)
+
+
+class FileIdMap(MemoryIdMap):
+    """The map in a small JSON file (one process per file), rewritten atomically on change."""
+
+    def __init__(self, path: Path, limit: int = MAX_REMEMBERED) -> None:
+        super().__init__(limit)
+        self.path = path
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            for key, value in list(stored.items())[-limit:]:
+                self._ids[int(key)] = int(value)
+        except FileNotFoundError:
+            pass
+        except (ValueError, AttributeError) as exc:
+            logger.warning("ignoring the unreadable %s: %s", path, exc)
+
+    def remember(self, key: int, value: int) -> None:
+        if self._ids.get(key) == value:
+            return
+        super().remember(key, value)
+        self._write()
+
+    def forget(self, key: int) -> None:
+        if key in self._ids:
+            super().forget(key)
+            self._write()
+
+    def _write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(self.path.suffix + ".tmp")
+        temporary.write_text(json.dumps({str(k): v for k, v in self._ids.items()}), "utf-8")
+        os.replace(temporary, self.path)
+
+
+def view_of(message: Message) -> discord.ui.View | None:
+    """Persistent components for the renderer's button rows (already within 5 rows of 5; rows
+    are re-laid out if a renderer ever sends more)."""
+    rows = [row for row in message.buttons if row]
+    if not rows:
+        return None
+    if len(rows) > MAX_ROWS or any(len(row) > MAX_ROW_BUTTONS for row in rows):
+        flat = [b for row in rows for b in row][: MAX_ROWS * MAX_ROW_BUTTONS]
+        rows = [tuple(flat[i : i + MAX_ROW_BUTTONS]) for i in range(0, len(flat), MAX_ROW_BUTTONS)]
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(rows):
+        for button in row:
+            style = discord.ButtonStyle.secondary
+            ref = ActionRef.parse(button.data)
+            if not ref.action.startswith(("@", "?")):
+                style = discord.ButtonStyle.primary  # a move
+            view.add_item(ActionButton(ref, label=button.label, style=style, row=index))
+    return view
+
+
+def hand_view(
+    event: HandView,
+    message: Message,
+    *,
+    picked: Sequence[str] = (),
+    page: int = 0,
+    label: Callable[[str], str] = move_text,
+) -> discord.ui.View | None:
+    """The components of a hand. For Scala 40 (or when the renderer's 25 buttons could not hold
+    every move) a multi-select of the hand's cards comes first; below it the renderer's buttons
+    (Scala 40: draw, open, meld, attach, discard...), or, once cards are picked, the moves that
+    name every picked card, labelled by ``label`` and paged if need be. Picking is plain text
+    matching of the cards' own strings in the move strings: the adapter knows no rules."""
+    moves = tuple(getattr(event.view, "legal_moves", ()) or ())
+    # Move strings name cards without the deck mark (``7D'`` is the second deck's 7D).
+    cards = list(dict.fromkeys(str(c).rstrip("'") for c in getattr(event.view, "hand", ())))
+    shown = [button for row in message.buttons for button in row]
+    if not moves or not cards:
+        return view_of(message)
+    truncated = len(shown) >= MAX_ROWS * MAX_ROW_BUTTONS and len(moves) > len(shown)
+    if event.table.family not in PICKER_FAMILIES and not truncated:
+        return view_of(message)
+    picked = [c for c in picked if c in cards]
+    if picked or truncated:
+        wanted = [m for m in moves if all(c in m for c in picked)]
+        buttons = [ButtonSpec(label(m), m, "primary") for m in wanted]
+    else:
+        buttons = []
+        for button in shown:
+            action = ActionRef.parse(button.data).action
+            style = "secondary" if action.startswith(("@", "?")) else "primary"
+            buttons.append(ButtonSpec(button.label, action, style))
+    options = tuple((card_text(c), c) for c in cards[:MAX_SELECT_OPTIONS])
+    return build_view(
+        table_id=event.table.id,
+        version=event.table.version,
+        selects=[SelectSpec(PICK_CARDS, options, None, 1, len(options))],
+        buttons=buttons,
+        page=page,
+    )
+
+
+def _latest_table_views(events: Iterable[Event]) -> list[Event]:
+    """The events to deliver: a table message is edited in place, so of several lobby/table
+    views of one table for the chat only the last is shown."""
+    events = list(events)
+    last: dict[int, int] = {}
+    for index, event in enumerate(events):
+        if isinstance(event, LobbyView | TableView) and event.audience.kind == "chat":
+            last[event.table.id] = index
+    return [
+        event
+        for index, event in enumerate(events)
+        if not (
+            isinstance(event, LobbyView | TableView)
+            and event.audience.kind == "chat"
+            and last[event.table.id] != index
+        )
+    ]
+
+
+class ServiceHandler:
+    """The Discord front end of a :class:`TableService` (implements ``bot.discord.bot.Handler``)."""
+
+    def __init__(
+        self,
+        service: TableService,
+        renderer: Renderer,
+        *,
+        table_messages: IdMap | None = None,
+        dm_users: IdMap | None = None,
+    ) -> None:
+        self.service = service
+        self.renderer = renderer
+        self.client: discord.Client | None = None
+        self._table_messages = table_messages if table_messages is not None else MemoryIdMap()
+        self._dm_users = dm_users if dm_users is not None else MemoryIdMap()
+
+    def bind(self, client: discord.Client) -> None:
+        """The client used for deliveries with no interaction at hand (turn timers)."""
+        self.client = client
+
+    # ------------------------------------------------------------------ identities
+
+    @staticmethod
+    def user_of(interaction: discord.Interaction[Any]) -> UserRef:
+        user = interaction.user
+        return UserRef(PLATFORM, str(user.id), user.display_name, locale_hint(interaction.locale))
+
+    @staticmethod
+    def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
+        return ChatRef(PLATFORM, str(interaction.channel_id))
+
+    async def _chat_for(self, interaction: discord.Interaction[Any], table_id: int) -> ChatRef:
+        """A press in a DM (a hand sent there) plays at the table's own channel."""
+        if interaction.guild_id is not None:
+            return self.chat_of(interaction)
+        for table in await self.service.tables_of(self.user_of(interaction)):
+            if table.id == table_id:
+                return ChatRef(table.platform, table.chat_id)
+        return self.chat_of(interaction)
+
+    def view_for(self, event: Event, message: Message) -> discord.ui.View | None:
+        if isinstance(event, HandView):
+            return hand_view(event, message, label=self.move_label(event))
+        return view_of(message)
+
+    def move_label(self, event: TableEvent) -> Callable[[str], str]:
+        """How the renderer writes a move of this table's game, in the event's language."""
+        if event.table.family == "scala40":
+            translations = self.renderer.translations(event.locale)
+            return lambda move: scala40_move_text(move, translations)
+        return move_text
+
+    def wants_dm(self, user_id: int) -> bool:
+        return self._dm_users.get(user_id) is not None
+
+    def _set_dm(self, user_id: int, wanted: bool) -> None:
+        if wanted:
+            self._dm_users.remember(user_id, 1)
+        else:
+            self._dm_users.forget(user_id)
+
+    # ------------------------------------------------------------------ slash commands
+
+    async def command(
+        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+    ) -> None:
+        """Run a slash command (one service use case each)."""
+        chat, user = self.chat_of(interaction), self.user_of(interaction)
+        if name in TABLE_GAMES:
+            await _defer_command(interaction, private=False)
+            result = await self._open_table(chat, user, name, options)
+        elif name == "hand":
+            self._set_dm(interaction.user.id, bool(options.get("dm")))
+            await _defer_command(interaction, private=True)
+            result = await self.service.show(chat, user)
+        elif name == "leaderboard":
+            scoped = options.get("scope") == "chat"
+            result = await self.service.leaderboard(
+                options.get("family") or "scopa", user=user, chat=chat if scoped else None
+            )
+        elif name == "stats":
+            player = options.get("player")
+            who = user
+            if isinstance(player, discord.abc.User):
+                who = UserRef(PLATFORM, str(player.id), player.display_name, user.locale)
+            result = await self.service.stats(who, chat=chat)
+        elif name == "rules":
+            result = await self.service.rules(chat, user)
+        elif name == "lang":
+            result = await self.service.set_language(str(options.get("language")), user=user)
+        elif name == "abandon":
+            perms = interaction.permissions
+            is_admin = perms.manage_guild or perms.manage_messages or perms.administrator
+            result = await self.service.abandon(chat, user, is_admin=is_admin)
+        elif name == "help":
+            await answer(interaction, self._help(interaction), ephemeral=True)
+            return
+        else:
+            raise ValueError(f"unknown command {name!r}")
+        await self.deliver(result, interaction)
+
+    async def _open_table(
+        self, chat: ChatRef, user: UserRef, game: str, options: Mapping[str, Any]
+    ) -> Result:
+        rules = {k: v for k, v in options.items() if k not in SEATING_OPTIONS}
+        result = await self.service.create_table(
+            chat, user, game, players=options.get("players"), options=rules
+        )
+        computers = int(options.get("computers") or 0)
+        if not result.ok or result.table is None or computers <= 0:
+            return result
+        events = list(result.events)
+        level = str(options.get("level") or "easy")
+        table_id = result.table.id
+        for _ in range(min(computers, result.table.players - 1)):
+            added = await self.service.add_computer(chat, user, level, table_id)
+            if not added.ok:
+                return Result(events, result.table, added.refusal)
+            events.extend(added.events)
+            result = added
+        return Result(events, result.table)
+
+    def _help(self, interaction: discord.Interaction[Any]) -> str:
+        """The slash commands with their descriptions, in the user's language (the command
+        catalog's own text: what to type, not how to play)."""
+        italian = locale_hint(interaction.locale) == "it"
+        client = interaction.client
+        tree = getattr(client, "tree", None)
+        lines = []
+        for command in tree.get_commands() if tree is not None else ():
+            if not isinstance(command, discord.app_commands.Command):
+                continue
+            name, description = command.name, command.description
+            if italian:
+                name = ITALIAN_NAMES.get(name, name)
+                description = ITALIAN_TEXTS.get(description, description)
+            lines.append(f"/{name} — {description}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ components
+
+    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+        """Lobby buttons are for anyone; moves only for a player seated at that table."""
+        if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
+            return True
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            tables = await self.service.open_tables(chat)
+        except Exception as error:
+            # discord.py would drop the press silently: say something and log why.
+            await self.failed(interaction, error)
+            return False
+        table = next((t for t in tables if t.id == ref.table_id), None)
+        if table is None or table.seat_of(PLATFORM, str(interaction.user.id)) is not None:
+            return True  # an unknown or closed table: the service gives the precise refusal
+        refusal = Refusal("not_seated", locale_hint(interaction.locale))
+        await interaction.response.send_message(self.renderer.refusal(refusal), ephemeral=True)
+        return False
+
+    async def act(
+        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+    ) -> None:
+        """A button press or a select: acknowledge at once, then hand it to the service."""
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        if ref.action.startswith("~"):
+            # The adapter's own: picking cards, turning a page of moves. No service action.
+            if ref.action == PICK_CARDS or ref.page is not None:
+                await self._redraw_hand(interaction, ref, picked=values, page=ref.page or 0)
+            return
+        action = ref.action
+        if values:
+            # A select menu's action is completed by the chosen values, joined with "+" (cards
+            # picked for a meld: "<action>7D+8D+9D").
+            action = action + "+".join(values)
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            user = self.user_of(interaction)
+            result = await self.service.press(chat, user, f"{ref.table_id}:{ref.version}:{action}")
+            await self.deliver(result, interaction)
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def _redraw_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        ref: ActionRef,
+        *,
+        picked: Sequence[str],
+        page: int,
+    ) -> None:
+        """Show the hand message again with the moves narrowed to the picked cards."""
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            result = await self.service.show(chat, self.user_of(interaction), ref.table_id)
+            if result.refusal is not None:
+                await self._alert(interaction, self.renderer.refusal(result.refusal))
+                return
+            mine = str(interaction.user.id)
+            hand = next(
+                (e for e in result.events if isinstance(e, HandView) and e.audience.id == mine),
+                None,
+            )
+            if hand is None:
+                return
+            message = self.renderer.render(hand)
+            view = hand_view(hand, message, picked=picked, page=page, label=self.move_label(hand))
+            kwargs: dict[str, Any] = {"view": view}
+            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """A command or press raised: logged with its stack; the user sees a generic refusal."""
+        logger.error("interaction %s failed", interaction.id, exc_info=error)
+        text = self.renderer.refusal(Refusal("bad_button", locale_hint(interaction.locale)))
+        try:
+            await answer(interaction, text, ephemeral=True)
+        except discord.HTTPException:
+            logger.warning("could not tell the user that the command failed")
+
+    # ------------------------------------------------------------------ delivery
+
+    async def deliver(
+        self, result: Result, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
+        if result.refusal is not None:
+            if interaction is not None:
+                await self._alert(interaction, self.renderer.refusal(result.refusal))
+            return
+        edited_source = False
+        # A player's hand already says whose turn it is and shows the table: their private
+        # table view and turn notice in the same result would only repeat it.
+        with_hand = {e.audience.id for e in result.events if isinstance(e, HandView)}
+        for event in _latest_table_views(result.events):
+            if (
+                event.audience.kind == "user"
+                and isinstance(event, TableView | TurnNotice)
+                and event.audience.id in with_hand
+            ):
+                continue
+            message = self.renderer.render(event)
+            if event.audience.kind == "chat":
+                if isinstance(event, LobbyView | TableView):
+                    await self._show_table(event, message, interaction)
+                else:
+                    await self._post(int(event.audience.id), message, interaction)
+                continue
+            target = int(event.audience.id)
+            if interaction is not None and interaction.user.id == target:
+                edited_source |= await self._to_interacting_user(
+                    interaction, event, message, can_edit_source=not edited_source
+                )
+            elif self.wants_dm(target):
+                client = self._client(interaction)
+                if client is not None:
+                    view = self.view_for(event, message)
+                    await send_private(client, target, message.text, view=view)
+        if interaction is not None and _original_pending(interaction):
+            # A deferred command whose events all went elsewhere: clear its "thinking" reply.
+            await interaction.delete_original_response()
+            interaction.extras[_FILLED] = True
+        if interaction is not None and not interaction.response.is_done():
+            # Nothing to show (e.g. a setting changed): Discord still wants an answer.
+            await answer(interaction, "✓", ephemeral=True)
+
+    def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
+        return self.client or (interaction.client if interaction is not None else None)
+
+    async def _alert(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """A refusal, privately (a command's public "thinking" reply is removed first)."""
+        if _original_pending(interaction):
+            if interaction.extras.get(_DEFERRED) == "private":
+                await _fill_original(interaction, text, None)
+                return
+            await interaction.delete_original_response()
+            interaction.extras[_FILLED] = True
+        await answer(interaction, text, ephemeral=True)
+
+    async def _show_table(
+        self,
+        event: TableEvent,
+        message: Message,
+        interaction: discord.Interaction[Any] | None,
+    ) -> None:
+        """Edit the table's channel message in place, or post it (as the reply of the command
+        that opened the table)."""
+        channel_id = int(event.audience.id)
+        table_id = event.table.id
+        view = view_of(message)
+        if interaction is not None and interaction.channel_id == channel_id:
+            if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "public":
+                sent = await _fill_original(interaction, message.text, view)
+                self._table_messages.remember(table_id, sent.id)
+                return
+            source = interaction.message
+            if source is not None and not source.flags.ephemeral and _shows_table(source, table_id):
+                self._table_messages.remember(table_id, source.id)
+        client = self._client(interaction)
+        if client is None:
+            logger.warning("no Discord client to show table %s", table_id)
+            return
+        known = self._table_messages.get(table_id)
+        message_id = await post_or_edit(client, channel_id, known, message.text, view=view)
+        self._table_messages.remember(table_id, message_id)
+
+    async def _post(
+        self,
+        channel_id: int,
+        message: Message,
+        interaction: discord.Interaction[Any] | None,
+    ) -> None:
+        view = view_of(message)
+        if (
+            interaction is not None
+            and interaction.channel_id == channel_id
+            and not interaction.response.is_done()
+        ):
+            # A command answered at once (a leaderboard, an abandon): the reply is the message.
+            await answer(interaction, message.text, view=view)
+            return
+        client = self._client(interaction)
+        if client is None:
+            logger.warning("no Discord client to post in %s", channel_id)
+            return
+        channel = client.get_partial_messageable(channel_id)
+        parts = split_text(message.text)
+        for index, part in enumerate(parts):
+            if index == len(parts) - 1 and view is not None:
+                await channel.send(part, view=view)
+            else:
+                await channel.send(part)
+
+    async def _to_interacting_user(
+        self,
+        interaction: discord.Interaction[Any],
+        event: Event,
+        message: Message,
+        *,
+        can_edit_source: bool,
+    ) -> bool:
+        """Deliver a private event to the user pressing; True when the source message was
+        edited in place (only once per interaction)."""
+        view = self.view_for(event, message)
+        if self.wants_dm(interaction.user.id):
+            hint = DM_CLOSED_HINT.get(event.locale, DM_CLOSED_HINT["en"])
+            delivered = await send_private(
+                interaction.client,
+                interaction.user.id,
+                message.text,
+                view=view,
+                interaction=interaction,
+                fallback_hint=hint,
+            )
+            if delivered is Delivered.EPHEMERAL:
+                self._set_dm(interaction.user.id, False)
+            return False
+        source = interaction.message
+        if (
+            can_edit_source
+            and isinstance(event, HandView)
+            and source is not None
+            and source.flags.ephemeral
+        ):
+            kwargs: dict[str, Any] = {"view": view}  # None clears the old move buttons
+            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            return True
+        if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "private":
+            await _fill_original(interaction, message.text, view)
+            return False
+        await answer(interaction, message.text, view=view, ephemeral=True)
+        return False
+
+
+_DEFERRED = "tavolo.deferred"  # "public" or "private": how a command was deferred
+_FILLED = "tavolo.filled"  # the deferred reply got its content (or was deleted)
+
+
+async def _defer_command(interaction: discord.Interaction[Any], *, private: bool) -> None:
+    await interaction.response.defer(ephemeral=private, thinking=True)
+    interaction.extras[_DEFERRED] = "private" if private else "public"
+
+
+def _original_pending(interaction: discord.Interaction[Any]) -> bool:
+    """A command was deferred and its "thinking" reply still waits for content."""
+    return _DEFERRED in interaction.extras and not interaction.extras.get(_FILLED)
+
+
+async def _fill_original(
+    interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None
+) -> discord.Message:
+    kwargs: dict[str, Any] = {} if view is None else {"view": view}
+    sent = await interaction.edit_original_response(content=fit_content(text), **kwargs)
+    interaction.extras[_FILLED] = True
+    return sent
+
+
+def _shows_table(message: discord.Message, table_id: int) -> bool:
+    """Whether a channel message carries buttons of this table (so it is its table message)."""
+    prefix = f"{table_id}:"
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None) or ""
+            if custom_id.startswith(prefix):
+                return True
+    return False

@@ -1,0 +1,796 @@
+"""Service events -> text and buttons, in Italian or English; shared by every adapter.
+
+Usage in an adapter::
+
+    from bot.render import Renderer
+    renderer = Renderer()                     # one per process (the composition root makes it)
+    for event in result.events:
+        message = renderer.render(event)      # Message(text, buttons)
+        # message.text: plain text (no markup), at most 2000 characters (Discord's limit)
+        # message.buttons: rows (<= 5) of Button(label, data) (<= 5 per row); data is
+        # "<table>:<version>:<action>" (<= 64 bytes): hand it back to TableService.press()
+    if result.refusal: alert = renderer.refusal(result.refusal)
+
+Around the game: ``renderer.commands(locale)`` (command, description) pairs for
+``setMyCommands`` / slash commands, ``renderer.help(locale)``, ``renderer.notice(key, locale)``
+(``NOTICES``: deep-link and closed-DM hints...), ``renderer.game_label(game, locale)``,
+``renderer.level_label(level, locale)``.
+
+Cards are shown with suit symbols (``7♦``); the locale is the event's own (resolved by the
+service). Private hands only ever appear in ``HandView`` messages, which go to one user.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.render.i18n import LOCALES, Catalogs
+from bot.service.events import (
+    Announcement,
+    Event,
+    GameOver,
+    HandView,
+    Leaderboard,
+    LobbyView,
+    Refusal,
+    SmazzataSummary,
+    Stats,
+    TableInfo,
+    TableView,
+    TurnNotice,
+    encode_button,
+)
+
+__all__ = [
+    "COMMANDS",
+    "LOCALES",
+    "NOTICES",
+    "Button",
+    "Message",
+    "Renderer",
+    "card_text",
+    "move_text",
+    "scala40_move_text",
+]
+
+MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
+MAX_ROWS = 5  # Discord: 5 action rows of 5 buttons
+MAX_PER_ROW = 5
+
+SUIT_SYMBOLS = {"D": "♦", "C": "♥", "S": "♠", "B": "♣"}
+# Scopa-family point names, in the order of a summary.
+POINT_KEYS = ("carte", "denari", "settebello", "primiera", "scope", "re_bello", "napola")
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction, translated later."""
+    return message
+
+
+POINT_NAMES = {
+    "carte": N_("cards"),
+    "denari": N_("coins (denari)"),
+    "settebello": N_("settebello"),
+    "primiera": N_("primiera"),
+    "scope": N_("scope"),
+    "re_bello": N_("re bello"),
+    "napola": N_("napola"),
+    "total": N_("total"),
+}
+
+GAME_NAMES = {
+    "scopa": N_("Scopa"),
+    "scopone": N_("Scopone"),
+    "scientifico": N_("Scopone scientifico"),
+    "scala40": N_("Scala 40"),
+}
+
+LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+REFUSAL_TEXTS = {
+    "no_table": N_("There is no open table here."),
+    "too_many_tables": N_("This chat already has an open table."),
+    "unknown_game": N_("Unknown game."),
+    "bad_option": N_("Invalid rule option."),
+    "bad_players": N_("That number of players is not allowed for this game."),
+    "not_in_lobby": N_("The game has already started."),
+    "table_full": N_("The table is full."),
+    "already_seated": N_("You are already seated."),
+    "not_seated": N_("You are not playing at this table."),
+    "not_creator": N_("Only the table's creator or an admin can do that."),
+    "seat_taken": N_("That seat is taken."),
+    "not_full": N_("There are still free seats."),
+    "not_playing": N_("This table is not being played."),
+    "stale": N_("This move is no longer valid: the table has changed."),
+    "not_your_turn": N_("It is not your turn."),
+    "illegal_move": N_("That move is not allowed."),
+    "bad_level": N_("Unknown computer level."),
+    "bad_button": N_("This button is not valid."),
+    "bad_locale": N_("Unknown language."),
+    "not_away": N_("You are already playing your seat."),
+    "conflict": N_("The table changed at the same moment: please try again."),
+}
+
+
+# Chat commands both adapters offer, with their descriptions (Telegram setMyCommands, Discord
+# slash command descriptions): every language from the one catalog.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("scopa", N_("Open a table of Scopa (2, 3 or 4 players)")),
+    ("scopone", N_("Open a table of Scopone (4 players, in pairs)")),
+    ("scala40", N_("Open a table of Scala 40 (2 to 6 players)")),
+    ("new", N_("Choose a game and open a table")),
+    ("play", N_("Play against the computer")),
+    ("leaderboard", N_("The best players of this chat")),
+    ("stats", N_("Your games, wins and rating")),
+    ("rules", N_("The rules of the table")),
+    ("lang", N_("Language: it or en")),
+    ("abandon", N_("Close the table (its creator or an admin)")),
+    ("help", N_("How to play with Tavolo")),
+)
+
+HELP = N_(
+    "Tavolo: Scopa, Scopone and Scala 40.\n"
+    "Open a table with /scopa, /scopone or /scala40, join with the buttons, add the computer "
+    "if you like, then start. Your cards come to you privately with a button for every move.\n"
+    "/leaderboard and /stats show the ratings, /rules the table's options, /lang the language, "
+    "/abandon closes the table."
+)
+
+# Short texts adapters need around the game (the game text itself comes from render()).
+NOTICES = {
+    "open_private": N_("Your cards are waiting in a private chat with me: press the button."),
+    "open_private_button": N_("Open my cards"),
+    "dm_closed": N_("I cannot send you direct messages: use the My hand button."),
+    "thinking": N_("The computer is thinking…"),
+    "choose_game": N_("Which game?"),
+    "new_table": N_("New table"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    data: str  # "<table>:<version>:<action>", at most 64 bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+
+
+def card_text(card: object) -> str:
+    """``7D`` -> ``7♦``; ``*`` (joker) -> ``🃏``; French ``T`` -> ``10``."""
+    s = str(card).rstrip("'")
+    if s == "*":
+        return "🃏"
+    rank, suit = s[:-1], s[-1:]
+    rank = "10" if rank == "T" else rank
+    return rank + SUIT_SYMBOLS.get(suit, suit)
+
+
+def cards_text(cards: Iterable[object]) -> str:
+    return " ".join(card_text(c) for c in cards) or "—"
+
+
+def move_text(move: str) -> str:
+    """A move string as people read it: ``7D:3C+4S`` -> ``7♦ ➜ 3♥ 4♠``; fuori adds ``!``."""
+    fuori = move.endswith("!")
+    core = move.rstrip("!")
+    if ":" in core and all(_is_cardish(p) for p in core.replace(":", "+").split("+")):
+        played, taken = core.split(":", 1)
+        text = f"{card_text(played)} ➜ {' '.join(card_text(c) for c in taken.split('+'))}"
+    elif _is_cardish(core):
+        text = card_text(core)
+    else:
+        text = core
+    return text + (" !" if fuori else "")
+
+
+def _is_cardish(token: str) -> bool:
+    t = token.rstrip("'")
+    return t == "*" or (2 <= len(t) <= 3 and t[-1] in SUIT_SYMBOLS)
+
+
+class Renderer:
+    """Renders service events for a locale (the event's own)."""
+
+    def __init__(self, catalogs: Catalogs | None = None) -> None:
+        self.catalogs = catalogs or Catalogs()
+
+    def translations(self, locale: str | None) -> gettext.NullTranslations:
+        return self.catalogs.get(locale)
+
+    def render(self, event: Event) -> Message:
+        t = self.translations(event.locale)
+        renderers: dict[type, Callable[[Any, gettext.NullTranslations], Message]] = {
+            LobbyView: self._lobby,
+            TableView: self._table,
+            HandView: self._hand,
+            TurnNotice: self._turn,
+            Announcement: self._announcement,
+            SmazzataSummary: self._summary,
+            GameOver: self._game_over,
+            Leaderboard: self._leaderboard,
+            Stats: self._stats,
+        }
+        message = renderers[type(event)](event, t)
+        return _bounded(message)
+
+    def commands(self, locale: str) -> list[tuple[str, str]]:
+        """(command, description) for every chat command, in ``locale``."""
+        t = self.translations(locale)
+        return [(name, t.gettext(text)) for name, text in COMMANDS]
+
+    def help(self, locale: str) -> str:
+        return self.translations(locale).gettext(HELP)
+
+    def notice(self, key: str, locale: str) -> str:
+        """A short text by key (see ``NOTICES``); KeyError for an unknown key."""
+        return self.translations(locale).gettext(NOTICES[key])
+
+    def game_label(self, game: str, locale: str) -> str:
+        """``scopa`` -> ``Scopa``, ``scientifico`` -> ``Scopone scientifico``."""
+        return self.translations(locale).gettext(GAME_NAMES.get(game, game))
+
+    def level_label(self, level: str, locale: str) -> str:
+        return self.translations(locale).gettext(LEVEL_NAMES.get(level, level))
+
+    def refusal(self, refusal: Refusal) -> str:
+        """A short alert (Telegram callback alerts hold 200 characters)."""
+        _ = self.translations(refusal.locale).gettext
+        text = _(REFUSAL_TEXTS.get(refusal.code, N_("That is not possible now.")))
+        if refusal.code == "unknown_game" and refusal.detail:
+            text += " " + _("Games: {games}").format(games=refusal.detail)
+        elif refusal.code == "bad_players":
+            allowed = ", ".join(map(str, refusal.params.get("allowed", ())))
+            text += " " + _("Allowed: {allowed}").format(allowed=allowed)
+        elif refusal.code in ("bad_option", "illegal_move") and refusal.detail:
+            text += " " + refusal.detail
+        elif refusal.code in ("bad_level", "bad_locale") and refusal.detail:
+            text += " " + _("Allowed: {allowed}").format(allowed=refusal.detail)
+        return text[:200]
+
+    # -- pieces --------------------------------------------------------------------------------
+
+    def game_name(self, table: TableInfo, t: gettext.NullTranslations) -> str:
+        return t.gettext(GAME_NAMES.get(table.game, table.game))
+
+    def _title(self, table: TableInfo, t: gettext.NullTranslations) -> str:
+        _ = t.gettext
+        return _("{game} · table {id}").format(game=self.game_name(table, t), id=table.id)
+
+    def seat_name(self, table: TableInfo, seat: int | None, t: gettext.NullTranslations) -> str:
+        if seat is None or not 0 <= seat < len(table.seats):
+            return "—"
+        info = table.seats[seat]
+        if info is None:
+            return t.gettext("(free)")
+        if info.computer:
+            # Numbered by seat: several computers may sit at one table.
+            return t.gettext("Computer {n} ({level})").format(
+                n=seat + 1, level=t.gettext(LEVEL_NAMES.get(info.user_id, info.user_id))
+            )
+        if info.away:
+            return t.gettext("{name} (computer)").format(name=info.name)
+        return info.name
+
+    def side_name(self, table: TableInfo, side: Sequence[int], t: gettext.NullTranslations) -> str:
+        return " + ".join(self.seat_name(table, s, t) for s in side)
+
+    def _sides(self, table: TableInfo, view: Any) -> tuple[tuple[int, ...], ...]:
+        sides = getattr(view, "sides", None)
+        if sides:
+            return tuple(tuple(s) for s in sides)
+        return tuple((i,) for i in range(table.players))
+
+    def _button(self, table: TableInfo, label: str, action: str) -> Button:
+        return Button(label, encode_button(table.id, table.version, action))
+
+    # -- events --------------------------------------------------------------------------------
+
+    def _lobby(self, e: LobbyView, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table = e.table
+        lines = [self._title(table, t)]
+        if table.status == "abandoned":
+            lines.append(_("The table was closed."))
+            return Message("\n".join(lines))
+        lines.append(_("{n} players").format(n=table.players))
+        if table.teams:
+            lines.append(_("Pairs: seats 1 + 3 against seats 2 + 4."))
+        for seat in range(table.players):
+            lines.append(f"{seat + 1}. {self.seat_name(table, seat, t)}")
+        options = _options_text(table.options)
+        if options:
+            lines.append(_("Rules: {options}").format(options=options))
+        if table.free_seats:
+            lines.append(_("Waiting for players: join, or add the computer."))
+        else:
+            lines.append(_("The table is full: the creator can start."))
+        rows: list[tuple[Button, ...]] = [
+            (self._button(table, _("Join"), "@join"), self._button(table, _("Leave"), "@leave"))
+        ]
+        if table.free_seats:
+            rows.append(
+                tuple(
+                    self._button(
+                        table,
+                        _("+ Computer ({level})").format(level=_(LEVEL_NAMES[lv])),
+                        f"@ai.{lv}",
+                    )
+                    for lv in ("easy", "medium", "hard")
+                )
+            )
+        if table.teams:
+            rows.append(
+                tuple(
+                    self._button(table, _("Seat {n}").format(n=i + 1), f"@seat.{i}")
+                    for i in range(table.players)
+                    if table.seats[i] is None
+                )
+                or ()
+            )
+        start = [self._button(table, _("Start"), "@start")]
+        if table.free_seats:
+            start.append(self._button(table, _("Start with computers"), "@fill.easy"))
+        rows.append(tuple(start))
+        return Message("\n".join(lines), tuple(r for r in rows if r))
+
+    def _table(self, e: TableView, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table, view = e.table, e.view
+        if table.family == "scala40":
+            return self._scala40_table(e, t)
+        if table.family != "scopa":
+            return self._generic_table(e, t)
+        lines = [self._title(table, t) + " · " + _("hand {n}").format(n=view.smazzata)]
+        lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
+        lines.append(_("Deck: {n} cards").format(n=view.deck_count))
+        for seat in range(view.players):
+            marker = "▶ " if view.current_player == seat else "  "
+            lines.append(
+                marker
+                + _("{name}: {n} in hand").format(
+                    name=self.seat_name(table, seat, t), n=view.hand_counts[seat]
+                )
+            )
+        for i, side in enumerate(self._sides(table, view)):
+            lines.append(
+                _("{side}: {points} points (taken {taken}, scope {scope})").format(
+                    side=self.side_name(table, side, t),
+                    points=view.points[i],
+                    taken=view.captured_counts[i],
+                    scope=view.scope[i],
+                )
+            )
+        lines.append(_("Game to {target}.").format(target=view.target))
+        if view.last_move is not None:
+            seat, move = view.last_move
+            lines.append(
+                _("Last move: {name} {move}").format(
+                    name=self.seat_name(table, seat, t), move=move_text(move)
+                )
+            )
+        rows: list[tuple[Button, ...]] = []
+        if table.status == "playing":
+            if view.current_player is not None:
+                lines.append(
+                    _("Turn: {name}").format(name=self.seat_name(table, view.current_player, t))
+                )
+            rows.append((self._button(table, _("My hand"), "@hand"),))
+        elif table.status == "finished":
+            lines.append(_("Game over."))
+            rows.append((self._button(table, _("Rematch"), "@rematch"),))
+        elif table.status == "abandoned":
+            lines.append(_("The table was closed."))
+        return Message("\n".join(lines), tuple(rows))
+
+    def _scala40_table(self, e: TableView, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table, view = e.table, e.view
+        lines = [self._title(table, t) + " · " + _("hand {n}").format(n=view.hand_number)]
+        lines.append(
+            _("Pile: {card} ({n}) · stock: {stock}").format(
+                card=card_text(view.pile_top) if view.pile_top is not None else "—",
+                n=view.pile_count,
+                stock=view.stock_count,
+            )
+        )
+        if view.melds:
+            lines.append(_("Melds on the table:"))
+            for i, meld in enumerate(view.melds, start=1):
+                lines.append(f"  {i}. {cards_text(meld.cards)}")
+        for seat in range(view.players):
+            marker = "▶ " if view.current_player == seat else "  "
+            state = []
+            if view.opened[seat]:
+                state.append(_("opened"))
+            if view.eliminated[seat]:
+                state.append(_("out"))
+            lines.append(
+                marker
+                + _("{name}: {n} in hand, {score} points").format(
+                    name=self.seat_name(table, seat, t),
+                    n=view.hand_counts[seat],
+                    score=view.scores[seat],
+                )
+                + (f" ({', '.join(state)})" if state else "")
+            )
+        lines.append(_("Out at {limit} points.").format(limit=view.elimination))
+        if view.last_move is not None:
+            seat, move = view.last_move
+            lines.append(
+                _("Last move: {name} {move}").format(
+                    name=self.seat_name(table, seat, t), move=scala40_move_text(move, t)
+                )
+            )
+        rows: list[tuple[Button, ...]] = []
+        if table.status == "playing":
+            if view.current_player is not None:
+                lines.append(
+                    _("Turn: {name}").format(name=self.seat_name(table, view.current_player, t))
+                )
+            rows.append((self._button(table, _("My hand"), "@hand"),))
+        elif table.status == "finished":
+            lines.append(_("Game over."))
+            rows.append((self._button(table, _("Rematch"), "@rematch"),))
+        return Message("\n".join(lines), tuple(rows))
+
+    def _generic_table(self, e: TableView, t: gettext.NullTranslations) -> Message:
+        """Games without a dedicated layout: the public view's fields, cards with symbols."""
+        _ = t.gettext
+        table, view = e.table, e.view
+        lines = [self._title(table, t)]
+        lines.extend(_fields_text(view, skip={"seat", "hand", "legal_moves", "history"}))
+        rows: list[tuple[Button, ...]] = []
+        current = getattr(view, "current_player", None)
+        if table.status == "playing":
+            if current is not None:
+                lines.append(_("Turn: {name}").format(name=self.seat_name(table, current, t)))
+            rows.append((self._button(table, _("My hand"), "@hand"),))
+        elif table.status == "finished":
+            lines.append(_("Game over."))
+            rows.append((self._button(table, _("Rematch"), "@rematch"),))
+        return Message("\n".join(lines), tuple(rows))
+
+    def _hand(self, e: HandView, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table, view = e.table, e.view
+        lines = [self._title(table, t)]
+        lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
+        if table.family == "scopa":
+            lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
+        elif table.family == "scala40":
+            top = card_text(view.pile_top) if view.pile_top is not None else "—"
+            lines.append(_("Pile: {card}").format(card=top))
+            for i, meld in enumerate(view.melds, start=1):
+                lines.append(f"  {i}. {cards_text(meld.cards)}")
+        else:
+            lines.extend(_fields_text(view, skip={"seat", "hand", "legal_moves", "history"}))
+        moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
+        current = getattr(view, "current_player", None)
+        if not moves:
+            if current is not None:
+                lines.append(
+                    _("Waiting for {name}.").format(name=self.seat_name(table, current, t))
+                )
+            return Message("\n".join(lines))
+        lines.append(_("Your turn: choose a move."))
+        buttons: list[Button] = []
+        if table.family == "scopa":
+            if e.focus is not None:
+                lines.append(_("Choose what {card} captures.").format(card=card_text(e.focus)))
+                options = [m for m in moves if _played_card(m) == e.focus]
+                buttons = [self._button(table, move_text(m), m) for m in options]
+                buttons.append(self._button(table, _("« Back"), "@hand"))
+            else:
+                by_card: dict[str, list[str]] = {}
+                for m in moves:
+                    by_card.setdefault(_played_card(m), []).append(m)
+                for card, options in by_card.items():
+                    if len(options) == 1:
+                        buttons.append(self._button(table, move_text(options[0]), options[0]))
+                    else:
+                        label = _("{card} (choose…)").format(card=card_text(card))
+                        buttons.append(self._button(table, label, f"?{card}"))
+        elif table.family == "scala40":
+            buttons = self._scala40_buttons(table, moves, e.focus, t)
+        else:
+            buttons = [self._button(table, move_text(m), m) for m in moves]
+        return Message("\n".join(lines), _rows(buttons))
+
+    def _scala40_buttons(
+        self,
+        table: TableInfo,
+        moves: Sequence[str],
+        focus: str | None,
+        t: gettext.NullTranslations,
+    ) -> list[Button]:
+        """One button per kind of move (draw, open, meld, attach, swap, discard); a kind with
+        several moves opens them as a second step (``?<kind>``), so 25 buttons always suffice."""
+        by_kind: dict[str, list[str]] = {}
+        for m in moves:
+            by_kind.setdefault(_scala40_kind(m), []).append(m)
+        if focus is not None and focus in by_kind:
+            options = by_kind[focus][: MAX_ROWS * MAX_PER_ROW - 1]
+            buttons = [self._button(table, scala40_move_text(m, t), m) for m in options]
+            buttons.append(self._button(table, t.gettext("« Back"), "@hand"))
+            return buttons
+        buttons = []
+        for kind, options in by_kind.items():
+            if len(options) == 1:
+                buttons.append(self._button(table, scala40_move_text(options[0], t), options[0]))
+            else:
+                label = t.gettext(SCALA40_KINDS.get(kind, kind))
+                buttons.append(self._button(table, f"{label}…", f"?{kind}"))
+        return buttons
+
+    def _turn(self, e: TurnNotice, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        name = self._title(e.table, t)
+        if e.reminder:
+            return Message(_("Reminder: it is your turn ({table}).").format(table=name))
+        return Message(_("It is your turn ({table}).").format(table=name))
+
+    def _announcement(self, e: Announcement, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table, data = e.table, e.data
+        seat = data.get("seat")
+        name = self.seat_name(table, seat, t) if isinstance(seat, int) else ""
+        if e.kind == "scopa":
+            return Message(_("Scopa! {name}").format(name=name))
+        if e.kind == "fuori":
+            return Message(_("{name} declares fuori!").format(name=name))
+        if e.kind == "timeout":
+            return Message(_("Time is up: the computer played for {name}.").format(name=name))
+        if e.kind == "taken_over":
+            back = self._button(table, _("Take my seat back"), "@back")
+            info = table.seats[seat] if isinstance(seat, int) else None
+            real = info.name if info is not None else name
+            text = _("{name} is away: the computer plays the seat until they take it back.")
+            return Message(text.format(name=real), ((back,),))
+        if e.kind == "taken_back":
+            return Message(_("{name} is back at the table.").format(name=name))
+        if e.kind == "abandoned":
+            return Message(_("{table}: the table was closed.").format(table=self._title(table, t)))
+        if e.kind == "started":
+            return Message(_("{table}: the cards are dealt!").format(table=self._title(table, t)))
+        if e.kind == "rules":
+            options = _options_text(data.get("options", {})) or "—"
+            return Message(
+                _("{table}\nRules: {options}").format(table=self._title(table, t), options=options)
+            )
+        return Message(f"{self._title(table, t)}: {e.kind}")
+
+    def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table = e.table
+        if table.family == "scala40":
+            return self._scala40_summary(e, t)
+        lines = [_("End of hand {n}").format(n=e.number)]
+        sides = _sides_of(table, len(e.scores))
+        for i, score in enumerate(e.scores):
+            parts = [
+                f"{_(POINT_NAMES.get(k, k))} {v}" for k, v in score.items() if k != "total" and v
+            ]
+            total = score.get("total", sum(v for k, v in score.items() if k != "total"))
+            lines.append(
+                _("{side}: +{total} ({parts})").format(
+                    side=self.side_name(table, sides[i], t),
+                    total=total,
+                    parts=", ".join(parts) or "—",
+                )
+            )
+        lines.append(
+            _("Score: {points}").format(
+                points=" – ".join(
+                    f"{self.side_name(table, sides[i], t)} {p}" for i, p in enumerate(e.points)
+                )
+            )
+        )
+        return Message("\n".join(lines))
+
+    def _scala40_summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table = e.table
+        closer = e.data.get("closer")
+        text = (
+            _("Hand {n} closed by {name}.")
+            if not e.data.get("in_hand")
+            else _("Hand {n} closed in hand by {name}!")
+        )
+        lines = [text.format(n=e.number, name=self.seat_name(table, closer, t))]
+        for seat, score in enumerate(e.scores):
+            lines.append(
+                _("{name}: +{penalty}, total {points}").format(
+                    name=self.seat_name(table, seat, t),
+                    penalty=score.get("penalty", 0),
+                    points=e.points[seat] if seat < len(e.points) else 0,
+                )
+            )
+        for seat in e.data.get("eliminated", ()):
+            lines.append(_("{name} is out.").format(name=self.seat_name(table, seat, t)))
+        return Message("\n".join(lines))
+
+    def _game_over(self, e: GameOver, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        table = e.table
+        sides = _sides_of(table, len(e.ranks))
+        lines = [_("{table}: game over!").format(table=self._title(table, t))]
+        for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
+            lines.append(
+                _("{rank}. {side}: {points} points").format(
+                    rank=e.ranks[i] + 1, side=self.side_name(table, sides[i], t), points=e.points[i]
+                )
+            )
+        if e.multiplier == 2:
+            lines.append(_("Double win!"))
+        elif e.multiplier == 3:
+            lines.append(_("Triple win!"))
+        for d in e.ratings:
+            lines.append(
+                _("{name}: rating {before:.1f} → {after:.1f}").format(
+                    name=d.name, before=d.before, after=d.after
+                )
+            )
+        rematch = self._button(table, _("Rematch"), "@rematch")
+        return Message("\n".join(lines), ((rematch,),))
+
+    def _leaderboard(self, e: Leaderboard, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        game = _(GAME_NAMES.get(e.family, e.family))
+        title = (
+            _("Leaderboard of this chat: {game}") if e.scope == "chat" else _("Leaderboard: {game}")
+        )
+        lines = [title.format(game=game)]
+        if not e.rows:
+            lines.append(_("No games played yet."))
+        for r in e.rows:
+            lines.append(
+                _("{rank}. {name} — {rating:.1f} ({games} games, {wins} wins)").format(
+                    rank=r.rank, name=r.name, rating=r.rating, games=r.games, wins=r.wins
+                )
+            )
+        return Message("\n".join(lines))
+
+    def _stats(self, e: Stats, t: gettext.NullTranslations) -> Message:
+        _ = t.gettext
+        lines = [_("Statistics of {name}").format(name=e.name)]
+        if not e.rows:
+            lines.append(_("No games played yet."))
+        for family, scope, r in e.rows:
+            where = _("this chat") if scope == "chat" else _("everywhere")
+            lines.append(
+                _(
+                    "{game} ({where}): rating {rating:.1f}, rank {rank}, {games} games, {wins} wins"
+                ).format(
+                    game=_(GAME_NAMES.get(family, family)),
+                    where=where,
+                    rating=r.rating,
+                    rank=r.rank,
+                    games=r.games,
+                    wins=r.wins,
+                )
+            )
+        return Message("\n".join(lines))
+
+
+SCALA40_KINDS = {
+    "t": N_("Draw from the stock"),
+    "p": N_("Take the discard"),
+    "o": N_("Open"),
+    "m": N_("Meld"),
+    "a": N_("Attach"),
+    "s": N_("Swap a joker"),
+    "d": N_("Discard"),
+    "in": N_("Re-enter"),
+    "out": N_("Stay out"),
+}
+
+
+def _scala40_kind(move: str) -> str:
+    head = move.split(" ", 1)[0].lower()
+    if head in ("in", "out"):
+        return head
+    return head[:1]
+
+
+def scala40_move_text(move: str, t: gettext.NullTranslations) -> str:
+    """``o 7D8D9D KCKSKD`` -> ``Open: 7♦8♦9♦ K♥K♠K♦``; ``a3 TD`` -> ``Attach 10♦ to 3``."""
+    parts = move.split()
+    kind = _scala40_kind(move)
+    label = t.gettext(SCALA40_KINDS.get(kind, kind))
+    if kind in ("t", "p", "in", "out") or len(parts) < 2:
+        return label
+    cards = [_meld_text(p) for p in parts[1:]]
+    if kind in ("a", "s"):
+        return f"{label} {' '.join(cards)} → {parts[0][1:]}"
+    return f"{label}: {' '.join(cards)}"
+
+
+def _meld_text(token: str) -> str:
+    """``7D8D*`` -> ``7♦8♦🃏``; a trailing ``<``/``>`` (scala end) is kept."""
+    out = []
+    i = 0
+    while i < len(token):
+        if token[i] == "*":
+            out.append("🃏")
+            i += 1
+        elif token[i] in "<>":
+            out.append(token[i])
+            i += 1
+        else:
+            out.append(card_text(token[i : i + 2]))
+            i += 2
+    return "".join(out)
+
+
+def _played_card(move: str) -> str:
+    return move.rstrip("!").split(":", 1)[0]
+
+
+def _rows(buttons: Sequence[Button], per_row: int = 4) -> tuple[tuple[Button, ...], ...]:
+    rows = [tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
+    return tuple(rows)
+
+
+def _bounded(message: Message) -> Message:
+    """Keep within every platform's limits (2000 characters, 5 rows of 5 buttons)."""
+    text = message.text if len(message.text) <= MAX_TEXT else message.text[: MAX_TEXT - 1] + "…"
+    buttons = [b for row in message.buttons for b in row]
+    fits = len(message.buttons) <= MAX_ROWS and all(len(r) <= MAX_PER_ROW for r in message.buttons)
+    if fits:
+        rows = message.buttons
+    else:
+        per_row = MAX_PER_ROW
+        rows = tuple(tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row))[
+            :MAX_ROWS
+        ]
+    return Message(text, rows)
+
+
+def _sides_of(table: TableInfo, count: int) -> tuple[tuple[int, ...], ...]:
+    if count == table.players:
+        return tuple((i,) for i in range(count))
+    # Pairs: seat i plays with seat i + count.
+    return tuple(tuple(range(i, table.players, count)) for i in range(count))
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={_value(v)}" for k, v in sorted(options.items()))
+
+
+def _value(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+def _fields_text(view: Any, *, skip: set[str]) -> list[str]:
+    """A readable line per field of a view we have no layout for."""
+    try:
+        fields = view.to_dict()
+    except AttributeError:
+        fields = dict(vars(view)) if hasattr(view, "__dict__") else {}
+    lines = []
+    for key, value in fields.items():
+        if key in skip:
+            continue
+        lines.append(f"{key}: {_plain(value)}")
+    return lines
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(_plain(v) for v in value) or "—"
+    if isinstance(value, str) and _is_cardish(value):
+        return card_text(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,61 @@
+"""Translations: gettext catalogs (domain ``tavolo``) for Italian and English.
+
+The ``.po`` files under ``bot/render/locale/<lang>/LC_MESSAGES/`` are the source; they are
+compiled with Babel when first needed (once per process and language), so an installed package
+needs no build step and a catalog can never be stale. Message ids are English.
+
+Maintainers: ``pybabel extract -k N_ --no-location --sort-output -o
+bot/render/locale/tavolo.pot bot/`` (every package: the adapters' own few words, marked with
+``N_``, live in the same catalogs), then ``pybabel update -i bot/render/locale/tavolo.pot
+-d bot/render/locale -D tavolo --no-location`` and translate what is new in ``it``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import logging
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["DOMAIN", "LOCALES", "LOCALE_DIR", "Catalogs"]
+
+DOMAIN = "tavolo"
+LOCALES: tuple[str, ...] = ("it", "en")
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+class Catalogs:
+    """Compiled translations per language, loaded on first use."""
+
+    def __init__(self, locale_dir: Path = LOCALE_DIR, *, default: str = "it") -> None:
+        self.locale_dir = locale_dir
+        self.default = default
+        self._loaded: dict[str, gettext.NullTranslations] = {}
+
+    def get(self, locale: str | None) -> gettext.NullTranslations:
+        code = (locale or self.default)[:2].lower()
+        if code not in LOCALES:
+            code = self.default
+        found = self._loaded.get(code)
+        if found is None:
+            found = self._load(code)
+            self._loaded[code] = found
+        return found
+
+    def _load(self, code: str) -> gettext.NullTranslations:
+        po = self.locale_dir / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if not po.exists():
+            if code != "en":
+                logger.warning("no catalog %s: showing English", po)
+            return gettext.NullTranslations()
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=code, domain=DOMAIN)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        return gettext.GNUTranslations(buffer)

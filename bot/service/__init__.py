@@ -1,0 +1,148 @@
+"""The platform-neutral game service: tables in chats, seats, turns, timers, results, ratings.
+
+Adapters (Telegram, Discord, terminal) translate platform input into calls of
+:class:`TableService` and deliver the returned events; they never build game text (they call
+``bot.render.Renderer.render``) and never touch the engine or the store.
+
+Building one (the composition root, ``bot/__main__.py``, does this)::
+
+    store = Store.open(settings.url); await store.upgrade()
+    service = TableService(store, registry=default_registry(), computers=ComputerPlayers(),
+                           timers=TimerSettings(reminder=60, autoplay=120, takeover_after=2))
+
+Ids are platform-neutral strings: ``ChatRef(platform, chat_id)`` (a group, a private chat, a
+Discord channel/thread, the terminal) and ``UserRef(platform, user_id, name, locale)`` (``locale``
+= the platform's language hint, e.g. Telegram's ``language_code``). Platforms: ``"telegram"``,
+``"discord"``, ``"terminal"`` (``"ai"`` is reserved for computer seats).
+
+Use cases (all ``async``, all return :class:`Result`)::
+
+    create_table(chat, user, game, *, players=None, options=None)   # game: scopa | scopone |
+                        # scientifico | scala40; options: RULES.md option names -> values
+    join(chat, user, table_id=None)          leave(chat, user, table_id=None)
+    add_computer(chat, user, level="easy", table_id=None)            # easy | medium | hard
+    choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3
+    start(chat, user, table_id=None, *, fill_with=None)   # creator; fill_with=level seats CPUs
+    play(chat, user, table_id, *, version, move)   # move string; version = the one the user saw
+    press(chat, user, data)                  # a button: "<table>:<version>:<action>" (below)
+    take_back(chat, user, table_id=None)     # a player takes the seat back from the computer
+    abandon(chat, user, table_id=None, *, is_admin=False)   # creator or chat admin
+    rematch(chat, user, table_id)            # same seats and options, dealt at once
+    show(chat, user, table_id=None, *, public=False)   # spectate / "My hand" / re-post table
+    rules(chat, user, table_id=None)         # Announcement(kind="rules", data={"options": ...})
+    leaderboard(family, *, user, chat=None, limit=10)  # per chat when chat is given, else global
+    stats(user, *, chat=None)
+    set_language(locale, *, user, chat=None)  # "it" | "en": the chat's when chat is given
+    fire_due_timers(now=None) -> list[Result]  # call every few seconds (one per table fired)
+    open_tables(chat) / tables_of(user) -> list[TableInfo];  export_game(table_id) -> dict
+    set_max_open_tables(chat, count)           # an admin setting: more open tables in a chat
+
+When a table is not given, the service picks the chat's open table where the user sits, else the
+chat's newest open table. A chat holds at most one open table unless ``set_max_open_tables``.
+
+A :class:`Result` has ``events`` (deliver them in order), ``table`` (the :class:`TableInfo`
+touched) and ``refusal`` (``None`` on success). A refused call changed nothing; render
+``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters).
+Refusal codes are listed in ``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``,
+``illegal_move``, ``not_seated``...).
+
+Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
+id)``) and ``locale`` (already resolved: user > chat > platform hint > default):
+
+* :class:`LobbyView` (chat): the lobby; buttons join/leave/add computer/start.
+* :class:`TableView` (chat): the public view (``view`` = ``game.view(None)``), after every call
+  that changed the table. Edit the chat's table message in place.
+* :class:`HandView` (user): a player's private view (hand; legal moves on their turn), only for
+  players whose hand or legal moves changed. Send/edit their private message (DM / ephemeral).
+* :class:`TurnNotice` (user): their turn has come (on the deal, or when the turn passed to them
+  in this call; not again after their own Scala 40 draw or meld); ``reminder=True`` from the
+  timer.
+* :class:`Announcement` (chat): ``kind`` in scopa, fuori, timeout, taken_over (its message has a
+  "take my seat back" button), taken_back, abandoned, started; rules (to a user).
+* :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata (Scopa) or the
+  penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated).
+* :class:`GameOver` (chat): ranks, points, FIGS multiplier, rating changes.
+* :class:`Leaderboard`, :class:`Stats` (chat or user).
+
+Rendering and buttons: ``Renderer().render(event) -> Message(text, buttons)`` where buttons are
+rows of ``Button(label, data)``; ``data`` is ``"<table>:<version>:<action>"`` (at most 64 bytes,
+so it fits Telegram's callback data and Discord's 100-character custom ids). Give ``data`` back
+unchanged to :meth:`TableService.press`. Actions: a move string (``7D:3C+4S``), ``?<card>``
+(second step: that card's capture choices), ``@join``, ``@leave``, ``@start``, ``@fill.<level>``,
+``@ai.<level>``, ``@seat.<n>``, ``@back``, ``@hand``, ``@rematch``, ``@abandon``. A press on an
+older version is refused with ``stale``. ``encode_button``/``decode_button`` do the encoding.
+
+Computer players: ``ComputerPlayers`` maps the levels easy/medium/hard to ``engine.ai`` player
+names (in ``bot/service/players.py``, the one place to change when stronger players arrive).
+
+Guarantees: every accepted move is committed before its events are returned; updates are
+compare-and-set on the table's version (two processes on one database never apply two moves on
+one version); computer turns run in a worker thread right after the move that leads to them and
+are stored like any move; turn deadlines live in the database, so timers survive a restart.
+"""
+
+from __future__ import annotations
+
+from bot.service.events import (
+    REFUSALS,
+    Announcement,
+    Audience,
+    BoardRow,
+    ButtonData,
+    ChatRef,
+    Event,
+    GameOver,
+    HandView,
+    Leaderboard,
+    LobbyView,
+    RatingDelta,
+    Refusal,
+    Result,
+    SeatInfo,
+    SmazzataSummary,
+    Stats,
+    TableEvent,
+    TableInfo,
+    TableView,
+    TurnNotice,
+    UserRef,
+    decode_button,
+    encode_button,
+)
+from bot.service.games import GameKind, Registry, default_registry
+from bot.service.players import LEVELS, ComputerPlayers
+from bot.service.service import TableService, TimerSettings
+
+__all__ = [
+    "LEVELS",
+    "REFUSALS",
+    "Announcement",
+    "Audience",
+    "BoardRow",
+    "ButtonData",
+    "ChatRef",
+    "ComputerPlayers",
+    "Event",
+    "GameKind",
+    "GameOver",
+    "HandView",
+    "Leaderboard",
+    "LobbyView",
+    "RatingDelta",
+    "Refusal",
+    "Registry",
+    "Result",
+    "SeatInfo",
+    "SmazzataSummary",
+    "Stats",
+    "TableEvent",
+    "TableInfo",
+    "TableService",
+    "TableView",
+    "TimerSettings",
+    "TurnNotice",
+    "UserRef",
+    "decode_button",
+    "default_registry",
+    "encode_button",
+]

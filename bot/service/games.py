@@ -1,0 +1,98 @@
+"""The registry of game kinds: what the service needs to know of each engine module.
+
+Adding a game is one :class:`GameKind` entry: its family (leaderboards are per family), the
+player counts it allows, and how to build rules, new games and saved games from the engine
+module, which follows the generic engine contract (``Rules``, ``new_game``, ``Game.from_dict``,
+``game.view``, ``game.outcome``...). Engines are imported lazily, so a missing engine only removes
+its kinds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["GameKind", "Registry", "default_registry"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """One game a table can be created for (``name`` is what users type: ``scopa``...)."""
+
+    name: str
+    family: str
+    module: Any  # the engine module (engine.scopa, engine.scala40)
+    players: tuple[int, ...]
+    default_players: int
+    fixed: Mapping[str, Any] = field(default_factory=dict)  # options the kind implies
+    teams: Callable[[int], bool] = lambda players: False  # are seats chosen for pairs?
+
+    def rules(self, players: int, options: Mapping[str, Any]) -> Any:
+        """The engine's Rules, or ValueError (the engine's RulesError) naming what is allowed."""
+        if players not in self.players:
+            raise ValueError(
+                f"{self.name} is played by {', '.join(map(str, self.players))} players, "
+                f"not {players}"
+            )
+        clash = set(options) & ({"players"} | set(self.fixed))
+        if clash:
+            raise ValueError(f"option {sorted(clash)[0]} is set by the game {self.name}")
+        return self.module.Rules(players=players, **self.fixed, **options)
+
+    def new_game(self, rules: Any, seed: int) -> Any:
+        return self.module.new_game(rules, seed=seed)
+
+    def load(self, state: Mapping[str, Any]) -> Any:
+        return self.module.Game.from_dict(state)
+
+
+class Registry:
+    """Game kinds by name."""
+
+    def __init__(self, kinds: Sequence[GameKind] = ()) -> None:
+        self._kinds = {k.name: k for k in kinds}
+
+    def add(self, kind: GameKind) -> None:
+        self._kinds[kind.name] = kind
+
+    def get(self, name: str) -> GameKind | None:
+        return self._kinds.get(name.strip().lower())
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._kinds)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(k.family for k in self._kinds.values()))
+
+
+def _pairs(players: int) -> bool:
+    return players == 4
+
+
+def default_registry() -> Registry:
+    """Scopa, Scopone, Scopone scientifico and Scala 40, for the engines that are installed."""
+    registry = Registry()
+    try:
+        scopa = importlib.import_module("engine.scopa")
+    except ImportError:
+        logger.warning("engine.scopa is not available: no Scopa tables")
+    else:
+        registry.add(GameKind("scopa", "scopa", scopa, (2, 3, 4), 2, {"variant": "scopa"}, _pairs))
+        registry.add(GameKind("scopone", "scopa", scopa, (4,), 4, {"variant": "scopone"}, _pairs))
+        registry.add(
+            GameKind("scientifico", "scopa", scopa, (4,), 4, {"variant": "scientifico"}, _pairs)
+        )
+    try:
+        scala40 = importlib.import_module("engine.scala40")
+    except ImportError:
+        logger.info("engine.scala40 is not available: no Scala 40 tables")
+    else:
+        registry.add(GameKind("scala40", "scala40", scala40, (2, 3, 4, 5, 6), 2))
+    return registry

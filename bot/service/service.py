@@ -1,0 +1,1470 @@
+"""The table service: one async method per use case (see the package docstring)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import exc as sa_exc
+
+from bot.service.events import (
+    Announcement,
+    Audience,
+    BoardRow,
+    ChatRef,
+    Event,
+    GameOver,
+    HandView,
+    Leaderboard,
+    LobbyView,
+    RatingDelta,
+    Refusal,
+    Result,
+    SeatInfo,
+    SmazzataSummary,
+    Stats,
+    TableEvent,
+    TableInfo,
+    TableView,
+    TurnNotice,
+    UserRef,
+    decode_button,
+)
+from bot.service.games import GameKind, Registry
+from bot.service.players import LEVELS, ComputerPlayers
+from bot.service.ratings import COMPUTER_RATINGS, Ratings
+from bot.store import Finish, MoveRow, Participant, Store, TableRow, TableUpdate
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Refused", "TableService", "TimerSettings"]
+
+# A safety bound: no call plays more computer moves than this in a row.
+MAX_COMPUTER_MOVES = 10_000
+# The full state is saved every this many versions (and at the end); in between a move writes
+# only its move row, and loading replays the moves since the snapshot.
+SNAPSHOT_EVERY = 16
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSettings:
+    """Turn timers (seconds from the start of a human's turn; ``reminder <= 0`` = no timers)."""
+
+    reminder: float = 60.0
+    autoplay: float = 120.0
+    takeover_after: int = 2  # idle turns in a row before a computer takes the seat over
+    takeover_level: str = "easy"
+
+    @property
+    def enabled(self) -> bool:
+        return self.reminder > 0
+
+
+class Refused(Exception):
+    """Raised inside the service; turned into ``Result.refusal``."""
+
+    def __init__(self, code: str, detail: str = "", **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+        self.params = params
+
+
+@dataclass(slots=True)
+class _Live:
+    """A table kept in memory: its row (without the state document) and the live game."""
+
+    row: TableRow
+    kind: GameKind
+    game: Any  # None while in the lobby
+    # Views of the current version, by seat (None = public): each is computed once per move.
+    views: dict[int | None, Any] = field(default_factory=dict)
+    info: TableInfo | None = None
+    locales: dict[int, str] = field(default_factory=dict)  # per seat
+    locales_epoch: int = -1
+
+    def view(self, seat: int | None) -> Any:
+        found = self.views.get(seat)
+        if found is None:
+            found = self.game.view(seat)
+            self.views[seat] = found
+        return found
+
+
+@dataclass(slots=True)
+class _Call:
+    """What one use case accumulates before answering."""
+
+    events: list[Event] = field(default_factory=list)
+    # Did the turn pass to another seat during the call (so the player to move is notified)?
+    turn_passed: bool = False
+    dealt: bool = False
+
+
+def _seat_doc(user: UserRef) -> dict[str, Any]:
+    return {
+        "platform": user.platform,
+        "user_id": user.user_id,
+        "name": user.name or user.user_id,
+        "level": None,
+        "away": False,
+        "idle": 0,
+        "hint": user.locale,
+    }
+
+
+def _computer_doc(level: str) -> dict[str, Any]:
+    return {
+        "platform": "ai",
+        "user_id": level,
+        "name": f"CPU-{level}",
+        "level": level,
+        "away": False,
+        "idle": 0,
+        "hint": None,
+    }
+
+
+def _is_human(seat: Mapping[str, Any] | None) -> bool:
+    return seat is not None and seat["platform"] != "ai"
+
+
+def _plays_computer(seat: Mapping[str, Any] | None) -> bool:
+    return seat is not None and (seat["platform"] == "ai" or bool(seat["away"]))
+
+
+class TableService:
+    """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
+
+    Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
+    ``clock`` returns UNIX seconds; ``seeds`` draws a new game's seed (both injectable for tests).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        registry: Registry,
+        computers: ComputerPlayers,
+        timers: TimerSettings | None = None,
+        default_locale: str = "it",
+        locales: Sequence[str] = ("it", "en"),
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] | None = None,
+        cache_size: int = 5000,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.computers = computers
+        self.timers = timers or TimerSettings()
+        self.default_locale = default_locale
+        self.locales = tuple(locales)
+        self.clock = clock
+        self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(31))
+        self.ratings = Ratings()
+        self._cache: OrderedDict[int, _Live] = OrderedDict()
+        self._cache_size = cache_size
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._chat_locales: dict[tuple[str, str], str | None] = {}
+        self._user_locales: dict[tuple[str, str], str | None] = {}
+        self._locale_epoch = 0
+
+    # ------------------------------------------------------------------ lobby use cases ------
+
+    async def create_table(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        game: str,
+        *,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Result:
+        """Open a lobby for ``game`` in the chat, with the creator in seat 0."""
+        try:
+            kind = self.registry.get(game)
+            if kind is None:
+                raise Refused("unknown_game", ", ".join(self.registry.names), game=game)
+            count = players if players is not None else kind.default_players
+            if count not in kind.players:
+                raise Refused("bad_players", allowed=list(kind.players), players=count)
+            opts = dict(options or {})
+            try:
+                rules = kind.rules(count, opts)
+            except (ValueError, TypeError) as exc:
+                raise Refused("bad_option", str(exc)) from exc
+            await self._check_room(chat)
+            now = self.clock()
+            seats: list[dict[str, Any] | None] = [None] * count
+            seats[0] = _seat_doc(user)
+            values = {
+                "platform": chat.platform,
+                "chat_id": chat.chat_id,
+                "game": kind.name,
+                "family": kind.family,
+                "players": count,
+                "options": _stored_options(rules, kind),
+                "status": "lobby",
+                "creator": user.user_id,
+                "seats": seats,
+                "state": None,
+                "seed": self._seeds(),
+                "version": 1,
+                "deadline": None,
+                "deadline_kind": None,
+                "rematch_of": None,
+                "created_at": now,
+                "updated_at": now,
+            }
+            table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
+            row = await self.store.load_table(table_id)
+            assert row is not None
+            live = _Live(row, kind, None)
+            self._remember(live)
+            call = _Call()
+            await self._lobby_events(call, live)
+            return Result(call.events, self._info(live))
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
+        """Take the first free seat of the chat's lobby."""
+
+        def change(live: _Live) -> None:
+            row = live.row
+            if row.status != "lobby":
+                raise Refused("not_in_lobby")
+            if _seat_index(row, user) is not None:
+                raise Refused("already_seated")
+            free = [i for i, s in enumerate(row.seats) if s is None]
+            if not free:
+                raise Refused("table_full")
+            row.seats[free[0]] = _seat_doc(user)
+
+        return await self._lobby_change(chat, user, table_id, change)
+
+    async def leave(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
+        """Leave a lobby; the last human leaving closes it."""
+
+        def change(live: _Live) -> None:
+            row = live.row
+            if row.status != "lobby":
+                raise Refused("not_in_lobby")
+            index = _seat_index(row, user)
+            if index is None:
+                raise Refused("not_seated")
+            row.seats[index] = None
+            if not any(_is_human(s) for s in row.seats):
+                row.status = "abandoned"
+
+        return await self._lobby_change(chat, user, table_id, change)
+
+    async def add_computer(
+        self, chat: ChatRef, user: UserRef, level: str = "easy", table_id: int | None = None
+    ) -> Result:
+        """Seat a computer player (``easy``, ``medium``, ``hard``) in the first free seat."""
+
+        def change(live: _Live) -> None:
+            row = live.row
+            if row.status != "lobby":
+                raise Refused("not_in_lobby")
+            if level not in LEVELS:
+                raise Refused("bad_level", ", ".join(LEVELS), level=level)
+            if _seat_index(row, user) is None and user.user_id != row.creator:
+                raise Refused("not_seated")
+            free = [i for i, s in enumerate(row.seats) if s is None]
+            if not free:
+                raise Refused("table_full")
+            row.seats[free[0]] = _computer_doc(level)
+
+        return await self._lobby_change(chat, user, table_id, change)
+
+    async def choose_seat(
+        self, chat: ChatRef, user: UserRef, seat: int, *, table_id: int | None = None
+    ) -> Result:
+        """Move to a free seat (4 players: seats 0+2 play against 1+3), joining if need be."""
+
+        def change(live: _Live) -> None:
+            row = live.row
+            if row.status != "lobby":
+                raise Refused("not_in_lobby")
+            if not 0 <= seat < row.players:
+                raise Refused("seat_taken", seat=seat)
+            if row.seats[seat] is not None:
+                if _seat_index(row, user) == seat:
+                    return
+                raise Refused("seat_taken", seat=seat)
+            index = _seat_index(row, user)
+            doc = row.seats[index] if index is not None else _seat_doc(user)
+            if index is not None:
+                row.seats[index] = None
+            row.seats[seat] = doc
+
+        return await self._lobby_change(chat, user, table_id, change)
+
+    async def start(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        table_id: int | None = None,
+        *,
+        fill_with: str | None = None,
+    ) -> Result:
+        """Deal: by the creator, with every seat taken (``fill_with`` a level seats computers
+        in the free seats first)."""
+        try:
+            async with self._table(chat, user, table_id, lobby=True) as live:
+                row = live.row
+                if row.status != "lobby":
+                    raise Refused("not_in_lobby")
+                creator_seated = any(
+                    _is_human(s) and s is not None and s["user_id"] == row.creator
+                    for s in row.seats
+                )
+                # The creator starts; if they left the lobby, any seated player may.
+                if user.user_id != row.creator and (
+                    creator_seated or _seat_index(row, user) is None
+                ):
+                    raise Refused("not_creator")
+                seats = list(row.seats)
+                if fill_with is not None:
+                    if fill_with not in LEVELS:
+                        raise Refused("bad_level", ", ".join(LEVELS), level=fill_with)
+                    seats = [s if s is not None else _computer_doc(fill_with) for s in seats]
+                if any(s is None for s in seats):
+                    raise Refused("not_full", free=sum(s is None for s in seats))
+                call = _Call()
+                await self._deal(call, live, seats)
+                return Result(call.events, self._info(live))
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    # ------------------------------------------------------------------ playing --------------
+
+    async def play(
+        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, move: str
+    ) -> Result:
+        """Play ``move`` (a move string) for the user at ``version``; computers answer."""
+        try:
+            async with self._lock(table_id):
+                live = await self._live(table_id)
+                self._check_chat(live, chat)
+                for attempt in range(2):
+                    row = live.row
+                    if row.status != "playing":
+                        raise Refused("not_playing")
+                    seat = _seat_index(row, user)
+                    if seat is None:
+                        raise Refused("not_seated")
+                    if version != row.version:
+                        raise Refused("stale", version=row.version)
+                    if live.game.current_player != seat or _plays_computer(row.seats[seat]):
+                        raise Refused("not_your_turn")
+                    move = move.strip()
+                    try:
+                        game = live.game.play(move)
+                    except ValueError as exc:
+                        raise Refused("illegal_move", str(exc), move=move) from exc
+                    call = _Call()
+                    before = self._snapshot(live)
+                    seat_doc = row.seats[seat]
+                    assert seat_doc is not None
+                    seats_changed = seat_doc["idle"] != 0
+                    if seats_changed:
+                        row.seats[seat] = dict(seat_doc, idle=0)
+                    if await self._commit_move(
+                        call, live, seat, move, game, actor="human", seats_changed=seats_changed
+                    ):
+                        await self._computer_turns(call, live)
+                        await self._after(call, live, before)
+                        return Result(call.events, self._info(live))
+                    # Another process moved first: reload and check the request again.
+                    live = await self._reload(table_id)
+                    if attempt:
+                        raise Refused("conflict")
+                raise Refused("conflict")
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def press(self, chat: ChatRef, user: UserRef, data: str) -> Result:
+        """A button press: ``data`` is ``<table>:<version>:<action>`` as made by the renderer.
+
+        Actions: a move string; ``?<card>`` (show that card's capture choices); ``@join``,
+        ``@leave``, ``@start``, ``@fill.<level>``, ``@ai.<level>``, ``@seat.<n>``, ``@back``
+        (take a seat back from the computer), ``@hand``, ``@rematch``, ``@abandon``."""
+        try:
+            button = decode_button(data)
+        except ValueError:
+            return await self._refusal(Refused("bad_button"), chat, user)
+        action, tid = button.action, button.table_id
+        if action.startswith("?"):
+            return await self._focus(chat, user, tid, version=button.version, card=action[1:])
+        if not action.startswith("@"):
+            return await self.play(chat, user, tid, version=button.version, move=action)
+        name, _, arg = action[1:].partition(".")
+        if name == "join":
+            return await self.join(chat, user, tid)
+        if name == "leave":
+            return await self.leave(chat, user, tid)
+        if name == "start":
+            return await self.start(chat, user, tid)
+        if name == "fill":
+            return await self.start(chat, user, tid, fill_with=arg or "easy")
+        if name == "ai":
+            return await self.add_computer(chat, user, arg or "easy", tid)
+        if name == "seat" and arg.isdigit():
+            return await self.choose_seat(chat, user, int(arg), table_id=tid)
+        if name == "back":
+            return await self.take_back(chat, user, tid)
+        if name == "hand":
+            return await self.show(chat, user, tid)
+        if name == "rematch":
+            return await self.rematch(chat, user, tid)
+        if name == "abandon":
+            return await self.abandon(chat, user, tid)
+        return await self._refusal(Refused("bad_button"), chat, user)
+
+    async def take_back(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
+        """A player whose seat a computer took over plays again."""
+        try:
+            async with self._table(chat, user, table_id) as live:
+                row = live.row
+                if row.status != "playing":
+                    raise Refused("not_playing")
+                seat = _seat_index(row, user)
+                if seat is None:
+                    raise Refused("not_seated")
+                doc = row.seats[seat]
+                assert doc is not None
+                if not doc["away"]:
+                    raise Refused("not_away")
+                before = self._snapshot(live)
+                row.seats[seat] = dict(doc, away=False, idle=0)
+                call = _Call()
+                values = {"seats": row.seats, "updated_at": self.clock()}
+                if not await self._save(live, values):
+                    raise Refused("conflict")
+                call.events.append(
+                    Announcement(
+                        **await self._chat_head(live), kind="taken_back", data={"seat": seat}
+                    )
+                )
+                await self._after(call, live, before, force_hands={seat})
+                return Result(call.events, self._info(live))
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def abandon(
+        self, chat: ChatRef, user: UserRef, table_id: int | None = None, *, is_admin: bool = False
+    ) -> Result:
+        """Close a table without a result: by its creator or a chat admin."""
+        try:
+            async with self._table(chat, user, table_id, lobby=True) as live:
+                row = live.row
+                if row.status not in ("lobby", "playing"):
+                    raise Refused("not_playing")
+                if user.user_id != row.creator and not is_admin:
+                    raise Refused("not_creator")
+                row.status = "abandoned"
+                values = {
+                    "status": "abandoned",
+                    "deadline": None,
+                    "deadline_kind": None,
+                    "updated_at": self.clock(),
+                }
+                if not await self._save(live, values):
+                    raise Refused("conflict")
+                call = _Call()
+                head = await self._chat_head(live)
+                call.events.append(Announcement(**head, kind="abandoned", data={"by": user.name}))
+                self._forget(live.row.id)
+                return Result(call.events, self._info(live))
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+        """A new game with the same seats and options, dealt at once (any seated player)."""
+        try:
+            async with self._lock(table_id):
+                return await self._rematch(chat, user, table_id)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def _rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+        live = await self._live(table_id)
+        self._check_chat(live, chat)
+        old = live.row
+        if old.status != "finished":
+            raise Refused("not_playing")
+        if _seat_index(old, user) is None:
+            raise Refused("not_seated")
+        existing = await self.store.rematch_of(table_id)
+        if existing is None:
+            await self._check_room(chat)
+            now = self.clock()
+            seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
+            values = {
+                "platform": old.platform,
+                "chat_id": old.chat_id,
+                "game": old.game,
+                "family": old.family,
+                "players": old.players,
+                "options": old.options,
+                "status": "lobby",
+                "creator": user.user_id,
+                "seats": seats,
+                "state": None,
+                "seed": self._seeds(),
+                "version": 1,
+                "deadline": None,
+                "deadline_kind": None,
+                "rematch_of": old.id,
+                "created_at": now,
+                "updated_at": now,
+            }
+            humans = [
+                (s["platform"], s["user_id"]) for s in seats if s is not None and _is_human(s)
+            ]
+            try:
+                new_id = await self.store.insert_table(values, humans)
+            except sa_exc.IntegrityError:
+                existing = await self.store.rematch_of(table_id)
+            else:
+                async with self._lock(new_id):
+                    new = await self._live(new_id)
+                    call = _Call()
+                    await self._deal(call, new, list(new.row.seats))
+                    return Result(call.events, self._info(new))
+        # Someone (maybe in another process) pressed "rematch" first: show that table.
+        if existing is None:
+            raise Refused("conflict")
+        return await self.show(chat, user, existing, public=True)
+
+    async def show(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        table_id: int | None = None,
+        *,
+        public: bool = False,
+    ) -> Result:
+        """The table for the user: the public view (to the chat when ``public``, else privately
+        — spectating) and, for a seated player, their hand ("My hand")."""
+        try:
+            live = await self._find(chat, user, table_id, lobby=True)
+            call = _Call()
+            audience = (
+                Audience("chat", chat.platform, chat.chat_id)
+                if public
+                else Audience("user", user.platform, user.user_id)
+            )
+            locale = await (
+                self._chat_locale(live.row) if public else self._locale_for_user(user, live.row)
+            )
+            info = self._info(live)
+            if live.row.status == "lobby":
+                call.events.append(LobbyView(audience=audience, locale=locale, table=info))
+                return Result(call.events, info)
+            call.events.append(
+                TableView(audience=audience, locale=locale, table=info, view=live.view(None))
+            )
+            seat = _seat_index(live.row, user)
+            if seat is not None and live.row.status == "playing":
+                call.events.append(await self._hand(live, seat, info))
+            return Result(call.events, info)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def rules(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
+        """The rule options of the chat's table (an Announcement of kind "rules" to the user)."""
+        try:
+            live = await self._find(chat, user, table_id, lobby=True)
+            info = self._info(live)
+            event = Announcement(
+                audience=Audience("user", user.platform, user.user_id),
+                locale=await self._locale_for_user(user, live.row),
+                table=info,
+                kind="rules",
+                data={"options": dict(live.row.options)},
+            )
+            return Result([event], info)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    # ------------------------------------------------------------------ timers ---------------
+
+    async def fire_due_timers(self, now: float | None = None, *, limit: int = 100) -> list[Result]:
+        """Fire every due turn timer: a reminder first, then the computer plays the idle
+        player's turn (and takes the seat over after ``takeover_after`` idle turns). Deadlines
+        live in the database, so this works after a restart; call it every few seconds."""
+        moment = self.clock() if now is None else now
+        results: list[Result] = []
+        for table_id in await self.store.due_tables(moment, limit):
+            try:
+                result = await self._fire(table_id, moment)
+            except Refused:
+                continue
+            if result is not None:
+                results.append(result)
+        return results
+
+    async def _fire(self, table_id: int, now: float) -> Result | None:
+        async with self._lock(table_id):
+            live = await self._reload(table_id)
+            row = live.row
+            if row.status != "playing" or row.deadline is None or row.deadline > now:
+                return None
+            seat = live.game.current_player
+            if seat is None or not _is_human(row.seats[seat]):
+                return None
+            call = _Call()
+            info = self._info(live)
+            if row.deadline_kind == "remind":
+                deadline = now + max(self.timers.autoplay - self.timers.reminder, 0.0)
+                if not await self.store.move_deadline(
+                    table_id,
+                    version=row.version,
+                    kind="remind",
+                    deadline=deadline,
+                    new_kind="autoplay",
+                ):
+                    self._forget(table_id)
+                    return None
+                row.deadline, row.deadline_kind = deadline, "autoplay"
+                doc = row.seats[seat]
+                assert doc is not None
+                call.events.append(
+                    TurnNotice(
+                        audience=Audience("user", doc["platform"], doc["user_id"]),
+                        locale=await self._seat_locale(live, seat),
+                        table=info,
+                        seat=seat,
+                        reminder=True,
+                    )
+                )
+                return Result(call.events, info)
+            # The player let the turn run out: the computer plays it.
+            before = self._snapshot(live)
+            doc = row.seats[seat]
+            assert doc is not None
+            idle = int(doc["idle"]) + 1
+            away = idle >= self.timers.takeover_after > 0
+            row.seats[seat] = dict(doc, idle=idle, away=away, level=self.timers.takeover_level)
+            move = await self._computer_move(live, seat, self.timers.takeover_level)
+            game = live.game.play(move)
+            head = await self._chat_head(live)
+            if not await self._commit_move(
+                call, live, seat, move, game, actor="timeout", seats_changed=True
+            ):
+                self._forget(table_id)
+                return None
+            call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
+            if away:
+                call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
+            await self._computer_turns(call, live)
+            await self._after(call, live, before)
+            return Result(call.events, self._info(live))
+
+    # ------------------------------------------------------------------ info -----------------
+
+    async def leaderboard(
+        self,
+        family: str,
+        *,
+        user: UserRef,
+        chat: ChatRef | None = None,
+        limit: int = 10,
+    ) -> Result:
+        """The leaderboard of a family (``scopa``, ``scala40``): this chat's when ``chat`` is
+        given, else the global one; sent to the chat (or the user when global)."""
+        scope = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
+        rows = await self.store.leaderboard(scope=scope, family=family, limit=limit)
+        board = tuple(
+            BoardRow(
+                rank=i + 1,
+                name=r.name,
+                platform=r.platform,
+                user_id=r.user_id,
+                rating=r.ordinal,
+                games=r.games,
+                wins=r.wins,
+                win_points=r.win_points,
+            )
+            for i, r in enumerate(rows)
+        )
+        if chat is not None:
+            audience = Audience("chat", chat.platform, chat.chat_id)
+            locale = await self._locale_of_chat(chat.platform, chat.chat_id, user.locale)
+        else:
+            audience = Audience("user", user.platform, user.user_id)
+            locale = await self._locale_for_user(user, None)
+        return Result(
+            [
+                Leaderboard(
+                    audience=audience,
+                    locale=locale,
+                    family=family,
+                    scope="chat" if chat else "global",
+                    rows=board,
+                )
+            ]
+        )
+
+    async def stats(self, user: UserRef, *, chat: ChatRef | None = None) -> Result:
+        """A player's ratings, games and wins per family (global, and in this chat)."""
+        rows = []
+        here = f"{chat.platform}:{chat.chat_id}" if chat is not None else None
+        for r in await self.store.player_ratings(platform=user.platform, user_id=user.user_id):
+            if r.scope not in ("global", here):
+                continue
+            rank = await self.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
+            row = BoardRow(
+                rank=rank,
+                name=r.name,
+                platform=r.platform,
+                user_id=r.user_id,
+                rating=r.ordinal,
+                games=r.games,
+                wins=r.wins,
+                win_points=r.win_points,
+            )
+            rows.append((r.family, "global" if r.scope == "global" else "chat", row))
+        event = Stats(
+            audience=Audience("user", user.platform, user.user_id),
+            locale=await self._locale_for_user(user, None),
+            name=user.name,
+            rows=tuple(rows),
+        )
+        return Result([event])
+
+    async def set_language(
+        self,
+        locale: str,
+        *,
+        user: UserRef,
+        chat: ChatRef | None = None,
+    ) -> Result:
+        """Set the language of the chat (when ``chat`` is given) or else of the user."""
+        code = locale.strip().lower()[:2]
+        if code not in self.locales:
+            return await self._refusal(
+                Refused("bad_locale", ", ".join(self.locales), locale=locale), chat, user
+            )
+        if chat is not None:
+            current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+            await self.store.set_chat(
+                platform=chat.platform,
+                chat_id=chat.chat_id,
+                locale=code,
+                max_open_tables=current.max_open_tables,
+            )
+            self._chat_locales[(chat.platform, chat.chat_id)] = code
+            self._locale_epoch += 1
+        else:
+            await self.store.set_user_locale(
+                platform=user.platform, user_id=user.user_id, name=user.name, locale=code
+            )
+            self._user_locales[(user.platform, user.user_id)] = code
+            self._locale_epoch += 1
+        return Result()
+
+    async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
+        """Let a chat hold more than one open table (an admin setting)."""
+        current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        await self.store.set_chat(
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            locale=current.locale,
+            max_open_tables=max(1, count),
+        )
+
+    async def open_tables(self, chat: ChatRef) -> list[TableInfo]:
+        """The chat's tables in the lobby or playing, oldest first."""
+        rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
+        out = []
+        for row in rows:
+            live = await self._live(row.id)
+            out.append(self._info(live))
+        return out
+
+    async def tables_of(self, user: UserRef) -> list[TableInfo]:
+        """The open tables where the user sits (any chat of the platform), oldest first."""
+        out = []
+        for row in await self.store.user_tables(platform=user.platform, user_id=user.user_id):
+            out.append(self._info(await self._live(row.id)))
+        return out
+
+    async def export_game(self, table_id: int) -> dict[str, Any]:
+        """The move log with seed and rules: replayable with the engine."""
+        live = await self._live(table_id)
+        moves = await self.store.moves(table_id)
+        return {
+            "table": table_id,
+            "game": live.row.game,
+            "family": live.row.family,
+            "players": live.row.players,
+            "options": live.row.options,
+            "seed": live.row.seed,
+            "status": live.row.status,
+            "moves": [
+                {"version": m.version, "seat": m.seat, "move": m.move, "actor": m.actor}
+                for m in moves
+            ],
+            "result": await self.store.result(table_id),
+        }
+
+    # ------------------------------------------------------------------ internals ------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[table_id] = lock
+        return lock
+
+    def _remember(self, live: _Live) -> None:
+        self._cache[live.row.id] = live
+        self._cache.move_to_end(live.row.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, table_id: int) -> None:
+        self._cache.pop(table_id, None)
+
+    async def _live(self, table_id: int) -> _Live:
+        live = self._cache.get(table_id)
+        if live is not None:
+            self._cache.move_to_end(table_id)
+            return live
+        return await self._reload(table_id)
+
+    async def _reload(self, table_id: int) -> _Live:
+        row = await self.store.load_table(table_id)
+        if row is None:
+            self._forget(table_id)
+            raise Refused("no_table")
+        kind = self.registry.get(row.game)
+        if kind is None:
+            raise Refused("unknown_game", game=row.game)
+        game = kind.load(row.state) if row.state is not None else None
+        if game is not None:
+            # The moves after the last snapshot replay to the present.
+            for move in await self.store.moves(table_id, since=row.state_version):
+                game = game.play(move.move)
+        row.state = None  # the live game is the state; keep memory small
+        live = _Live(row, kind, game)
+        self._remember(live)
+        return live
+
+    def _check_chat(self, live: _Live, chat: ChatRef) -> None:
+        if (live.row.platform, live.row.chat_id) != (chat.platform, chat.chat_id):
+            raise Refused("no_table")
+
+    async def _find(
+        self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool
+    ) -> _Live:
+        """The table meant: by id, else the user's table in this chat, else the chat's newest."""
+        if table_id is not None:
+            live = await self._live(table_id)
+            self._check_chat(live, chat)
+            return live
+        rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
+        if not lobby:
+            rows = [r for r in rows if r.status == "playing"]
+        if not rows:
+            raise Refused("no_table")
+        mine = [r for r in rows if _seat_index(r, user) is not None]
+        chosen = (mine or rows)[-1]
+        return await self._live(chosen.id)
+
+    def _table(
+        self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool = False
+    ) -> _Locked:
+        return _Locked(self, chat, user, table_id, lobby)
+
+    async def _check_room(self, chat: ChatRef) -> None:
+        settings = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        open_now = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
+        if len(open_now) >= settings.max_open_tables:
+            raise Refused("too_many_tables", table=open_now[-1].id)
+
+    async def _lobby_change(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        table_id: int | None,
+        change: Callable[[_Live], None],
+    ) -> Result:
+        try:
+            async with self._table(chat, user, table_id, lobby=True) as live:
+                saved = (list(live.row.seats), live.row.status)
+                live.locales = {}
+                try:
+                    change(live)
+                except Refused:
+                    live.row.seats, live.row.status = saved
+                    raise
+                values = {
+                    "seats": live.row.seats,
+                    "status": live.row.status,
+                    "updated_at": self.clock(),
+                }
+                humans = [
+                    (s["platform"], s["user_id"])
+                    for s in live.row.seats
+                    if s is not None and _is_human(s)
+                ]
+                if not await self._save(live, values, members=humans):
+                    raise Refused("conflict")
+                call = _Call()
+                await self._lobby_events(call, live)
+                return Result(call.events, self._info(live))
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def _save(
+        self,
+        live: _Live,
+        values: dict[str, Any],
+        *,
+        members: list[tuple[str, str]] | None = None,
+        move: MoveRow | None = None,
+        finish: Finish | None = None,
+    ) -> Any:
+        update = TableUpdate(
+            table_id=live.row.id,
+            expected_version=live.row.version,
+            values=values,
+            move=move,
+            members=members,
+            finish=finish,
+        )
+        saved = await self.store.save(update)
+        if saved is None:
+            self._forget(live.row.id)
+            return None
+        live.row.version = saved.version
+        return saved
+
+    async def _deal(self, call: _Call, live: _Live, seats: list[dict[str, Any] | None]) -> None:
+        row = live.row
+        rules = live.kind.rules(row.players, row.options)
+        game = live.kind.new_game(rules, row.seed)
+        before = self._snapshot(live)
+        row.seats = seats
+        live.locales = {}
+        row.status = "playing"
+        values: dict[str, Any] = {
+            "seats": seats,
+            "status": "playing",
+            "state": game.to_dict(),
+            "state_version": row.version + 1,
+            "updated_at": self.clock(),
+        }
+        values.update(self._deadline(live, game, None))
+        if not await self._save(live, values):
+            raise Refused("conflict")
+        row.state_version = values["state_version"]
+        live.game = game
+        call.dealt = True
+        call.events.append(Announcement(**await self._chat_head(live), kind="started"))
+        await self._computer_turns(call, live)
+        await self._after(call, live, before, force_hands=set(range(row.players)))
+
+    def _deadline(self, live: _Live, game: Any, previous: int | None) -> dict[str, Any]:
+        """Timer columns after a move: a new deadline when a human's turn starts."""
+        seat = game.current_player
+        if (
+            not self.timers.enabled
+            or game.is_over
+            or seat is None
+            or _plays_computer(live.row.seats[seat])
+        ):
+            return {"deadline": None, "deadline_kind": None}
+        if seat == previous and live.row.deadline is not None:
+            return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
+        return {"deadline": self.clock() + self.timers.reminder, "deadline_kind": "remind"}
+
+    async def _commit_move(
+        self,
+        call: _Call,
+        live: _Live,
+        seat: int,
+        move: str,
+        game: Any,
+        *,
+        actor: str,
+        seats_changed: bool = False,
+    ) -> bool:
+        """Store one move compare-and-set; on success the live table moves on."""
+        row = live.row
+        now = self.clock()
+        values: dict[str, Any] = {"updated_at": now}
+        if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
+            values["state"] = game.to_dict()
+            values["state_version"] = row.version + 1
+        if seats_changed:
+            values["seats"] = row.seats
+        values.update(self._deadline(live, game, seat))
+        finish = None
+        if game.is_over:
+            values["status"] = "finished"
+            finish = self._finish(live, game, now)
+        old_public = live.view(None)
+        saved = await self._save(
+            live,
+            values,
+            move=MoveRow(
+                table_id=row.id, version=row.version, seat=seat, move=move, actor=actor, at=now
+            ),
+            finish=finish,
+        )
+        if saved is None:
+            return False
+        if "deadline" in values:
+            row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
+        if "state_version" in values:
+            row.state_version = values["state_version"]
+        live.game = game
+        live.views = {}
+        if game.current_player != seat:
+            call.turn_passed = True
+        if game.is_over:
+            row.status = "finished"
+        await self._announce(call, live, seat, move, old_public, game, saved.rating_changes)
+        return True
+
+    def _finish(self, live: _Live, game: Any, now: float) -> Finish:
+        row = live.row
+        outcome = game.outcome()
+        sides = [list(side) for side in game.sides]
+        points = [game.points(i) for i in range(len(sides))]
+        ranks = list(outcome.ranks)
+        teams = []
+        for side in sides:
+            team = []
+            for seat in side:
+                doc = row.seats[seat]
+                assert doc is not None
+                fixed = COMPUTER_RATINGS.get(doc["user_id"]) if doc["platform"] == "ai" else None
+                team.append(Participant(doc["platform"], doc["user_id"], doc["name"], fixed))
+            teams.append(team)
+        result = {
+            "platform": row.platform,
+            "chat_id": row.chat_id,
+            "game": row.game,
+            "family": row.family,
+            "winner_side": game.winner,
+            "multiplier": int(outcome.multiplier),
+            "finished_at": now,
+            "data": {
+                "sides": sides,
+                "points": points,
+                "ranks": ranks,
+                "seats": [
+                    {"platform": s["platform"], "user_id": s["user_id"], "name": s["name"]}
+                    for s in row.seats
+                    if s is not None
+                ],
+            },
+        }
+        return Finish(
+            result=result,
+            scopes=("global", f"{row.platform}:{row.chat_id}"),
+            teams=teams,
+            ranks=ranks,
+            multiplier=int(outcome.multiplier),
+            rate=self.ratings.rate,
+            ordinal=self.ratings.ordinal,
+            initial=self.ratings.initial,
+        )
+
+    async def _computer_turns(self, call: _Call, live: _Live) -> None:
+        for _ in range(MAX_COMPUTER_MOVES):
+            game = live.game
+            seat = game.current_player
+            if game.is_over or seat is None or not _plays_computer(live.row.seats[seat]):
+                return
+            doc = live.row.seats[seat]
+            assert doc is not None
+            move = await self._computer_move(live, seat, doc["level"] or "easy")
+            if not await self._commit_move(
+                call, live, seat, move, game.play(move), actor="computer"
+            ):
+                # Another process moved this table on (it plays the computers from there); the
+                # moves of this call are committed, so answer with what we have.
+                logger.warning("table %s: changed by another process mid-turn", live.row.id)
+                return
+        logger.error("table %s: computer players did not finish", live.row.id)
+
+    async def _computer_move(self, live: _Live, seat: int, level: str) -> str:
+        view = live.view(seat)
+        rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
+        family = live.kind.family
+        try:
+            # Off the event loop: strong players think for a while.
+            return await asyncio.to_thread(self.computers.choose, family, level, view, rng)
+        except Exception:
+            logger.exception("table %s: computer player failed, playing a random move", live.row.id)
+            return str(rng.choice(live.game.legal_moves()))
+
+    async def _announce(
+        self,
+        call: _Call,
+        live: _Live,
+        seat: int,
+        move: str,
+        old_public: Any,
+        game: Any,
+        rating_changes: Sequence[Any],
+    ) -> None:
+        """Announcements for one move: scopa, fuori, smazzata/hand summary, game over."""
+        new_public = live.view(None)
+        head = await self._chat_head(live)
+        if live.kind.family == "scala40":
+            self._announce_scala40(call, head, old_public, new_public, game)
+        else:
+            self._announce_scopa(call, head, seat, move, old_public, new_public, game)
+        if game.is_over:
+            outcome = game.outcome()
+            deltas = tuple(
+                RatingDelta(
+                    name=c.name,
+                    platform=c.platform,
+                    user_id=c.user_id,
+                    before=c.ordinal_before,
+                    after=c.ordinal_after,
+                )
+                for c in rating_changes
+                if c.scope == "global"
+            )
+            call.events.append(
+                GameOver(
+                    **head,
+                    ranks=tuple(outcome.ranks),
+                    points=tuple(game.points(i) for i in range(len(game.sides))),
+                    winner=game.winner,
+                    multiplier=int(outcome.multiplier),
+                    ratings=deltas,
+                )
+            )
+
+    @staticmethod
+    def _announce_scopa(
+        call: _Call,
+        head: dict[str, Any],
+        seat: int,
+        move: str,
+        old_public: Any,
+        new_public: Any,
+        game: Any,
+    ) -> None:
+        if move.endswith("!"):
+            call.events.append(
+                Announcement(**head, kind="fuori", data={"seat": seat, "move": move})
+            )
+        same_smazzata = old_public.smazzata == new_public.smazzata
+        if same_smazzata:
+            for side, (a, b) in enumerate(zip(old_public.scope, new_public.scope, strict=False)):
+                if b > a:
+                    call.events.append(
+                        Announcement(**head, kind="scopa", data={"seat": seat, "side": side})
+                    )
+        last = new_public.last_smazzata
+        if last is not None and (not same_smazzata or game.is_over):
+            call.events.append(
+                SmazzataSummary(
+                    **head,
+                    number=int(old_public.smazzata),
+                    scores=tuple(dict(s) for s in last),
+                    points=tuple(game.points(i) for i in range(len(game.sides))),
+                )
+            )
+
+    @staticmethod
+    def _announce_scala40(
+        call: _Call, head: dict[str, Any], old_public: Any, new_public: Any, game: Any
+    ) -> None:
+        last = new_public.last_hand
+        if last is None or last == old_public.last_hand:
+            return
+        call.events.append(
+            SmazzataSummary(
+                **head,
+                number=int(last.hand),
+                scores=tuple({"penalty": int(p)} for p in last.penalties),
+                points=tuple(int(x) for x in new_public.scores),
+                data={
+                    "closer": int(last.closer),
+                    "in_hand": bool(last.in_hand),
+                    "eliminated": [int(x) for x in last.eliminated],
+                },
+            )
+        )
+
+    def _snapshot(self, live: _Live) -> dict[int, Any]:
+        """What each human seat's private message shows (hand + legal moves), to send only
+        the views that changed."""
+        out: dict[int, Any] = {}
+        if live.game is None:
+            return out
+        for i, doc in enumerate(live.row.seats):
+            if _is_human(doc):
+                out[i] = _hand_key(live.view(i))
+        return out
+
+    async def _after(
+        self,
+        call: _Call,
+        live: _Live,
+        before: dict[int, Any],
+        *,
+        force_hands: set[int] | None = None,
+    ) -> None:
+        """The closing events of a call: the public view, changed hands, the turn notice.
+
+        Every event carries the final snapshot, so buttons carry the version now current."""
+        info = self._info(live)
+        head = await self._chat_head(live, info)
+        call.events = [
+            replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
+        ]
+        call.events.append(TableView(**head, view=live.view(None)))
+        if live.row.status != "playing":
+            return
+        current = live.game.current_player
+        for seat, doc in enumerate(live.row.seats):
+            if doc is None or not _is_human(doc):
+                continue
+            view = live.view(seat)
+            if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
+                call.events.append(
+                    HandView(
+                        audience=Audience("user", doc["platform"], doc["user_id"]),
+                        locale=await self._seat_locale(live, seat),
+                        table=info,
+                        seat=seat,
+                        view=view,
+                    )
+                )
+        # Scala 40: a player who drew or melded is still to move, and needs no new notice.
+        notify = call.turn_passed or call.dealt
+        if notify and current is not None and _is_human(live.row.seats[current]):
+            doc = live.row.seats[current]
+            assert doc is not None
+            if not doc["away"]:
+                call.events.append(
+                    TurnNotice(
+                        audience=Audience("user", doc["platform"], doc["user_id"]),
+                        locale=await self._seat_locale(live, current),
+                        table=info,
+                        seat=current,
+                    )
+                )
+
+    async def _hand(self, live: _Live, seat: int, info: TableInfo) -> HandView:
+        doc = live.row.seats[seat]
+        assert doc is not None
+        return HandView(
+            audience=Audience("user", doc["platform"], doc["user_id"]),
+            locale=await self._seat_locale(live, seat),
+            table=info,
+            seat=seat,
+            view=live.view(seat),
+        )
+
+    async def _focus(
+        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
+    ) -> Result:
+        try:
+            live = await self._live(table_id)
+            self._check_chat(live, chat)
+            seat = _seat_index(live.row, user)
+            if seat is None:
+                raise Refused("not_seated")
+            if live.row.status != "playing":
+                raise Refused("not_playing")
+            if version != live.row.version:
+                raise Refused("stale", version=live.row.version)
+            info = self._info(live)
+            hand = await self._hand(live, seat, info)
+            return Result([replace(hand, focus=card)], info)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def _lobby_events(self, call: _Call, live: _Live) -> None:
+        head = await self._chat_head(live)
+        if live.row.status == "abandoned":
+            call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))
+        call.events.append(LobbyView(**head))
+
+    def _info(self, live: _Live) -> TableInfo:
+        """The snapshot of the table; seats and status only change with a new version."""
+        cached = live.info
+        if cached is not None and cached.version == live.row.version:
+            return cached
+        live.info = self._build_info(live)
+        return live.info
+
+    def _build_info(self, live: _Live) -> TableInfo:
+        row = live.row
+        seats = tuple(
+            SeatInfo(
+                seat=i,
+                name=s["name"],
+                platform=s["platform"],
+                user_id=s["user_id"],
+                computer=s["platform"] == "ai",
+                level=s["level"] if _plays_computer(s) else None,
+                away=bool(s["away"]),
+            )
+            if s is not None
+            else None
+            for i, s in enumerate(row.seats)
+        )
+        return TableInfo(
+            id=row.id,
+            platform=row.platform,
+            chat_id=row.chat_id,
+            game=row.game,
+            family=row.family,
+            status=row.status,
+            version=row.version,
+            players=row.players,
+            options=row.options,
+            seats=seats,
+            creator=row.creator,
+            current_seat=live.game.current_player if live.game is not None else None,
+            teams=live.kind.teams(row.players),
+        )
+
+    async def _chat_head(self, live: _Live, info: TableInfo | None = None) -> dict[str, Any]:
+        row = live.row
+        return {
+            "audience": Audience("chat", row.platform, row.chat_id),
+            "locale": await self._chat_locale(row),
+            "table": info or self._info(live),
+        }
+
+    async def _refusal(self, r: Refused, chat: ChatRef | None, user: UserRef) -> Result:
+        locale = await self._locale_for_user(user, None, chat=chat)
+        return Result(refusal=Refusal(r.code, locale, r.detail, dict(r.params)))
+
+    # -- locales: user's choice > chat's choice > platform hint > default ---------------------
+
+    async def _user_choice(self, platform: str, user_id: str) -> str | None:
+        key = (platform, user_id)
+        if key not in self._user_locales:
+            self._user_locales[key] = await self.store.user_locale(
+                platform=platform, user_id=user_id
+            )
+        return self._user_locales[key]
+
+    async def _chat_choice(self, platform: str, chat_id: str) -> str | None:
+        key = (platform, chat_id)
+        if key not in self._chat_locales:
+            self._chat_locales[key] = (
+                await self.store.chat(platform=platform, chat_id=chat_id)
+            ).locale
+        return self._chat_locales[key]
+
+    def _hint(self, hint: str | None) -> str | None:
+        code = (hint or "")[:2].lower()
+        return code if code in self.locales else None
+
+    async def _chat_locale(self, row: TableRow) -> str:
+        key = (row.platform, row.chat_id)
+        found = self._chat_locales.get(key)
+        if found is not None:
+            return found
+        return await self._locale_of_chat(row.platform, row.chat_id, None)
+
+    async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
+        return await self._chat_choice(platform, chat_id) or self._hint(hint) or self.default_locale
+
+    async def _locale_for_user(
+        self, user: UserRef, row: TableRow | None, *, chat: ChatRef | None = None
+    ) -> str:
+        chosen = await self._user_choice(user.platform, user.user_id)
+        if chosen:
+            return chosen
+        hint = self._hint(user.locale)
+        if hint:
+            return hint
+        if row is not None:
+            return await self._chat_locale(row)
+        if chat is not None:
+            return await self._locale_of_chat(chat.platform, chat.chat_id, None)
+        return self.default_locale
+
+    async def _seat_locale(self, live: _Live, seat: int) -> str:
+        # Cached on the table until a language setting changes anywhere (the epoch).
+        if live.locales_epoch != self._locale_epoch:
+            live.locales = {}
+            live.locales_epoch = self._locale_epoch
+        found = live.locales.get(seat)
+        if found is None:
+            doc = live.row.seats[seat]
+            assert doc is not None
+            chosen = await self._user_choice(doc["platform"], doc["user_id"])
+            found = chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
+            live.locales[seat] = found
+        return found
+
+
+class _Locked:
+    """``async with service._table(...) as live``: find the table and hold its lock."""
+
+    def __init__(
+        self, service: TableService, chat: ChatRef, user: UserRef, table_id: int | None, lobby: bool
+    ) -> None:
+        self.service, self.chat, self.user = service, chat, user
+        self.table_id, self.lobby = table_id, lobby
+        self.lock: asyncio.Lock | None = None
+
+    async def __aenter__(self) -> _Live:
+        live = await self.service._find(self.chat, self.user, self.table_id, lobby=self.lobby)
+        self.lock = self.service._lock(live.row.id)
+        await self.lock.acquire()
+        try:
+            # The table may have changed while we waited for the lock.
+            return await self.service._live(live.row.id)
+        except BaseException:
+            self.lock.release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.lock is not None
+        self.lock.release()
+
+
+def _seat_index(row: TableRow, user: UserRef) -> int | None:
+    for i, s in enumerate(row.seats):
+        if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
+            return i
+    return None
+
+
+def _hand_key(view: Any) -> Any:
+    return (getattr(view, "hand", None), getattr(view, "legal_moves", None))
+
+
+def _stored_options(rules: Any, kind: GameKind) -> dict[str, Any]:
+    """The options a table keeps: the engine's full rules minus what the kind and the player
+    count already say, so ``/rules`` shows every option the game is played with."""
+    options = dict(rules.to_dict())
+    for key in ("players", "schema", *kind.fixed):
+        options.pop(key, None)
+    try:
+        kind.rules(rules.players, options)
+    except (ValueError, TypeError):
+        logger.warning("%s: Rules.to_dict() does not round-trip as options", kind.name)
+        raise
+    return options

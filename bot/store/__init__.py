@@ -1,0 +1,773 @@
+"""Persistence: SQLAlchemy Core (async) on SQLite (aiosqlite, the default) or PostgreSQL (asyncpg).
+
+One class, :class:`Store`, behind which the service keeps tables, moves, results, ratings and the
+per-chat / per-user settings. There is one SQL dialect in the code: SQLAlchemy Core writes it for
+both databases; the schema lives in :mod:`bot.store.schema` and is created by the Alembic
+migrations in ``bot/store/migrations`` (:meth:`Store.upgrade`, ``tavolo db upgrade``).
+
+Guarantees the service builds on:
+
+* :meth:`Store.save` is one transaction: the table row is updated compare-and-set on its
+  ``version`` (``UPDATE ... WHERE id = :id AND version = :expected``), the move row is inserted
+  (primary key ``(table_id, version)``), and on a finished game the result and rating updates are
+  written, all or nothing. It returns only after the commit, so an acknowledged move is durable.
+  Two processes sharing one PostgreSQL can never both apply a move on the same version: the loser's
+  ``UPDATE`` matches no row and :meth:`Store.save` returns ``None``.
+* SQLite runs in WAL mode through a single pooled connection per process (SQLite has one writer
+  anyway; one connection avoids busy-waiting between our own connections).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from bot.store import schema
+
+__all__ = [
+    "ChatRow",
+    "Finish",
+    "MoveRow",
+    "Participant",
+    "RatingChange",
+    "RatingRow",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "TableUpdate",
+    "dumps",
+]
+
+logger = logging.getLogger(__name__)
+
+OPEN_STATUSES = ("lobby", "playing")
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (bad URL, missing driver, unreachable server)."""
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, the one encoding of every document column."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class TableRow:
+    """One ``tables`` row with its JSON columns decoded."""
+
+    id: int
+    platform: str
+    chat_id: str
+    game: str
+    family: str
+    players: int
+    options: dict[str, Any]
+    status: str
+    creator: str
+    seats: list[dict[str, Any] | None]
+    state: dict[str, Any] | None
+    state_version: int
+    seed: int
+    version: int
+    deadline: float | None
+    deadline_kind: str | None
+    rematch_of: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveRow:
+    table_id: int
+    version: int
+    seat: int
+    move: str
+    actor: str  # "human", "computer" (a computer seat or a taken-over one) or "timeout"
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    platform: str
+    chat_id: str
+    locale: str | None
+    max_open_tables: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    scope: str
+    family: str
+    platform: str
+    user_id: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    win_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """A seat in a finished game, for the rating update.
+
+    ``fixed`` is a (mu, sigma) that is used but never updated nor stored: computer players are
+    anchors of known strength, so a computer seated twice in one game is no problem.
+    """
+
+    platform: str
+    user_id: str
+    name: str
+    fixed: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    scope: str
+    platform: str
+    user_id: str
+    name: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    ordinal_before: float
+    ordinal_after: float
+
+
+# rate(teams of (mu, sigma) or None for "new player", ranks) -> teams of (mu, sigma)
+RateFunction = Callable[
+    [list[list[tuple[float, float] | None]], list[int]], list[list[tuple[float, float]]]
+]
+
+
+@dataclass(slots=True)
+class Finish:
+    """What a game's last save also writes: its result, and the rating updates in each scope."""
+
+    result: dict[str, Any]
+    scopes: Sequence[str]
+    teams: list[list[Participant]]
+    ranks: list[int]
+    multiplier: int
+    rate: RateFunction
+    ordinal: Callable[[float, float], float]
+    initial: tuple[float, float]  # the rating a new player starts from
+
+
+@dataclass(slots=True, kw_only=True)
+class TableUpdate:
+    """A compare-and-set update of one table: ``values`` are columns to set (JSON columns as
+    Python values); the version becomes ``expected_version + 1``."""
+
+    table_id: int
+    expected_version: int
+    values: dict[str, Any]
+    move: MoveRow | None = None
+    members: list[tuple[str, str]] | None = None
+    finish: Finish | None = None
+
+
+@dataclass(slots=True)
+class SaveResult:
+    version: int
+    rating_changes: list[RatingChange] = field(default_factory=list)
+
+
+_JSON_COLUMNS = ("options", "seats", "state")
+
+
+def _table_row(row: sa.Row[Any]) -> TableRow:
+    m = row._mapping
+    return TableRow(
+        id=m["id"],
+        platform=m["platform"],
+        chat_id=m["chat_id"],
+        game=m["game"],
+        family=m["family"],
+        players=m["players"],
+        options=json.loads(m["options"]),
+        status=m["status"],
+        creator=m["creator"],
+        seats=json.loads(m["seats"]),
+        state=json.loads(m["state"]) if m["state"] is not None else None,
+        state_version=m["state_version"],
+        seed=m["seed"],
+        version=m["version"],
+        deadline=m["deadline"],
+        deadline_kind=m["deadline_kind"],
+        rematch_of=m["rematch_of"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def _encode(values: dict[str, Any]) -> dict[str, Any]:
+    out = dict(values)
+    for column in _JSON_COLUMNS:
+        if column in out and out[column] is not None:
+            out[column] = dumps(out[column])
+    return out
+
+
+def sqlite_url(data_dir: Path) -> str:
+    """The default database: a file under the data directory."""
+    return f"sqlite+aiosqlite:///{(data_dir / 'tavolo.sqlite3').resolve()}"
+
+
+class Store:
+    """The database behind the service. Build with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.is_sqlite = engine.dialect.name == "sqlite"
+        # SQLite fast path: the statements of a move's save, compiled once per column set.
+        self._compiled: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {}
+        self._one_hop = self.is_sqlite
+        self._pending: list[Any] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    @classmethod
+    def open(cls, url: str, *, sqlite_synchronous: str = "NORMAL") -> Store:
+        """A store for a SQLAlchemy async URL (``sqlite+aiosqlite:///...``,
+        ``postgresql+asyncpg://...``; plain ``sqlite://`` / ``postgresql://`` are upgraded)."""
+        url = _async_url(url)
+        try:
+            if url.startswith("sqlite"):
+                path = sa.engine.make_url(url).database
+                if path and path != ":memory:":
+                    Path(path).parent.mkdir(parents=True, exist_ok=True)
+                engine = create_async_engine(
+                    url,
+                    pool_size=1,
+                    max_overflow=0,
+                    pool_timeout=60,
+                    # Every use ends in commit or rollback already: no reset round trip.
+                    pool_reset_on_return=None,
+                    connect_args={"timeout": 30},
+                )
+                _sqlite_pragmas(engine, synchronous=sqlite_synchronous)
+            else:
+                engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
+            raise StoreError(f"cannot use database URL: {exc}") from exc
+        return cls(engine)
+
+    async def close(self) -> None:
+        """Finish the commit in flight (its callers are waiting for it), then disconnect."""
+        if self._flusher is not None and not self._flusher.done():
+            await self._flusher
+        await self.engine.dispose()
+
+    async def upgrade(self) -> None:
+        """Apply the Alembic migrations up to the newest (idempotent)."""
+        from bot.store.migrate import upgrade
+
+        await upgrade(self.engine)
+
+    # -- tables ------------------------------------------------------------------------------
+
+    async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
+        """Insert a table; ``sqlalchemy.exc.IntegrityError`` for a second rematch of a table."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(schema.tables.insert().values(**_encode(values)))
+            pk = result.inserted_primary_key
+            assert pk is not None
+            table_id = int(pk[0])
+            await _replace_members(conn, table_id, members)
+        return table_id
+
+    async def rematch_of(self, table_id: int) -> int | None:
+        """The id of the table opened as the rematch of ``table_id``, if any."""
+        t = schema.tables
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(t.c.id).where(t.c.rematch_of == table_id))).first()
+        return None if row is None else int(row[0])
+
+    async def load_table(self, table_id: int) -> TableRow | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(schema.tables).where(schema.tables.c.id == table_id))
+            ).first()
+        return _table_row(row) if row is not None else None
+
+    async def open_tables(self, *, platform: str, chat_id: str) -> list[TableRow]:
+        t = schema.tables
+        query = (
+            sa.select(t)
+            .where(t.c.platform == platform, t.c.chat_id == chat_id, t.c.status.in_(OPEN_STATUSES))
+            .order_by(t.c.id)
+        )
+        async with self.engine.connect() as conn:
+            return [_table_row(r) for r in await conn.execute(query)]
+
+    async def user_tables(self, *, platform: str, user_id: str) -> list[TableRow]:
+        """The open tables where the user sits, oldest first."""
+        t, m = schema.tables, schema.members
+        query = (
+            sa.select(t)
+            .join(m, m.c.table_id == t.c.id)
+            .where(m.c.platform == platform, m.c.user_id == user_id, t.c.status.in_(OPEN_STATUSES))
+            .order_by(t.c.id)
+        )
+        async with self.engine.connect() as conn:
+            return [_table_row(r) for r in await conn.execute(query)]
+
+    async def save(self, update: TableUpdate) -> SaveResult | None:
+        """Apply ``update`` in one transaction if the table is still at ``expected_version``.
+
+        Returns ``None`` (and writes nothing) when another writer got there first.
+        """
+        t = schema.tables
+        new_version = update.expected_version + 1
+        values = _encode(update.values)
+        values["version"] = new_version
+        if self._one_hop and update.finish is None and update.members is None:
+            done = await self._save_one_hop(update, values)
+            if done is not None:
+                return SaveResult(new_version) if done else None
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                t.update()
+                .where(t.c.id == update.table_id, t.c.version == update.expected_version)
+                .values(**values)
+            )
+            if result.rowcount != 1:
+                return None
+            if update.move is not None:
+                move = update.move
+                await conn.execute(
+                    schema.moves.insert().values(
+                        table_id=move.table_id,
+                        version=move.version,
+                        seat=move.seat,
+                        move=move.move,
+                        actor=move.actor,
+                        at=move.at,
+                    )
+                )
+            if update.members is not None:
+                await _replace_members(conn, update.table_id, update.members)
+            changes: list[RatingChange] = []
+            if update.finish is not None:
+                changes = await _finish(conn, update.table_id, update.finish)
+        return SaveResult(new_version, changes)
+
+    async def _save_one_hop(self, update: TableUpdate, values: dict[str, Any]) -> bool | None:
+        """A move's save on SQLite, group-committed: saves that arrive while a commit is in
+        flight are written together in the next one, in one call into aiosqlite's worker.
+
+        Through the async driver every statement costs three thread hops (cursor, execute,
+        close) plus begin and commit; on a busy machine each hop waits for the scheduler and
+        the hops, not SQLite, dominate a move's cost. The statements are still SQLAlchemy
+        Core's, compiled once for the SQLite dialect; each save keeps its own compare-and-set
+        (its UPDATE's row count) inside a savepoint, and every caller is answered only after
+        the commit. Returns ``None`` when the driver does not expose its worker (another
+        aiosqlite version): the caller then takes the ordinary path.
+        """
+        update_sql, update_order = self._statement(tuple(sorted(values)))
+        params = {**values, "_id": update.table_id, "_expected": update.expected_version}
+        update_args = tuple(params[name] for name in update_order)
+        move_args: tuple[Any, ...] | None = None
+        insert_sql = ""
+        if update.move is not None:
+            insert_sql, insert_order = self._move_statement()
+            move = update.move
+            move_values = {
+                "table_id": move.table_id,
+                "version": move.version,
+                "seat": move.seat,
+                "move": move.move,
+                "actor": move.actor,
+                "at": move.at,
+            }
+            move_args = tuple(move_values[name] for name in insert_order)
+        future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
+        self._pending.append((update_sql, update_args, insert_sql, move_args, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        # Yield once before each commit: the callers woken by the last commit are ready to
+        # run and usually save again at once, so they join this batch instead of the next.
+        await asyncio.sleep(0)
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                outcomes = await self._write_batch(batch)
+            except BaseException as exc:
+                for *_, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for (*_, future), outcome in zip(batch, outcomes, strict=True):
+                if not future.done():
+                    if isinstance(outcome, BaseException):
+                        future.set_exception(outcome)
+                    else:
+                        future.set_result(outcome)
+            await asyncio.sleep(0)
+
+    async def _write_batch(self, batch: list[Any]) -> list[bool | BaseException | None]:
+        def work(sqlite_conn: Any) -> list[bool | BaseException | None]:
+            results: list[bool | BaseException | None] = []
+            # Explicit BEGIN/COMMIT: the driver must not open transactions of its own.
+            previous = sqlite_conn.isolation_level
+            sqlite_conn.isolation_level = None
+            cursor = sqlite_conn.cursor()
+            try:
+                cursor.execute("BEGIN")
+                for update_sql, update_args, insert_sql, move_args, _future in batch:
+                    cursor.execute("SAVEPOINT one_save")
+                    try:
+                        cursor.execute(update_sql, update_args)
+                        ok = cursor.rowcount == 1
+                        if ok and move_args is not None:
+                            cursor.execute(insert_sql, move_args)
+                    except Exception as exc:
+                        cursor.execute("ROLLBACK TO one_save")
+                        results.append(exc)
+                    else:
+                        results.append(ok)
+                    cursor.execute("RELEASE one_save")
+                sqlite_conn.commit()
+            except BaseException:
+                sqlite_conn.rollback()
+                raise
+            finally:
+                cursor.close()
+                sqlite_conn.isolation_level = previous
+            return results
+
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            driver = getattr(raw.dbapi_connection, "driver_connection", None)
+            run = getattr(driver, "_execute", None)
+            sqlite_conn = getattr(driver, "_connection", None)
+            if run is None or sqlite_conn is None:
+                logger.info("aiosqlite without a worker handle: saving statement by statement")
+                self._one_hop = False
+                return [None] * len(batch)
+            return list(await run(work, sqlite_conn))
+
+    def _statement(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        found = self._compiled.get(columns)
+        if found is None:
+            t = schema.tables
+            stmt = (
+                t.update()
+                .where(t.c.id == sa.bindparam("_id"), t.c.version == sa.bindparam("_expected"))
+                .values({c: sa.bindparam(c) for c in columns})
+            )
+            found = _positional(stmt, self.engine)
+            self._compiled[columns] = found
+        return found
+
+    def _move_statement(self) -> tuple[str, tuple[str, ...]]:
+        key = ("<move>",)
+        found = self._compiled.get(key)
+        if found is None:
+            m = schema.moves
+            stmt = m.insert().values({c.name: sa.bindparam(c.name) for c in m.columns})
+            found = _positional(stmt, self.engine)
+            self._compiled[key] = found
+        return found
+
+    async def due_tables(self, now: float, limit: int = 100) -> list[int]:
+        """Ids of playing tables whose timer deadline has passed, most overdue first."""
+        t = schema.tables
+        query = (
+            sa.select(t.c.id)
+            .where(t.c.deadline.is_not(None), t.c.deadline <= now, t.c.status == "playing")
+            .order_by(t.c.deadline)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [int(r[0]) for r in await conn.execute(query)]
+
+    async def move_deadline(
+        self, table_id: int, *, version: int, kind: str, deadline: float, new_kind: str
+    ) -> bool:
+        """Move a timer on (reminder sent -> autoplay deadline) without a new version, so the
+        player's buttons stay valid; compare-and-set on version and timer kind, so one process
+        only sends the reminder."""
+        t = schema.tables
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                t.update()
+                .where(t.c.id == table_id, t.c.version == version, t.c.deadline_kind == kind)
+                .values(deadline=deadline, deadline_kind=new_kind)
+            )
+        return bool(result.rowcount == 1)
+
+    async def moves(self, table_id: int, *, since: int = 0) -> list[MoveRow]:
+        """The table's moves played on versions >= ``since``, in order."""
+        mv = schema.moves
+        query = (
+            sa.select(mv)
+            .where(mv.c.table_id == table_id, mv.c.version >= since)
+            .order_by(mv.c.version)
+        )
+        async with self.engine.connect() as conn:
+            return [MoveRow(**dict(r._mapping)) for r in await conn.execute(query)]
+
+    async def result(self, table_id: int) -> dict[str, Any] | None:
+        r = schema.results
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(r).where(r.c.table_id == table_id))).first()
+        if row is None:
+            return None
+        out = dict(row._mapping)
+        out["data"] = json.loads(out["data"])
+        return out
+
+    # -- chats and users ---------------------------------------------------------------------
+
+    async def chat(self, *, platform: str, chat_id: str) -> ChatRow:
+        c = schema.chats
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(c).where(c.c.platform == platform, c.c.chat_id == chat_id)
+                )
+            ).first()
+        if row is None:
+            return ChatRow(platform, chat_id, None, 1)
+        return ChatRow(**dict(row._mapping))
+
+    async def set_chat(
+        self, *, platform: str, chat_id: str, locale: str | None, max_open_tables: int
+    ) -> None:
+        c = schema.chats
+        async with self.engine.begin() as conn:
+            updated = await conn.execute(
+                c.update()
+                .where(c.c.platform == platform, c.c.chat_id == chat_id)
+                .values(locale=locale, max_open_tables=max_open_tables)
+            )
+            if updated.rowcount == 0:
+                await conn.execute(
+                    c.insert().values(
+                        platform=platform,
+                        chat_id=chat_id,
+                        locale=locale,
+                        max_open_tables=max_open_tables,
+                    )
+                )
+
+    async def user_locale(self, *, platform: str, user_id: str) -> str | None:
+        u = schema.users
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(u.c.locale).where(u.c.platform == platform, u.c.user_id == user_id)
+                )
+            ).first()
+        return None if row is None else row[0]
+
+    async def set_user_locale(
+        self, *, platform: str, user_id: str, name: str, locale: str | None
+    ) -> None:
+        u = schema.users
+        async with self.engine.begin() as conn:
+            updated = await conn.execute(
+                u.update()
+                .where(u.c.platform == platform, u.c.user_id == user_id)
+                .values(locale=locale, name=name)
+            )
+            if updated.rowcount == 0:
+                await conn.execute(
+                    u.insert().values(platform=platform, user_id=user_id, name=name, locale=locale)
+                )
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    async def leaderboard(
+        self, *, scope: str, family: str, limit: int = 10, offset: int = 0
+    ) -> list[RatingRow]:
+        r = schema.ratings
+        query = (
+            sa.select(r)
+            .where(r.c.scope == scope, r.c.family == family)
+            .order_by(r.c.ordinal.desc(), r.c.wins.desc(), r.c.user_id)
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self.engine.connect() as conn:
+            return [RatingRow(**dict(row._mapping)) for row in await conn.execute(query)]
+
+    async def player_ratings(self, *, platform: str, user_id: str) -> list[RatingRow]:
+        r = schema.ratings
+        query = (
+            sa.select(r)
+            .where(r.c.platform == platform, r.c.user_id == user_id)
+            .order_by(r.c.family, r.c.scope)
+        )
+        async with self.engine.connect() as conn:
+            return [RatingRow(**dict(row._mapping)) for row in await conn.execute(query)]
+
+    async def rank(self, *, scope: str, family: str, ordinal: float) -> int:
+        """1 + how many players of the board have a strictly better conservative rating."""
+        r = schema.ratings
+        query = (
+            sa.select(sa.func.count())
+            .select_from(r)
+            .where(r.c.scope == scope, r.c.family == family, r.c.ordinal > ordinal)
+        )
+        async with self.engine.connect() as conn:
+            return 1 + int((await conn.execute(query)).scalar_one())
+
+
+def _positional(stmt: Any, engine: AsyncEngine) -> tuple[str, tuple[str, ...]]:
+    """SQL text and parameter order of a Core statement, for the dialect's qmark style."""
+    compiled = stmt.compile(dialect=engine.dialect)
+    order = tuple(compiled.positiontup or ())
+    return str(compiled), order
+
+
+def _async_url(url: str) -> str:
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+def _sqlite_pragmas(engine: AsyncEngine, *, synchronous: str) -> None:
+    if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+        raise StoreError(
+            f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous}"
+        )
+
+    @sa.event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+async def _replace_members(
+    conn: AsyncConnection, table_id: int, members: Iterable[tuple[str, str]]
+) -> None:
+    m = schema.members
+    await conn.execute(m.delete().where(m.c.table_id == table_id))
+    rows = [{"table_id": table_id, "platform": p, "user_id": u} for p, u in dict.fromkeys(members)]
+    if rows:
+        await conn.execute(m.insert(), rows)
+
+
+async def _finish(conn: AsyncConnection, table_id: int, finish: Finish) -> list[RatingChange]:
+    await conn.execute(
+        schema.results.insert().values(table_id=table_id, **_encode_result(finish.result))
+    )
+    r = schema.ratings
+    family = finish.result["family"]
+    winners = {side for side, rank in enumerate(finish.ranks) if rank == 0}
+    changes: list[RatingChange] = []
+    people = [p for team in finish.teams for p in team if p.fixed is None]
+    for scope in finish.scopes:
+        current: dict[tuple[str, str], RatingRow] = {}
+        if people:
+            query = sa.select(r).where(
+                r.c.scope == scope,
+                r.c.family == family,
+                sa.tuple_(r.c.platform, r.c.user_id).in_([(p.platform, p.user_id) for p in people]),
+            )
+            if conn.dialect.name == "postgresql":
+                # Two games finishing at once for one player must not lose an update.
+                query = query.with_for_update()
+            for row in await conn.execute(query):
+                rr = RatingRow(**dict(row._mapping))
+                current[(rr.platform, rr.user_id)] = rr
+        before: list[list[tuple[float, float] | None]] = []
+        for team in finish.teams:
+            side: list[tuple[float, float] | None] = []
+            for p in team:
+                old = current.get((p.platform, p.user_id))
+                side.append(p.fixed or ((old.mu, old.sigma) if old else None))
+            before.append(side)
+        after = finish.rate(before, finish.ranks)
+        for side_index, team in enumerate(finish.teams):
+            won = side_index in winners
+            for i, p in enumerate(team):
+                if p.fixed is not None:
+                    continue
+                mu, sigma = after[side_index][i]
+                old = current.get((p.platform, p.user_id))
+                b = before[side_index][i]
+                mu0, sigma0 = b if b is not None else finish.initial
+                ordinal = finish.ordinal(mu, sigma)
+                key = {
+                    "scope": scope,
+                    "family": family,
+                    "platform": p.platform,
+                    "user_id": p.user_id,
+                }
+                stats = {
+                    "name": p.name,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "ordinal": ordinal,
+                    "games": (old.games if old else 0) + 1,
+                    "wins": (old.wins if old else 0) + int(won),
+                    "win_points": (old.win_points if old else 0)
+                    + (finish.multiplier if won else 0),
+                }
+                if old is None:
+                    await conn.execute(r.insert().values(**key, **stats))
+                else:
+                    await conn.execute(
+                        r.update()
+                        .where(*(getattr(r.c, k) == v for k, v in key.items()))
+                        .values(**stats)
+                    )
+                await conn.execute(
+                    schema.rating_changes.insert().values(
+                        table_id=table_id,
+                        scope=scope,
+                        platform=p.platform,
+                        user_id=p.user_id,
+                        mu_before=mu0,
+                        sigma_before=sigma0,
+                        mu_after=mu,
+                        sigma_after=sigma,
+                    )
+                )
+                changes.append(
+                    RatingChange(
+                        scope=scope,
+                        platform=p.platform,
+                        user_id=p.user_id,
+                        name=p.name,
+                        mu_before=mu0,
+                        sigma_before=sigma0,
+                        mu_after=mu,
+                        sigma_after=sigma,
+                        ordinal_before=finish.ordinal(mu0, sigma0),
+                        ordinal_after=ordinal,
+                    )
+                )
+    return changes
+
+
+def _encode_result(result: dict[str, Any]) -> dict[str, Any]:
+    out = dict(result)
+    out["data"] = dumps(out["data"])
+    return out

@@ -1,0 +1,97 @@
+"""The Telegram adapter (python-telegram-bot): updates -> service calls, service events -> messages.
+
+It knows no game rules and writes no game text: the service decides, ``bot.render`` words it.
+
+``build_bot(settings, service=..., renderer=...)`` wires the pieces (no module globals);
+``serve(app)`` is the entry point the composition root (``bot/__main__.py``) calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.render import LOCALES, Renderer
+from bot.service import Result, TableService
+from bot.telegram.adapter import TelegramAdapter
+from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
+from bot.telegram.book import MessageBook
+from bot.telegram.delivery import Delivery
+from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
+from bot.telegram.settings import TelegramSettings
+
+if TYPE_CHECKING:
+    from telegram.ext import BaseRateLimiter
+
+__all__ = ["TelegramBot", "TelegramSettings", "build_bot", "serve"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class TelegramBot:
+    """One running Telegram front end: start/stop it, and deliver results made elsewhere."""
+
+    runner: TelegramRunner
+    delivery: Delivery
+
+    async def start(self) -> None:
+        await self.runner.start()
+
+    async def stop(self) -> None:
+        await self.runner.stop()
+
+    async def deliver(self, result: Result) -> None:
+        """Events that no update caused (turn timers): delivered like any other."""
+        await self.delivery.deliver(result, origin=None)
+
+
+def build_bot(
+    settings: TelegramSettings,
+    *,
+    service: TableService,
+    renderer: Renderer,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+) -> TelegramBot:
+    """The Application with the adapter's handlers, ready to start."""
+    application = build_application(settings, rate_limiter=rate_limiter)
+    delivery = Delivery(
+        bot=lambda: application.bot,
+        renderer=renderer,
+        book=MessageBook(repost_after=settings.repost_after),
+    )
+    TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
+    translations = {code: renderer.translations(code) for code in LOCALES}
+    runner = TelegramRunner(
+        application,
+        settings,
+        group_commands=menu(GROUP_COMMANDS, translations),
+        private_commands=menu(PRIVATE_COMMANDS, translations),
+    )
+    return TelegramBot(runner, delivery)
+
+
+async def serve(app: Any) -> None:
+    """Run the Telegram bot until ``app.stop`` is set (``app``: the composition root's App)."""
+    token = app.settings.telegram_token
+    env = dict(os.environ)
+    env["TELEGRAM_TOKEN"] = token.get_secret_value() if token is not None else ""
+    if app.settings.telegram_api_url:
+        env["TELEGRAM_API_URL"] = app.settings.telegram_api_url
+    settings = TelegramSettings.from_env(env)
+    if settings is None:
+        raise RuntimeError("TELEGRAM_TOKEN is not set")
+    redact_token_in_logs(settings.token)
+    telegram = build_bot(settings, service=app.service, renderer=app.renderer)
+    app.deliver_to("telegram", telegram.deliver)
+    await telegram.start()
+    try:
+        await app.stop.wait()
+    finally:
+        # The composition root cancels this task right after setting stop: finish stopping.
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(telegram.stop())

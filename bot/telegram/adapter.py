@@ -1,0 +1,375 @@
+"""Telegram updates -> service calls; service results -> Telegram messages.
+
+The adapter knows no rules and writes no game text: it turns a command or a button press into one
+``TableService`` call and hands each event of the result to ``Delivery``, which renders it with
+``bot.render`` and puts it in the right place (edited in place where it already shows).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.render import GAME_NAMES, Renderer
+from bot.service import ChatRef, Event, HandView, Result, TableService, UserRef, decode_button
+from bot.telegram import phrases
+from bot.telegram.delivery import Delivery
+from bot.telegram.ids import PLATFORM, chat_key, parse_hand_payload
+from bot.telegram.messenger import Where
+
+logger = logging.getLogger(__name__)
+
+GAMES = ("scopa", "scopone", "scientifico", "scala40")
+QUICK_GAME = "scopa"
+QUICK_LEVEL = "easy"
+# Game-picker buttons belong to no table yet: "new:0:<game>" can never be a table's data
+# (table ids are digits), so the adapter answers them itself.
+PICKER_PREFIX = "new:0:"
+
+
+def user_ref(user: User) -> UserRef:
+    """The service's id of a Telegram user (the display name and language hint travel along)."""
+    return UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+
+
+def where_of_message(message: Message) -> Where:
+    """The chat of a message, and its forum topic when the group has topics."""
+    chat = message.chat
+    if chat.is_forum and message.is_topic_message and message.message_thread_id is not None:
+        return Where(chat.id, message.message_thread_id)
+    return Where(chat.id)
+
+
+class TelegramAdapter:
+    """The handlers; every dependency comes in through the constructor."""
+
+    def __init__(
+        self,
+        *,
+        service: TableService,
+        renderer: Renderer,
+        delivery: Delivery,
+    ) -> None:
+        self._service = service
+        self._renderer = renderer
+        self._delivery = delivery
+
+    def install(self, application: Application) -> None:  # type: ignore[type-arg]
+        """Register the handlers on ``application``."""
+        add = application.add_handler
+        add(CommandHandler("start", self.on_start))
+        add(CommandHandler("play", self.on_play))
+        add(CommandHandler(list(GAMES), self.on_game))
+        add(CommandHandler("new", self.on_new))
+        add(CommandHandler("leaderboard", self.on_leaderboard))
+        add(CommandHandler("stats", self.on_stats))
+        add(CommandHandler("rules", self.on_rules))
+        add(CommandHandler("abandon", self.on_abandon))
+        add(CommandHandler("lang", self.on_lang))
+        add(CommandHandler("help", self.on_help))
+        add(CallbackQueryHandler(self.on_button))
+        # Group 1 runs beside the commands: every group message the bot sees moves the table
+        # message further up (with privacy mode on, Telegram only shows it some of them).
+        add(MessageHandler(filters.ChatType.GROUPS, self.on_chatter), group=1)
+
+    # --- commands ----------------------------------------------------------------------------
+
+    async def on_game(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/scopa, /scopone, /scientifico, /scala40 [players]: a lobby (quick game in private)."""
+        message, user = self._seen(update)
+        if message is None or user is None or message.text is None:
+            return
+        game = message.text.split()[0].lstrip("/").split("@")[0].lower()
+        await self._open(message, user, game, context.args or [])
+
+    async def on_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/new [game]: open that game, or show a game picker."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        args = context.args or []
+        if args and args[0].lower() in GAMES:
+            await self._open(message, user, args[0].lower(), args[1:])
+            return
+        t = self._renderer.translations(user.language_code)
+        keyboard = InlineKeyboardMarkup(
+            [
+                [InlineKeyboardButton(t.gettext(GAME_NAMES[g]), callback_data=PICKER_PREFIX + g)]
+                for g in GAMES
+            ]
+        )
+        await self._delivery.say(
+            where_of_message(message), t.gettext(phrases.CHOOSE_GAME), keyboard
+        )
+
+    async def on_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/play [game]: a quick game against the computer in the private chat."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        args = context.args or []
+        game = args[0].lower() if args else QUICK_GAME
+        await self._open(message, user, game, args[1:])
+
+    async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/start [hand-<table>]: deliver a hand (from the deep link), else the help."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        table_id = parse_hand_payload(context.args[0]) if context.args else None
+        if table_id is None or message.chat.type != ChatType.PRIVATE:
+            await self.on_help(update, context)
+            return
+        self._delivery.unblocked(user.id)
+        await self._deliver_hand(message, user, table_id)
+
+    async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/leaderboard [scopa|scala40]: this chat's, or the global one in private."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        family = "scala40" if context.args and context.args[0].lower() == "scala40" else "scopa"
+        private = message.chat.type == ChatType.PRIVATE
+        chat = None if private else self._chat(message)
+        result = await self._service.leaderboard(family, user=user_ref(user), chat=chat)
+        await self._delivery.deliver(result, origin=where_of_message(message))
+
+    async def on_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/stats: the user's ratings (and in this chat)."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        private = message.chat.type == ChatType.PRIVATE
+        chat = None if private else self._chat(message)
+        result = await self._service.stats(user_ref(user), chat=chat)
+        await self._delivery.deliver(result, origin=where_of_message(message))
+
+    async def on_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/rules: the options of the open table."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        result = await self._service.rules(self._chat(message), user_ref(user))
+        await self._reply(message, result)
+
+    async def on_abandon(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/abandon: close the open table (its creator or a group admin)."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        admin = await self._is_admin(message.chat, user, context)
+        result = await self._service.abandon(self._chat(message), user_ref(user), is_admin=admin)
+        await self._reply(message, result)
+
+    async def on_lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/lang it|en: the group's language (in a group) or the user's (in private)."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        code = context.args[0] if context.args else ""
+        private = message.chat.type == ChatType.PRIVATE
+        chat = None if private else self._chat(message)
+        result = await self._service.set_language(code, user=user_ref(user), chat=chat)
+        if result.refusal is not None:
+            await self._reply(message, result)
+            return
+        text = self._renderer.translations(code).gettext(phrases.LANGUAGE_SET)
+        await self._delivery.say(where_of_message(message), text)
+
+    async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/help: what the bot does."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        t = self._renderer.translations(user.language_code)
+        await self._delivery.say(where_of_message(message), t.gettext(phrases.HELP))
+
+    async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Any group message: only its id is noted (how far the table message has scrolled)."""
+        self._seen(update)
+
+    # --- buttons -----------------------------------------------------------------------------
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Any inline button: one service call; the query is always answered."""
+        query = update.callback_query
+        if query is None:
+            return
+        alert: str | None = None
+        try:
+            alert = await self._press(query)
+        finally:
+            try:
+                await query.answer(text=alert, show_alert=alert is not None)
+            except TelegramError as error:
+                # Too late (over 15 s) or answered twice: nothing the user can still see.
+                logger.info("answerCallbackQuery failed: %s", error)
+
+    async def _press(self, query: CallbackQuery) -> str | None:
+        """Handle a press; returns the alert to show, if any."""
+        message = query.message if isinstance(query.message, Message) else None
+        data = query.data or ""
+        user = user_ref(query.from_user)
+        if message is not None:
+            self._delivery.book.saw(message.chat.id, message.message_id)
+        if data.startswith(PICKER_PREFIX) and message is not None:
+            game = data.removeprefix(PICKER_PREFIX)
+            if message.chat.type == ChatType.PRIVATE:
+                await self._open(message, query.from_user, game, [])
+                return None
+            result = await self._service.create_table(self._chat(message), user, game)
+            await self._delivery.deliver(result, origin=where_of_message(message))
+            return self._alert(result)
+        chat = await self._chat_of_press(message, user, data)
+        result = await self._service.press(chat, user, data)
+        if result.ok and message is not None:
+            self._delivery.learn(message, data, user_id=query.from_user.id)
+        await self._delivery.deliver(
+            result, origin=None if message is None else where_of_message(message)
+        )
+        return self._alert(result)
+
+    async def _chat_of_press(self, message: Message | None, user: UserRef, data: str) -> ChatRef:
+        """The table's chat: where the button is, or, for a hand in private, the table's own."""
+        if message is None:
+            return ChatRef(PLATFORM, user.user_id)
+        here = self._chat(message)
+        if message.chat.type != ChatType.PRIVATE:
+            return here
+        try:
+            table_id = decode_button(data).table_id
+        except ValueError:
+            return here
+        for table in await self._service.tables_of(user):
+            if table.id == table_id:
+                return ChatRef(PLATFORM, table.chat_id)
+        return here
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _seen(self, update: Update) -> tuple[Message | None, User | None]:
+        """The message and its sender; notes the message id (the repost distance needs it)."""
+        message, user = update.effective_message, update.effective_user
+        if message is not None:
+            self._delivery.book.saw(message.chat.id, message.message_id)
+        if user is not None and user.is_bot:
+            return None, None
+        return message, user
+
+    @staticmethod
+    def _chat(message: Message) -> ChatRef:
+        return ChatRef(PLATFORM, chat_key(where_of_message(message)))
+
+    async def _open(self, message: Message, user: User, game: str, args: list[str]) -> None:
+        """A lobby in a group; in private, a table against the computer dealt at once.
+
+        ``args``: an optional number of players, then rule options as ``name=value`` (checked by
+        the engine through the service, which names the allowed values).
+        """
+        players, options = parse_table_args(args)
+        chat, who = self._chat(message), user_ref(user)
+        origin = where_of_message(message)
+        if message.chat.type != ChatType.PRIVATE:
+            result = await self._service.create_table(
+                chat, who, game, players=players, options=options
+            )
+            await self._reply(message, result)
+            return
+        # One quick game at a time in a private chat: a new one replaces the old.
+        for table in await self._service.open_tables(chat):
+            await self._service.abandon(chat, who, table.id, is_admin=True)
+            self._delivery.book.forget_table(table.id)
+        created = await self._service.create_table(
+            chat, who, game, players=players, options=options
+        )
+        if created.refusal is not None or created.table is None:
+            await self._reply(message, created)
+            return
+        result = await self._service.start(chat, who, created.table.id, fill_with=QUICK_LEVEL)
+        await self._delivery.deliver(result, origin=origin)
+        if result.refusal is not None:
+            await self._reply(message, result)
+
+    async def _deliver_hand(self, message: Message, user: User, table_id: int) -> None:
+        """The player's hand of ``table_id`` in this private chat (after the deep link)."""
+        who = user_ref(user)
+        for table in await self._service.tables_of(who):
+            if table.id == table_id:
+                result = await self._service.show(ChatRef(PLATFORM, table.chat_id), who, table_id)
+                hands: list[Event] = [e for e in result.events if isinstance(e, HandView)]
+                await self._delivery.deliver(Result(hands, result.table), origin=None)
+                if hands:
+                    return
+        t = self._renderer.translations(user.language_code)
+        await self._delivery.say(where_of_message(message), t.gettext(phrases.NO_HAND))
+
+    async def _reply(self, message: Message, result: Result) -> None:
+        """Deliver the events; a refusal is said in the chat where the command came."""
+        origin = where_of_message(message)
+        await self._delivery.deliver(result, origin=origin)
+        if result.refusal is not None:
+            await self._delivery.say(origin, self._renderer.refusal(result.refusal))
+
+    def _alert(self, result: Result) -> str | None:
+        return None if result.refusal is None else self._renderer.refusal(result.refusal)
+
+    @staticmethod
+    async def _is_admin(chat: Chat, user: User, context: ContextTypes.DEFAULT_TYPE) -> bool:
+        if chat.type == ChatType.PRIVATE:
+            return True
+        try:
+            member = await context.bot.get_chat_member(chat.id, user.id)
+        except TelegramError as error:
+            logger.info("getChatMember failed: %s", error)
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def parse_table_args(args: list[str]) -> tuple[int | None, dict[str, object]]:
+    """``["4", "target=21", "napola=on"]`` -> ``(4, {"target": 21, "napola": True})``.
+
+    Only the syntax is read here; names and values are the engine's to judge.
+    """
+    players: int | None = None
+    options: dict[str, object] = {}
+    for index, arg in enumerate(args[:12]):
+        if index == 0 and arg.isascii() and arg.isdigit() and len(arg) < 3:
+            players = int(arg)
+            continue
+        name, sep, value = arg.partition("=")
+        if not sep or not name:
+            # Not an option: let the engine's error name the allowed options.
+            options[arg] = True
+            continue
+        options[name.strip().lower()] = _option_value(value.strip())
+    return players, options
+
+
+def _option_value(value: str) -> object:
+    lowered = value.lower()
+    if lowered in ("on", "true", "yes", "si", "sì"):
+        return True
+    if lowered in ("off", "false", "no"):
+        return False
+    if value.isascii() and value.isdigit() and len(value) < 6:
+        return int(value)
+    return value

@@ -1,0 +1,164 @@
+"""Building the PTB ``Application`` and running it inside an event loop shared with others.
+
+No module globals: the composition root builds the Application with its dependencies and hands it
+to a ``TelegramRunner``, which uses ``initialize/start/updater.start_polling`` (or
+``start_webhook``) instead of ``run_polling`` so the Discord client can share the same loop.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    ContextTypes,
+)
+
+from bot.telegram.settings import TelegramSettings
+
+logger = logging.getLogger(__name__)
+
+# Commands offered in each kind of chat: (command, description) per language code.
+CommandMenu = Mapping[str, Sequence[tuple[str, str]]]
+
+UPDATES = ("message", "callback_query")
+
+
+class TokenRedactor(logging.Filter):
+    """Replaces the bot token in log records (PTB's debug logs show URLs that contain it)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self._token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self._token in message:
+            record.msg = message.replace(self._token, "<token>")
+            record.args = ()
+        return True
+
+
+def redact_token_in_logs(token: str) -> None:
+    """Install ``TokenRedactor`` on the root handlers (records reach them from every logger)."""
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, TokenRedactor) for f in handler.filters):
+            handler.addFilter(TokenRedactor(token))
+
+
+def default_rate_limiter(settings: TelegramSettings) -> AIORateLimiter:
+    """Telegram's flood limits, with ``settings.max_retries`` retries after a 429."""
+    return AIORateLimiter(max_retries=settings.max_retries)
+
+
+def build_application(
+    settings: TelegramSettings,
+    *,
+    rate_limiter: BaseRateLimiter[int] | None = None,
+) -> Application:  # type: ignore[type-arg]
+    """A PTB Application pointed at ``settings.api_url``, with the one error handler."""
+    # httpx logs every request URL at INFO, and the Bot API puts the token in the URL.
+    logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger("httpx").level))
+    application = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .base_url(settings.base_url)
+        .base_file_url(settings.base_file_url)
+        .rate_limiter(rate_limiter or default_rate_limiter(settings))
+        # Long polls must outlast the poll timeout they ask the server for.
+        .get_updates_read_timeout(settings.poll_timeout + 10)
+        .concurrent_updates(settings.concurrent_updates)
+        .build()
+    )
+    application.add_error_handler(on_error)
+    return application
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log any exception a handler let through; the update is dropped, the bot goes on."""
+    update_id = update.update_id if isinstance(update, Update) else None
+    logger.error("update %s failed", update_id, exc_info=context.error)
+
+
+class TelegramRunner:
+    """Starts and stops one Application in the running event loop."""
+
+    def __init__(
+        self,
+        application: Application,  # type: ignore[type-arg]
+        settings: TelegramSettings,
+        *,
+        group_commands: CommandMenu | None = None,
+        private_commands: CommandMenu | None = None,
+    ) -> None:
+        self.application = application
+        self._settings = settings
+        self._group_commands = group_commands or {}
+        self._private_commands = private_commands or {}
+        self._started = False
+
+    async def start(self) -> None:
+        """Initialize, register commands, start handling, then poll (or listen to a webhook)."""
+        app = self.application
+        await app.initialize()
+        await self.register_commands()
+        await app.start()
+        updater = app.updater
+        if updater is None:
+            raise RuntimeError("the Application was built without an updater")
+        settings = self._settings
+        if settings.uses_webhook:
+            await updater.start_webhook(
+                listen=settings.webhook_listen,
+                port=settings.webhook_port,
+                url_path=settings.webhook_path,
+                webhook_url=settings.webhook_url,
+                secret_token=settings.webhook_secret,
+                allowed_updates=list(UPDATES),
+            )
+            logger.info("Telegram: webhook on port %s", settings.webhook_port)
+        else:
+            await updater.start_polling(
+                timeout=int(settings.poll_timeout),
+                allowed_updates=list(UPDATES),
+            )
+            logger.info("Telegram: polling %s", settings.api_url)
+        self._started = True
+
+    async def stop(self) -> None:
+        """Stop fetching updates, finish the ones in hand, release the HTTP clients."""
+        app = self.application
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+        self._started = False
+
+    async def register_commands(self) -> None:
+        """``setMyCommands`` for groups and private chats, once per language (first = default)."""
+        bot = self.application.bot
+        for scope, menu in (
+            (BotCommandScopeAllGroupChats(), self._group_commands),
+            (BotCommandScopeAllPrivateChats(), self._private_commands),
+        ):
+            for index, (language, commands) in enumerate(menu.items()):
+                listed = [BotCommand(name, description) for name, description in commands]
+                try:
+                    await bot.set_my_commands(listed, scope=scope, language_code=language)
+                    if index == 0:
+                        await bot.set_my_commands(listed, scope=scope)
+                except TelegramError as error:
+                    # A menu is a convenience: the bot works without one.
+                    logger.warning("setMyCommands(%s) failed: %s", language, error)

@@ -1,0 +1,261 @@
+"""Service events -> Telegram messages, each in its place.
+
+* Lobby and table views (to a chat) edit the table's message in place; a new one is posted when
+  the old one has scrolled too far up. Short button-less announcements of a table ("Scopa!",
+  "the cards are dealt") are folded into that message instead of being posted on their own.
+* Hands (to a user) edit the player's private message in place. When Telegram refuses a private
+  message (403: the user never opened the bot), the table's chat gets, once, a deep-link button
+  that opens the private chat; ``/start`` from it delivers the hand.
+* Everything else is posted as a new message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Callable
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.error import TelegramError
+
+from bot.render import Message as Rendered
+from bot.render import Renderer
+from bot.service import (
+    Announcement,
+    Event,
+    GameOver,
+    HandView,
+    LobbyView,
+    Result,
+    TableEvent,
+    TableView,
+    TurnNotice,
+    decode_button,
+)
+from bot.telegram import phrases
+from bot.telegram.book import MessageBook
+from bot.telegram.ids import deep_link, hand_payload, where_of
+from bot.telegram.messenger import BlockedError, Messenger, Where
+
+logger = logging.getLogger(__name__)
+
+# Announcements that only say what the table message shows next; folded into it.
+_FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
+# Button actions drawn on a table's public message / on a player's private hand message.
+_PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
+
+
+def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
+    """The renderer's button rows as an inline keyboard (``None`` when there are none)."""
+    rows = [
+        [InlineKeyboardButton(button.label, callback_data=button.data) for button in row]
+        for row in rendered.buttons
+        if row
+    ]
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+class Delivery:
+    """Puts rendered events on Telegram; remembers which message shows what."""
+
+    def __init__(
+        self,
+        *,
+        bot: Callable[[], Bot],
+        renderer: Renderer,
+        book: MessageBook,
+    ) -> None:
+        # A getter, not a Bot: the Application (and its bot) is built after the adapter.
+        self._bot = bot
+        self._renderer = renderer
+        self.book = book
+        self._blocked: set[int] = set()
+        self._linked: set[tuple[int, int]] = set()
+        self._notices: dict[tuple[int, int], int] = {}
+        # Updates are handled concurrently: one table's results are delivered one at a time.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @property
+    def messenger(self) -> Messenger:
+        return Messenger(self._bot())
+
+    async def say(
+        self, where: Where, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> int | None:
+        """Post a text; ``None`` if Telegram refused (a private chat never opened)."""
+        try:
+            message_id = await self.messenger.send(where, text, markup)
+        except BlockedError:
+            return None
+        self.book.saw(where.chat_id, message_id)
+        return message_id
+
+    async def deliver(self, result: Result, *, origin: Where | None) -> None:
+        """Deliver the events of a result in order. ``origin``: where the request came from."""
+        if result.table is None:
+            await self._deliver(result, origin=origin)
+            return
+        lock = self._locks.get(result.table.id)
+        if lock is None:
+            lock = self._locks[result.table.id] = asyncio.Lock()
+        async with lock:
+            await self._deliver(result, origin=origin)
+
+    async def _deliver(self, result: Result, *, origin: Where | None) -> None:
+        folded: dict[int, list[str]] = {}
+        events = list(result.events)
+        for index, event in enumerate(events):
+            try:
+                if isinstance(event, Announcement) and self._foldable(event, events[index + 1 :]):
+                    folded.setdefault(event.table.id, []).append(self._renderer.render(event).text)
+                    continue
+                extra = folded.pop(event.table.id, []) if isinstance(event, TableView) else []
+                await self._deliver_one(event, origin=origin, extra=extra)
+            except BlockedError as error:
+                logger.info("chat %s cannot be written to", error.chat_id)
+            except TelegramError as error:
+                # One message Telegram refuses must not keep the others (the hands) from going.
+                logger.warning("could not deliver %s: %s", type(event).__name__, error)
+            if isinstance(event, GameOver) or (
+                isinstance(event, Announcement) and event.kind == "abandoned"
+            ):
+                await self._close_hands(event.table.id)
+                self.book.forget_table(event.table.id)
+
+    async def _close_hands(self, table_id: int) -> None:
+        """The table is over: its hands lose their buttons, so nobody presses into the void."""
+        for shown in self.book.private_of(table_id):
+            try:
+                await self.messenger.edit_markup(shown.where, shown.message_id, None)
+            except TelegramError as error:
+                logger.info("could not clear the buttons of a hand: %s", error)
+
+    def unblocked(self, user_id: int) -> None:
+        """The user opened the private chat: hands go there again."""
+        self._blocked.discard(user_id)
+        self._linked = {k for k in self._linked if k[1] != user_id}
+
+    def learn(self, message: Message, data: str, *, user_id: int) -> None:
+        """A press on ``message`` tells which message shows a table (re-learned after a restart)."""
+        try:
+            button = decode_button(data)
+        except ValueError:
+            return
+        public = button.action.startswith(_PUBLIC_ACTIONS)
+        if message.chat.type == "private":
+            # "@hand" is ambiguous in private (a hand's "Back", or a quick game's "My hand").
+            hand = not public and message.chat.id == user_id
+            if hand and self.book.private(button.table_id, user_id) is None:
+                self.book.set_private(button.table_id, user_id, message.message_id)
+        elif public:
+            thread = message.message_thread_id if message.is_topic_message else None
+            where = Where(message.chat.id, thread if message.chat.is_forum else None)
+            if self.book.public(button.table_id, where) is None:
+                self.book.set_public(button.table_id, where, message.message_id)
+
+    # --- one event ---------------------------------------------------------------------------
+
+    def _foldable(self, event: Announcement, rest: list[Event]) -> bool:
+        if event.kind not in _FOLDED or event.audience.kind != "chat":
+            return False
+        return any(
+            isinstance(e, TableView)
+            and e.table.id == event.table.id
+            and e.audience == event.audience
+            for e in rest
+        )
+
+    async def _deliver_one(self, event: Event, *, origin: Where | None, extra: list[str]) -> None:
+        rendered = self._renderer.render(event)
+        text = "\n".join([rendered.text, *extra]) if extra else rendered.text
+        markup = keyboard(rendered)
+        if event.audience.kind == "chat":
+            where = where_of(event.audience.id)
+            if isinstance(event, LobbyView | TableView):
+                await self._show_table(event, where, text, markup)
+            else:
+                await self.say(where, text, markup)
+            return
+        user_id = int(event.audience.id)
+        if isinstance(event, HandView):
+            await self._show_hand(event, user_id, text, markup)
+        elif isinstance(event, TurnNotice):
+            await self._notice(event, user_id, text)
+        elif await self.say(Where(user_id), text, markup) is None and origin is not None:
+            # Not secret (rules, stats): say it where it was asked.
+            await self.say(origin, text, markup)
+
+    async def _show_table(
+        self, event: TableEvent, where: Where, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        shown = self.book.public(event.table.id, where)
+        version = event.table.version
+        if shown is not None and version < shown.version:
+            return  # a newer view is already showing
+        messenger = self.messenger
+        fresh = shown is not None and not self.book.scrolled_away(shown)
+        if (
+            fresh
+            and shown is not None
+            and await messenger.edit(where, shown.message_id, text, markup)
+        ):
+            return
+        message_id = await messenger.send(where, text, markup)
+        if shown is not None and markup is not None:
+            # The old copy's buttons would only confuse: the new message has them.
+            await messenger.edit_markup(where, shown.message_id, None)
+        self.book.set_public(event.table.id, where, message_id, version)
+
+    async def _show_hand(
+        self, event: HandView, user_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        table_id = event.table.id
+        if user_id in self._blocked:
+            await self._offer_link(event, user_id)
+            return
+        shown = self.book.private(table_id, user_id)
+        if shown is not None and event.table.version < shown.version:
+            return
+        try:
+            message_id = await self.messenger.upsert(
+                Where(user_id), None if shown is None else shown.message_id, text, markup
+            )
+        except BlockedError:
+            self._blocked.add(user_id)
+            await self._offer_link(event, user_id)
+            return
+        self.book.set_private(table_id, user_id, message_id, event.table.version)
+
+    async def _offer_link(self, event: HandView, user_id: int) -> None:
+        """Once per table and player: a button in the table's chat that opens the private chat."""
+        key = (event.table.id, user_id)
+        if key in self._linked:
+            return
+        bot = self._bot()
+        t = self._renderer.translations(event.locale)
+        seat = event.table.seats[event.seat]
+        name = seat.name if seat is not None else ""
+        url = deep_link(bot.username, hand_payload(event.table.id))
+        button = InlineKeyboardButton(t.gettext(phrases.OPEN_PRIVATE_BUTTON), url=url)
+        text = t.gettext(phrases.OPEN_PRIVATE_CHAT).format(name=name)
+        where = where_of(event.table.chat_id)
+        if await self.say(where, text, InlineKeyboardMarkup([[button]])) is not None:
+            self._linked.add(key)
+
+    async def _notice(self, event: TurnNotice, user_id: int, text: str) -> None:
+        """A fresh message notifies (an edit does not); the previous notice is removed."""
+        if user_id in self._blocked:
+            return
+        key = (event.table.id, user_id)
+        old = self._notices.pop(key, None)
+        message_id = await self.say(Where(user_id), text)
+        if message_id is None:
+            self._blocked.add(user_id)
+            return
+        self._notices[key] = message_id
+        if old is not None:
+            try:
+                await self._bot().delete_message(chat_id=user_id, message_id=old)
+            except Exception as error:
+                logger.debug("could not delete notice %s: %s", old, error)

@@ -1,0 +1,71 @@
+"""The few words of Telegram's own screens (command menu, help, the private-chat link).
+
+They are not game text: tables, hands and scores come from ``bot.render``. The English message
+ids are marked with ``N_`` so ``pybabel extract -k N_ ... bot/`` puts them in the ``tavolo``
+catalogs, and they are translated through the renderer's catalogs like everything else.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Sequence
+
+from bot.render import LOCALES
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction; translated when shown."""
+    return message
+
+
+# (command, description) in menu order. Group chats get the table commands, private chats /play.
+GROUP_COMMANDS: Sequence[tuple[str, str]] = (
+    ("scopa", N_("New table of Scopa")),
+    ("scopone", N_("New table of Scopone")),
+    ("scala40", N_("New table of Scala 40")),
+    ("new", N_("New table: choose the game")),
+    ("leaderboard", N_("Leaderboard of this chat")),
+    ("stats", N_("Your statistics")),
+    ("rules", N_("Rules of the open table")),
+    ("abandon", N_("Close the open table")),
+    ("lang", N_("Language: /lang it or /lang en")),
+    ("help", N_("How to play")),
+)
+PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
+    ("play", N_("Quick game against the computer")),
+    ("scopa", N_("Scopa against the computer")),
+    ("scopone", N_("Scopone against the computer")),
+    ("scala40", N_("Scala 40 against the computer")),
+    ("stats", N_("Your statistics")),
+    ("leaderboard", N_("Global leaderboard")),
+    ("lang", N_("Language: /lang it or /lang en")),
+    ("help", N_("How to play")),
+)
+
+HELP = N_(
+    "Tavolo: Scopa, Scopone and Scala 40.\n"
+    "In a group: /scopa, /scopone or /scala40 opens a table; join with the buttons, the "
+    "creator starts. Your cards come in a private chat with me.\n"
+    "In a private chat: /play for a quick game against the computer.\n"
+    "/leaderboard, /stats, /rules, /abandon, /lang it|en."
+)
+OPEN_PRIVATE_CHAT = N_(
+    "{name}: I cannot write to you privately yet. Tap the button to open our chat: your cards "
+    "arrive there at once."
+)
+OPEN_PRIVATE_BUTTON = N_("Get my cards")
+CHOOSE_GAME = N_("Which game?")
+LANGUAGE_SET = N_("Language set: English.")
+NO_HAND = N_("You have no cards at that table.")
+USE_IN_GROUP = N_("This command works in a group.")
+
+
+def menu(
+    commands: Sequence[tuple[str, str]], translations: dict[str, gettext.NullTranslations]
+) -> dict[str, list[tuple[str, str]]]:
+    """The command menu in every language, for ``setMyCommands``."""
+    return {
+        code: [(name, translations[code].gettext(text)) for name, text in commands]
+        for code in LOCALES
+        if code in translations
+    }

@@ -1,0 +1,99 @@
+"""Telegram settings: the token, where the Bot API lives, polling or webhook."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+DEFAULT_API_URL = "https://api.telegram.org"
+
+
+class SettingsError(ValueError):
+    """A Telegram setting has a value the adapter cannot use."""
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    """Everything the adapter reads from the environment; the token never shows in ``repr``."""
+
+    token: str = field(repr=False)
+    # A self-hosted Bot API server (or the tests' fake one) instead of api.telegram.org.
+    api_url: str = DEFAULT_API_URL
+    # Webhook mode when set: the public HTTPS URL Telegram posts updates to.
+    webhook_url: str | None = None
+    webhook_secret: str | None = field(default=None, repr=False)
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = 8443
+    webhook_path: str = "telegram"
+    poll_timeout: float = 10.0
+    # Retries on Telegram's flood control (429 RetryAfter) before a request gives up.
+    max_retries: int = 3
+    # A new public table message is posted once this many other messages came after the old one.
+    repost_after: int = 15
+    # Updates handled at once (PTB's concurrent_updates); one table's stay in order.
+    concurrent_updates: int = 16
+
+    def __post_init__(self) -> None:
+        if not self.token or ":" not in self.token:
+            raise SettingsError("TELEGRAM_TOKEN must look like '123456:ABC...' (from @BotFather)")
+        if not self.api_url.startswith(("http://", "https://")):
+            raise SettingsError(f"TELEGRAM_API_URL must be an http(s) URL, not {self.api_url!r}")
+        if self.webhook_secret is not None and not _valid_secret(self.webhook_secret):
+            raise SettingsError(
+                "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
+            )
+        if not 0 < self.webhook_port < 65536:
+            raise SettingsError(
+                f"TELEGRAM_WEBHOOK_PORT must be a TCP port, not {self.webhook_port}"
+            )
+        if (
+            self.max_retries < 0
+            or self.repost_after < 1
+            or self.poll_timeout < 0
+            or self.concurrent_updates < 1
+        ):
+            raise SettingsError("retries, repost distance and poll timeout must be positive")
+
+    @property
+    def base_url(self) -> str:
+        """PTB's ``base_url``: it appends the token, then ``/<method>``."""
+        return f"{self.api_url.rstrip('/')}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.api_url.rstrip('/')}/file/bot"
+
+    @property
+    def uses_webhook(self) -> bool:
+        return self.webhook_url is not None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> TelegramSettings | None:
+        """Settings from ``TELEGRAM_*`` variables; ``None`` when no token is configured."""
+        env = os.environ if env is None else env
+        token = env.get("TELEGRAM_TOKEN") or env.get("TELEGRAM_BOT_TOKEN")
+        if not token:
+            return None
+        try:
+            port = int(env.get("TELEGRAM_WEBHOOK_PORT", "8443"))
+            retries = int(env.get("TELEGRAM_MAX_RETRIES", "3"))
+            repost = int(env.get("TELEGRAM_REPOST_AFTER", "15"))
+        except ValueError as error:
+            raise SettingsError(f"a TELEGRAM_* number is not a number: {error}") from None
+        return cls(
+            token=token,
+            api_url=env.get("TELEGRAM_API_URL") or DEFAULT_API_URL,
+            webhook_url=env.get("TELEGRAM_WEBHOOK_URL") or None,
+            webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET") or None,
+            webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
+            webhook_port=port,
+            webhook_path=env.get("TELEGRAM_WEBHOOK_PATH", "telegram").strip("/"),
+            max_retries=retries,
+            repost_after=repost,
+        )
+
+
+def _valid_secret(secret: str) -> bool:
+    allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+    return 1 <= len(secret) <= 256 and set(secret) <= allowed

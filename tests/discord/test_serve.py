@@ -1,0 +1,88 @@
+"""``bot.discord.serve(app)`` as the composition root calls it, and the CLI sync, against the
+fake Discord: connect, play a command, stop on ``app.stop``; sync only when changed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+import bot.discord
+from bot.discord.app import MESSAGES_FILE, SYNC_FILE, sync_commands_cli
+from bot.render import Renderer
+from bot.service import ComputerPlayers, Result, TableService, TimerSettings, default_registry
+from bot.store import Store
+from tests.fakes.discord_api import FakeDiscord
+
+
+@dataclass
+class Settings:
+    discord_token: SecretStr | None
+    data_dir: Path
+
+
+@dataclass
+class App:
+    """The shape of ``bot.__main__.App`` that adapters use."""
+
+    settings: Settings
+    service: TableService
+    renderer: Renderer
+    stop: asyncio.Event
+    deliveries: dict[str, Callable[[Result], Awaitable[None]]] = field(default_factory=dict)
+
+    def deliver_to(self, platform: str, fn: Callable[[Result], Awaitable[None]]) -> None:
+        self.deliveries[platform] = fn
+
+
+async def _app(tmp_path: Path, token: str) -> tuple[App, Store]:
+    store = Store.open(f"sqlite+aiosqlite:///{tmp_path / 'tavolo.sqlite3'}")
+    await store.upgrade()
+    service = TableService(
+        store,
+        registry=default_registry(),
+        computers=ComputerPlayers(),
+        timers=TimerSettings(reminder=0),
+    )
+    settings = Settings(SecretStr(token), tmp_path)
+    return App(settings, service, Renderer(), asyncio.Event()), store
+
+
+async def test_serve_connects_plays_and_stops(fake: FakeDiscord, tmp_path: Path) -> None:
+    app, store = await _app(tmp_path, fake.token)
+    alice = fake.add_user("alice")
+    try:
+        task = asyncio.create_task(bot.discord.serve(app))
+        await fake.wait_until(lambda: fake.identifies == 1 and bool(fake.global_commands), 10)
+        assert "discord" in app.deliveries
+        await asyncio.sleep(0.2)  # READY, then the guild (guild_ready_timeout is 2 s by default)
+        record = await fake.slash(alice, "scopa", computers=1)
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        assert (tmp_path / SYNC_FILE).exists() and (tmp_path / MESSAGES_FILE).exists()
+        app.stop.set()
+        await asyncio.wait_for(task, 10)
+    finally:
+        await store.close()
+    assert fake.command_overwrites == 1
+
+
+async def test_cli_sync_only_when_changed(fake: FakeDiscord, tmp_path: Path) -> None:
+    assert await sync_commands_cli(fake.token, tmp_path) is True
+    assert await sync_commands_cli(fake.token, tmp_path) is False
+    assert await sync_commands_cli(fake.token, tmp_path, force=True) is True
+    assert fake.command_overwrites == 2 and fake.identifies == 0
+
+
+def test_cli_needs_a_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.discord.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["sync"]) == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err

@@ -1,0 +1,1 @@
+"""Local fake servers that the real platform libraries talk to in end-to-end tests."""

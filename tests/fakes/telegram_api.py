@@ -1,0 +1,862 @@
+"""A small fake Telegram Bot API server for end-to-end tests of the real python-telegram-bot.
+
+The real ``telegram.ext.Application`` talks to it over HTTP on 127.0.0.1 (``base_url`` /
+``base_file_url``), exactly as it would to a self-hosted Bot API server. The fake:
+
+* records every request (method, decoded parameters, uploaded files, the reply it gave);
+* keeps the messages the bot sent or edited per chat, so a test can find the buttons a user sees;
+* lets a test inject updates: text messages and commands from chosen users in chosen chats (private,
+  group, forum topics) and presses of inline buttons (callback queries, also forged ones);
+* answers ``getUpdates`` by long polling with ``offset``/``timeout``, or pushes updates to a webhook
+  with its secret token once ``setWebhook`` was called;
+* answers with Bot API errors where Telegram does: 403 when the bot writes first to a user who
+  never opened it, 400 "message is not modified", and any injected fault (429 with
+  ``retry_after``, ...).
+
+Start it in a test with ``async with FakeBotApi() as api:`` and build the bot with
+``base_url=api.base_url, base_file_url=api.base_file_url`` (or ``TELEGRAM_API_URL=api.url``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+logger = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+DEFAULT_TOKEN = "123456:TEST-token-for-the-fake-server"
+
+# Parameters the Bot API documents as strings: PTB sends them raw, never JSON-encoded, so they must
+# not be decoded (a message text "42" stays the string "42").
+_STRING_PARAMS = frozenset(
+    {
+        "text",
+        "caption",
+        "parse_mode",
+        "callback_query_id",
+        "url",
+        "secret_token",
+        "language_code",
+        "inline_message_id",
+        "ip_address",
+        "emoji",
+    }
+)
+
+# Long polls never outlast this, whatever timeout the client asks for, so a forgotten poller
+# cannot keep a test's event loop busy for long.
+MAX_POLL_SECONDS = 5.0
+
+FORBIDDEN_DM = "Forbidden: bot can't initiate conversation with a user"
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+
+
+class FakeApiError(Exception):
+    """A Bot API error reply: ``{"ok": false, "error_code", "description", "parameters"}``."""
+
+    def __init__(self, error_code: int, description: str, parameters: JSON | None = None) -> None:
+        super().__init__(f"{error_code} {description}")
+        self.error_code = error_code
+        self.description = description
+        self.parameters = parameters
+
+    def body(self) -> JSON:
+        body: JSON = {"ok": False, "error_code": self.error_code, "description": self.description}
+        if self.parameters:
+            body["parameters"] = self.parameters
+        return body
+
+
+@dataclass
+class RecordedRequest:
+    """One call the bot made, as the server understood it."""
+
+    index: int
+    method: str
+    params: JSON
+    files: dict[str, bytes] = field(default_factory=dict)
+    status: int = 200
+    reply: JSON = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    @property
+    def chat_id(self) -> int | str | None:
+        value = self.params.get("chat_id")
+        return value if isinstance(value, int | str) else None
+
+
+@dataclass
+class Fault:
+    """An error the server gives instead of handling a matching request."""
+
+    method: str
+    error_code: int
+    description: str
+    parameters: JSON | None = None
+    remaining: int = 1
+    chat_id: int | None = None
+
+    def matches(self, method: str, params: JSON) -> bool:
+        if self.remaining <= 0 or self.method != method:
+            return False
+        return self.chat_id is None or params.get("chat_id") == self.chat_id
+
+
+@dataclass
+class StoredMessage:
+    """A message as the chat shows it now (the latest text and keyboard)."""
+
+    chat: JSON
+    message_id: int
+    sender: JSON
+    date: int
+    text: str | None = None
+    caption: str | None = None
+    reply_markup: JSON | None = None
+    message_thread_id: int | None = None
+    has_photo: bool = False
+
+    def to_api(self) -> JSON:
+        message: JSON = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat,
+            "from": self.sender,
+        }
+        if self.text is not None:
+            message["text"] = self.text
+        if self.caption is not None:
+            message["caption"] = self.caption
+        if self.has_photo:
+            message["photo"] = [
+                {
+                    "file_id": f"photo-{self.chat['id']}-{self.message_id}",
+                    "file_unique_id": f"u{self.message_id}",
+                    "width": 640,
+                    "height": 480,
+                }
+            ]
+        if self.reply_markup:
+            message["reply_markup"] = self.reply_markup
+        if self.message_thread_id is not None:
+            message["message_thread_id"] = self.message_thread_id
+            message["is_topic_message"] = True
+        return message
+
+    def buttons(self) -> list[JSON]:
+        """Every inline button of the keyboard, row by row."""
+        if not self.reply_markup:
+            return []
+        rows = self.reply_markup.get("inline_keyboard", [])
+        return [button for row in rows for button in row]
+
+    def button(self, text_contains: str) -> JSON:
+        """The one button whose label contains ``text_contains``."""
+        found = [b for b in self.buttons() if text_contains in b.get("text", "")]
+        if len(found) != 1:
+            labels = [b.get("text") for b in self.buttons()]
+            raise AssertionError(f"{len(found)} buttons match {text_contains!r} among {labels}")
+        return found[0]
+
+
+def user(user_id: int, first_name: str, *, username: str | None = None, lang: str = "it") -> JSON:
+    """A Telegram ``User`` object for a human."""
+    result: JSON = {
+        "id": user_id,
+        "is_bot": False,
+        "first_name": first_name,
+        "language_code": lang,
+    }
+    if username:
+        result["username"] = username
+    return result
+
+
+def private_chat(of_user: JSON) -> JSON:
+    """The private chat between the bot and ``of_user`` (its id is the user's id)."""
+    return {"id": of_user["id"], "type": "private", "first_name": of_user["first_name"]}
+
+
+def group_chat(chat_id: int, title: str, *, forum: bool = False) -> JSON:
+    """A supergroup (negative id), optionally with forum topics."""
+    if chat_id >= 0:
+        raise ValueError("group chat ids are negative")
+    chat: JSON = {"id": chat_id, "type": "supergroup", "title": title}
+    if forum:
+        chat["is_forum"] = True
+    return chat
+
+
+def _commands_key(params: JSON) -> tuple[str, str]:
+    scope = params.get("scope") or {"type": "default"}
+    return json.dumps(scope, sort_keys=True), str(params.get("language_code", ""))
+
+
+def _decode(name: str, value: str) -> Any:
+    if name in _STRING_PARAMS:
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+class FakeBotApi:
+    """The fake server; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_id: int = 123456,
+        bot_username: str = "tavolo_test_bot",
+        bot_name: str = "Tavolo",
+    ) -> None:
+        self.token = token
+        self.bot_user: JSON = {
+            "id": bot_id,
+            "is_bot": True,
+            "first_name": bot_name,
+            "username": bot_username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self.requests: list[RecordedRequest] = []
+        self.faults: list[Fault] = []
+        self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self.commands: dict[tuple[str, str], list[JSON]] = {}
+        self.answered_callbacks: dict[str, JSON] = {}
+        self.webhook_url: str | None = None
+        self.webhook_secret: str | None = None
+        self.webhook_replies: list[int] = []
+        self.admins: set[tuple[int, int]] = set()
+        # Users who never opened the bot: it may not write to them first (Telegram's 403).
+        self._blocked_private: set[int] = set()
+        self._pending: list[JSON] = []
+        self._confirmed_offset = 0
+        self._update_ids = itertools.count(1)
+        self._callback_ids = itertools.count(1)
+        self._message_ids: dict[int, Iterator[int]] = {}
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self._client: aiohttp.ClientSession | None = None
+        self._push_tasks: set[asyncio.Task[None]] = set()
+        self.port = 0
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/file/bot{token}/{path:.*}", self._handle_file)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        sockets = getattr(server, "sockets", None) or []
+        self.port = int(sockets[0].getsockname()[1])
+        logger.debug("fake Bot API listening on port %s", self.port)
+
+    async def stop(self) -> None:
+        for task in list(self._push_tasks):
+            task.cancel()
+        if self._push_tasks:
+            await asyncio.gather(*self._push_tasks, return_exceptions=True)
+        if self._client is not None:
+            await self._client.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> FakeBotApi:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    @property
+    def url(self) -> str:
+        """What ``TELEGRAM_API_URL`` would be for a self-hosted server at this address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.url}/file/bot"
+
+    @property
+    def bot_username(self) -> str:
+        return str(self.bot_user["username"])
+
+    # --- what tests inject -------------------------------------------------------------------
+
+    def block_private(self, user_id: int) -> None:
+        """``user_id`` has never opened the bot: a first private message to them gets a 403."""
+        self._blocked_private.add(user_id)
+
+    def make_admin(self, chat_id: int, user_id: int) -> None:
+        """``user_id`` administers the group ``chat_id`` (``getChatMember`` says so)."""
+        self.admins.add((chat_id, user_id))
+
+    def inject_fault(
+        self,
+        method: str,
+        *,
+        error_code: int,
+        description: str,
+        parameters: JSON | None = None,
+        times: int = 1,
+        chat_id: int | None = None,
+    ) -> Fault:
+        """Answer the next ``times`` calls of ``method`` (in ``chat_id`` if given) with an error."""
+        fault = Fault(method, error_code, description, parameters, times, chat_id)
+        self.faults.append(fault)
+        return fault
+
+    def inject_flood(self, method: str, *, times: int, retry_after: int = 1) -> Fault:
+        """Telegram's flood control: 429 with ``retry_after`` for the next ``times`` calls."""
+        return self.inject_fault(
+            method,
+            error_code=429,
+            description=f"Too Many Requests: retry after {retry_after}",
+            parameters={"retry_after": retry_after},
+            times=times,
+        )
+
+    def send_text(
+        self,
+        chat: JSON,
+        sender: JSON,
+        text: str,
+        *,
+        thread_id: int | None = None,
+    ) -> StoredMessage:
+        """``sender`` writes ``text`` in ``chat`` (a command if it starts with ``/``)."""
+        if chat["type"] == "private":
+            if chat["id"] != sender["id"]:
+                raise ValueError("only the user writes in their private chat with the bot")
+            # Writing to the bot opens the private chat: from now on the bot may write first.
+            self._blocked_private.discard(sender["id"])
+        stored = self._store(chat, sender, text=text, thread_id=thread_id)
+        message = stored.to_api()
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        self.push_update({"message": message})
+        return stored
+
+    def press(
+        self,
+        message: StoredMessage,
+        sender: JSON,
+        *,
+        data: str | None = None,
+        button: str | None = None,
+    ) -> str:
+        """``sender`` presses an inline button of ``message``: by label, or with any ``data``.
+
+        Passing ``data`` that is on no button is how a test forges a callback query.
+        """
+        if (data is None) == (button is None):
+            raise ValueError("give exactly one of data= or button=")
+        if button is not None:
+            data = str(message.button(button)["callback_data"])
+        query_id = f"cq{next(self._callback_ids)}"
+        current = self.messages[(message.chat["id"], message.message_id)]
+        self.push_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": sender,
+                    "message": current.to_api(),
+                    "chat_instance": f"ci{message.chat['id']}",
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def push_update(self, payload: JSON) -> int:
+        """Queue a raw update (the ``update_id`` is added); returns its id."""
+        update_id = next(self._update_ids)
+        update = {"update_id": update_id, **payload}
+        if self.webhook_url:
+            task = asyncio.get_running_loop().create_task(self._push_webhook(update))
+            self._push_tasks.add(task)
+            task.add_done_callback(self._push_tasks.discard)
+        else:
+            self._pending.append(update)
+            self._notify()
+        return update_id
+
+    # --- what tests read ---------------------------------------------------------------------
+
+    def calls(self, method: str | None = None, **params: Any) -> list[RecordedRequest]:
+        """Recorded requests of ``method`` whose parameters include ``params``."""
+        return [
+            r
+            for r in self.requests
+            if (method is None or r.method == method)
+            and all(r.params.get(k) == v for k, v in params.items())
+        ]
+
+    def chat_messages(self, chat_id: int, *, thread_id: int | None = None) -> list[StoredMessage]:
+        """The messages now in a chat (and topic), oldest first."""
+        return [
+            m
+            for (cid, _), m in sorted(self.messages.items())
+            if cid == chat_id and (thread_id is None or m.message_thread_id == thread_id)
+        ]
+
+    def bot_messages(self, chat_id: int, *, thread_id: int | None = None) -> list[StoredMessage]:
+        return [
+            m
+            for m in self.chat_messages(chat_id, thread_id=thread_id)
+            if m.sender["id"] == self.bot_user["id"]
+        ]
+
+    def last_bot_message(self, chat_id: int) -> StoredMessage:
+        messages = self.bot_messages(chat_id)
+        if not messages:
+            raise AssertionError(f"the bot wrote nothing in chat {chat_id}")
+        return messages[-1]
+
+    def message(self, chat_id: int, message_id: int) -> StoredMessage:
+        return self.messages[(chat_id, message_id)]
+
+    def texts_sent_to(self, chat_id: int) -> list[str]:
+        """Every text the bot ever put in ``chat_id`` (sent or edited), in order."""
+        out: list[str] = []
+        for r in self.requests:
+            if not r.ok or r.params.get("chat_id") != chat_id:
+                continue
+            for key in ("text", "caption"):
+                value = r.params.get(key)
+                if isinstance(value, str):
+                    out.append(value)
+        return out
+
+    async def wait_for(
+        self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition"
+    ) -> Any:
+        """Wait (bounded) until ``predicate()`` is truthy after some request; returns its value."""
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"timed out waiting for {what}")
+                try:
+                    await asyncio.wait_for(self._changed.wait(), timeout=remaining)
+                except TimeoutError:
+                    continue
+
+    async def wait_idle(self, *, quiet: float = 0.3, timeout: float = 15.0) -> None:
+        """Wait (bounded) until every update was fetched and no request came for ``quiet`` s."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            seen = len(self.requests)
+            await asyncio.sleep(quiet)
+            if len(self.requests) == seen and not self._pending:
+                return
+        raise AssertionError("the bot never went idle")
+
+    async def wait_answered(self, query_id: str, *, timeout: float = 10.0) -> JSON:
+        """Wait until the bot answered callback query ``query_id``; returns the answer."""
+        answer = await self.wait_for(
+            lambda: self.answered_callbacks.get(query_id),
+            timeout=timeout,
+            what=f"answer to {query_id}",
+        )
+        assert isinstance(answer, dict)
+        return answer
+
+    # --- the HTTP side -----------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        async def notify() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        task = asyncio.get_running_loop().create_task(notify())
+        self._push_tasks.add(task)
+        task.add_done_callback(self._push_tasks.discard)
+
+    def _next_message_id(self, chat_id: int) -> int:
+        counter = self._message_ids.setdefault(chat_id, itertools.count(1))
+        return next(counter)
+
+    def _store(
+        self,
+        chat: JSON,
+        sender: JSON,
+        *,
+        text: str | None = None,
+        caption: str | None = None,
+        reply_markup: JSON | None = None,
+        thread_id: int | None = None,
+        has_photo: bool = False,
+    ) -> StoredMessage:
+        stored = StoredMessage(
+            chat=chat,
+            message_id=self._next_message_id(chat["id"]),
+            sender=sender,
+            date=int(time.time()),
+            text=text,
+            caption=caption,
+            reply_markup=reply_markup,
+            message_thread_id=thread_id,
+            has_photo=has_photo,
+        )
+        self.messages[(chat["id"], stored.message_id)] = stored
+        return stored
+
+    async def _read_params(self, request: web.Request) -> tuple[JSON, dict[str, bytes]]:
+        params: JSON = {}
+        files: dict[str, bytes] = {}
+        if request.method == "GET":
+            for name, text in request.query.items():
+                params[name] = _decode(name, text)
+            return params, files
+        if request.content_type == "application/json":
+            body = await request.json()
+            return (dict(body) if isinstance(body, dict) else {}), files
+        form = await request.post()
+        for name, field_value in form.items():
+            value: object = field_value
+            if isinstance(value, web.FileField):
+                files[name] = value.file.read()
+            elif isinstance(value, bytes | bytearray):
+                files[name] = bytes(value)
+            else:
+                params[name] = _decode(name, str(value))
+        return params, files
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        params, files = await self._read_params(request)
+        record = RecordedRequest(len(self.requests), method, params, files)
+        try:
+            result = await self._dispatch(method, params, files)
+        except FakeApiError as error:
+            record.status, record.reply = error.error_code, error.body()
+        else:
+            record.reply = {"ok": True, "result": result}
+        if method != "getUpdates" or record.reply.get("result") or not record.ok:
+            logger.debug("fake Bot API %s %s -> %s", method, params, record.status)
+        self.requests.append(record)
+        async with self._changed:
+            self._changed.notify_all()
+        return web.json_response(record.reply, status=record.status)
+
+    async def _handle_file(self, request: web.Request) -> web.Response:
+        return web.Response(body=b"", status=404)
+
+    async def _dispatch(self, method: str, params: JSON, files: dict[str, bytes]) -> Any:
+        for fault in self.faults:
+            if fault.matches(method, params):
+                fault.remaining -= 1
+                raise FakeApiError(fault.error_code, fault.description, fault.parameters)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            raise FakeApiError(404, "Not Found: method not found")
+        return await handler(params, files)
+
+    # --- Bot API methods ---------------------------------------------------------------------
+
+    async def _api_getMe(self, params: JSON, files: dict[str, bytes]) -> Any:
+        return self.bot_user
+
+    async def _api_getUpdates(self, params: JSON, files: dict[str, bytes]) -> Any:
+        if self.webhook_url:
+            raise FakeApiError(409, "Conflict: can't use getUpdates method while webhook is active")
+        offset = int(params.get("offset") or 0)
+        if offset:
+            # Telegram forgets every update below the offset: they are confirmed.
+            self._confirmed_offset = max(self._confirmed_offset, offset)
+            self._pending = [u for u in self._pending if u["update_id"] >= offset]
+        limit = int(params.get("limit") or 100)
+        timeout = min(float(params.get("timeout") or 0), MAX_POLL_SECONDS)
+        if not self._pending and timeout > 0:
+            deadline = time.monotonic() + timeout
+            async with self._changed:
+                while not self._pending:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    try:
+                        await asyncio.wait_for(self._changed.wait(), timeout=remaining)
+                    except TimeoutError:
+                        break
+        return self._pending[:limit]
+
+    async def _api_deleteWebhook(self, params: JSON, files: dict[str, bytes]) -> Any:
+        self.webhook_url = None
+        self.webhook_secret = None
+        if params.get("drop_pending_updates"):
+            self._pending.clear()
+        return True
+
+    async def _api_setWebhook(self, params: JSON, files: dict[str, bytes]) -> Any:
+        url = params.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://127.0.0.1", "https://")):
+            raise FakeApiError(400, "Bad Request: bad webhook: an HTTPS URL must be provided")
+        self.webhook_url = url
+        self.webhook_secret = params.get("secret_token")
+        pending, self._pending = self._pending, []
+        for update in pending:
+            task = asyncio.get_running_loop().create_task(self._push_webhook(update))
+            self._push_tasks.add(task)
+            task.add_done_callback(self._push_tasks.discard)
+        return True
+
+    async def _api_getWebhookInfo(self, params: JSON, files: dict[str, bytes]) -> Any:
+        return {
+            "url": self.webhook_url or "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._pending),
+        }
+
+    async def _api_setMyCommands(self, params: JSON, files: dict[str, bytes]) -> Any:
+        commands = params.get("commands")
+        if not isinstance(commands, list) or not commands:
+            raise FakeApiError(400, "Bad Request: commands must be a non-empty list")
+        for command in commands:
+            name = command.get("command", "")
+            if not (1 <= len(name) <= 32) or name != name.lower() or not name.isascii():
+                raise FakeApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not (1 <= len(command.get("description", "")) <= 256):
+                raise FakeApiError(400, "Bad Request: command description is invalid")
+        key = _commands_key(params)
+        self.commands[key] = commands
+        return True
+
+    async def _api_getMyCommands(self, params: JSON, files: dict[str, bytes]) -> Any:
+        key = _commands_key(params)
+        return self.commands.get(key, [])
+
+    async def _api_deleteMyCommands(self, params: JSON, files: dict[str, bytes]) -> Any:
+        key = _commands_key(params)
+        self.commands.pop(key, None)
+        return True
+
+    def _target_chat(self, params: JSON) -> JSON:
+        chat_id = params.get("chat_id")
+        if not isinstance(chat_id, int):
+            raise FakeApiError(400, "Bad Request: chat not found")
+        if chat_id > 0:
+            if chat_id in self._blocked_private:
+                raise FakeApiError(403, FORBIDDEN_DM)
+            return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+        for cid, _ in self.messages:
+            if cid == chat_id:
+                return self.messages[(cid, _)].chat
+        return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+
+    def _check_text(self, text: Any, *, required: bool = True) -> None:
+        if text is None and not required:
+            return
+        if not isinstance(text, str) or not text.strip():
+            raise FakeApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise FakeApiError(400, "Bad Request: message is too long")
+
+    def _check_markup(self, markup: Any) -> JSON | None:
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise FakeApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+        for row in markup.get("inline_keyboard", []):
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not (1 <= len(str(data).encode()) <= 64):
+                    raise FakeApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                if data is None and "url" not in button:
+                    raise FakeApiError(400, 'Bad Request: can\'t find field "text"')
+        return markup
+
+    async def _api_sendMessage(self, params: JSON, files: dict[str, bytes]) -> Any:
+        chat = self._target_chat(params)
+        self._check_text(params.get("text"))
+        markup = self._check_markup(params.get("reply_markup"))
+        thread_id = params.get("message_thread_id")
+        stored = self._store(
+            chat,
+            self.bot_user,
+            text=params["text"],
+            reply_markup=markup,
+            thread_id=thread_id if isinstance(thread_id, int) else None,
+        )
+        return stored.to_api()
+
+    async def _api_sendPhoto(self, params: JSON, files: dict[str, bytes]) -> Any:
+        chat = self._target_chat(params)
+        photo = files.get("photo")
+        if photo is None and not isinstance(params.get("photo"), str):
+            raise FakeApiError(400, "Bad Request: there is no photo in the request")
+        if photo is not None and not photo:
+            raise FakeApiError(400, "Bad Request: file must be non-empty")
+        self._check_text(params.get("caption"), required=False)
+        markup = self._check_markup(params.get("reply_markup"))
+        thread_id = params.get("message_thread_id")
+        stored = self._store(
+            chat,
+            self.bot_user,
+            caption=params.get("caption"),
+            reply_markup=markup,
+            thread_id=thread_id if isinstance(thread_id, int) else None,
+            has_photo=True,
+        )
+        return stored.to_api()
+
+    def _editable(self, params: JSON) -> StoredMessage:
+        chat_id, message_id = params.get("chat_id"), params.get("message_id")
+        if not isinstance(chat_id, int) or not isinstance(message_id, int):
+            raise FakeApiError(400, "Bad Request: message identifier is not specified")
+        stored = self.messages.get((chat_id, message_id))
+        if stored is None:
+            raise FakeApiError(400, "Bad Request: message to edit not found")
+        if stored.sender["id"] != self.bot_user["id"]:
+            raise FakeApiError(400, "Bad Request: message can't be edited")
+        return stored
+
+    async def _api_editMessageText(self, params: JSON, files: dict[str, bytes]) -> Any:
+        stored = self._editable(params)
+        self._check_text(params.get("text"))
+        if stored.text is None:
+            raise FakeApiError(400, "Bad Request: there is no text in the message to edit")
+        markup = self._check_markup(params.get("reply_markup"))
+        if stored.text == params["text"] and (stored.reply_markup or None) == markup:
+            raise FakeApiError(400, NOT_MODIFIED)
+        stored.text = params["text"]
+        stored.reply_markup = markup
+        return stored.to_api()
+
+    async def _api_editMessageCaption(self, params: JSON, files: dict[str, bytes]) -> Any:
+        stored = self._editable(params)
+        markup = self._check_markup(params.get("reply_markup"))
+        if stored.caption == params.get("caption") and (stored.reply_markup or None) == markup:
+            raise FakeApiError(400, NOT_MODIFIED)
+        stored.caption = params.get("caption")
+        stored.reply_markup = markup
+        return stored.to_api()
+
+    async def _api_editMessageReplyMarkup(self, params: JSON, files: dict[str, bytes]) -> Any:
+        stored = self._editable(params)
+        markup = self._check_markup(params.get("reply_markup"))
+        if (stored.reply_markup or None) == markup:
+            raise FakeApiError(400, NOT_MODIFIED)
+        stored.reply_markup = markup
+        return stored.to_api()
+
+    async def _api_deleteMessage(self, params: JSON, files: dict[str, bytes]) -> Any:
+        stored = self._editable(params)
+        del self.messages[(stored.chat["id"], stored.message_id)]
+        return True
+
+    async def _api_answerCallbackQuery(self, params: JSON, files: dict[str, bytes]) -> Any:
+        query_id = params.get("callback_query_id")
+        if not isinstance(query_id, str) or not query_id:
+            raise FakeApiError(400, "Bad Request: query is too old and response timeout expired")
+        if query_id in self.answered_callbacks:
+            raise FakeApiError(400, "Bad Request: query is too old and response timeout expired")
+        text = params.get("text")
+        if isinstance(text, str) and len(text) > 200:
+            raise FakeApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answered_callbacks[query_id] = {
+            "text": text,
+            "show_alert": bool(params.get("show_alert")),
+            "url": params.get("url"),
+        }
+        return True
+
+    async def _api_getChatMember(self, params: JSON, files: dict[str, bytes]) -> Any:
+        chat_id, user_id = params.get("chat_id"), params.get("user_id")
+        if not isinstance(chat_id, int) or not isinstance(user_id, int):
+            raise FakeApiError(400, "Bad Request: invalid user_id specified")
+        member = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        if (chat_id, user_id) in self.admins:
+            return {
+                "status": "administrator",
+                "user": member,
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": True,
+                "can_restrict_members": True,
+                "can_promote_members": False,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+            }
+        return {"status": "member", "user": member}
+
+    async def _api_sendChatAction(self, params: JSON, files: dict[str, bytes]) -> Any:
+        self._target_chat(params)
+        return True
+
+    async def _api_close(self, params: JSON, files: dict[str, bytes]) -> Any:
+        return True
+
+    # --- webhook delivery --------------------------------------------------------------------
+
+    async def _push_webhook(self, update: JSON) -> None:
+        url = self.webhook_url
+        if url is None:
+            self._pending.append(update)
+            return
+        if self._client is None:
+            self._client = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        headers = {}
+        if self.webhook_secret:
+            headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook_secret
+        try:
+            async with self._client.post(url, json=update, headers=headers) as response:
+                self.webhook_replies.append(response.status)
+        except aiohttp.ClientError as error:
+            logger.warning("webhook delivery failed: %s", error)
+            self.webhook_replies.append(0)
+        self._notify()
+
+    async def post_to_webhook(self, payload: JSON, *, secret: str | None) -> int:
+        """POST an update to the bot's webhook with a chosen secret header (forgery tests)."""
+        assert self.webhook_url is not None
+        if self._client is None:
+            self._client = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        headers = {} if secret is None else {"X-Telegram-Bot-Api-Secret-Token": secret}
+        update = {"update_id": next(self._update_ids), **payload}
+        async with self._client.post(self.webhook_url, json=update, headers=headers) as response:
+            return response.status

@@ -1,0 +1,205 @@
+"""A tiny game that follows the engine contract, to test the service apart from the real rules.
+
+Each seat holds cards 1..hand; on a turn a seat plays one card ("3"), or "3!" ends the game at
+once. Highest total wins (sides as in Scopa: 4 players = pairs 0+2 vs 1+3). Scopa-like fields
+(``scope``, ``smazzata``, ``last_smazzata``) let the announcements be tested: playing a card equal
+to the previous one is a "scopa".
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class RulesError(ValueError):
+    pass
+
+
+class IllegalMove(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Rules:
+    players: int = 2
+    hand: int = 3
+    variant: str = "toy"
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.hand <= 9:
+            raise RulesError("hand must be 1..9")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": self.players, "hand": self.hand, "variant": self.variant}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Rules:
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class View:
+    seat: int | None
+    players: int
+    sides: tuple[tuple[int, ...], ...]
+    hand: tuple[str, ...]
+    hand_counts: tuple[int, ...]
+    current_player: int | None
+    legal_moves: tuple[str, ...]
+    points: tuple[int, ...]
+    scope: tuple[int, ...]
+    smazzata: int
+    last_smazzata: tuple[dict[str, int], ...] | None
+    is_over: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": list(self.hand)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ranks: tuple[int, ...]
+    multiplier: int = 1
+
+
+@dataclass
+class Game:
+    rules: Rules
+    hands: list[list[int]]
+    current: int | None
+    played: list[tuple[int, int]] = field(default_factory=list)
+    ended: bool = False
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        if self.players == 4:
+            return ((0, 2), (1, 3))
+        return tuple((i,) for i in range(self.players))
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended or not any(self.hands)
+
+    def legal_moves(self) -> list[str]:
+        if self.is_over or self.current is None:
+            return []
+        cards = sorted(self.hands[self.current])
+        return [str(c) for c in cards] + ([f"{cards[0]}!"] if len(self.played) >= 2 else [])
+
+    def play(self, move: object) -> Game:
+        text = str(move).strip()
+        if text not in self.legal_moves():
+            raise IllegalMove(f"{text!r} is not legal now")
+        seat = self.current
+        assert seat is not None
+        card = int(text.rstrip("!"))
+        hands = [list(h) for h in self.hands]
+        hands[seat].remove(card)
+        return Game(
+            self.rules,
+            hands,
+            (seat + 1) % self.players,
+            [*self.played, (seat, card)],
+            text.endswith("!"),
+        )
+
+    def _scope(self) -> list[int]:
+        scope = [0] * len(self.sides)
+        for i in range(1, len(self.played)):
+            if self.played[i][1] == self.played[i - 1][1]:
+                scope[self._side(self.played[i][0])] += 1
+        return scope
+
+    def _side(self, seat: int) -> int:
+        return next(i for i, s in enumerate(self.sides) if seat in s)
+
+    def points(self, side: int) -> int:
+        return sum(c for s, c in self.played if self._side(s) == side) + self._scope()[side]
+
+    @property
+    def winner(self) -> int | None:
+        o = self.outcome()
+        if o is None:
+            return None
+        firsts = [i for i, r in enumerate(o.ranks) if r == 0]
+        return firsts[0] if len(firsts) == 1 else None
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_over:
+            return None
+        pts = [self.points(i) for i in range(len(self.sides))]
+        return Outcome(tuple(sum(1 for q in pts if q > p) for p in pts))
+
+    def view(self, seat: int | None) -> View:
+        over = self.is_over
+        return View(
+            seat=seat,
+            players=self.players,
+            sides=self.sides,
+            hand=tuple(str(c) for c in sorted(self.hands[seat])) if seat is not None else (),
+            hand_counts=tuple(len(h) for h in self.hands),
+            current_player=self.current_player,
+            legal_moves=tuple(self.legal_moves())
+            if seat is not None and seat == self.current_player
+            else (),
+            points=tuple(self.points(i) for i in range(len(self.sides))),
+            scope=tuple(self._scope()),
+            smazzata=1,
+            last_smazzata=tuple(
+                {"cards": self.points(i), "total": self.points(i)} for i in range(len(self.sides))
+            )
+            if over
+            else None,
+            is_over=over,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": 1,
+            "rules": self.rules.to_dict(),
+            "hands": self.hands,
+            "current": self.current,
+            "played": self.played,
+            "ended": self.ended,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        return cls(
+            Rules.from_dict(d["rules"]),
+            [list(h) for h in d["hands"]],
+            d["current"],
+            [tuple(p) for p in d["played"]],  # type: ignore[misc]
+            d["ended"],
+        )
+
+
+def new_game(rules: Rules, seed: int) -> Game:
+    rng = random.Random(seed)
+    return Game(
+        rules,
+        [list(range(1, rules.hand + 1)) for _ in range(rules.players)],
+        rng.randrange(rules.players),
+    )
+
+
+class FirstMove:
+    """A computer player: the first legal move."""
+
+    def choose(self, view: View, rng: random.Random) -> str:
+        return view.legal_moves[0]
+
+
+class RandomMove:
+    def choose(self, view: View, rng: random.Random) -> str:
+        return rng.choice([m for m in view.legal_moves if not m.endswith("!")] or view.legal_moves)

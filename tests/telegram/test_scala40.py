@@ -1,0 +1,115 @@
+"""Scala 40 in a group through the real PTB (skipped while engine.scala40 is missing).
+
+Humans draw, open, meld, attach and discard with the buttons of their private messages (a kind of
+move, then the move: the renderer's two steps); the group never sees a card still in a hand.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.service import decode_button
+from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, user
+from tests.telegram.harness import (
+    Tavolo,
+    action_data,
+    assert_no_hidden_card_in_group,
+    hand_message,
+    hidden_cards_by_version,
+    move_buttons,
+    table_status,
+)
+
+pytest.importorskip("engine.scala40", reason="the Scala 40 engine has not landed on main yet")
+
+ALICE = user(1001, "Alice")
+BOB = user(1002, "Bob", lang="en")
+GROUP = group_chat(-100600, "Ramino")
+ROUNDS = 40
+MAX_TURNS = 1000  # a match against the easy computer takes a few hundred
+
+# Progress first: open, meld, attach; then discard; drawing only when that is all there is.
+PREFERENCE = ("o", "m", "a", "d", "p", "t")
+
+
+def kind(data: str) -> str:
+    """The move kind of a button: ``?d`` (choose a discard) and ``d QS`` are both ``d``."""
+    action = data.split(":", 2)[2]
+    return action[1:] if action.startswith("?") else action.split(" ", 1)[0][:1].lower()
+
+
+def pick(moves: list[str], rng: random.Random) -> str:
+    for wanted in PREFERENCE:
+        found = [m for m in moves if kind(m) == wanted]
+        if found:
+            return rng.choice(found)
+    return rng.choice(moves)
+
+
+async def play(tavolo: Tavolo, player: JSON, table_id: int, rng: random.Random) -> bool:
+    """One move of ``player`` if it is their turn: a kind of move, then (second step) one move."""
+    api = tavolo.api
+    message = hand_message(api, player["id"], table_id)
+    if message is None:
+        return False
+    choice = pick(move_buttons(message), rng)
+    answer = await tavolo.press(message, player, choice)
+    assert answer["text"] is None, answer
+    if choice.split(":", 2)[2].startswith("?"):
+        options = move_buttons(api.message(player["id"], message.message_id))
+        assert options and not any(":?" in o for o in options), options
+        answer = await tavolo.press(message, player, rng.choice(options))
+        assert answer["text"] is None, answer
+    return True
+
+
+async def test_scala40_turns_in_a_group(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        assert tavolo.service is not None
+        await tavolo.say(GROUP, ALICE, "/scala40 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        rng = random.Random(3)
+        for _ in range(ROUNDS):
+            moved = [await play(tavolo, player, table_id, rng) for player in (ALICE, BOB)]
+            assert any(moved), "nobody can move"
+        moves = [m["move"] for m in (await tavolo.service.export_game(table_id))["moves"]]
+        assert len(moves) >= ROUNDS
+        assert {m.split()[0] for m in moves} >= {"t"}
+        assert any(m.startswith("d ") for m in moves)
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
+        # each player's hand stayed one private message, edited in place
+        for player in (ALICE, BOB):
+            hands = [m for m in api.bot_messages(player["id"]) if move_buttons(m)]
+            assert len(hands) <= 1
+
+
+async def test_scala40_against_the_computer_to_game_over(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, ALICE, "/scala40 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, ALICE, "@fill.easy")
+        rng = random.Random(3)
+        for _ in range(MAX_TURNS):
+            if await table_status(tavolo, table_id) != "playing":
+                break
+            assert await play(tavolo, ALICE, table_id, rng)
+        else:
+            raise AssertionError("the match did not end")
+        assert await table_status(tavolo, table_id) == "finished"
+        assert not [m for m in api.bot_messages(ALICE["id"]) if m.buttons()]
+        # at least one hand was closed and summed up in the group, then the game-over message
+        texts = [m.text or "" for m in api.bot_messages(GROUP["id"])]
+        game_over = tavolo.renderer.translations("it").gettext("{table}: game over!")
+        assert any(game_over.split("{table}")[1] in t for t in texts)
+        summaries = [r for r in api.calls("sendMessage", chat_id=GROUP["id"]) if r.ok]
+        assert len(summaries) >= 2
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0

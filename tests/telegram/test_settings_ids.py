@@ -1,0 +1,69 @@
+"""Settings read from the environment, deep-link payloads and chat keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.telegram.ids import chat_key, deep_link, hand_payload, parse_hand_payload, where_of
+from bot.telegram.messenger import Where
+from bot.telegram.settings import SettingsError, TelegramSettings
+
+
+def test_settings_from_env() -> None:
+    env = {
+        "TELEGRAM_TOKEN": "1:abc",
+        "TELEGRAM_API_URL": "http://127.0.0.1:8081/",
+        "TELEGRAM_WEBHOOK_URL": "https://example.org/tg",
+        "TELEGRAM_WEBHOOK_SECRET": "abc_DEF-1",
+        "TELEGRAM_WEBHOOK_PORT": "9000",
+    }
+    settings = TelegramSettings.from_env(env)
+    assert settings is not None
+    assert settings.base_url == "http://127.0.0.1:8081/bot"
+    assert settings.base_file_url == "http://127.0.0.1:8081/file/bot"
+    assert settings.uses_webhook and settings.webhook_port == 9000
+    assert "abc" not in repr(settings)
+    assert TelegramSettings.from_env({}) is None
+    default = TelegramSettings.from_env({"TELEGRAM_TOKEN": "1:abc"})
+    assert default is not None and default.base_url == "https://api.telegram.org/bot"
+    assert not default.uses_webhook
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"TELEGRAM_TOKEN": "nocolon"}, "TELEGRAM_TOKEN"),
+        ({"TELEGRAM_TOKEN": "1:a", "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"),
+        ({"TELEGRAM_TOKEN": "1:a", "TELEGRAM_WEBHOOK_SECRET": "bad secret!"}, "SECRET"),
+        ({"TELEGRAM_TOKEN": "1:a", "TELEGRAM_WEBHOOK_PORT": "http"}, "number"),
+        ({"TELEGRAM_TOKEN": "1:a", "TELEGRAM_WEBHOOK_PORT": "70000"}, "PORT"),
+    ],
+)
+def test_bad_settings_get_a_clear_error(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        TelegramSettings.from_env(env)
+
+
+@pytest.mark.parametrize(
+    ("where", "key"),
+    [(Where(-100500), "-100500"), (Where(-100777, 42), "-100777/42"), (Where(1001), "1001")],
+)
+def test_chat_keys_round_trip(where: Where, key: str) -> None:
+    assert chat_key(where) == key
+    assert where_of(key) == where
+
+
+@pytest.mark.parametrize("key", ["", "abc", "-1/", "1/x", "12 34", "/5"])
+def test_foreign_chat_keys_are_refused(key: str) -> None:
+    with pytest.raises(ValueError):
+        where_of(key)
+
+
+def test_hand_deep_links() -> None:
+    payload = hand_payload(1234)
+    assert parse_hand_payload(payload) == 1234
+    assert deep_link("tavolo_bot", payload) == "https://t.me/tavolo_bot?start=hand-1234"
+    # Telegram allows 1-64 of A-Z a-z 0-9 _ - in a start payload
+    assert len(payload) <= 64 and payload.replace("-", "").isalnum()
+    for other in ("", "hand-", "hand-x", "hand-1-2", "join-3"):
+        assert parse_hand_payload(other) is None
