@@ -45,6 +45,7 @@ class Settings(BaseSettings):
     takeover_level: Literal["easy", "medium", "hard"] = "easy"
     timer_interval_seconds: float = Field(2.0, gt=0, le=3600)
     max_cached_tables: int = Field(5000, ge=10)
+    images: bool = Field(True, description="IMAGES=on|off: card pictures in the chats.")
 
     @field_validator(
         "telegram_token",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.render import LOCALES, Renderer
+from bot.render.pictures import Pictures, pictures_of
 from bot.service import Result, TableService
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
@@ -56,6 +57,7 @@ def build_bot(
     service: TableService,
     renderer: Renderer,
     rate_limiter: BaseRateLimiter[Any] | None = None,
+    pictures: Pictures | None = None,
 ) -> TelegramBot:
     """The Application with the adapter's handlers, ready to start."""
     application = build_application(settings, rate_limiter=rate_limiter)
@@ -63,6 +65,7 @@ def build_bot(
         bot=lambda: application.bot,
         renderer=renderer,
         book=MessageBook(repost_after=settings.repost_after),
+        pictures=pictures,
     )
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
     translations = {code: renderer.translations(code) for code in LOCALES}
@@ -86,7 +89,9 @@ async def serve(app: Any) -> None:
     if settings is None:
         raise RuntimeError("TELEGRAM_TOKEN is not set")
     redact_token_in_logs(settings.token)
-    telegram = build_bot(settings, service=app.service, renderer=app.renderer)
+    telegram = build_bot(
+        settings, service=app.service, renderer=app.renderer, pictures=pictures_of(app)
+    )
     app.deliver_to("telegram", telegram.deliver)
     await telegram.start()
     try:

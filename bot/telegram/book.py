@@ -21,6 +21,12 @@ class Shown:
     message_id: int
     # The table version it shows: a slower delivery of an older version must not overwrite it.
     version: int = 0
+    # A photo message (picture + caption + keyboard); else a text message.
+    photo: bool = False
+    # The digest of the picture it shows ("" for none): an unchanged picture is not re-sent.
+    digest: str = ""
+    # A picture posted just above a text too long for a caption (its message id).
+    companion: int | None = None
 
 
 class MessageBook:
@@ -46,6 +52,10 @@ class MessageBook:
         self._public[(table_id, where)] = Shown(where, message_id, version)
         self.saw(where.chat_id, message_id)
 
+    def keep_public(self, table_id: int, shown: Shown) -> None:
+        self._public[(table_id, shown.where)] = shown
+        self.saw(shown.where.chat_id, shown.message_id)
+
     def scrolled_away(self, shown: Shown) -> bool:
         """True when more than ``repost_after`` messages came after it: time for a new one.
 
@@ -61,6 +71,10 @@ class MessageBook:
     def set_private(self, table_id: int, user_id: int, message_id: int, version: int = 0) -> None:
         self._private[(table_id, user_id)] = Shown(Where(user_id), message_id, version)
         self.saw(user_id, message_id)
+
+    def keep_private(self, table_id: int, user_id: int, shown: Shown) -> None:
+        self._private[(table_id, user_id)] = shown
+        self.saw(user_id, shown.message_id)
 
     def private_of(self, table_id: int) -> list[Shown]:
         """The private messages (hands) shown for a table."""

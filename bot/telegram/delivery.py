@@ -14,13 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import TelegramError
 
 from bot.render import Message as Rendered
 from bot.render import Renderer
+from bot.render.images import RenderedImage
+from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
     Event,
@@ -34,7 +38,7 @@ from bot.service import (
     decode_button,
 )
 from bot.telegram import phrases
-from bot.telegram.book import MessageBook
+from bot.telegram.book import MessageBook, Shown
 from bot.telegram.ids import deep_link, hand_payload, where_of
 from bot.telegram.messenger import BlockedError, Messenger, Where
 
@@ -44,6 +48,10 @@ logger = logging.getLogger(__name__)
 _FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
+# Telegram's caption limit: a longer text goes as a text message under its picture.
+CAPTION_LIMIT = 1024
+# Uploaded pictures remembered as "digest -> Telegram file id".
+_FILE_IDS = 1024
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -65,11 +73,14 @@ class Delivery:
         bot: Callable[[], Bot],
         renderer: Renderer,
         book: MessageBook,
+        pictures: Pictures | None = None,
     ) -> None:
         # A getter, not a Bot: the Application (and its bot) is built after the adapter.
         self._bot = bot
         self._renderer = renderer
         self.book = book
+        self.pictures = pictures
+        self._file_ids: OrderedDict[str, str] = OrderedDict()
         self._blocked: set[int] = set()
         self._linked: set[tuple[int, int]] = set()
         self._notices: dict[tuple[int, int], int] = {}
@@ -173,13 +184,19 @@ class Delivery:
         if event.audience.kind == "chat":
             where = where_of(event.audience.id)
             if isinstance(event, LobbyView | TableView):
-                await self._show_table(event, where, text, markup)
+                image = None
+                if isinstance(event, TableView) and self.pictures is not None:
+                    image = await self.pictures.table(event)
+                await self._show_table(event, where, text, markup, image)
             else:
                 await self.say(where, text, markup)
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
-            await self._show_hand(event, user_id, text, markup)
+            image = None
+            if self.pictures is not None:
+                image = await self.pictures.hand(event)
+            await self._show_hand(event, user_id, text, markup, image)
         elif isinstance(event, TurnNotice):
             await self._notice(event, user_id, text)
         elif await self.say(Where(user_id), text, markup) is None and origin is not None:
@@ -187,28 +204,33 @@ class Delivery:
             await self.say(origin, text, markup)
 
     async def _show_table(
-        self, event: TableEvent, where: Where, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        event: TableEvent,
+        where: Where,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None = None,
     ) -> None:
         shown = self.book.public(event.table.id, where)
         version = event.table.version
         if shown is not None and version < shown.version:
             return  # a newer view is already showing
-        messenger = self.messenger
-        fresh = shown is not None and not self.book.scrolled_away(shown)
-        if (
-            fresh
-            and shown is not None
-            and await messenger.edit(where, shown.message_id, text, markup)
-        ):
-            return
-        message_id = await messenger.send(where, text, markup)
-        if shown is not None and markup is not None:
+        if shown is not None and self.book.scrolled_away(shown):
+            shown_now = await self._post(where, version, text, markup, image)
+        else:
+            shown_now = await self._put(where, shown, version, text, markup, image)
+        if shown is not None and shown_now.message_id != shown.message_id and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
-            await messenger.edit_markup(where, shown.message_id, None)
-        self.book.set_public(event.table.id, where, message_id, version)
+            await self.messenger.edit_markup(where, shown.message_id, None)
+        self.book.keep_public(event.table.id, shown_now)
 
     async def _show_hand(
-        self, event: HandView, user_id: int, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        event: HandView,
+        user_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None = None,
     ) -> None:
         table_id = event.table.id
         if user_id in self._blocked:
@@ -218,14 +240,120 @@ class Delivery:
         if shown is not None and event.table.version < shown.version:
             return
         try:
-            message_id = await self.messenger.upsert(
-                Where(user_id), None if shown is None else shown.message_id, text, markup
+            shown_now = await self._put(
+                Where(user_id), shown, event.table.version, text, markup, image
             )
         except BlockedError:
             self._blocked.add(user_id)
             await self._offer_link(event, user_id)
             return
-        self.book.set_private(table_id, user_id, message_id, event.table.version)
+        if shown is not None and shown_now.message_id != shown.message_id and shown.photo:
+            # A picture replaced by a text (pictures switched off): its buttons go.
+            await self.messenger.edit_markup(Where(user_id), shown.message_id, None)
+        self.book.keep_private(table_id, user_id, shown_now)
+
+    # --- one message, with or without its picture --------------------------------------------
+
+    async def _put(
+        self,
+        where: Where,
+        shown: Shown | None,
+        version: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> Shown:
+        """Edit ``shown`` in place when it can show this, else post anew; what shows it now."""
+        if shown is not None:
+            edited = await self._edit(shown, version, text, markup, image)
+            if edited is not None:
+                return edited
+        return await self._post(where, version, text, markup, image)
+
+    async def _edit(
+        self,
+        shown: Shown,
+        version: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> Shown | None:
+        """``None`` when ``shown`` cannot become this message (a text cannot turn into a photo
+        message, nor back): the caller posts a new one."""
+        messenger, where = self.messenger, shown.where
+        if image is None:
+            if shown.photo or shown.companion is not None:
+                return None
+            if not await messenger.edit(where, shown.message_id, text, markup):
+                return None
+            return replace(shown, version=version)
+        if len(text) <= CAPTION_LIMIT:
+            if not shown.photo:
+                return None
+            if shown.digest == image.digest:
+                # The same picture: only the caption and buttons change, nothing is uploaded.
+                ok = await messenger.edit_caption(where, shown.message_id, text, markup)
+            else:
+                ok, file_id = await messenger.edit_photo(
+                    where,
+                    shown.message_id,
+                    self._photo(image),
+                    filename=image.filename,
+                    caption=text,
+                    markup=markup,
+                )
+                self._learn_file(image, file_id)
+            return replace(shown, version=version, digest=image.digest) if ok else None
+        if shown.photo or shown.companion is None:
+            return None
+        if shown.digest != image.digest:
+            ok, file_id = await messenger.edit_photo(
+                where, shown.companion, self._photo(image), filename=image.filename
+            )
+            self._learn_file(image, file_id)
+            if not ok:
+                return None
+        if not await messenger.edit(where, shown.message_id, text, markup):
+            return None
+        return replace(shown, version=version, digest=image.digest)
+
+    async def _post(
+        self,
+        where: Where,
+        version: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> Shown:
+        messenger = self.messenger
+        if image is None:
+            message_id = await messenger.send(where, text, markup)
+            return Shown(where, message_id, version)
+        if len(text) <= CAPTION_LIMIT:
+            message_id, file_id = await messenger.send_photo(
+                where, self._photo(image), filename=image.filename, caption=text, markup=markup
+            )
+            self._learn_file(image, file_id)
+            return Shown(where, message_id, version, photo=True, digest=image.digest)
+        # Too long for a caption: the picture, then the text with the buttons under it.
+        companion, file_id = await messenger.send_photo(
+            where, self._photo(image), filename=image.filename
+        )
+        self._learn_file(image, file_id)
+        message_id = await messenger.send(where, text, markup)
+        return Shown(where, message_id, version, digest=image.digest, companion=companion)
+
+    def _photo(self, image: RenderedImage) -> bytes | str:
+        """Telegram's file id when this picture was uploaded before, else its bytes."""
+        return self._file_ids.get(image.digest) or image.data
+
+    def _learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        if file_id is None:
+            return
+        self._file_ids[image.digest] = file_id
+        self._file_ids.move_to_end(image.digest)
+        while len(self._file_ids) > _FILE_IDS:
+            self._file_ids.popitem(last=False)
 
     async def _offer_link(self, event: HandView, user_id: int) -> None:
         """Once per table and player: a button in the table's chat that opens the private chat."""

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.render import Renderer, card_text, move_text, scala40_move_text
+from bot.render.images import ImageRenderer
+from bot.render.pictures import Pictures
 from bot.service import (
     ComputerPlayers,
     TableService,
@@ -22,7 +24,13 @@ from bot.store import Store
 from bot.telegram import TelegramBot, build_bot
 from bot.telegram.settings import TelegramSettings
 from engine.cards import Card
-from tests.fakes.telegram_api import JSON, FakeBotApi, RecordedRequest, StoredMessage
+from tests.fakes.telegram_api import (
+    JSON,
+    FakeBotApi,
+    RecordedRequest,
+    StoredMessage,
+    request_texts,
+)
 from tests.telegram.support import fast_rate_limiter
 
 MAX_PRESSES = 2000  # far above any game the scenarios play; a bug cannot loop forever
@@ -39,8 +47,20 @@ class Tavolo:
         seed: int = 7,
         repost_after: int = 15,
         timers: bool = False,
+        images: bool = False,
     ) -> None:
         self.timers = timers
+        # Small cards keep the picture tests quick; the drawing is the same at every size.
+        self.pictures = (
+            Pictures(
+                Renderer(),
+                ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
+                styles=self.style_of,
+            )
+            if images
+            else None
+        )
+        self.styles: dict[tuple[str, str], str] = {}
         self.api = api
         self.url = f"sqlite+aiosqlite:///{db_path}"
         self.settings = TelegramSettings(
@@ -67,8 +87,12 @@ class Tavolo:
             service=self.service,
             renderer=self.renderer,
             rate_limiter=fast_rate_limiter(),
+            pictures=self.pictures,
         )
         await self.bot.start()
+
+    async def style_of(self, platform: str, owner: str) -> str | None:
+        return self.styles.get((platform, owner))
 
     async def stop(self) -> None:
         if self.bot is not None:
@@ -253,8 +277,8 @@ def assert_no_hidden_card_in_group(
     for request in api.requests:
         if not request.ok or request.params.get("chat_id") != group_id:
             continue
-        text = request.params.get("text") or request.params.get("caption")
-        if not isinstance(text, str):
+        text = "\n".join(request_texts(request))
+        if not text:
             continue
         markup = request.params.get("reply_markup") or {}
         versions = {

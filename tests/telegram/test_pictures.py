@@ -1,0 +1,140 @@
+"""Card pictures on Telegram, through the real PTB and the fake Bot API.
+
+With pictures on, the table and each hand are photo messages whose caption is the text view (the
+accessible form) and whose keyboard is the usual one; they are edited in place with
+``editMessageMedia`` when the picture changes, with ``editMessageCaption`` (no upload) when it does
+not. With pictures off, only text goes out.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from PIL import Image
+
+from bot.service import ChatRef, UserRef, decode_button
+from tests.fakes.telegram_api import FakeBotApi, StoredMessage, group_chat, user
+from tests.telegram.harness import (
+    Tavolo,
+    action_data,
+    assert_no_hidden_card_in_group,
+    hidden_cards_by_version,
+    play_turn,
+    play_until_over,
+    table_status,
+)
+
+ALICE = user(1001, "Alice")
+BOB = user(1002, "Bob", lang="en")
+GROUP = group_chat(-100700, "Carte")
+TURNS = 12
+
+
+async def start_game(tavolo: Tavolo, game: str = "scopa") -> int:
+    api = tavolo.api
+    await tavolo.say(GROUP, ALICE, f"/{game} 2")
+    lobby = api.last_bot_message(GROUP["id"])
+    table_id = decode_button(action_data(lobby, "@join")).table_id
+    assert (await tavolo.press_action(lobby, BOB, "@join"))["text"] is None
+    lobby = api.message(GROUP["id"], lobby.message_id)
+    assert (await tavolo.press_action(lobby, ALICE, "@start"))["text"] is None
+    return table_id
+
+
+def photo_table(api: FakeBotApi, table_id: int) -> StoredMessage:
+    """The group's photo message that carries this table's buttons."""
+    found = [
+        m
+        for m in api.bot_messages(GROUP["id"])
+        if m.has_photo
+        and any(
+            decode_button(b["callback_data"]).table_id == table_id
+            for b in m.buttons()
+            if "callback_data" in b
+        )
+    ]
+    assert len(found) == 1, [m.message_id for m in found]
+    return found[0]
+
+
+async def test_pictures_on_table_and_hands_are_photos_edited_in_place(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        table_id = await start_game(tavolo)
+        table = photo_table(api, table_id)
+        # the caption is the text view: whose turn, the table's cards, and the usual button
+        assert table.caption and "Alice" in table.caption and "Bob" in table.caption
+        assert table.photo_data is not None
+        Image.open(io.BytesIO(table.photo_data)).verify()
+        pictures = {table.photo_data}
+        rng = random.Random(5)
+        for _ in range(TURNS):
+            played = [await play_turn(tavolo, p, table_id, rng) for p in (ALICE, BOB)]
+            assert any(played)
+            now = api.message(GROUP["id"], table.message_id)
+            assert now.photo_data is not None
+            pictures.add(now.photo_data)
+        # one table message, its picture replaced as the table changed
+        assert photo_table(api, table_id).message_id == table.message_id
+        assert len(pictures) >= TURNS // 2, len(pictures)
+        media_edits = api.calls("editMessageMedia", chat_id=GROUP["id"])
+        assert len(media_edits) >= TURNS // 2
+        # hands are photos too, with their move buttons, edited rather than re-sent
+        for player in (ALICE, BOB):
+            photos = [m for m in api.bot_messages(player["id"]) if m.has_photo]
+            assert photos, player
+            assert api.calls("editMessageMedia", chat_id=player["id"])
+            assert len(api.calls("sendPhoto", chat_id=player["id"])) <= 2
+        # no card of a hand in any caption of the group
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > TURNS // 2
+        # an unchanged picture is never uploaded again: every upload is a new picture
+        uploads = [r for r in api.requests if r.ok and r.files]
+        digests = [bytes(next(iter(r.files.values()))) for r in uploads]
+        assert len(digests) == len(set(digests)), "a picture was uploaded twice"
+
+
+async def show_table(tavolo: Tavolo, table_id: int) -> None:
+    """Alice asks for the table again (the service's public ``show``), delivered as usual."""
+    assert tavolo.service is not None and tavolo.bot is not None
+    shown = await tavolo.service.show(
+        ChatRef("telegram", str(GROUP["id"])),
+        UserRef("telegram", str(ALICE["id"]), "Alice"),
+        table_id,
+        public=True,
+    )
+    await tavolo.bot.deliver(shown)
+    await tavolo.api.wait_idle()
+
+
+async def test_same_picture_is_not_uploaded_again_and_a_style_changes_it(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        table_id = await start_game(tavolo)
+        table = photo_table(api, table_id)
+        first = table.photo_data  # the fake edits its stored message in place
+        media_edits = len(api.calls("editMessageMedia", chat_id=GROUP["id"]))
+        uploads = len([r for r in api.requests if r.files])
+        await show_table(tavolo, table_id)
+        # the same picture: nothing uploaded, nothing replaced
+        assert len(api.calls("editMessageMedia", chat_id=GROUP["id"])) == media_edits
+        assert len([r for r in api.requests if r.files]) == uploads
+        assert api.message(GROUP["id"], table.message_id).photo_data == first
+        # the group picks another deck: the same table, drawn anew, replaces the picture
+        tavolo.styles[("telegram", str(GROUP["id"]))] = "piacentine"
+        await show_table(tavolo, table_id)
+        assert len(api.calls("editMessageMedia", chat_id=GROUP["id"])) == media_edits + 1
+        assert api.message(GROUP["id"], table.message_id).photo_data != first
+
+
+async def test_pictures_off_sends_text_only(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=False) as tavolo:
+        table_id = await start_game(tavolo)
+        await play_until_over(tavolo, [ALICE, BOB], table_id)
+        assert await table_status(tavolo, table_id) == "finished"
+        assert not api.calls("sendPhoto")
+        assert not api.calls("editMessageMedia")
