@@ -11,6 +11,7 @@ from typing import Any
 from bot.discord.bot import TavoloBot, sync_commands_once
 from bot.discord.handler import PLATFORM, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
+from bot.render.pictures import pictures_of
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +28,7 @@ def build_bot(app: Any, **options: Any) -> TavoloBot:
         app.renderer,
         table_messages=FileIdMap(app.settings.data_dir / MESSAGES_FILE),
         dm_users=FileIdMap(app.settings.data_dir / DM_USERS_FILE),
+        pictures=pictures_of(app),
     )
     bot = TavoloBot(
         handler=handler,

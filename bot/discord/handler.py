@@ -31,7 +31,14 @@ import discord
 
 from bot.discord.commands import ITALIAN_NAMES, ITALIAN_TEXTS
 from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
-from bot.discord.delivery import Delivered, answer, post_or_edit, send_private
+from bot.discord.delivery import (
+    Delivered,
+    answer,
+    picture_to_edit,
+    post_or_edit,
+    send_private,
+    shown_picture,
+)
 from bot.discord.limits import (
     MAX_ROW_BUTTONS,
     MAX_ROWS,
@@ -40,6 +47,8 @@ from bot.discord.limits import (
     split_text,
 )
 from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
+from bot.render.images import RenderedImage
+from bot.render.pictures import Pictures
 from bot.service import (
     ChatRef,
     Event,
@@ -235,9 +244,14 @@ class ServiceHandler:
         *,
         table_messages: IdMap | None = None,
         dm_users: IdMap | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
+        self.pictures = pictures
+        # table id -> (its message id, the picture file it shows): unchanged ones are not
+        # uploaded again.
+        self._table_pictures: OrderedDict[int, tuple[int, str]] = OrderedDict()
         self.client: discord.Client | None = None
         self._table_messages = table_messages if table_messages is not None else MemoryIdMap()
         self._dm_users = dm_users if dm_users is not None else MemoryIdMap()
@@ -270,6 +284,27 @@ class ServiceHandler:
         if isinstance(event, HandView):
             return hand_view(event, message, label=self.move_label(event))
         return view_of(message)
+
+    async def picture(self, event: Event, *, picked: Sequence[str] = ()) -> RenderedImage | None:
+        """The picture of a table or hand event (``None``: pictures off, or none for it)."""
+        if self.pictures is None:
+            return None
+        if isinstance(event, TableView):
+            return await self.pictures.table(event)
+        if isinstance(event, HandView):
+            hand = [str(c).rstrip("'") for c in getattr(event.view, "hand", ())]
+            selected = frozenset(i for i, card in enumerate(hand) if card in picked)
+            return await self.pictures.hand(event, selected=selected)
+        return None
+
+    def _remember_picture(
+        self, image: RenderedImage | None, *, table_id: int, message_id: int
+    ) -> None:
+        self._table_pictures.pop(table_id, None)
+        if image is not None:
+            self._table_pictures[table_id] = (message_id, image.filename)
+            while len(self._table_pictures) > MAX_REMEMBERED:
+                self._table_pictures.popitem(last=False)
 
     def move_label(self, event: TableEvent) -> Callable[[str], str]:
         """How the renderer writes a move of this table's game, in the event's language."""
@@ -433,7 +468,11 @@ class ServiceHandler:
                 return
             message = self.renderer.render(hand)
             view = hand_view(hand, message, picked=picked, page=page, label=self.move_label(hand))
-            kwargs: dict[str, Any] = {"view": view}
+            image = await self.picture(hand, picked=picked)
+            kwargs: dict[str, Any] = {
+                "view": view,
+                **picture_to_edit(image, shown_picture(interaction.message)),
+            }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
         except Exception as error:
             await self.failed(interaction, error)
@@ -484,7 +523,8 @@ class ServiceHandler:
                 client = self._client(interaction)
                 if client is not None:
                     view = self.view_for(event, message)
-                    await send_private(client, target, message.text, view=view)
+                    image = await self.picture(event)
+                    await send_private(client, target, message.text, view=view, image=image)
         if interaction is not None and _original_pending(interaction):
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
             await interaction.delete_original_response()
@@ -517,21 +557,31 @@ class ServiceHandler:
         channel_id = int(event.audience.id)
         table_id = event.table.id
         view = view_of(message)
+        image = await self.picture(event)
         if interaction is not None and interaction.channel_id == channel_id:
             if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "public":
-                sent = await _fill_original(interaction, message.text, view)
+                sent = await _fill_original(interaction, message.text, view, image)
                 self._table_messages.remember(table_id, sent.id)
+                self._remember_picture(image, table_id=table_id, message_id=sent.id)
                 return
             source = interaction.message
             if source is not None and not source.flags.ephemeral and _shows_table(source, table_id):
                 self._table_messages.remember(table_id, source.id)
+                shown = shown_picture(source)
+                if shown is not None:
+                    self._table_pictures[table_id] = (source.id, shown)
         client = self._client(interaction)
         if client is None:
             logger.warning("no Discord client to show table %s", table_id)
             return
         known = self._table_messages.get(table_id)
-        message_id = await post_or_edit(client, channel_id, known, message.text, view=view)
+        remembered = self._table_pictures.get(table_id)
+        shown = remembered[1] if remembered is not None and remembered[0] == known else None
+        message_id = await post_or_edit(
+            client, channel_id, known, message.text, view=view, image=image, shown=shown
+        )
         self._table_messages.remember(table_id, message_id)
+        self._remember_picture(image, table_id=table_id, message_id=message_id)
 
     async def _post(
         self,
@@ -571,6 +621,7 @@ class ServiceHandler:
         """Deliver a private event to the user pressing; True when the source message was
         edited in place (only once per interaction)."""
         view = self.view_for(event, message)
+        image = await self.picture(event)
         if self.wants_dm(interaction.user.id):
             hint = DM_CLOSED_HINT.get(event.locale, DM_CLOSED_HINT["en"])
             delivered = await send_private(
@@ -580,6 +631,7 @@ class ServiceHandler:
                 view=view,
                 interaction=interaction,
                 fallback_hint=hint,
+                image=image,
             )
             if delivered is Delivered.EPHEMERAL:
                 self._set_dm(interaction.user.id, False)
@@ -591,13 +643,16 @@ class ServiceHandler:
             and source is not None
             and source.flags.ephemeral
         ):
-            kwargs: dict[str, Any] = {"view": view}  # None clears the old move buttons
+            kwargs: dict[str, Any] = {
+                "view": view,  # None clears the old move buttons
+                **picture_to_edit(image, shown_picture(source)),
+            }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
             return True
         if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "private":
-            await _fill_original(interaction, message.text, view)
+            await _fill_original(interaction, message.text, view, image)
             return False
-        await answer(interaction, message.text, view=view, ephemeral=True)
+        await answer(interaction, message.text, view=view, ephemeral=True, image=image)
         return False
 
 
@@ -616,9 +671,13 @@ def _original_pending(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _fill_original(
-    interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None
+    interaction: discord.Interaction[Any],
+    text: str,
+    view: discord.ui.View | None,
+    image: RenderedImage | None = None,
 ) -> discord.Message:
     kwargs: dict[str, Any] = {} if view is None else {"view": view}
+    kwargs.update(picture_to_edit(image, None))
     sent = await interaction.edit_original_response(content=fit_content(text), **kwargs)
     interaction.extras[_FILLED] = True
     return sent

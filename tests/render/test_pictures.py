@@ -1,0 +1,141 @@
+"""The one mapping of service events to picture scenes (``bot.render.pictures``), both adapters'.
+
+Seeded playouts check the invariants: every seat drawn with its hand's card count and whose turn
+it is, the public scene holds no card of any hand, every move changes the picture; a hand scene
+is the hand in the engine's order; the deck style follows the chat's (or user's) choice where the
+style can draw the game's deck.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.render import Renderer
+from bot.render.images import ImageRenderer
+from bot.render.pictures import Pictures, deck_of, hand_scene, table_scene
+from bot.service import Audience, HandView, SeatInfo, TableInfo, TableView
+from engine import scala40, scopa
+
+
+def info(family: str, game: str, players: int, version: int = 1) -> TableInfo:
+    seats = tuple(
+        SeatInfo(i, f"P{i}", "telegram", str(100 + i), False, None, False) for i in range(players)
+    )
+    return TableInfo(
+        id=42,
+        platform="telegram",
+        chat_id="-100777",
+        game=game,
+        family=family,
+        status="playing",
+        version=version,
+        players=players,
+        options={},
+        seats=seats,
+        creator="100",
+    )
+
+
+CHAT = Audience("chat", "telegram", "-100777")
+
+
+@pytest.fixture(scope="module")
+def images() -> ImageRenderer:
+    return ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400)
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [("scopa", 2, 3), ("scopone", 4, 4)])
+def test_scopa_playout_scenes(images: ImageRenderer, variant: str, players: int, seed: int) -> None:
+    renderer = Renderer()
+    rng = random.Random(seed)
+    game = scopa.new_game(scopa.Rules(variant=variant, players=players), seed=seed)
+    digests: set[str] = set()
+    for version in range(30):  # bounded
+        if game.is_over:
+            break
+        table = info("scopa", variant, players, version)
+        public = game.view(None)
+        event = TableView(audience=CHAT, locale="en", table=table, view=public)
+        scene = table_scene(renderer, event)
+        assert scene is not None
+        assert [s.cards for s in scene.seats] == list(public.hand_counts)
+        assert [s.to_move for s in scene.seats] == [
+            seat == public.current_player for seat in range(players)
+        ]
+        assert scene.table == public.table and scene.stock == public.deck_count
+        in_hands = {c for seat in range(players) for c in game.view(seat).hand}
+        assert not in_hands & set(scene.cards()), "a hand card in the public picture"
+        digests.add(images.table_digest(scene, style="napoletane"))
+        seat = game.current_player
+        assert seat is not None
+        hand = HandView(
+            audience=Audience("user", "telegram", str(100 + seat)),
+            locale="it",
+            table=table,
+            seat=seat,
+            view=game.view(seat),
+        )
+        hand_picture = hand_scene(renderer, hand)
+        assert hand_picture is not None and hand_picture.cards == game.view(seat).hand
+        game = game.play(rng.choice(game.legal_moves()))
+    assert len(digests) >= 25, "every move changes the table's picture"
+
+
+def test_scala40_playout_scenes() -> None:
+    renderer = Renderer()
+    rng = random.Random(5)
+    game = scala40.new_game(scala40.Rules(players=3), seed=5)
+    melds = 0
+    for version in range(300):  # bounded
+        if game.is_over:
+            break
+        public = game.view(None)
+        event = TableView(
+            audience=CHAT, locale="it", table=info("scala40", "scala40", 3, version), view=public
+        )
+        scene = table_scene(renderer, event)
+        assert scene is not None
+        assert len(scene.melds) == len(public.melds) and scene.pile_top == public.pile_top
+        assert all(m.owner.startswith("P") for m in scene.melds)
+        assert [s.cards for s in scene.seats] == list(public.hand_counts)
+        melds = max(melds, len(scene.melds))
+        game = game.play(rng.choice(game.legal_moves()))
+    assert melds > 0
+
+
+async def test_styles_follow_the_choice_where_they_can(images: ImageRenderer) -> None:
+    chosen = {("telegram", "-100777"): "piacentine", ("telegram", "100"): "francesi4"}
+
+    async def lookup(platform: str, owner: str) -> str | None:
+        return chosen.get((platform, owner))
+
+    pictures = Pictures(Renderer(), images, styles=lookup)
+    italian, french = info("scopa", "scopa", 2), info("scala40", "scala40", 2)
+    assert deck_of(italian) == "italian" and deck_of(french) == "french"
+    assert await pictures.style_for(italian, "-100777") == "piacentine"
+    # piacentine cannot draw the 54-card French deck: Scala 40 falls back to francesi
+    assert await pictures.style_for(french, "-100777") == "francesi"
+    # a user's own choice first, then the chat's
+    assert await pictures.style_for(italian, "100", "-100777") == "francesi4"
+    assert await pictures.style_for(italian, "101", "-100777") == "piacentine"
+    chosen[("telegram", "-100777")] = "no-such-style"
+    assert await pictures.style_for(italian, "-100777") == "napoletane"
+
+    async def broken(platform: str, owner: str) -> str | None:
+        raise RuntimeError("database away")
+
+    assert await Pictures(Renderer(), images, styles=broken).style_for(italian, "x") == (
+        "napoletane"
+    )
+
+
+async def test_pictures_off_draws_nothing(images: ImageRenderer) -> None:
+    game = scopa.new_game(scopa.Rules(variant="scopa", players=2), seed=1)
+    event = TableView(
+        audience=CHAT, locale="it", table=info("scopa", "scopa", 2), view=game.view(None)
+    )
+    assert await Pictures(Renderer(), images, enabled=False).table(event) is None
+    drawn = await Pictures(Renderer(), images).table(event)
+    assert drawn is not None and drawn.data.startswith(b"\x89PNG")
