@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import gettext
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from bot.render import Renderer, move_text, scala40_move_text
@@ -34,10 +33,11 @@ from bot.render.images import (
     style_names,
 )
 from bot.service.events import HandView, TableInfo, TableView
+from bot.store.adapter_state import AdapterState, adapter_state_of
 
 __all__ = [
+    "STYLE",
     "Pictures",
-    "StyleLookup",
     "deck_of",
     "hand_scene",
     "pictures_of",
@@ -46,8 +46,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# (platform, chat or user id) -> the preferred style, or None.
-StyleLookup = Callable[[str, str], Awaitable[str | None]]
+# The adapter-state kind under which a chat's or user's deck style is kept.
+STYLE = "style"
 
 
 def deck_of(table: TableInfo) -> Literal["italian", "french"]:
@@ -157,9 +157,9 @@ def hand_scene(
 class Pictures:
     """Draws the pictures of table and hand events; one per process (the composition root's).
 
-    ``enabled`` is the ``IMAGES`` setting. ``styles`` answers the preferred deck style of a
-    chat or user (``None``: the deck's default); a store-backed lookup makes it survive
-    restarts and shared by processes.
+    ``enabled`` is the ``IMAGES`` setting. ``state`` keeps the deck style a chat or user
+    chose (the store in production, so it survives restarts and is shared by processes; none:
+    every deck in its default style).
     """
 
     def __init__(
@@ -168,23 +168,35 @@ class Pictures:
         images: ImageRenderer,
         *,
         enabled: bool = True,
-        styles: StyleLookup | None = None,
+        state: AdapterState | None = None,
     ) -> None:
         self.renderer = renderer
         self.images = images
         self.enabled = enabled and images.enabled
-        self._styles = styles
+        self.state = state
 
     async def preferred(self, platform: str, owner: str) -> str | None:
         """The style a chat or user picked (``None``: none, or it is unknown now)."""
-        if self._styles is None:
+        if self.state is None:
             return None
         try:
-            found = await self._styles(platform, owner)
+            found = await self.state.state_get(platform=platform, kind=STYLE, scope=owner)
         except Exception as error:  # a lost preference must not cost the picture
             logger.warning("could not read the deck style of %s: %s", owner, error)
             return None
         return found if found in style_names() else None
+
+    async def set_style(self, style: str | None, *, platform: str, owner: str) -> None:
+        """A chat's or user's deck style (``None``: back to the defaults); ``ValueError`` for
+        a name that is not a style (the message lists them)."""
+        if self.state is None:
+            raise ValueError("deck styles cannot be chosen here")
+        if style is None:
+            await self.state.state_delete(platform=platform, kind=STYLE, scope=owner)
+            return
+        if style not in style_names():
+            raise ValueError(f"unknown style {style!r}: {', '.join(style_names())}")
+        await self.state.state_put(style, platform=platform, kind=STYLE, scope=owner)
 
     async def style_for(self, table: TableInfo, *owners: str) -> str:
         """The style to draw ``table``'s deck: the first owner's preference that can draw it."""
@@ -229,12 +241,17 @@ class Pictures:
 
 def pictures_of(app: Any) -> Pictures:
     """The composition root's ``Pictures`` (``app.pictures``), or one made from its settings
-    (``IMAGES``), kept on the app so Telegram and Discord share one picture cache."""
+    (``IMAGES``) and its store, kept on the app so Telegram and Discord share one cache."""
     existing = getattr(app, "pictures", None)
     if isinstance(existing, Pictures):
         return existing
     enabled = bool(getattr(app.settings, "images", True))
-    pictures = Pictures(app.renderer, ImageRenderer(enabled=enabled), enabled=enabled)
+    pictures = Pictures(
+        app.renderer,
+        ImageRenderer(enabled=enabled),
+        enabled=enabled,
+        state=adapter_state_of(app),
+    )
     try:
         app.pictures = pictures
     except AttributeError:  # a slotted or frozen app: each adapter keeps its own

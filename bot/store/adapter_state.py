@@ -12,11 +12,12 @@ keeps them in memory for tests and single-process use.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import OrderedDict
 from typing import Any, Protocol
 
-__all__ = ["AdapterState", "MemoryState"]
+__all__ = ["AdapterState", "MemoryState", "adapter_state_of"]
 
 MAX_SCOPE = 96
 MAX_KIND = 16
@@ -95,3 +96,18 @@ class MemoryState:
     async def state_forget_table(self, *, platform: str, table_id: int) -> None:
         for key in [k for k in self._items if k[0] == platform and k[3] == table_id]:
             del self._items[key]
+
+
+def adapter_state_of(app: Any) -> AdapterState:
+    """The composition root's adapter state: its service's store (the database), or, for an app
+    without one, a memory state kept on the app so every adapter shares it."""
+    store = getattr(getattr(app, "service", None), "store", None)
+    if store is not None and hasattr(store, "state_get"):
+        return store  # type: ignore[no-any-return]
+    existing = getattr(app, "adapter_state", None)
+    if isinstance(existing, MemoryState):
+        return existing
+    state = MemoryState()
+    with contextlib.suppress(AttributeError):
+        app.adapter_state = state
+    return state

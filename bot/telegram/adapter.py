@@ -242,7 +242,7 @@ class TelegramAdapter:
         chat = await self._chat_of_press(message, user, data)
         result = await self._service.press(chat, user, data)
         if result.ok and message is not None:
-            self._delivery.learn(message, data, user_id=query.from_user.id)
+            await self._delivery.learn(message, data, user_id=query.from_user.id)
         await self._delivery.deliver(
             result, origin=None if message is None else where_of_message(message)
         )
@@ -297,7 +297,7 @@ class TelegramAdapter:
         # One quick game at a time in a private chat: a new one replaces the old.
         for table in await self._service.open_tables(chat):
             await self._service.abandon(chat, who, table.id, is_admin=True)
-            self._delivery.book.forget_table(table.id)
+            await self._delivery.book.forget_table(table.id)
         created = await self._service.create_table(
             chat, who, game, players=players, options=options
         )

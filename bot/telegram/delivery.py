@@ -15,11 +15,12 @@ import asyncio
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 
 from bot.render import Message as Rendered
 from bot.render import Renderer
@@ -39,10 +40,12 @@ from bot.service import (
 )
 from bot.telegram import phrases
 from bot.telegram.book import MessageBook, Shown
-from bot.telegram.ids import deep_link, hand_payload, where_of
+from bot.telegram.ids import PLATFORM, deep_link, hand_payload, where_of
 from bot.telegram.messenger import BlockedError, Messenger, Where
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 # Announcements that only say what the table message shows next; folded into it.
 _FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
@@ -50,8 +53,10 @@ _FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 # Telegram's caption limit: a longer text goes as a text message under its picture.
 CAPTION_LIMIT = 1024
-# Uploaded pictures remembered as "digest -> Telegram file id".
+# Uploaded pictures remembered as "digest -> Telegram file id" (in memory, and in the adapter
+# state under this kind, so other processes reuse them).
 _FILE_IDS = 1024
+FILE = "file"
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -132,11 +137,11 @@ class Delivery:
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
                 await self._close_hands(event.table.id)
-                self.book.forget_table(event.table.id)
+                await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
         """The table is over: its hands lose their buttons, so nobody presses into the void."""
-        for shown in self.book.private_of(table_id):
+        for shown in await self.book.private_of(table_id):
             try:
                 await self.messenger.edit_markup(shown.where, shown.message_id, None)
             except TelegramError as error:
@@ -147,7 +152,7 @@ class Delivery:
         self._blocked.discard(user_id)
         self._linked = {k for k in self._linked if k[1] != user_id}
 
-    def learn(self, message: Message, data: str, *, user_id: int) -> None:
+    async def learn(self, message: Message, data: str, *, user_id: int) -> None:
         """A press on ``message`` tells which message shows a table (re-learned after a restart)."""
         try:
             button = decode_button(data)
@@ -157,13 +162,13 @@ class Delivery:
         if message.chat.type == "private":
             # "@hand" is ambiguous in private (a hand's "Back", or a quick game's "My hand").
             hand = not public and message.chat.id == user_id
-            if hand and self.book.private(button.table_id, user_id) is None:
-                self.book.set_private(button.table_id, user_id, message.message_id)
+            if hand and await self.book.private(button.table_id, user_id) is None:
+                await self.book.set_private(button.table_id, user_id, message.message_id)
         elif public:
             thread = message.message_thread_id if message.is_topic_message else None
             where = Where(message.chat.id, thread if message.chat.is_forum else None)
-            if self.book.public(button.table_id, where) is None:
-                self.book.set_public(button.table_id, where, message.message_id)
+            if await self.book.public(button.table_id, where) is None:
+                await self.book.set_public(button.table_id, where, message.message_id)
 
     # --- one event ---------------------------------------------------------------------------
 
@@ -211,7 +216,7 @@ class Delivery:
         markup: InlineKeyboardMarkup | None,
         image: RenderedImage | None = None,
     ) -> None:
-        shown = self.book.public(event.table.id, where)
+        shown = await self.book.public(event.table.id, where)
         version = event.table.version
         if shown is not None and version < shown.version:
             return  # a newer view is already showing
@@ -222,7 +227,7 @@ class Delivery:
         if shown is not None and shown_now.message_id != shown.message_id and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
             await self.messenger.edit_markup(where, shown.message_id, None)
-        self.book.keep_public(event.table.id, shown_now)
+        await self.book.keep_public(event.table.id, shown_now)
 
     async def _show_hand(
         self,
@@ -236,7 +241,7 @@ class Delivery:
         if user_id in self._blocked:
             await self._offer_link(event, user_id)
             return
-        shown = self.book.private(table_id, user_id)
+        shown = await self.book.private(table_id, user_id)
         if shown is not None and event.table.version < shown.version:
             return
         try:
@@ -250,7 +255,7 @@ class Delivery:
         if shown is not None and shown_now.message_id != shown.message_id and shown.photo:
             # A picture replaced by a text (pictures switched off): its buttons go.
             await self.messenger.edit_markup(Where(user_id), shown.message_id, None)
-        self.book.keep_private(table_id, user_id, shown_now)
+        await self.book.keep_private(table_id, user_id, shown_now)
 
     # --- one message, with or without its picture --------------------------------------------
 
@@ -294,23 +299,30 @@ class Delivery:
                 # The same picture: only the caption and buttons change, nothing is uploaded.
                 ok = await messenger.edit_caption(where, shown.message_id, text, markup)
             else:
-                ok, file_id = await messenger.edit_photo(
-                    where,
-                    shown.message_id,
-                    self._photo(image),
-                    filename=image.filename,
-                    caption=text,
-                    markup=markup,
+                ok, file_id = await self._with_photo(
+                    image,
+                    lambda photo: messenger.edit_photo(
+                        where,
+                        shown.message_id,
+                        photo,
+                        filename=image.filename,
+                        caption=text,
+                        markup=markup,
+                    ),
                 )
-                self._learn_file(image, file_id)
+                await self._learn_file(image, file_id)
             return replace(shown, version=version, digest=image.digest) if ok else None
         if shown.photo or shown.companion is None:
             return None
         if shown.digest != image.digest:
-            ok, file_id = await messenger.edit_photo(
-                where, shown.companion, self._photo(image), filename=image.filename
+            companion = shown.companion
+            ok, file_id = await self._with_photo(
+                image,
+                lambda photo: messenger.edit_photo(
+                    where, companion, photo, filename=image.filename
+                ),
             )
-            self._learn_file(image, file_id)
+            await self._learn_file(image, file_id)
             if not ok:
                 return None
         if not await messenger.edit(where, shown.message_id, text, markup):
@@ -330,30 +342,58 @@ class Delivery:
             message_id = await messenger.send(where, text, markup)
             return Shown(where, message_id, version)
         if len(text) <= CAPTION_LIMIT:
-            message_id, file_id = await messenger.send_photo(
-                where, self._photo(image), filename=image.filename, caption=text, markup=markup
+            message_id, file_id = await self._with_photo(
+                image,
+                lambda photo: messenger.send_photo(
+                    where, photo, filename=image.filename, caption=text, markup=markup
+                ),
             )
-            self._learn_file(image, file_id)
+            await self._learn_file(image, file_id)
             return Shown(where, message_id, version, photo=True, digest=image.digest)
         # Too long for a caption: the picture, then the text with the buttons under it.
-        companion, file_id = await messenger.send_photo(
-            where, self._photo(image), filename=image.filename
+        companion, file_id = await self._with_photo(
+            image, lambda photo: messenger.send_photo(where, photo, filename=image.filename)
         )
-        self._learn_file(image, file_id)
+        await self._learn_file(image, file_id)
         message_id = await messenger.send(where, text, markup)
         return Shown(where, message_id, version, digest=image.digest, companion=companion)
 
-    def _photo(self, image: RenderedImage) -> bytes | str:
-        """Telegram's file id when this picture was uploaded before, else its bytes."""
-        return self._file_ids.get(image.digest) or image.data
+    async def _with_photo(
+        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
+    ) -> _T:
+        """``call`` with the picture's known file id, or its bytes; a file id Telegram no
+        longer accepts is dropped and the bytes are uploaded instead."""
+        photo = await self._photo(image)
+        if isinstance(photo, bytes):
+            return await call(photo)
+        try:
+            return await call(photo)
+        except BadRequest as error:
+            if "file" not in error.message.lower():
+                raise
+            logger.info("file id of picture %s refused: uploading it again", image.digest)
+            self._file_ids.pop(image.digest, None)
+            return await call(image.data)
 
-    def _learn_file(self, image: RenderedImage, file_id: str | None) -> None:
-        if file_id is None:
+    async def _photo(self, image: RenderedImage) -> bytes | str:
+        """Telegram's file id when this picture was uploaded before (by any process), else its
+        bytes."""
+        known = self._file_ids.get(image.digest)
+        if known is None:
+            stored = await self.book.state.state_get(
+                platform=PLATFORM, kind=FILE, scope=image.digest
+            )
+            known = stored if isinstance(stored, str) else None
+        return known or image.data
+
+    async def _learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        if file_id is None or self._file_ids.get(image.digest) == file_id:
             return
         self._file_ids[image.digest] = file_id
         self._file_ids.move_to_end(image.digest)
         while len(self._file_ids) > _FILE_IDS:
             self._file_ids.popitem(last=False)
+        await self.book.state.state_put(file_id, platform=PLATFORM, kind=FILE, scope=image.digest)
 
     async def _offer_link(self, event: HandView, user_id: int) -> None:
         """Once per table and player: a button in the table's chat that opens the private chat."""

@@ -50,17 +50,8 @@ class Tavolo:
         images: bool = False,
     ) -> None:
         self.timers = timers
-        # Small cards keep the picture tests quick; the drawing is the same at every size.
-        self.pictures = (
-            Pictures(
-                Renderer(),
-                ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
-                styles=self.style_of,
-            )
-            if images
-            else None
-        )
-        self.styles: dict[tuple[str, str], str] = {}
+        self.images = images
+        self.pictures: Pictures | None = None
         self.api = api
         self.url = f"sqlite+aiosqlite:///{db_path}"
         self.settings = TelegramSettings(
@@ -82,17 +73,22 @@ class Tavolo:
             timers=TimerSettings(reminder=60, autoplay=120) if self.timers else TimerSettings(0),
             seeds=lambda: next(self._seeds),
         )
+        if self.images:
+            # Small cards keep the picture tests quick; the drawing is the same at every size.
+            self.pictures = Pictures(
+                self.renderer,
+                ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
+                state=self.store,
+            )
         self.bot = build_bot(
             self.settings,
             service=self.service,
             renderer=self.renderer,
             rate_limiter=fast_rate_limiter(),
             pictures=self.pictures,
+            state=self.store,
         )
         await self.bot.start()
-
-    async def style_of(self, platform: str, owner: str) -> str | None:
-        return self.styles.get((platform, owner))
 
     async def stop(self) -> None:
         if self.bot is not None:

@@ -125,7 +125,8 @@ async def test_same_picture_is_not_uploaded_again_and_a_style_changes_it(
         assert len([r for r in api.requests if r.files]) == uploads
         assert api.message(GROUP["id"], table.message_id).photo_data == first
         # the group picks another deck: the same table, drawn anew, replaces the picture
-        tavolo.styles[("telegram", str(GROUP["id"]))] = "piacentine"
+        assert tavolo.pictures is not None
+        await tavolo.pictures.set_style("piacentine", platform="telegram", owner=str(GROUP["id"]))
         await show_table(tavolo, table_id)
         assert len(api.calls("editMessageMedia", chat_id=GROUP["id"])) == media_edits + 1
         assert api.message(GROUP["id"], table.message_id).photo_data != first
