@@ -62,6 +62,7 @@ from bot.service import (
     TurnNotice,
     UserRef,
 )
+from bot.store.adapter_state import AdapterState, MemoryState
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +82,9 @@ MAX_REMEMBERED = 10_000
 PICK_CARDS = "~pick"
 # Games whose hands always get the card picker (many moves per turn: melds, attaches, discards).
 PICKER_FAMILIES = ("scala40",)
+# Adapter-state kinds: a table's channel message, a user's wish for DMs.
+TABLE_MESSAGE = "table"
+DM_WISH = "dm"
 
 
 def locale_hint(locale: discord.Locale | None) -> str:
@@ -118,6 +122,9 @@ class MemoryIdMap:
 
     def forget(self, key: int) -> None:
         self._ids.pop(key, None)
+
+    def items(self) -> list[tuple[int, int]]:
+        return list(self._ids.items())
 
 
 class FileIdMap(MemoryIdMap):
@@ -242,19 +249,16 @@ class ServiceHandler:
         service: TableService,
         renderer: Renderer,
         *,
-        table_messages: IdMap | None = None,
-        dm_users: IdMap | None = None,
+        state: AdapterState | None = None,
         pictures: Pictures | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
         self.pictures = pictures
-        # table id -> (its message id, the picture file it shows): unchanged ones are not
-        # uploaded again.
-        self._table_pictures: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        # Which message shows each table (and the picture file it shows), who wants DMs: in the
+        # store in production, so a restarted or second process edits the same message.
+        self.state: AdapterState = state if state is not None else MemoryState()
         self.client: discord.Client | None = None
-        self._table_messages = table_messages if table_messages is not None else MemoryIdMap()
-        self._dm_users = dm_users if dm_users is not None else MemoryIdMap()
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""
@@ -297,14 +301,26 @@ class ServiceHandler:
             return await self.pictures.hand(event, selected=selected)
         return None
 
-    def _remember_picture(
-        self, image: RenderedImage | None, *, table_id: int, message_id: int
+    async def table_message(self, table_id: int) -> tuple[int | None, str | None]:
+        """The message showing a table, and the picture file it shows (``None``: unknown)."""
+        found = await self.state.state_get(
+            platform=PLATFORM, kind=TABLE_MESSAGE, scope="", table_id=table_id
+        )
+        if not isinstance(found, dict) or not isinstance(found.get("message_id"), int):
+            return None, None
+        picture = found.get("picture")
+        return found["message_id"], picture if isinstance(picture, str) else None
+
+    async def _keep_table_message(
+        self, picture: str | None, *, table_id: int, message_id: int
     ) -> None:
-        self._table_pictures.pop(table_id, None)
-        if image is not None:
-            self._table_pictures[table_id] = (message_id, image.filename)
-            while len(self._table_pictures) > MAX_REMEMBERED:
-                self._table_pictures.popitem(last=False)
+        await self.state.state_put(
+            {"message_id": message_id, "picture": picture},
+            platform=PLATFORM,
+            kind=TABLE_MESSAGE,
+            scope="",
+            table_id=table_id,
+        )
 
     def move_label(self, event: TableEvent) -> Callable[[str], str]:
         """How the renderer writes a move of this table's game, in the event's language."""
@@ -313,14 +329,15 @@ class ServiceHandler:
             return lambda move: scala40_move_text(move, translations)
         return move_text
 
-    def wants_dm(self, user_id: int) -> bool:
-        return self._dm_users.get(user_id) is not None
+    async def wants_dm(self, user_id: int) -> bool:
+        found = await self.state.state_get(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
+        return bool(found)
 
-    def _set_dm(self, user_id: int, wanted: bool) -> None:
+    async def _set_dm(self, user_id: int, wanted: bool) -> None:
         if wanted:
-            self._dm_users.remember(user_id, 1)
+            await self.state.state_put(True, platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
         else:
-            self._dm_users.forget(user_id)
+            await self.state.state_delete(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
 
     # ------------------------------------------------------------------ slash commands
 
@@ -333,7 +350,7 @@ class ServiceHandler:
             await _defer_command(interaction, private=False)
             result = await self._open_table(chat, user, name, options)
         elif name == "hand":
-            self._set_dm(interaction.user.id, bool(options.get("dm")))
+            await self._set_dm(interaction.user.id, bool(options.get("dm")))
             await _defer_command(interaction, private=True)
             result = await self.service.show(chat, user)
         elif name == "leaderboard":
@@ -519,7 +536,7 @@ class ServiceHandler:
                 edited_source |= await self._to_interacting_user(
                     interaction, event, message, can_edit_source=not edited_source
                 )
-            elif self.wants_dm(target):
+            elif await self.wants_dm(target):
                 client = self._client(interaction)
                 if client is not None:
                     view = self.view_for(event, message)
@@ -558,30 +575,36 @@ class ServiceHandler:
         table_id = event.table.id
         view = view_of(message)
         image = await self.picture(event)
-        if interaction is not None and interaction.channel_id == channel_id:
-            if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "public":
-                sent = await _fill_original(interaction, message.text, view, image)
-                self._table_messages.remember(table_id, sent.id)
-                self._remember_picture(image, table_id=table_id, message_id=sent.id)
-                return
-            source = interaction.message
-            if source is not None and not source.flags.ephemeral and _shows_table(source, table_id):
-                self._table_messages.remember(table_id, source.id)
-                shown = shown_picture(source)
-                if shown is not None:
-                    self._table_pictures[table_id] = (source.id, shown)
+        if (
+            interaction is not None
+            and interaction.channel_id == channel_id
+            and _original_pending(interaction)
+            and interaction.extras.get(_DEFERRED) == "public"
+        ):
+            sent = await _fill_original(interaction, message.text, view, image)
+            picture = None if image is None else image.filename
+            await self._keep_table_message(picture, table_id=table_id, message_id=sent.id)
+            return
         client = self._client(interaction)
         if client is None:
             logger.warning("no Discord client to show table %s", table_id)
             return
-        known = self._table_messages.get(table_id)
-        remembered = self._table_pictures.get(table_id)
-        shown = remembered[1] if remembered is not None and remembered[0] == known else None
+        known, shown = await self.table_message(table_id)
+        source = None if interaction is None else interaction.message
+        if (
+            source is not None
+            and interaction is not None
+            and interaction.channel_id == channel_id
+            and not source.flags.ephemeral
+            and _shows_table(source, table_id)
+        ):
+            # A press on the table message itself: that is the message, whatever was known.
+            known, shown = source.id, shown_picture(source)
         message_id = await post_or_edit(
             client, channel_id, known, message.text, view=view, image=image, shown=shown
         )
-        self._table_messages.remember(table_id, message_id)
-        self._remember_picture(image, table_id=table_id, message_id=message_id)
+        picture = None if image is None else image.filename
+        await self._keep_table_message(picture, table_id=table_id, message_id=message_id)
 
     async def _post(
         self,
@@ -622,7 +645,7 @@ class ServiceHandler:
         edited in place (only once per interaction)."""
         view = self.view_for(event, message)
         image = await self.picture(event)
-        if self.wants_dm(interaction.user.id):
+        if await self.wants_dm(interaction.user.id):
             hint = DM_CLOSED_HINT.get(event.locale, DM_CLOSED_HINT["en"])
             delivered = await send_private(
                 interaction.client,
@@ -634,7 +657,7 @@ class ServiceHandler:
                 image=image,
             )
             if delivered is Delivered.EPHEMERAL:
-                self._set_dm(interaction.user.id, False)
+                await self._set_dm(interaction.user.id, False)
             return False
         source = interaction.message
         if (
