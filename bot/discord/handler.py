@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord.commands import ITALIAN_NAMES, ITALIAN_TEXTS
+from bot.discord.commands import ITALIAN_NAMES
 from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
 from bot.discord.delivery import (
     Delivered,
@@ -48,7 +48,7 @@ from bot.discord.limits import (
 )
 from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
 from bot.render.images import RenderedImage
-from bot.render.pictures import Pictures
+from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
     ChatRef,
     Event,
@@ -70,11 +70,6 @@ PLATFORM = "discord"
 TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40")
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
-# Platform text (not game text): why a hand arrived here instead of by DM.
-DM_CLOSED_HINT = {
-    "it": "Non riesco a scriverti in privato: attiva i messaggi diretti da questo server.",
-    "en": "I cannot DM you: allow direct messages from this server's members.",
-}
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.
 OPEN_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 MAX_REMEMBERED = 10_000
@@ -375,6 +370,9 @@ class ServiceHandler:
         elif name == "help":
             await answer(interaction, self._help(interaction), ephemeral=True)
             return
+        elif name == "style":
+            await answer(interaction, await self._style(interaction, options), ephemeral=True)
+            return
         else:
             raise ValueError(f"unknown command {name!r}")
         await self.deliver(result, interaction)
@@ -400,10 +398,28 @@ class ServiceHandler:
             result = added
         return Result(events, result.table)
 
+    async def _style(
+        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
+    ) -> str:
+        """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
+        locale = locale_hint(interaction.locale)
+        if self.pictures is None or not self.pictures.enabled:
+            return self.renderer.notice("style_off", locale)
+        deck = str(options.get("deck") or DEFAULT_STYLE)
+        if deck not in self.pictures.style_choices():
+            deck = DEFAULT_STYLE
+        mine = options.get("scope") == "me" or interaction.guild_id is None
+        owner = str(interaction.user.id) if mine else str(interaction.channel_id)
+        await self.pictures.set_style(deck, platform=PLATFORM, owner=owner)
+        label = self.pictures.style_label(deck, locale)
+        return self.renderer.notice("style_set", locale).format(style=label)
+
     def _help(self, interaction: discord.Interaction[Any]) -> str:
         """The slash commands with their descriptions, in the user's language (the command
         catalog's own text: what to type, not how to play)."""
-        italian = locale_hint(interaction.locale) == "it"
+        locale = locale_hint(interaction.locale)
+        italian = locale == "it"
+        translations = self.renderer.translations(locale)
         client = interaction.client
         tree = getattr(client, "tree", None)
         lines = []
@@ -413,7 +429,7 @@ class ServiceHandler:
             name, description = command.name, command.description
             if italian:
                 name = ITALIAN_NAMES.get(name, name)
-                description = ITALIAN_TEXTS.get(description, description)
+            description = translations.gettext(description)
             lines.append(f"/{name} — {description}")
         return "\n".join(lines)
 
@@ -646,7 +662,8 @@ class ServiceHandler:
         view = self.view_for(event, message)
         image = await self.picture(event)
         if await self.wants_dm(interaction.user.id):
-            hint = DM_CLOSED_HINT.get(event.locale, DM_CLOSED_HINT["en"])
+            # Why a hand arrived here instead of by DM (the renderer's catalogs say it).
+            hint = self.renderer.notice("dm_closed_discord", event.locale)
             delivered = await send_private(
                 interaction.client,
                 interaction.user.id,

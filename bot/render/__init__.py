@@ -147,6 +147,10 @@ NOTICES = {
     "thinking": N_("The computer is thinking…"),
     "choose_game": N_("Which game?"),
     "new_table": N_("New table"),
+    "dm_closed_discord": N_("I cannot DM you: allow direct messages from this server's members."),
+    "style_choose": N_("Card pictures: {style}. Choose the deck style:"),
+    "style_set": N_("Card pictures: {style}."),
+    "style_off": N_("Card pictures are switched off on this bot."),
 }
 
 

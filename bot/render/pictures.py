@@ -36,7 +36,9 @@ from bot.service.events import HandView, TableInfo, TableView
 from bot.store.adapter_state import AdapterState, adapter_state_of
 
 __all__ = [
+    "DEFAULT_STYLE",
     "STYLE",
+    "STYLE_LABELS",
     "Pictures",
     "deck_of",
     "hand_scene",
@@ -48,6 +50,22 @@ logger = logging.getLogger(__name__)
 
 # The adapter-state kind under which a chat's or user's deck style is kept.
 STYLE = "style"
+DEFAULT_STYLE = "default"
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction, translated later."""
+    return message
+
+
+# How each deck style is called in a chat (a style's own ``title`` is its Italian name).
+STYLE_LABELS = {
+    "napoletane": N_("Neapolitan cards"),
+    "piacentine": N_("Piacentine cards"),
+    "francesi": N_("French cards"),
+    "francesi4": N_("French cards, four colours"),
+    DEFAULT_STYLE: N_("Default (Neapolitan; French for Scala 40)"),
+}
 
 
 def deck_of(table: TableInfo) -> Literal["italian", "french"]:
@@ -186,12 +204,22 @@ class Pictures:
             return None
         return found if found in style_names() else None
 
+    def style_label(self, style: str | None, locale: str | None) -> str:
+        """A style's name for people, in ``locale`` (``None``: the defaults)."""
+        t = self.renderer.translations(locale)
+        return t.gettext(STYLE_LABELS.get(style or DEFAULT_STYLE, style or DEFAULT_STYLE))
+
+    @staticmethod
+    def style_choices() -> tuple[str, ...]:
+        """Every choice a chat or user has: each style, then "default"."""
+        return (*style_names(), DEFAULT_STYLE)
+
     async def set_style(self, style: str | None, *, platform: str, owner: str) -> None:
-        """A chat's or user's deck style (``None``: back to the defaults); ``ValueError`` for
-        a name that is not a style (the message lists them)."""
+        """A chat's or user's deck style (``None`` or "default": back to the defaults);
+        ``ValueError`` for a name that is not a style (the message lists them)."""
         if self.state is None:
             raise ValueError("deck styles cannot be chosen here")
-        if style is None:
+        if style is None or style == DEFAULT_STYLE:
             await self.state.state_delete(platform=platform, kind=STYLE, scope=owner)
             return
         if style not in style_names():

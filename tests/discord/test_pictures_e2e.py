@@ -44,12 +44,14 @@ MOVES = 8
 
 async def make_bot(backend: Backend, *, images: bool) -> tuple[TavoloBot, ServiceHandler]:
     renderer = Renderer()
+    service = await backend.service()
     pictures = Pictures(
         renderer,
         ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
         enabled=images,
+        state=service.store,
     )
-    handler = TrackedHandler(await backend.service(), renderer, pictures=pictures)
+    handler = TrackedHandler(service, renderer, pictures=pictures, state=service.store)
     bot = TavoloBot(handler=handler, sync_state=MemorySyncState(), guild_ready_timeout=0.05)
     handler.bind(bot)
     return bot, handler
@@ -124,3 +126,57 @@ async def test_pictures_off_uploads_nothing(fake: FakeDiscord, backend: Backend)
         assert "@hand" in [action_of(c) for c in fake.messages[table.id].custom_ids()]
     assert not any(m.attachments or m.embeds for m in fake.messages.values())
     assert_all_answered(fake)
+
+
+async def test_style_command_sets_the_channels_or_ones_own_deck(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend, images=True)
+    assert handler.pictures is not None
+    async with running(bot, fake):
+        record = await fake.slash(alice, "style", deck="piacentine")
+        (reply,) = await record.wait_messages(1)
+        assert reply.ephemeral and "piacentine" in reply.content.lower()
+        channel = str(fake.channel_id)
+        assert await handler.pictures.preferred("discord", channel) == "piacentine"
+        record = await fake.slash(alice, "style", deck="francesi4", scope="me")
+        await record.wait_messages(1)
+        assert await handler.pictures.preferred("discord", str(alice.id)) == "francesi4"
+        assert await handler.pictures.preferred("discord", channel) == "piacentine"
+        # the table of this channel is drawn with the channel's deck
+        lobby = await open_table(fake, alice, "scopa", computers=1, level="easy")
+        start = await fake.click(alice, lobby, find_id(lobby, "@start"))
+        await start.wait_answer()
+        await settle(handler, fake, start)
+        _, piacentine = picture_of(fake.messages[lobby.id])
+        await handler.pictures.set_style(None, platform="discord", owner=channel)
+        table_id = table_id_of(lobby)
+        export = await handler.service.export_game(table_id)
+        assert export["status"] == "playing"
+    assert piacentine.startswith(b"\x89PNG")
+    assert_all_answered(fake)
+
+
+async def test_italian_command_texts_come_from_the_catalogs() -> None:
+    import discord
+    from discord import app_commands
+
+    from bot.discord.commands import ItalianTranslator
+
+    translator = ItalianTranslator()
+    context = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, None
+    )
+    it = await translator.translate(
+        app_commands.locale_str("Show the leaderboard"), discord.Locale.italian, context
+    )
+    assert it == "Mostra la classifica"
+    style = await translator.translate(
+        app_commands.locale_str("Deck style of the card pictures"), discord.Locale.italian, context
+    )
+    assert style == "Tipo di mazzo delle immagini delle carte"
+    english = await translator.translate(
+        app_commands.locale_str("Show the leaderboard"), discord.Locale.british_english, context
+    )
+    assert english is None

@@ -14,8 +14,9 @@ import pytest
 
 from bot.render import Renderer
 from bot.render.images import ImageRenderer
-from bot.render.pictures import Pictures, deck_of, hand_scene, table_scene
+from bot.render.pictures import STYLE, Pictures, deck_of, hand_scene, table_scene
 from bot.service import Audience, HandView, SeatInfo, TableInfo, TableView
+from bot.store.adapter_state import MemoryState
 from engine import scala40, scopa
 
 
@@ -106,12 +107,10 @@ def test_scala40_playout_scenes() -> None:
 
 
 async def test_styles_follow_the_choice_where_they_can(images: ImageRenderer) -> None:
-    chosen = {("telegram", "-100777"): "piacentine", ("telegram", "100"): "francesi4"}
-
-    async def lookup(platform: str, owner: str) -> str | None:
-        return chosen.get((platform, owner))
-
-    pictures = Pictures(Renderer(), images, styles=lookup)
+    state = MemoryState()
+    pictures = Pictures(Renderer(), images, state=state)
+    await pictures.set_style("piacentine", platform="telegram", owner="-100777")
+    await pictures.set_style("francesi4", platform="telegram", owner="100")
     italian, french = info("scopa", "scopa", 2), info("scala40", "scala40", 2)
     assert deck_of(italian) == "italian" and deck_of(french) == "french"
     assert await pictures.style_for(italian, "-100777") == "piacentine"
@@ -120,15 +119,23 @@ async def test_styles_follow_the_choice_where_they_can(images: ImageRenderer) ->
     # a user's own choice first, then the chat's
     assert await pictures.style_for(italian, "100", "-100777") == "francesi4"
     assert await pictures.style_for(italian, "101", "-100777") == "piacentine"
-    chosen[("telegram", "-100777")] = "no-such-style"
+    # a name stored by an older version that is no style now is ignored
+    await state.state_put("no-such-style", platform="telegram", kind=STYLE, scope="-100777")
     assert await pictures.style_for(italian, "-100777") == "napoletane"
+    await pictures.set_style("default", platform="telegram", owner="100")
+    assert await pictures.preferred("telegram", "100") is None
+    with pytest.raises(ValueError, match="piacentine"):
+        await pictures.set_style("toscane", platform="telegram", owner="100")
+    # labels in both languages
+    assert pictures.style_label("piacentine", "it") == "Carte piacentine"
+    assert pictures.style_label(None, "en").startswith("Default")
 
-    async def broken(platform: str, owner: str) -> str | None:
-        raise RuntimeError("database away")
+    class Broken(MemoryState):
+        async def state_get(self, **key: object) -> object:  # type: ignore[override]
+            raise RuntimeError("database away")
 
-    assert await Pictures(Renderer(), images, styles=broken).style_for(italian, "x") == (
-        "napoletane"
-    )
+    broken = Pictures(Renderer(), images, state=Broken())
+    assert await broken.style_for(italian, "x") == "napoletane"
 
 
 async def test_pictures_off_draws_nothing(images: ImageRenderer) -> None:

@@ -139,3 +139,31 @@ async def test_pictures_off_sends_text_only(api: FakeBotApi, tmp_path: Path) -> 
         assert await table_status(tavolo, table_id) == "finished"
         assert not api.calls("sendPhoto")
         assert not api.calls("editMessageMedia")
+
+
+async def test_style_command_sets_the_groups_deck(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        assert tavolo.pictures is not None
+        await tavolo.say(GROUP, ALICE, "/style")
+        menu = api.last_bot_message(GROUP["id"])
+        labels = [b["text"] for b in menu.buttons()]
+        assert len(labels) == 5 and "Carte piacentine" in labels, labels  # Alice reads Italian
+        answer = await tavolo.press(menu, BOB, str(menu.button("piacentine")["callback_data"]))
+        assert answer["text"] is None
+        assert "piacentine" in (api.message(GROUP["id"], menu.message_id).text or "").lower()
+        owner = str(GROUP["id"])
+        assert await tavolo.pictures.preferred("telegram", owner) == "piacentine"
+        # typed with a name; in private it is the user's own
+        await tavolo.say(GROUP, ALICE, "/style francesi4")
+        assert await tavolo.pictures.preferred("telegram", owner) == "francesi4"
+        await tavolo.say(GROUP, ALICE, "/style default")
+        assert await tavolo.pictures.preferred("telegram", owner) is None
+        # a forged style button changes nothing
+        await tavolo.press(menu, BOB, "sty:0:../../etc")
+        assert await tavolo.pictures.preferred("telegram", owner) is None
+
+
+async def test_style_command_with_pictures_off(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=False) as tavolo:
+        await tavolo.say(GROUP, BOB, "/style")
+        assert "off" in (api.last_bot_message(GROUP["id"]).text or "")
