@@ -22,8 +22,8 @@ from typing import TypeVar
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
+from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
-from bot.render import Renderer
 from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
@@ -183,6 +183,14 @@ class Delivery:
         )
 
     async def _deliver_one(self, event: Event, *, origin: Where | None, extra: list[str]) -> None:
+        if (
+            isinstance(event, HandView)
+            and event.table.family == "scala40"
+            and (event.focus is None or event.focus.startswith(SELECT))
+        ):
+            # On a phone Scala 40 is played by tapping cards: the hand starts with an empty
+            # selection, and each tap comes back (as a "?#<mask>" press) with the new one.
+            event = replace(event, focus=event.focus or SELECT + "0")
         rendered = self._renderer.render(event)
         text = "\n".join([rendered.text, *extra]) if extra else rendered.text
         markup = keyboard(rendered)
@@ -200,7 +208,8 @@ class Delivery:
         if isinstance(event, HandView):
             image = None
             if self.pictures is not None:
-                image = await self.pictures.hand(event)
+                selected = selection_of(event.focus, len(getattr(event.view, "hand", ())))
+                image = await self.pictures.hand(event, selected=selected)
             await self._show_hand(event, user_id, text, markup, image)
         elif isinstance(event, TurnNotice):
             await self._notice(event, user_id, text)

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bot.render import Renderer
+from bot.render import SELECT, Renderer, _move_cards, _plain_card, selection_of
 from bot.render.images import ImageRenderer
 from bot.render.pictures import STYLE, Pictures, deck_of, hand_scene, table_scene
 from bot.service import Audience, HandView, SeatInfo, TableInfo, TableView
@@ -146,3 +146,44 @@ async def test_pictures_off_draws_nothing(images: ImageRenderer) -> None:
     assert await Pictures(Renderer(), images, enabled=False).table(event) is None
     drawn = await Pictures(Renderer(), images).table(event)
     assert drawn is not None and drawn.data.startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_scala40_selection_keyboard_offers_every_selected_move(seed: int) -> None:
+    """Selecting exactly a legal meld's, attach's, swap's or discard's cards offers that move;
+    the keyboard stays within 5 rows of 5 and every button within 64 bytes."""
+    renderer = Renderer()
+    rng = random.Random(seed)
+    game = scala40.new_game(scala40.Rules(players=2), seed=seed)
+    table = info("scala40", "scala40", 2)
+    offered = 0
+    for _ in range(120):  # bounded
+        if game.is_over:
+            break
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        hand = [_plain_card(c) for c in view.hand]
+        audience = Audience("user", "telegram", str(100 + seat))
+        for move in view.legal_moves:
+            if move.split()[0][:1] not in "masd" or len(move.split()) < 2:
+                continue
+            used: set[int] = set()
+            for card in _move_cards(move):
+                used.add(next(i for i, h in enumerate(hand) if h == card and i not in used))
+            focus = SELECT + format(sum(1 << i for i in used), "x")
+            event = HandView(
+                audience=audience, locale="en", table=table, seat=seat, view=view, focus=focus
+            )
+            message = renderer.render(event)
+            actions = [b.data.split(":", 2)[2] for row in message.buttons for b in row]
+            assert move in actions
+            assert len(message.buttons) <= 5 and all(len(r) <= 5 for r in message.buttons)
+            assert all(len(b.data.encode()) <= 64 for row in message.buttons for b in row)
+            assert selection_of(focus, len(hand)) == frozenset(used)
+            offered += 1
+        game = game.play(rng.choice(game.legal_moves()))
+    assert offered > 20
+    # untrusted focus: garbage selects nothing
+    assert selection_of("#zz", 5) == frozenset() and selection_of("#" + "f" * 40, 5) == frozenset()
+    assert selection_of("#ff", 3) == frozenset({0, 1, 2})
