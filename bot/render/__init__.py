@@ -46,9 +46,9 @@ from bot.service.events import (
 
 __all__ = [
     "COMMANDS",
-    "SELECT",
     "LOCALES",
     "NOTICES",
+    "SELECT",
     "Button",
     "Message",
     "Renderer",
