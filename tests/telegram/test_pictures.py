@@ -12,9 +12,11 @@ import io
 import random
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.service import ChatRef, UserRef, decode_button
+from bot.telegram import delivery
 from tests.fakes.telegram_api import FakeBotApi, StoredMessage, group_chat, user
 from tests.telegram.harness import (
     Tavolo,
@@ -167,3 +169,32 @@ async def test_style_command_with_pictures_off(api: FakeBotApi, tmp_path: Path) 
     async with Tavolo(api, tmp_path / "t.sqlite3", images=False) as tavolo:
         await tavolo.say(GROUP, BOB, "/style")
         assert "off" in (api.last_bot_message(GROUP["id"]).text or "")
+
+
+async def test_a_text_too_long_for_a_caption_goes_under_its_picture(
+    api: FakeBotApi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past Telegram's 1024-character caption the picture is posted alone and the text, with
+    the buttons, right under it; both are then edited in place."""
+    monkeypatch.setattr(delivery, "CAPTION_LIMIT", 20)
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        table_id = await start_game(tavolo)
+        photos = [m for m in api.bot_messages(GROUP["id"]) if m.has_photo]
+        assert len(photos) == 1 and photos[0].caption is None and not photos[0].buttons()
+        texts = [
+            m for m in api.bot_messages(GROUP["id"]) if m.message_id == photos[0].message_id + 1
+        ]
+        assert texts and texts[0].text and action_data(texts[0], "@hand")
+        first = photos[0].photo_data
+        rng = random.Random(2)
+        for _ in range(3):
+            for player in (ALICE, BOB):
+                await play_turn(tavolo, player, table_id, rng)
+        # still one picture and one text: the picture replaced, the text edited
+        assert [m.message_id for m in api.bot_messages(GROUP["id"]) if m.has_photo] == [
+            photos[0].message_id
+        ]
+        assert api.message(GROUP["id"], photos[0].message_id).photo_data != first
+        assert api.calls("editMessageText", chat_id=GROUP["id"])
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
