@@ -35,6 +35,7 @@ from bot.discord.delivery import (
     Delivered,
     answer,
     picture_to_edit,
+    picture_to_send,
     post_or_edit,
     send_private,
     shown_picture,
@@ -56,6 +57,7 @@ from bot.service import (
     LobbyView,
     Refusal,
     Result,
+    Stats,
     TableEvent,
     TableService,
     TableView,
@@ -294,6 +296,8 @@ class ServiceHandler:
             hand = [str(c).rstrip("'") for c in getattr(event.view, "hand", ())]
             selected = frozenset(i for i, card in enumerate(hand) if card in picked)
             return await self.pictures.hand(event, selected=selected)
+        if isinstance(event, Stats):
+            return await self.pictures.stats(event)
         return None
 
     async def table_message(self, table_id: int) -> tuple[int | None, str | None]:
@@ -545,7 +549,7 @@ class ServiceHandler:
                 if isinstance(event, LobbyView | TableView):
                     await self._show_table(event, message, interaction)
                 else:
-                    await self._post(int(event.audience.id), message, interaction)
+                    await self._post(int(event.audience.id), message, interaction, event=event)
                 continue
             target = int(event.audience.id)
             if interaction is not None and interaction.user.id == target:
@@ -627,15 +631,18 @@ class ServiceHandler:
         channel_id: int,
         message: Message,
         interaction: discord.Interaction[Any] | None,
+        *,
+        event: Event,
     ) -> None:
         view = view_of(message)
+        image = await self.picture(event)
         if (
             interaction is not None
             and interaction.channel_id == channel_id
             and not interaction.response.is_done()
         ):
             # A command answered at once (a leaderboard, an abandon): the reply is the message.
-            await answer(interaction, message.text, view=view)
+            await answer(interaction, message.text, view=view, image=image)
             return
         client = self._client(interaction)
         if client is None:
@@ -644,8 +651,9 @@ class ServiceHandler:
         channel = client.get_partial_messageable(channel_id)
         parts = split_text(message.text)
         for index, part in enumerate(parts):
-            if index == len(parts) - 1 and view is not None:
-                await channel.send(part, view=view)
+            if index == len(parts) - 1:
+                extra: dict[str, Any] = {} if view is None else {"view": view}
+                await channel.send(part, **extra, **picture_to_send(image))
             else:
                 await channel.send(part)
 

@@ -17,22 +17,26 @@ so a picture can never show a card that its caption could not.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import gettext
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from bot.render import Renderer, move_text, scala40_move_text
+from bot.render import GAME_NAMES, Renderer, move_text, scala40_move_text
 from bot.render.images import (
     HandScene,
     ImageRenderer,
     MeldInfo,
+    RatingChart,
+    RatingPoint,
     RenderedImage,
     SeatInfo,
     TableScene,
     choose_style,
     style_names,
 )
-from bot.service.events import HandView, TableInfo, TableView
+from bot.service.events import HandView, Stats, TableInfo, TableView
 from bot.store.adapter_state import AdapterState, adapter_state_of
 
 __all__ = [
@@ -47,6 +51,10 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+# A player's conservative rating after each game of a family, oldest first (the store's
+# ``rating_history(platform=, user_id=, family=) -> [(unix time, rating), ...]``).
+RatingHistory = Callable[..., Awaitable[list[tuple[float, float]]]]
 
 # The adapter-state kind under which a chat's or user's deck style is kept.
 STYLE = "style"
@@ -187,11 +195,13 @@ class Pictures:
         *,
         enabled: bool = True,
         state: AdapterState | None = None,
+        history: RatingHistory | None = None,
     ) -> None:
         self.renderer = renderer
         self.images = images
         self.enabled = enabled and images.enabled
         self.state = state
+        self._history = history
 
     async def preferred(self, platform: str, owner: str) -> str | None:
         """The style a chat or user picked (``None``: none, or it is unknown now)."""
@@ -249,6 +259,30 @@ class Pictures:
             logger.warning("no picture for table %s: %s", event.table.id, error)
             return None
 
+    async def stats(self, event: Stats) -> RenderedImage | None:
+        """The /stats picture: the player's global rating over time in the first game family
+        of the statistics (``None`` with fewer than two games, or pictures off)."""
+        if not self.enabled or self._history is None or not event.rows:
+            return None
+        family, _, row = next((r for r in event.rows if r[1] == "global"), event.rows[0])
+        try:
+            history = await self._history(platform=row.platform, user_id=row.user_id, family=family)
+            if len(history) < 2:
+                return None
+            t = self.renderer.translations(event.locale)
+            chart = RatingChart(
+                title=t.gettext("Rating of {name}").format(name=event.name),
+                subtitle=t.gettext(GAME_NAMES.get(family, family)),
+                points=tuple(
+                    RatingPoint(dt.datetime.fromtimestamp(when, dt.UTC), rating)
+                    for when, rating in history
+                ),
+            )
+            return await asyncio.to_thread(self.images.rating_chart, chart)
+        except ValueError as error:
+            logger.warning("no rating chart for %s: %s", event.name, error)
+            return None
+
     async def hand(
         self, event: HandView, *, selected: frozenset[int] = frozenset()
     ) -> RenderedImage | None:
@@ -274,11 +308,13 @@ def pictures_of(app: Any) -> Pictures:
     if isinstance(existing, Pictures):
         return existing
     enabled = bool(getattr(app.settings, "images", True))
+    store = getattr(getattr(app, "service", None), "store", None)
     pictures = Pictures(
         app.renderer,
         ImageRenderer(enabled=enabled),
         enabled=enabled,
         state=adapter_state_of(app),
+        history=getattr(store, "rating_history", None),
     )
     try:
         app.pictures = pictures

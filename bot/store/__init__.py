@@ -683,6 +683,28 @@ class Store:
 
     # -- ratings -----------------------------------------------------------------------------
 
+    async def rating_history(
+        self, *, platform: str, user_id: str, family: str, scope: str = "global", limit: int = 500
+    ) -> list[tuple[float, float]]:
+        """A player's conservative rating (mu - 3 sigma) after each finished game of a family,
+        oldest first: ``(finished_at, rating)`` (the /stats chart)."""
+        c, r = schema.rating_changes, schema.results
+        query = (
+            sa.select(r.c.finished_at, c.c.mu_after, c.c.sigma_after)
+            .select_from(c.join(r, r.c.table_id == c.c.table_id))
+            .where(
+                c.c.platform == platform,
+                c.c.user_id == user_id,
+                c.c.scope == scope,
+                r.c.family == family,
+            )
+            .order_by(r.c.finished_at.desc())
+            .limit(max(1, min(limit, 10_000)))
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(float(row[0]), float(row[1]) - 3 * float(row[2])) for row in reversed(rows)]
+
     async def leaderboard(
         self, *, scope: str, family: str, limit: int = 10, offset: int = 0
     ) -> list[RatingRow]:

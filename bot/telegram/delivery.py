@@ -33,6 +33,7 @@ from bot.service import (
     HandView,
     LobbyView,
     Result,
+    Stats,
     TableEvent,
     TableView,
     TurnNotice,
@@ -202,7 +203,7 @@ class Delivery:
                     image = await self.pictures.table(event)
                 await self._show_table(event, where, text, markup, image)
             else:
-                await self.say(where, text, markup)
+                await self._say_event(event, where, text, markup)
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
@@ -213,9 +214,28 @@ class Delivery:
             await self._show_hand(event, user_id, text, markup, image)
         elif isinstance(event, TurnNotice):
             await self._notice(event, user_id, text)
-        elif await self.say(Where(user_id), text, markup) is None and origin is not None:
+        elif (
+            await self._say_event(event, Where(user_id), text, markup) is None
+            and origin is not None
+        ):
             # Not secret (rules, stats): say it where it was asked.
-            await self.say(origin, text, markup)
+            await self._say_event(event, origin, text, markup)
+
+    async def _say_event(
+        self, event: Event, where: Where, text: str, markup: InlineKeyboardMarkup | None
+    ) -> int | None:
+        """A new message; the /stats one with its rating chart when pictures are on."""
+        image = None
+        if isinstance(event, Stats) and self.pictures is not None:
+            image = await self.pictures.stats(event)
+        if image is None:
+            return await self.say(where, text, markup)
+        try:
+            shown = await self._post(where, 0, text, markup, image)
+        except BlockedError:
+            return None
+        self.book.saw(where.chat_id, shown.message_id)
+        return shown.message_id
 
     async def _show_table(
         self,

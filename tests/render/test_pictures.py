@@ -15,7 +15,7 @@ import pytest
 from bot.render import SELECT, Renderer, _move_cards, _plain_card, selection_of
 from bot.render.images import ImageRenderer
 from bot.render.pictures import STYLE, Pictures, deck_of, hand_scene, table_scene
-from bot.service import Audience, HandView, SeatInfo, TableInfo, TableView
+from bot.service import Audience, BoardRow, HandView, SeatInfo, Stats, TableInfo, TableView
 from bot.store.adapter_state import MemoryState
 from engine import scala40, scopa
 
@@ -187,3 +187,39 @@ def test_scala40_selection_keyboard_offers_every_selected_move(seed: int) -> Non
     # untrusted focus: garbage selects nothing
     assert selection_of("#zz", 5) == frozenset() and selection_of("#" + "f" * 40, 5) == frozenset()
     assert selection_of("#ff", 3) == frozenset({0, 1, 2})
+
+
+async def test_stats_picture_is_the_rating_over_time(images: ImageRenderer) -> None:
+    asked: list[dict[str, object]] = []
+
+    async def history(**who: object) -> list[tuple[float, float]]:
+        asked.append(who)
+        return [(1_700_000_000.0 + 86_400 * i, 10.0 + i) for i in range(5)]
+
+    row = BoardRow(
+        rank=1,
+        name="Anna",
+        platform="telegram",
+        user_id="7",
+        rating=14.0,
+        games=5,
+        wins=3,
+        win_points=3,
+    )
+    event = Stats(
+        audience=Audience("user", "telegram", "7"),
+        locale="it",
+        name="Anna",
+        rows=(("scala40", "chat", row), ("scopa", "global", row)),
+    )
+    chart = await Pictures(Renderer(), images, history=history).stats(event)
+    assert chart is not None and chart.data.startswith(b"\x89PNG")
+    # the global row's family, for the row's player
+    assert asked == [{"platform": "telegram", "user_id": "7", "family": "scopa"}]
+
+    async def one_game(**who: object) -> list[tuple[float, float]]:
+        return [(1_700_000_000.0, 3.0)]
+
+    assert await Pictures(Renderer(), images, history=one_game).stats(event) is None
+    assert await Pictures(Renderer(), images, history=history, enabled=False).stats(event) is None
+    assert await Pictures(Renderer(), images).stats(event) is None  # no history at hand

@@ -67,3 +67,67 @@ async def test_a_tables_entries_listed_and_forgotten_together(state: AdapterStat
 async def test_bad_keys_are_clear_errors(state: AdapterState, key: dict[str, object]) -> None:
     with pytest.raises(ValueError, match="adapter state"):
         await state.state_put(1, **key)  # type: ignore[arg-type]
+
+
+async def test_rating_history_oldest_first_per_family(db_url: str) -> None:
+    import sqlalchemy as sa
+
+    from bot.store import schema
+
+    store = Store.open(db_url)
+    await store.upgrade()
+    try:
+        async with store.engine.begin() as conn:
+            for table_id, family, at in (
+                (1, "scopa", 30.0),
+                (2, "scala40", 20.0),
+                (3, "scopa", 10.0),
+            ):
+                await conn.execute(
+                    sa.insert(schema.tables).values(
+                        id=table_id,
+                        platform="telegram",
+                        chat_id="c",
+                        game=family,
+                        family=family,
+                        players=2,
+                        options="{}",
+                        status="finished",
+                        creator="u",
+                        seats="[]",
+                        seed=1,
+                        version=1,
+                        created_at=at,
+                        updated_at=at,
+                    )
+                )
+                await conn.execute(
+                    sa.insert(schema.results).values(
+                        table_id=table_id,
+                        platform="telegram",
+                        chat_id="c",
+                        game=family,
+                        family=family,
+                        winner_side=0,
+                        multiplier=1,
+                        data="{}",
+                        finished_at=at,
+                    )
+                )
+                await conn.execute(
+                    sa.insert(schema.rating_changes).values(
+                        table_id=table_id,
+                        scope="global",
+                        platform="telegram",
+                        user_id="u",
+                        mu_before=25.0,
+                        sigma_before=8.0,
+                        mu_after=25.0 + at,
+                        sigma_after=1.0,
+                    )
+                )
+        history = await store.rating_history(platform="telegram", user_id="u", family="scopa")
+        assert history == [(10.0, 32.0), (30.0, 52.0)]
+        assert await store.rating_history(platform="telegram", user_id="x", family="scopa") == []
+    finally:
+        await store.close()

@@ -79,6 +79,7 @@ class Tavolo:
                 self.renderer,
                 ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
                 state=self.store,
+                history=self.store.rating_history,
             )
         self.bot = build_bot(
             self.settings,

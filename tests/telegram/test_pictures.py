@@ -198,3 +198,74 @@ async def test_a_text_too_long_for_a_caption_goes_under_its_picture(
         assert api.calls("editMessageText", chat_id=GROUP["id"])
         hidden = await hidden_cards_by_version(tavolo, table_id)
         assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
+
+
+async def test_stats_come_with_the_rating_chart(api: FakeBotApi, tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    from bot.store import schema
+    from tests.fakes.telegram_api import private_chat
+
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        assert tavolo.store is not None
+        async with tavolo.store.engine.begin() as conn:
+            for table_id, at in ((1, 1_700_000_000.0), (2, 1_700_090_000.0)):
+                values = {"platform": "telegram", "chat_id": "c", "game": "scopa"}
+                await conn.execute(
+                    sa.insert(schema.tables).values(
+                        id=table_id,
+                        family="scopa",
+                        players=2,
+                        options="{}",
+                        status="finished",
+                        creator="u",
+                        seats="[]",
+                        seed=1,
+                        version=1,
+                        created_at=at,
+                        updated_at=at,
+                        **values,
+                    )
+                )
+                await conn.execute(
+                    sa.insert(schema.results).values(
+                        table_id=table_id,
+                        family="scopa",
+                        winner_side=0,
+                        multiplier=1,
+                        data="{}",
+                        finished_at=at,
+                        **values,
+                    )
+                )
+                await conn.execute(
+                    sa.insert(schema.rating_changes).values(
+                        table_id=table_id,
+                        scope="global",
+                        platform="telegram",
+                        user_id=str(BOB["id"]),
+                        mu_before=25.0,
+                        sigma_before=8.0,
+                        mu_after=26.0 + table_id,
+                        sigma_after=7.0,
+                    )
+                )
+            await conn.execute(
+                sa.insert(schema.ratings).values(
+                    scope="global",
+                    family="scopa",
+                    platform="telegram",
+                    user_id=str(BOB["id"]),
+                    name="Bob",
+                    mu=28.0,
+                    sigma=7.0,
+                    ordinal=7.0,
+                    games=2,
+                    wins=1,
+                    win_points=1,
+                )
+            )
+        requests = await tavolo.say(private_chat(BOB), BOB, "/stats")
+        photos = [r for r in requests if r.method == "sendPhoto" and r.ok]
+        assert len(photos) == 1 and "Bob" in photos[0].params["caption"]
+        Image.open(io.BytesIO(photos[0].files["photo"])).verify()
