@@ -16,6 +16,11 @@ Around the game: ``renderer.commands(locale)`` (command, description) pairs for
 (``NOTICES``: deep-link and closed-DM hints...), ``renderer.game_label(game, locale)``,
 ``renderer.level_label(level, locale)``.
 
+Pictures: ``bot.render.pictures.Pictures`` maps the same events (table, hand, stats) to the
+scenes of ``bot.render.images`` and draws them off the event loop; the text stays the caption.
+Scala 40 card selection: a hand rendered with ``focus="#<hex mask>"`` shows a button per card
+(tapping toggles it) and the moves the selected cards make (``selection_of`` reads the mask).
+
 Cards are shown with suit symbols (``7♦``); the locale is the event's own (resolved by the
 service). Private hands only ever appear in ``HandView`` messages, which go to one user.
 """

@@ -7,6 +7,12 @@
   message (403: the user never opened the bot), the table's chat gets, once, a deep-link button
   that opens the private chat; ``/start`` from it delivers the hand.
 * Everything else is posted as a new message.
+
+With pictures on (``IMAGES``), a table, a hand and the /stats reply are photo messages whose
+caption is the text view (past 1024 characters: the picture alone, the text under it). A changed
+picture is swapped in place with ``editMessageMedia``; an unchanged one only gets its caption and
+keyboard edited, and a picture uploaded once is sent again by Telegram's file id. Message ids and
+file ids live in the adapter state (the store), so restarts and other processes share them.
 """
 
 from __future__ import annotations
