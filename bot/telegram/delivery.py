@@ -170,12 +170,15 @@ class Delivery:
             # "@hand" is ambiguous in private (a hand's "Back", or a quick game's "My hand").
             hand = not public and message.chat.id == user_id
             if hand and await self.book.private(button.table_id, user_id) is None:
-                await self.book.set_private(button.table_id, user_id, message.message_id)
+                # A photo message stays one: its picture is replaced in place later.
+                shown = Shown(Where(user_id), message.message_id, photo=bool(message.photo))
+                await self.book.keep_private(button.table_id, user_id, shown)
         elif public:
             thread = message.message_thread_id if message.is_topic_message else None
             where = Where(message.chat.id, thread if message.chat.is_forum else None)
             if await self.book.public(button.table_id, where) is None:
-                await self.book.set_public(button.table_id, where, message.message_id)
+                shown = Shown(where, message.message_id, photo=bool(message.photo))
+                await self.book.keep_public(button.table_id, shown)
 
     # --- one event ---------------------------------------------------------------------------
 
