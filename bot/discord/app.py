@@ -68,7 +68,7 @@ async def serve(app: Any) -> None:
     if token is None:
         raise ValueError("DISCORD_TOKEN is not set")
     await import_legacy_files(adapter_state_of(app), app.settings.data_dir)
-    bot = build_bot(app)
+    bot = build_bot(app, **shard_options(app.settings))
     try:
         await bot.login(token.get_secret_value())
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-gateway")
@@ -86,6 +86,16 @@ async def serve(app: Any) -> None:
                     await task
     finally:
         await bot.close()
+
+
+def shard_options(settings: Any) -> dict[str, Any]:
+    """discord.py's sharding options from DISCORD_SHARD_COUNT / DISCORD_SHARD_ID: this process
+    is one shard (only shard 0 uploads the slash commands)."""
+    count = getattr(settings, "discord_shard_count", None)
+    shard_id = getattr(settings, "discord_shard_id", None)
+    if count is None or shard_id is None:
+        return {}
+    return {"shard_id": shard_id, "shard_count": count, "sync_on_start": shard_id == 0}
 
 
 class _RestOnly:
