@@ -66,6 +66,7 @@ class Settings(BaseSettings):
     # A claimed timer belongs to its process this long (then another process may fire it).
     timer_lease_seconds: float = Field(60.0, gt=0, le=3600)
     max_cached_tables: int = Field(5000, ge=10)
+    images: bool = Field(True, description="IMAGES=on|off: card pictures in the chats.")
 
     @field_validator(
         "telegram_token",

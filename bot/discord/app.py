@@ -9,12 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord.bot import TavoloBot, sync_commands_once
-from bot.discord.handler import PLATFORM, FileIdMap, ServiceHandler
+from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
+from bot.render.pictures import pictures_of
+from bot.store.adapter_state import AdapterState, adapter_state_of
 
 logger = logging.getLogger(__name__)
 
 SYNC_FILE = "discord-commands.sha256"
+# Where the table-message index and DM wishes lived before the store kept them (migration 0004):
+# read once into the store, then renamed so they are not read again.
 MESSAGES_FILE = "discord-table-messages.json"
 DM_USERS_FILE = "discord-dm-users.json"
 
@@ -25,8 +29,8 @@ def build_bot(app: Any, **options: Any) -> TavoloBot:
     handler = ServiceHandler(
         app.service,
         app.renderer,
-        table_messages=FileIdMap(app.settings.data_dir / MESSAGES_FILE),
-        dm_users=FileIdMap(app.settings.data_dir / DM_USERS_FILE),
+        state=adapter_state_of(app),
+        pictures=pictures_of(app),
     )
     bot = TavoloBot(
         handler=handler,
@@ -38,11 +42,32 @@ def build_bot(app: Any, **options: Any) -> TavoloBot:
     return bot
 
 
+async def import_legacy_files(state: AdapterState, data_dir: Path) -> int:
+    """Move the JSON files of earlier versions into the adapter state; returns entries moved."""
+    moved = 0
+    for name, kind in ((MESSAGES_FILE, TABLE_MESSAGE), (DM_USERS_FILE, DM_WISH)):
+        path = data_dir / name
+        if not path.exists():
+            continue
+        for key, value in FileIdMap(path).items():
+            if kind == TABLE_MESSAGE:
+                entry = {"message_id": value, "picture": None}
+                await state.state_put(entry, platform=PLATFORM, kind=kind, scope="", table_id=key)
+            else:
+                await state.state_put(True, platform=PLATFORM, kind=kind, scope=str(key))
+            moved += 1
+        path.replace(path.with_name(path.name + ".imported"))
+    if moved:
+        logger.info("moved %s Discord entries from files into the database", moved)
+    return moved
+
+
 async def serve(app: Any) -> None:
     """Connect to Discord and serve until ``app.stop`` is set (or the task is cancelled)."""
     token = app.settings.discord_token
     if token is None:
         raise ValueError("DISCORD_TOKEN is not set")
+    await import_legacy_files(adapter_state_of(app), app.settings.data_dir)
     bot = build_bot(app, **shard_options(app.settings))
     try:
         await bot.login(token.get_secret_value())

@@ -12,6 +12,7 @@ of coins), *re bello* (the king of coins), *primiera* (the best card per suit), 
 
 from __future__ import annotations
 
+import gettext
 import logging
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
@@ -20,7 +21,15 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.render.i18n import Catalogs
+
 logger = logging.getLogger(__name__)
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction, translated later."""
+    return message
+
 
 # Italian names of commands and options: lowercase, at most 32 of [-_ letters digits].
 ITALIAN_NAMES: Mapping[str, str] = {
@@ -56,65 +65,72 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "scope": "ambito",
     "player": "giocatore",
     "language": "lingua",
+    "style": "stile",
+    "deck": "mazzo",
 }
 
-# Italian descriptions and choice names.
-ITALIAN_TEXTS: Mapping[str, str] = {
-    "Open a Scopa table in this channel": "Apri un tavolo di Scopa in questo canale",
-    "Open a Scopone table (4 players, in pairs)": (
-        "Apri un tavolo di Scopone (4 giocatori, a coppie)"
-    ),
-    "Open a Scala 40 table in this channel": "Apri un tavolo di Scala 40 in questo canale",
-    "Show the leaderboard": "Mostra la classifica",
-    "Show a player's statistics": "Mostra le statistiche di un giocatore",
-    "How to play with Tavolo": "Come si gioca con Tavolo",
-    "Choose your language": "Scegli la tua lingua",
-    "Leave the table you are playing at": "Lascia il tavolo a cui stai giocando",
-    "Show your hand here, or by direct message": "Mostra la tua mano qui, o in privato",
-    "Send it, and your turn notices, by direct message": (
-        "Mandala, con gli avvisi di turno, in messaggio privato"
-    ),
-    "Show the rules of this channel's table": "Mostra le regole del tavolo di questo canale",
-    "Number of players": "Numero di giocatori",
-    "Points to win": "Punti per vincere",
-    "Computer players to seat at once": "Giocatori computer da far sedere subito",
-    "How strong the computer plays": "Quanto gioca bene il computer",
-    "Which Scopone": "Quale Scopone",
-    "Napola: A-2-3 of coins score": "Napola: A-2-3 di denari valgono punti",
-    "Re bello: the king of coins scores a point": "Re bello: il re di denari vale un punto",
-    "An ace captures the whole table": "L'asso piglia tutto il tavolo",
-    "Also capture sets adding up to 15": "Si prendono anche le carte che sommano 15",
-    "A card that can capture must be played": (
-        "Obbligo di presa: si deve giocare una carta che prende"
-    ),
-    "Win only with a lead of two points": "Si vince solo con due punti di vantaggio",
-    "Primiera when a side lacks a suit": "Primiera quando manca un seme",
-    "Score that eliminates a player": "Punteggio che elimina un giocatore",
-    "Points needed to open": "Punti necessari per aprire",
-    "Closing in hand without having opened": "Chiusura in mano senza aver aperto",
-    "What a player who never opened pays": "Quanto paga chi non ha aperto",
-    "Jokers allowed in one meld": "Jolly ammessi in una combinazione",
-    "Which game": "Quale gioco",
-    "Whose leaderboard": "Quale classifica",
-    "The player (default: you)": "Il giocatore (predefinito: tu)",
-    "Language": "Lingua",
-    "easy": "facile",
-    "medium": "medio",
-    "hard": "difficile",
-    "Scopone (FIGS)": "Scopone (FIGS)",
-    "Scopone scientifico": "Scopone scientifico",
-    "everyone": "tutti",
-    "this channel": "questo canale",
-    "strict (no suit, no primiera)": "rigida (senza un seme niente primiera)",
-    "lenient": "tollerante",
-    "pay double": "pagano doppio",
-    "bonus to the closer": "bonus a chi chiude",
-    "no effect": "nessun effetto",
-    "the sum of the hand": "la somma delle carte",
-    "a flat 100": "100 fissi",
-    "Italiano": "Italiano",
-    "English": "English",
-}
+# Descriptions and choice names, in English (Discord's default); their Italian is in the
+# renderer's catalogs (``bot/render/locale``), like every other text of the bot.
+TEXTS: tuple[str, ...] = (
+    N_("Open a Scopa table in this channel"),
+    N_("Open a Scopone table (4 players, in pairs)"),
+    N_("Open a Scala 40 table in this channel"),
+    N_("Show the leaderboard"),
+    N_("Show a player's statistics"),
+    N_("How to play with Tavolo"),
+    N_("Choose your language"),
+    N_("Leave the table you are playing at"),
+    N_("Show your hand here, or by direct message"),
+    N_("Send it, and your turn notices, by direct message"),
+    N_("Show the rules of this channel's table"),
+    N_("Number of players"),
+    N_("Points to win"),
+    N_("Computer players to seat at once"),
+    N_("How strong the computer plays"),
+    N_("Which Scopone"),
+    N_("Napola: A-2-3 of coins score"),
+    N_("Re bello: the king of coins scores a point"),
+    N_("An ace captures the whole table"),
+    N_("Also capture sets adding up to 15"),
+    N_("A card that can capture must be played"),
+    N_("Win only with a lead of two points"),
+    N_("Primiera when a side lacks a suit"),
+    N_("Score that eliminates a player"),
+    N_("Points needed to open"),
+    N_("Closing in hand without having opened"),
+    N_("What a player who never opened pays"),
+    N_("Jokers allowed in one meld"),
+    N_("Which game"),
+    N_("Whose leaderboard"),
+    N_("The player (default: you)"),
+    N_("Language"),
+    N_("easy"),
+    N_("medium"),
+    N_("hard"),
+    N_("Scopone (FIGS)"),
+    N_("Scopone scientifico"),
+    N_("everyone"),
+    N_("this channel"),
+    N_("strict (no suit, no primiera)"),
+    N_("lenient"),
+    N_("pay double"),
+    N_("bonus to the closer"),
+    N_("no effect"),
+    N_("the sum of the hand"),
+    N_("a flat 100"),
+    N_("Italiano"),
+    N_("English"),
+    N_("Deck style of the card pictures"),
+    N_("The deck style"),
+    N_("For this channel, or just for you"),
+    N_("Neapolitan cards"),
+    N_("Piacentine cards"),
+    N_("French cards"),
+    N_("French cards, four colours"),
+    N_("Default (Neapolitan; French for Scala 40)"),
+    N_("just me"),
+)
+
 
 _NAME_LOCATIONS = (
     app_commands.TranslationContextLocation.command_name,
@@ -124,7 +140,14 @@ _NAME_LOCATIONS = (
 
 
 class ItalianTranslator(app_commands.Translator):
-    """Italian names and descriptions for the command tree (other locales get the English)."""
+    """Italian names and descriptions for the command tree (other locales get the English).
+
+    Names come from ``ITALIAN_NAMES`` (identifiers Discord restricts); descriptions and choice
+    names from the Italian catalog.
+    """
+
+    def __init__(self, italian: gettext.NullTranslations | None = None) -> None:
+        self._italian = italian if italian is not None else Catalogs().get("it")
 
     async def translate(
         self,
@@ -134,8 +157,10 @@ class ItalianTranslator(app_commands.Translator):
     ) -> str | None:
         if locale is not discord.Locale.italian:
             return None
-        table = ITALIAN_NAMES if context.location in _NAME_LOCATIONS else ITALIAN_TEXTS
-        return table.get(string.message)
+        if context.location in _NAME_LOCATIONS:
+            return ITALIAN_NAMES.get(string.message)
+        translated = self._italian.gettext(string.message)
+        return translated if translated != string.message else None
 
 
 @runtime_checkable
@@ -384,6 +409,25 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Set the user's language."""
         await _forward(interaction, "lang", language=language)
 
+    @app_commands.command(name=_t("style"), description=_t("Deck style of the card pictures"))
+    @app_commands.rename(deck=_t("deck"), scope=_t("scope"))
+    @app_commands.describe(deck=_t("The deck style"), scope=_t("For this channel, or just for you"))
+    @app_commands.choices(
+        deck=_named(
+            ("Neapolitan cards", "napoletane"),
+            ("Piacentine cards", "piacentine"),
+            ("French cards", "francesi"),
+            ("French cards, four colours", "francesi4"),
+            ("Default (Neapolitan; French for Scala 40)", "default"),
+        ),
+        scope=_named(("this channel", "chat"), ("just me", "me")),
+    )
+    async def style_command(
+        interaction: discord.Interaction[Any], deck: str, scope: str = "chat"
+    ) -> None:
+        """Choose the deck style of the pictures (the channel's, or one's own)."""
+        await _forward(interaction, "style", deck=deck, scope=scope)
+
     @app_commands.command(name=_t("abandon"), description=_t("Leave the table you are playing at"))
     @app_commands.guild_only()
     async def abandon_command(interaction: discord.Interaction[Any]) -> None:
@@ -400,6 +444,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         hand_command,
         help_command,
         lang_command,
+        style_command,
         abandon_command,
     ]
 

@@ -11,12 +11,14 @@ hand.
 from __future__ import annotations
 
 import enum
+import io
 import logging
 from typing import Any
 
 import discord
 
 from bot.discord.limits import fit_content, split_text
+from bot.render.images import RenderedImage
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +34,41 @@ class Delivered(enum.Enum):
 def _view_kwargs(view: discord.ui.View | None) -> dict[str, Any]:
     # discord.py distinguishes "no view given" from "view=None" (which clears components).
     return {} if view is None else {"view": view}
+
+
+def picture_to_send(image: RenderedImage | None) -> dict[str, Any]:
+    """A new message's picture: the file, and an embed that shows it."""
+    if image is None:
+        return {}
+    return {"file": _file(image), "embed": _embed(image)}
+
+
+def picture_to_edit(image: RenderedImage | None, shown: str | None) -> dict[str, Any]:
+    """An edit's picture, given the file name ``shown`` now (``None``: no picture, or unknown).
+
+    The same picture (file names carry the digest) is not uploaded again; no picture any more
+    (pictures switched off) removes the old one, so it cannot show an outdated table.
+    """
+    if image is None:
+        return {"attachments": [], "embed": None} if shown else {}
+    if shown == image.filename:
+        return {}
+    return {"attachments": [_file(image)], "embed": _embed(image)}
+
+
+def shown_picture(message: discord.Message | None) -> str | None:
+    """The file name of the picture a message shows, if any."""
+    if message is None or not message.attachments:
+        return None
+    return message.attachments[0].filename
+
+
+def _file(image: RenderedImage) -> discord.File:
+    return discord.File(io.BytesIO(image.data), filename=image.filename)
+
+
+def _embed(image: RenderedImage) -> discord.Embed:
+    return discord.Embed().set_image(url=f"attachment://{image.filename}")
 
 
 async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
@@ -51,14 +88,15 @@ async def answer(
     *,
     view: discord.ui.View | None = None,
     ephemeral: bool = False,
+    image: RenderedImage | None = None,
 ) -> discord.Message | None:
     """Reply to the interaction: the first reply, or a follow-up when already answered. Long
-    text goes out as several messages; the view rides on the last one."""
+    text goes out as several messages; the view (and the picture) ride on the last one."""
     parts = split_text(content)
     message: discord.Message | None = None
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
-        kwargs = _view_kwargs(view) if last else {}
+        kwargs = {**_view_kwargs(view), **picture_to_send(image)} if last else {}
         if not interaction.response.is_done():
             callback = await interaction.response.send_message(part, ephemeral=ephemeral, **kwargs)
             resource = callback.resource
@@ -92,6 +130,7 @@ async def send_private(
     view: discord.ui.View | None = None,
     interaction: discord.Interaction[Any] | None = None,
     fallback_hint: str = "",
+    image: RenderedImage | None = None,
 ) -> Delivered:
     """DM ``user_id``; when DMs are closed, answer ``interaction`` ephemerally (if it is that
     user's) with ``fallback_hint`` appended, else give up and say so."""
@@ -100,7 +139,8 @@ async def send_private(
         channel = user.dm_channel or await user.create_dm()
         parts = split_text(content)
         for index, part in enumerate(parts):
-            kwargs = _view_kwargs(view) if index == len(parts) - 1 else {}
+            last = index == len(parts) - 1
+            kwargs = {**_view_kwargs(view), **picture_to_send(image)} if last else {}
             await channel.send(part, **kwargs)
         return Delivered.DM
     except discord.Forbidden as error:
@@ -110,7 +150,7 @@ async def send_private(
     if interaction is None or interaction.user.id != user_id:
         return Delivered.NOWHERE
     text = f"{content}\n\n{fallback_hint}" if fallback_hint else content
-    await answer(interaction, text, view=view, ephemeral=True)
+    await answer(interaction, text, view=view, ephemeral=True, image=image)
     return Delivered.EPHEMERAL
 
 
@@ -121,19 +161,24 @@ async def post_or_edit(
     content: str,
     *,
     view: discord.ui.View | None = None,
+    image: RenderedImage | None = None,
+    shown: str | None = None,
 ) -> int:
     """Edit message ``message_id`` in the channel in place, or post a new one when there is none
     (or it was deleted). Returns the id of the message now showing ``content``. Rate limits are
-    waited out by discord.py (it retries after the 429's ``retry_after``)."""
+    waited out by discord.py (it retries after the 429's ``retry_after``).
+
+    ``image``: the picture to show with the text (in an embed); ``shown``: the file name of the
+    picture the message shows now, so an unchanged picture is not uploaded again."""
     text = fit_content(content)
     channel = client.get_partial_messageable(channel_id)
     if message_id is not None:
         try:
             edited = await channel.get_partial_message(message_id).edit(
-                content=text, **_view_kwargs(view)
+                content=text, **_view_kwargs(view), **picture_to_edit(image, shown)
             )
             return edited.id
         except discord.NotFound:
             logger.info("table message %s is gone: posting a new one", message_id)
-    sent = await channel.send(text, **_view_kwargs(view))
+    sent = await channel.send(text, **_view_kwargs(view), **picture_to_send(image))
     return sent.id

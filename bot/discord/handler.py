@@ -29,9 +29,17 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord.commands import ITALIAN_NAMES, ITALIAN_TEXTS
+from bot.discord.commands import ITALIAN_NAMES
 from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
-from bot.discord.delivery import Delivered, answer, post_or_edit, send_private
+from bot.discord.delivery import (
+    Delivered,
+    answer,
+    picture_to_edit,
+    picture_to_send,
+    post_or_edit,
+    send_private,
+    shown_picture,
+)
 from bot.discord.limits import (
     MAX_ROW_BUTTONS,
     MAX_ROWS,
@@ -40,6 +48,8 @@ from bot.discord.limits import (
     split_text,
 )
 from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
+from bot.render.images import RenderedImage
+from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
     ChatRef,
     Event,
@@ -47,12 +57,14 @@ from bot.service import (
     LobbyView,
     Refusal,
     Result,
+    Stats,
     TableEvent,
     TableService,
     TableView,
     TurnNotice,
     UserRef,
 )
+from bot.store.adapter_state import AdapterState, MemoryState
 
 logger = logging.getLogger(__name__)
 
@@ -60,11 +72,6 @@ PLATFORM = "discord"
 TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40")
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
-# Platform text (not game text): why a hand arrived here instead of by DM.
-DM_CLOSED_HINT = {
-    "it": "Non riesco a scriverti in privato: attiva i messaggi diretti da questo server.",
-    "en": "I cannot DM you: allow direct messages from this server's members.",
-}
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.
 OPEN_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 MAX_REMEMBERED = 10_000
@@ -72,6 +79,9 @@ MAX_REMEMBERED = 10_000
 PICK_CARDS = "~pick"
 # Games whose hands always get the card picker (many moves per turn: melds, attaches, discards).
 PICKER_FAMILIES = ("scala40",)
+# Adapter-state kinds: a table's channel message, a user's wish for DMs.
+TABLE_MESSAGE = "table"
+DM_WISH = "dm"
 
 
 def locale_hint(locale: discord.Locale | None) -> str:
@@ -109,6 +119,9 @@ class MemoryIdMap:
 
     def forget(self, key: int) -> None:
         self._ids.pop(key, None)
+
+    def items(self) -> list[tuple[int, int]]:
+        return list(self._ids.items())
 
 
 class FileIdMap(MemoryIdMap):
@@ -233,14 +246,16 @@ class ServiceHandler:
         service: TableService,
         renderer: Renderer,
         *,
-        table_messages: IdMap | None = None,
-        dm_users: IdMap | None = None,
+        state: AdapterState | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
+        self.pictures = pictures
+        # Which message shows each table (and the picture file it shows), who wants DMs: in the
+        # store in production, so a restarted or second process edits the same message.
+        self.state: AdapterState = state if state is not None else MemoryState()
         self.client: discord.Client | None = None
-        self._table_messages = table_messages if table_messages is not None else MemoryIdMap()
-        self._dm_users = dm_users if dm_users is not None else MemoryIdMap()
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""
@@ -271,6 +286,41 @@ class ServiceHandler:
             return hand_view(event, message, label=self.move_label(event))
         return view_of(message)
 
+    async def picture(self, event: Event, *, picked: Sequence[str] = ()) -> RenderedImage | None:
+        """The picture of a table or hand event (``None``: pictures off, or none for it)."""
+        if self.pictures is None:
+            return None
+        if isinstance(event, TableView):
+            return await self.pictures.table(event)
+        if isinstance(event, HandView):
+            hand = [str(c).rstrip("'") for c in getattr(event.view, "hand", ())]
+            selected = frozenset(i for i, card in enumerate(hand) if card in picked)
+            return await self.pictures.hand(event, selected=selected)
+        if isinstance(event, Stats):
+            return await self.pictures.stats(event)
+        return None
+
+    async def table_message(self, table_id: int) -> tuple[int | None, str | None]:
+        """The message showing a table, and the picture file it shows (``None``: unknown)."""
+        found = await self.state.state_get(
+            platform=PLATFORM, kind=TABLE_MESSAGE, scope="", table_id=table_id
+        )
+        if not isinstance(found, dict) or not isinstance(found.get("message_id"), int):
+            return None, None
+        picture = found.get("picture")
+        return found["message_id"], picture if isinstance(picture, str) else None
+
+    async def _keep_table_message(
+        self, picture: str | None, *, table_id: int, message_id: int
+    ) -> None:
+        await self.state.state_put(
+            {"message_id": message_id, "picture": picture},
+            platform=PLATFORM,
+            kind=TABLE_MESSAGE,
+            scope="",
+            table_id=table_id,
+        )
+
     def move_label(self, event: TableEvent) -> Callable[[str], str]:
         """How the renderer writes a move of this table's game, in the event's language."""
         if event.table.family == "scala40":
@@ -278,14 +328,15 @@ class ServiceHandler:
             return lambda move: scala40_move_text(move, translations)
         return move_text
 
-    def wants_dm(self, user_id: int) -> bool:
-        return self._dm_users.get(user_id) is not None
+    async def wants_dm(self, user_id: int) -> bool:
+        found = await self.state.state_get(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
+        return bool(found)
 
-    def _set_dm(self, user_id: int, wanted: bool) -> None:
+    async def _set_dm(self, user_id: int, wanted: bool) -> None:
         if wanted:
-            self._dm_users.remember(user_id, 1)
+            await self.state.state_put(True, platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
         else:
-            self._dm_users.forget(user_id)
+            await self.state.state_delete(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
 
     # ------------------------------------------------------------------ slash commands
 
@@ -298,7 +349,7 @@ class ServiceHandler:
             await _defer_command(interaction, private=False)
             result = await self._open_table(chat, user, name, options)
         elif name == "hand":
-            self._set_dm(interaction.user.id, bool(options.get("dm")))
+            await self._set_dm(interaction.user.id, bool(options.get("dm")))
             await _defer_command(interaction, private=True)
             result = await self.service.show(chat, user)
         elif name == "leaderboard":
@@ -322,6 +373,9 @@ class ServiceHandler:
             result = await self.service.abandon(chat, user, is_admin=is_admin)
         elif name == "help":
             await answer(interaction, self._help(interaction), ephemeral=True)
+            return
+        elif name == "style":
+            await answer(interaction, await self._style(interaction, options), ephemeral=True)
             return
         else:
             raise ValueError(f"unknown command {name!r}")
@@ -348,10 +402,28 @@ class ServiceHandler:
             result = added
         return Result(events, result.table)
 
+    async def _style(
+        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
+    ) -> str:
+        """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
+        locale = locale_hint(interaction.locale)
+        if self.pictures is None or not self.pictures.enabled:
+            return self.renderer.notice("style_off", locale)
+        deck = str(options.get("deck") or DEFAULT_STYLE)
+        if deck not in self.pictures.style_choices():
+            deck = DEFAULT_STYLE
+        mine = options.get("scope") == "me" or interaction.guild_id is None
+        owner = str(interaction.user.id) if mine else str(interaction.channel_id)
+        await self.pictures.set_style(deck, platform=PLATFORM, owner=owner)
+        label = self.pictures.style_label(deck, locale)
+        return self.renderer.notice("style_set", locale).format(style=label)
+
     def _help(self, interaction: discord.Interaction[Any]) -> str:
         """The slash commands with their descriptions, in the user's language (the command
         catalog's own text: what to type, not how to play)."""
-        italian = locale_hint(interaction.locale) == "it"
+        locale = locale_hint(interaction.locale)
+        italian = locale == "it"
+        translations = self.renderer.translations(locale)
         client = interaction.client
         tree = getattr(client, "tree", None)
         lines = []
@@ -361,7 +433,7 @@ class ServiceHandler:
             name, description = command.name, command.description
             if italian:
                 name = ITALIAN_NAMES.get(name, name)
-                description = ITALIAN_TEXTS.get(description, description)
+            description = translations.gettext(description)
             lines.append(f"/{name} — {description}")
         return "\n".join(lines)
 
@@ -433,7 +505,11 @@ class ServiceHandler:
                 return
             message = self.renderer.render(hand)
             view = hand_view(hand, message, picked=picked, page=page, label=self.move_label(hand))
-            kwargs: dict[str, Any] = {"view": view}
+            image = await self.picture(hand, picked=picked)
+            kwargs: dict[str, Any] = {
+                "view": view,
+                **picture_to_edit(image, shown_picture(interaction.message)),
+            }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
         except Exception as error:
             await self.failed(interaction, error)
@@ -473,18 +549,19 @@ class ServiceHandler:
                 if isinstance(event, LobbyView | TableView):
                     await self._show_table(event, message, interaction)
                 else:
-                    await self._post(int(event.audience.id), message, interaction)
+                    await self._post(int(event.audience.id), message, interaction, event=event)
                 continue
             target = int(event.audience.id)
             if interaction is not None and interaction.user.id == target:
                 edited_source |= await self._to_interacting_user(
                     interaction, event, message, can_edit_source=not edited_source
                 )
-            elif self.wants_dm(target):
+            elif await self.wants_dm(target):
                 client = self._client(interaction)
                 if client is not None:
                     view = self.view_for(event, message)
-                    await send_private(client, target, message.text, view=view)
+                    image = await self.picture(event)
+                    await send_private(client, target, message.text, view=view, image=image)
         if interaction is not None and _original_pending(interaction):
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
             await interaction.delete_original_response()
@@ -517,36 +594,55 @@ class ServiceHandler:
         channel_id = int(event.audience.id)
         table_id = event.table.id
         view = view_of(message)
-        if interaction is not None and interaction.channel_id == channel_id:
-            if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "public":
-                sent = await _fill_original(interaction, message.text, view)
-                self._table_messages.remember(table_id, sent.id)
-                return
-            source = interaction.message
-            if source is not None and not source.flags.ephemeral and _shows_table(source, table_id):
-                self._table_messages.remember(table_id, source.id)
+        image = await self.picture(event)
+        if (
+            interaction is not None
+            and interaction.channel_id == channel_id
+            and _original_pending(interaction)
+            and interaction.extras.get(_DEFERRED) == "public"
+        ):
+            sent = await _fill_original(interaction, message.text, view, image)
+            picture = None if image is None else image.filename
+            await self._keep_table_message(picture, table_id=table_id, message_id=sent.id)
+            return
         client = self._client(interaction)
         if client is None:
             logger.warning("no Discord client to show table %s", table_id)
             return
-        known = self._table_messages.get(table_id)
-        message_id = await post_or_edit(client, channel_id, known, message.text, view=view)
-        self._table_messages.remember(table_id, message_id)
+        known, shown = await self.table_message(table_id)
+        source = None if interaction is None else interaction.message
+        if (
+            source is not None
+            and interaction is not None
+            and interaction.channel_id == channel_id
+            and not source.flags.ephemeral
+            and _shows_table(source, table_id)
+        ):
+            # A press on the table message itself: that is the message, whatever was known.
+            known, shown = source.id, shown_picture(source)
+        message_id = await post_or_edit(
+            client, channel_id, known, message.text, view=view, image=image, shown=shown
+        )
+        picture = None if image is None else image.filename
+        await self._keep_table_message(picture, table_id=table_id, message_id=message_id)
 
     async def _post(
         self,
         channel_id: int,
         message: Message,
         interaction: discord.Interaction[Any] | None,
+        *,
+        event: Event,
     ) -> None:
         view = view_of(message)
+        image = await self.picture(event)
         if (
             interaction is not None
             and interaction.channel_id == channel_id
             and not interaction.response.is_done()
         ):
             # A command answered at once (a leaderboard, an abandon): the reply is the message.
-            await answer(interaction, message.text, view=view)
+            await answer(interaction, message.text, view=view, image=image)
             return
         client = self._client(interaction)
         if client is None:
@@ -555,8 +651,9 @@ class ServiceHandler:
         channel = client.get_partial_messageable(channel_id)
         parts = split_text(message.text)
         for index, part in enumerate(parts):
-            if index == len(parts) - 1 and view is not None:
-                await channel.send(part, view=view)
+            if index == len(parts) - 1:
+                extra: dict[str, Any] = {} if view is None else {"view": view}
+                await channel.send(part, **extra, **picture_to_send(image))
             else:
                 await channel.send(part)
 
@@ -571,8 +668,10 @@ class ServiceHandler:
         """Deliver a private event to the user pressing; True when the source message was
         edited in place (only once per interaction)."""
         view = self.view_for(event, message)
-        if self.wants_dm(interaction.user.id):
-            hint = DM_CLOSED_HINT.get(event.locale, DM_CLOSED_HINT["en"])
+        image = await self.picture(event)
+        if await self.wants_dm(interaction.user.id):
+            # Why a hand arrived here instead of by DM (the renderer's catalogs say it).
+            hint = self.renderer.notice("dm_closed_discord", event.locale)
             delivered = await send_private(
                 interaction.client,
                 interaction.user.id,
@@ -580,9 +679,10 @@ class ServiceHandler:
                 view=view,
                 interaction=interaction,
                 fallback_hint=hint,
+                image=image,
             )
             if delivered is Delivered.EPHEMERAL:
-                self._set_dm(interaction.user.id, False)
+                await self._set_dm(interaction.user.id, False)
             return False
         source = interaction.message
         if (
@@ -591,13 +691,16 @@ class ServiceHandler:
             and source is not None
             and source.flags.ephemeral
         ):
-            kwargs: dict[str, Any] = {"view": view}  # None clears the old move buttons
+            kwargs: dict[str, Any] = {
+                "view": view,  # None clears the old move buttons
+                **picture_to_edit(image, shown_picture(source)),
+            }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
             return True
         if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "private":
-            await _fill_original(interaction, message.text, view)
+            await _fill_original(interaction, message.text, view, image)
             return False
-        await answer(interaction, message.text, view=view, ephemeral=True)
+        await answer(interaction, message.text, view=view, ephemeral=True, image=image)
         return False
 
 
@@ -616,9 +719,13 @@ def _original_pending(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _fill_original(
-    interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None
+    interaction: discord.Interaction[Any],
+    text: str,
+    view: discord.ui.View | None,
+    image: RenderedImage | None = None,
 ) -> discord.Message:
     kwargs: dict[str, Any] = {} if view is None else {"view": view}
+    kwargs.update(picture_to_edit(image, None))
     sent = await interaction.edit_original_response(content=fit_content(text), **kwargs)
     interaction.extras[_FILLED] = True
     return sent

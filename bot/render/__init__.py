@@ -16,6 +16,11 @@ Around the game: ``renderer.commands(locale)`` (command, description) pairs for
 (``NOTICES``: deep-link and closed-DM hints...), ``renderer.game_label(game, locale)``,
 ``renderer.level_label(level, locale)``.
 
+Pictures: ``bot.render.pictures.Pictures`` maps the same events (table, hand, stats) to the
+scenes of ``bot.render.images`` and draws them off the event loop; the text stays the caption.
+Scala 40 card selection: a hand rendered with ``focus="#<hex mask>"`` shows a button per card
+(tapping toggles it) and the moves the selected cards make (``selection_of`` reads the mask).
+
 Cards are shown with suit symbols (``7♦``); the locale is the event's own (resolved by the
 service). Private hands only ever appear in ``HandView`` messages, which go to one user.
 """
@@ -48,12 +53,14 @@ __all__ = [
     "COMMANDS",
     "LOCALES",
     "NOTICES",
+    "SELECT",
     "Button",
     "Message",
     "Renderer",
     "card_text",
     "move_text",
     "scala40_move_text",
+    "selection_of",
 ]
 
 MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
@@ -147,6 +154,10 @@ NOTICES = {
     "thinking": N_("The computer is thinking…"),
     "choose_game": N_("Which game?"),
     "new_table": N_("New table"),
+    "dm_closed_discord": N_("I cannot DM you: allow direct messages from this server's members."),
+    "style_choose": N_("Card pictures: {style}. Choose the deck style:"),
+    "style_set": N_("Card pictures: {style}."),
+    "style_off": N_("Card pictures are switched off on this bot."),
 }
 
 
@@ -497,6 +508,14 @@ class Renderer:
                     else:
                         label = _("{card} (choose…)").format(card=card_text(card))
                         buttons.append(self._button(table, label, f"?{card}"))
+        elif table.family == "scala40" and e.focus is not None and e.focus.startswith(SELECT):
+            hand = [_plain_card(c) for c in view.hand]
+            selected = selection_of(e.focus, len(hand))
+            if selected:
+                picked = " ".join(card_text(hand[i]) for i in sorted(selected))
+                lines.append(_("Selected: {cards}").format(cards=picked))
+            rows = self._scala40_selection(table, moves, hand, selected, t)
+            return Message("\n".join(lines), rows)
         elif table.family == "scala40":
             buttons = self._scala40_buttons(table, moves, e.focus, t)
         else:
@@ -528,6 +547,58 @@ class Renderer:
                 label = t.gettext(SCALA40_KINDS.get(kind, kind))
                 buttons.append(self._button(table, f"{label}…", f"?{kind}"))
         return buttons
+
+    def _scala40_selection(
+        self,
+        table: TableInfo,
+        moves: Sequence[str],
+        hand: Sequence[str],
+        selected: frozenset[int],
+        t: gettext.NullTranslations,
+    ) -> tuple[tuple[Button, ...], ...]:
+        """Scala 40 by tapping cards: a button per card of the hand (tapping toggles it, the
+        selection rides in the button data as a bit mask over the hand), then the moves the
+        selection makes (meld, attach, swap, discard: those legal moves naming exactly the
+        selected cards), the one-tap opening the helper found, the draws, and "clear".
+        Matching is on the cards the move strings name: no rule is decided here."""
+        _ = t.gettext
+        by_kind: dict[str, list[str]] = {}
+        for m in moves:
+            by_kind.setdefault(_scala40_kind(m), []).append(m)
+        actions: list[Button] = []
+        for kind in ("t", "p", "in", "out"):
+            for m in by_kind.get(kind, ()):
+                actions.append(self._button(table, scala40_move_text(m, t), m))
+        for m in by_kind.get("o", ())[:1]:
+            actions.append(self._button(table, scala40_move_text(m, t), m))
+        playing = any(k in by_kind for k in ("o", "m", "a", "s", "d"))
+        card_rows: list[tuple[Button, ...]] = []
+        if playing:
+            mask = sum(1 << i for i in selected)
+            cards = [
+                self._button(
+                    table,
+                    ("✓ " if i in selected else "") + card_text(card),
+                    f"?{SELECT}{mask ^ (1 << i):x}",
+                )
+                for i, card in enumerate(hand[: MAX_ROWS * MAX_PER_ROW])
+            ]
+            card_rows = [
+                tuple(cards[i : i + MAX_PER_ROW]) for i in range(0, len(cards), MAX_PER_ROW)
+            ]
+        if selected:
+            chosen = sorted(hand[i] for i in selected)
+            for kind in ("o", "m", "a", "s", "d"):
+                for m in by_kind.get(kind, ()):
+                    if sorted(_move_cards(m)) == chosen and m not in (b.data for b in actions):
+                        actions.append(self._button(table, scala40_move_text(m, t), m))
+            actions.append(self._button(table, _("Clear"), f"?{SELECT}0"))
+        room = MAX_ROWS - len(card_rows)
+        actions = actions[: max(room, 0) * MAX_PER_ROW]
+        action_rows = [
+            tuple(actions[i : i + MAX_PER_ROW]) for i in range(0, len(actions), MAX_PER_ROW)
+        ]
+        return tuple(card_rows + action_rows)
 
     def _turn(self, e: TurnNotice, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
@@ -690,6 +761,44 @@ SCALA40_KINDS = {
     "in": N_("Re-enter"),
     "out": N_("Stay out"),
 }
+
+
+# A Scala 40 hand's focus starting with this is a card selection: a hex bit mask over the hand.
+SELECT = "#"
+
+
+def selection_of(focus: str | None, size: int) -> frozenset[int]:
+    """The hand positions a selection focus (``#<hex mask>``) holds; anything else selects
+    nothing (button data is untrusted)."""
+    if not focus or not focus.startswith(SELECT) or len(focus) > 17:
+        return frozenset()
+    try:
+        bits = int(focus[1:] or "0", 16)
+    except ValueError:
+        return frozenset()
+    return frozenset(i for i in range(size) if bits >> i & 1)
+
+
+def _plain_card(card: object) -> str:
+    """A card as move strings name it (no deck mark)."""
+    return str(card).rstrip("'")
+
+
+def _move_cards(move: str) -> list[str]:
+    """The cards a Scala 40 move string names (``o 7D8D9D KCKSKD`` -> 7D 8D 9D KC KS KD)."""
+    cards: list[str] = []
+    for token in move.split()[1:]:
+        i = 0
+        while i < len(token):
+            if token[i] == "*":
+                cards.append("*")
+                i += 1
+            elif token[i] in "<>":
+                i += 1
+            else:
+                cards.append(token[i : i + 2].upper())
+                i += 2
+    return cards
 
 
 def _scala40_kind(move: str) -> str:

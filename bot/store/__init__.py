@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.store import schema
+from bot.store.adapter_state import check_key
 
 __all__ = [
     "ChatRow",
@@ -647,7 +649,114 @@ class Store:
                     u.insert().values(platform=platform, user_id=user_id, name=name, locale=locale)
                 )
 
+    # -- adapter state (bot.store.adapter_state.AdapterState) ---------------------------------
+
+    async def state_get(
+        self, *, platform: str, kind: str, scope: str, table_id: int = 0
+    ) -> Any | None:
+        a = schema.adapter_state
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(a.c.value).where(
+                        a.c.platform == platform,
+                        a.c.kind == kind,
+                        a.c.scope == scope,
+                        a.c.table_id == table_id,
+                    )
+                )
+            ).first()
+        return None if row is None else json.loads(row[0])
+
+    async def state_put(
+        self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
+    ) -> None:
+        """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
+        check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
+        a = schema.adapter_state
+        key = (
+            a.c.platform == platform,
+            a.c.kind == kind,
+            a.c.scope == scope,
+            a.c.table_id == table_id,
+        )
+        values = {"value": dumps(value), "updated_at": time.time()}
+        for _attempt in range(3):  # bounded: another process may insert the same key meanwhile
+            try:
+                async with self.engine.begin() as conn:
+                    updated = await conn.execute(a.update().where(*key).values(**values))
+                    if updated.rowcount == 0:
+                        await conn.execute(
+                            a.insert().values(
+                                platform=platform,
+                                kind=kind,
+                                scope=scope,
+                                table_id=table_id,
+                                **values,
+                            )
+                        )
+                return
+            except sa.exc.IntegrityError:
+                continue
+        raise StoreError(f"could not write adapter state {kind} {scope} {table_id}")
+
+    async def state_delete(
+        self, *, platform: str, kind: str, scope: str, table_id: int = 0
+    ) -> None:
+        a = schema.adapter_state
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                a.delete().where(
+                    a.c.platform == platform,
+                    a.c.kind == kind,
+                    a.c.scope == scope,
+                    a.c.table_id == table_id,
+                )
+            )
+
+    async def state_of_table(
+        self, *, platform: str, kind: str, table_id: int
+    ) -> list[tuple[str, Any]]:
+        """Every ``(scope, value)`` of one kind for a table (e.g. its players' hand messages)."""
+        a = schema.adapter_state
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(a.c.scope, a.c.value)
+                    .where(a.c.platform == platform, a.c.table_id == table_id, a.c.kind == kind)
+                    .order_by(a.c.scope)
+                )
+            ).all()
+        return [(str(row[0]), json.loads(row[1])) for row in rows]
+
+    async def state_forget_table(self, *, platform: str, table_id: int) -> None:
+        a = schema.adapter_state
+        async with self.engine.begin() as conn:
+            await conn.execute(a.delete().where(a.c.platform == platform, a.c.table_id == table_id))
+
     # -- ratings -----------------------------------------------------------------------------
+
+    async def rating_history(
+        self, *, platform: str, user_id: str, family: str, scope: str = "global", limit: int = 500
+    ) -> list[tuple[float, float]]:
+        """A player's conservative rating (mu - 3 sigma) after each finished game of a family,
+        oldest first: ``(finished_at, rating)`` (the /stats chart)."""
+        c, r = schema.rating_changes, schema.results
+        query = (
+            sa.select(r.c.finished_at, c.c.mu_after, c.c.sigma_after)
+            .select_from(c.join(r, r.c.table_id == c.c.table_id))
+            .where(
+                c.c.platform == platform,
+                c.c.user_id == user_id,
+                c.c.scope == scope,
+                r.c.family == family,
+            )
+            .order_by(r.c.finished_at.desc())
+            .limit(max(1, min(limit, 10_000)))
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(float(row[0]), float(row[1]) - 3 * float(row[2])) for row in reversed(rows)]
 
     async def leaderboard(
         self, *, scope: str, family: str, limit: int = 10, offset: int = 0

@@ -132,3 +132,21 @@ rating_changes = sa.Table(
     sa.Column("mu_after", sa.Float, nullable=False),
     sa.Column("sigma_after", sa.Float, nullable=False),
 )
+
+# What the chat adapters remember between processes (migration 0004): which message shows a
+# table or a hand (so a restarted or second process edits it in place), a chat's or user's deck
+# style, users who want direct messages, uploaded picture ids. ``scope`` is the chat or user id
+# (or another key, e.g. a picture digest); ``table_id`` 0 when it is about no table; ``value``
+# a JSON document written by the store.
+adapter_state = sa.Table(
+    "adapter_state",
+    metadata,
+    sa.Column("platform", sa.String(16), primary_key=True),
+    sa.Column("kind", sa.String(16), primary_key=True),
+    sa.Column("scope", sa.String(96), primary_key=True),
+    sa.Column("table_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    # A finished table's entries are dropped together.
+    sa.Index("ix_adapter_state_table", "platform", "table_id"),
+)

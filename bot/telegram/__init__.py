@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.render import LOCALES, Renderer
+from bot.render.pictures import Pictures, pictures_of
 from bot.service import Result, TableService
+from bot.store.adapter_state import AdapterState, adapter_state_of
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
@@ -56,13 +58,20 @@ def build_bot(
     service: TableService,
     renderer: Renderer,
     rate_limiter: BaseRateLimiter[Any] | None = None,
+    pictures: Pictures | None = None,
+    state: AdapterState | None = None,
 ) -> TelegramBot:
-    """The Application with the adapter's handlers, ready to start."""
+    """The Application with the adapter's handlers, ready to start.
+
+    ``state``: where message ids live (the store, so restarts and other processes edit the same
+    messages; none: in memory). ``pictures``: card pictures (none: text only).
+    """
     application = build_application(settings, rate_limiter=rate_limiter)
     delivery = Delivery(
         bot=lambda: application.bot,
         renderer=renderer,
-        book=MessageBook(repost_after=settings.repost_after),
+        book=MessageBook(repost_after=settings.repost_after, state=state),
+        pictures=pictures,
     )
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
     translations = {code: renderer.translations(code) for code in LOCALES}
@@ -87,7 +96,13 @@ async def serve(app: Any) -> None:
     if settings is None:
         raise RuntimeError("TELEGRAM_TOKEN is not set")
     redact_token_in_logs(settings.token)
-    telegram = build_bot(settings, service=app.service, renderer=app.renderer)
+    telegram = build_bot(
+        settings,
+        service=app.service,
+        renderer=app.renderer,
+        pictures=pictures_of(app),
+        state=adapter_state_of(app),
+    )
     app.deliver_to("telegram", telegram.deliver)
     await telegram.start()
     try:

@@ -29,7 +29,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.render import GAME_NAMES, Renderer
+from bot.render import GAME_NAMES, LOCALES, Renderer
 from bot.service import ChatRef, Event, HandView, Result, TableService, UserRef, decode_button
 from bot.telegram import phrases
 from bot.telegram.delivery import Delivery
@@ -44,6 +44,8 @@ QUICK_LEVEL = "easy"
 # Game-picker buttons belong to no table yet: "new:0:<game>" can never be a table's data
 # (table ids are digits), so the adapter answers them itself.
 PICKER_PREFIX = "new:0:"
+# Deck-style buttons ("sty:0:<style>"), answered by the adapter too.
+STYLE_PREFIX = "sty:0:"
 
 
 def user_ref(user: User) -> UserRef:
@@ -86,6 +88,7 @@ class TelegramAdapter:
         add(CommandHandler("abandon", self.on_abandon))
         add(CommandHandler("lang", self.on_lang))
         add(CommandHandler("help", self.on_help))
+        add(CommandHandler("style", self.on_style))
         add(CallbackQueryHandler(self.on_button))
         # Group 1 runs beside the commands: every group message the bot sees moves the table
         # message further up (with privacy mode on, Telegram only shows it some of them).
@@ -203,6 +206,58 @@ class TelegramAdapter:
         t = self._renderer.translations(user.language_code)
         await self._delivery.say(where_of_message(message), t.gettext(phrases.HELP))
 
+    async def on_style(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/style [name]: the deck style of the pictures (the group's, or the user's in private)."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        where = where_of_message(message)
+        t_locale = self._locale_of(user)
+        pictures = self._delivery.pictures
+        if pictures is None or not pictures.enabled:
+            await self._delivery.say(where, self._renderer.notice("style_off", t_locale))
+            return
+        wanted = context.args[0].lower() if context.args else None
+        if wanted in pictures.style_choices():
+            await self._set_style(message, wanted)
+            label = pictures.style_label(wanted, t_locale)
+            text = self._renderer.notice("style_set", t_locale).format(style=label)
+            await self._delivery.say(where, text)
+            return
+        current = await pictures.preferred(PLATFORM, self._style_owner(message))
+        keyboard = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        pictures.style_label(choice, t_locale),
+                        callback_data=STYLE_PREFIX + choice,
+                    )
+                ]
+                for choice in pictures.style_choices()
+            ]
+        )
+        text = self._renderer.notice("style_choose", t_locale).format(
+            style=pictures.style_label(current, t_locale)
+        )
+        await self._delivery.say(where, text, keyboard)
+
+    @staticmethod
+    def _locale_of(user: User) -> str:
+        """The language for the adapter's own short texts: the user's when the catalogs have
+        it, else "" (the catalogs' default)."""
+        code = (user.language_code or "").split("-")[0].lower()
+        return code if code in LOCALES else ""
+
+    @staticmethod
+    def _style_owner(message: Message) -> str:
+        """Whose style: the group's (its topic's) or, in private, the user's own."""
+        return chat_key(where_of_message(message))
+
+    async def _set_style(self, message: Message, style: str) -> None:
+        pictures = self._delivery.pictures
+        assert pictures is not None
+        await pictures.set_style(style, platform=PLATFORM, owner=self._style_owner(message))
+
     async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Any group message: only its id is noted (how far the table message has scrolled)."""
         self._seen(update)
@@ -239,14 +294,30 @@ class TelegramAdapter:
             result = await self._service.create_table(self._chat(message), user, game)
             await self._delivery.deliver(result, origin=where_of_message(message))
             return self._alert(result)
+        if data.startswith(STYLE_PREFIX) and message is not None:
+            return await self._press_style(message, query.from_user, data)
         chat = await self._chat_of_press(message, user, data)
         result = await self._service.press(chat, user, data)
         if result.ok and message is not None:
-            self._delivery.learn(message, data, user_id=query.from_user.id)
+            await self._delivery.learn(message, data, user_id=query.from_user.id)
         await self._delivery.deliver(
             result, origin=None if message is None else where_of_message(message)
         )
         return self._alert(result)
+
+    async def _press_style(self, message: Message, user: User, data: str) -> str | None:
+        """A deck-style button: set it, and say so in the button's message."""
+        pictures = self._delivery.pictures
+        style = data.removeprefix(STYLE_PREFIX)
+        t_locale = self._locale_of(user)
+        if pictures is None or style not in pictures.style_choices():
+            return self._renderer.notice("style_off", t_locale) if pictures is None else None
+        await self._set_style(message, style)
+        text = self._renderer.notice("style_set", t_locale).format(
+            style=pictures.style_label(style, t_locale)
+        )
+        await self._delivery.messenger.edit(where_of_message(message), message.message_id, text)
+        return None
 
     async def _chat_of_press(self, message: Message | None, user: UserRef, data: str) -> ChatRef:
         """The table's chat: where the button is, or, for a hand in private, the table's own."""
@@ -297,7 +368,7 @@ class TelegramAdapter:
         # One quick game at a time in a private chat: a new one replaces the old.
         for table in await self._service.open_tables(chat):
             await self._service.abandon(chat, who, table.id, is_admin=True)
-            self._delivery.book.forget_table(table.id)
+            await self._delivery.book.forget_table(table.id)
         created = await self._service.create_table(
             chat, who, game, players=players, options=options
         )

@@ -1,16 +1,23 @@
 """Which Telegram message shows what: the lobby/table message of a table in its chat, and each
 player's private hand message, so they are edited in place instead of re-sent.
 
-Only message ids live here, in memory. After a restart the book is empty: the next public update
-posts a fresh table message, and a press on an old button teaches the book that message again (a
-callback query carries its message), so a hand keeps being edited in place.
+The message ids live in the adapter state (``bot.store.adapter_state``; the database in
+production, migration 0004), so a restarted process, or a second one on the same database, edits
+the same messages. Only the newest message id seen per chat (how far a table message has
+scrolled up) is kept in memory: after a restart it starts low, which only delays a re-post.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
+from bot.store.adapter_state import AdapterState, MemoryState
+from bot.telegram.ids import PLATFORM, chat_key, where_of
 from bot.telegram.messenger import Where
+
+PUBLIC = "public"
+HAND = "hand"
 
 
 @dataclass
@@ -21,17 +28,42 @@ class Shown:
     message_id: int
     # The table version it shows: a slower delivery of an older version must not overwrite it.
     version: int = 0
+    # A photo message (picture + caption + keyboard); else a text message.
+    photo: bool = False
+    # The digest of the picture it shows ("" for none): an unchanged picture is not re-sent.
+    digest: str = ""
+    # A picture posted just above a text too long for a caption (its message id).
+    companion: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["where"] = chat_key(self.where)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Shown | None:
+        """``None`` for an entry this version cannot read (it is then treated as absent)."""
+        try:
+            return cls(
+                where=where_of(str(data["where"])),
+                message_id=int(data["message_id"]),
+                version=int(data.get("version", 0)),
+                photo=bool(data.get("photo", False)),
+                digest=str(data.get("digest", "")),
+                companion=None if data.get("companion") is None else int(data["companion"]),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
 
 
 class MessageBook:
-    """Message ids by table, plus the newest message id seen in each chat."""
+    """Message ids by table (in the adapter state), plus the newest message id seen per chat."""
 
-    def __init__(self, *, repost_after: int) -> None:
+    def __init__(self, *, repost_after: int, state: AdapterState | None = None) -> None:
         if repost_after < 1:
             raise ValueError("repost_after must be at least 1")
         self._repost_after = repost_after
-        self._public: dict[tuple[int, Where], Shown] = {}
-        self._private: dict[tuple[int, int], Shown] = {}
+        self.state: AdapterState = state if state is not None else MemoryState()
         self._newest: dict[int, int] = {}
 
     def saw(self, chat_id: int, message_id: int) -> None:
@@ -39,12 +71,29 @@ class MessageBook:
         if message_id > self._newest.get(chat_id, 0):
             self._newest[chat_id] = message_id
 
-    def public(self, table_id: int, where: Where) -> Shown | None:
-        return self._public.get((table_id, where))
+    async def public(self, table_id: int, where: Where) -> Shown | None:
+        found = await self.state.state_get(
+            platform=PLATFORM, kind=PUBLIC, scope=chat_key(where), table_id=table_id
+        )
+        shown = None if found is None else Shown.from_json(found)
+        if shown is not None:
+            self.saw(where.chat_id, shown.message_id)
+        return shown
 
-    def set_public(self, table_id: int, where: Where, message_id: int, version: int = 0) -> None:
-        self._public[(table_id, where)] = Shown(where, message_id, version)
-        self.saw(where.chat_id, message_id)
+    async def keep_public(self, table_id: int, shown: Shown) -> None:
+        await self.state.state_put(
+            shown.to_json(),
+            platform=PLATFORM,
+            kind=PUBLIC,
+            scope=chat_key(shown.where),
+            table_id=table_id,
+        )
+        self.saw(shown.where.chat_id, shown.message_id)
+
+    async def set_public(
+        self, table_id: int, where: Where, message_id: int, version: int = 0
+    ) -> None:
+        await self.keep_public(table_id, Shown(where, message_id, version))
 
     def scrolled_away(self, shown: Shown) -> bool:
         """True when more than ``repost_after`` messages came after it: time for a new one.
@@ -55,20 +104,28 @@ class MessageBook:
         newest = self._newest.get(shown.where.chat_id, shown.message_id)
         return newest - shown.message_id > self._repost_after
 
-    def private(self, table_id: int, user_id: int) -> Shown | None:
-        return self._private.get((table_id, user_id))
+    async def private(self, table_id: int, user_id: int) -> Shown | None:
+        found = await self.state.state_get(
+            platform=PLATFORM, kind=HAND, scope=str(user_id), table_id=table_id
+        )
+        return None if found is None else Shown.from_json(found)
 
-    def set_private(self, table_id: int, user_id: int, message_id: int, version: int = 0) -> None:
-        self._private[(table_id, user_id)] = Shown(Where(user_id), message_id, version)
-        self.saw(user_id, message_id)
+    async def keep_private(self, table_id: int, user_id: int, shown: Shown) -> None:
+        await self.state.state_put(
+            shown.to_json(), platform=PLATFORM, kind=HAND, scope=str(user_id), table_id=table_id
+        )
+        self.saw(user_id, shown.message_id)
 
-    def private_of(self, table_id: int) -> list[Shown]:
+    async def set_private(
+        self, table_id: int, user_id: int, message_id: int, version: int = 0
+    ) -> None:
+        await self.keep_private(table_id, user_id, Shown(Where(user_id), message_id, version))
+
+    async def private_of(self, table_id: int) -> list[Shown]:
         """The private messages (hands) shown for a table."""
-        return [shown for (tid, _), shown in self._private.items() if tid == table_id]
+        entries = await self.state.state_of_table(platform=PLATFORM, kind=HAND, table_id=table_id)
+        return [s for _, value in entries if (s := Shown.from_json(value)) is not None]
 
-    def forget_table(self, table_id: int) -> None:
+    async def forget_table(self, table_id: int) -> None:
         """The table is over: its messages need no more edits."""
-        for key in [k for k in self._public if k[0] == table_id]:
-            del self._public[key]
-        for pkey in [k for k in self._private if k[0] == table_id]:
-            del self._private[pkey]
+        await self.state.state_forget_table(platform=PLATFORM, table_id=table_id)

@@ -7,6 +7,12 @@
   message (403: the user never opened the bot), the table's chat gets, once, a deep-link button
   that opens the private chat; ``/start`` from it delivers the hand.
 * Everything else is posted as a new message.
+
+With pictures on (``IMAGES``), a table, a hand and the /stats reply are photo messages whose
+caption is the text view (past 1024 characters: the picture alone, the text under it). A changed
+picture is swapped in place with ``editMessageMedia``; an unchanged one only gets its caption and
+keyboard edited, and a picture uploaded once is sent again by Telegram's file id. Message ids and
+file ids live in the adapter state (the store), so restarts and other processes share them.
 """
 
 from __future__ import annotations
@@ -14,13 +20,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 
+from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
-from bot.render import Renderer
+from bot.render.images import RenderedImage
+from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
     Event,
@@ -28,22 +39,31 @@ from bot.service import (
     HandView,
     LobbyView,
     Result,
+    Stats,
     TableEvent,
     TableView,
     TurnNotice,
     decode_button,
 )
 from bot.telegram import phrases
-from bot.telegram.book import MessageBook
-from bot.telegram.ids import deep_link, hand_payload, where_of
+from bot.telegram.book import MessageBook, Shown
+from bot.telegram.ids import PLATFORM, deep_link, hand_payload, where_of
 from bot.telegram.messenger import BlockedError, Messenger, Where
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 # Announcements that only say what the table message shows next; folded into it.
 _FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
+# Telegram's caption limit: a longer text goes as a text message under its picture.
+CAPTION_LIMIT = 1024
+# Uploaded pictures remembered as "digest -> Telegram file id" (in memory, and in the adapter
+# state under this kind, so other processes reuse them).
+_FILE_IDS = 1024
+FILE = "file"
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -65,11 +85,14 @@ class Delivery:
         bot: Callable[[], Bot],
         renderer: Renderer,
         book: MessageBook,
+        pictures: Pictures | None = None,
     ) -> None:
         # A getter, not a Bot: the Application (and its bot) is built after the adapter.
         self._bot = bot
         self._renderer = renderer
         self.book = book
+        self.pictures = pictures
+        self._file_ids: OrderedDict[str, str] = OrderedDict()
         self._blocked: set[int] = set()
         self._linked: set[tuple[int, int]] = set()
         self._notices: dict[tuple[int, int], int] = {}
@@ -121,11 +144,11 @@ class Delivery:
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
                 await self._close_hands(event.table.id)
-                self.book.forget_table(event.table.id)
+                await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
         """The table is over: its hands lose their buttons, so nobody presses into the void."""
-        for shown in self.book.private_of(table_id):
+        for shown in await self.book.private_of(table_id):
             try:
                 await self.messenger.edit_markup(shown.where, shown.message_id, None)
             except TelegramError as error:
@@ -136,7 +159,7 @@ class Delivery:
         self._blocked.discard(user_id)
         self._linked = {k for k in self._linked if k[1] != user_id}
 
-    def learn(self, message: Message, data: str, *, user_id: int) -> None:
+    async def learn(self, message: Message, data: str, *, user_id: int) -> None:
         """A press on ``message`` tells which message shows a table (re-learned after a restart)."""
         try:
             button = decode_button(data)
@@ -146,13 +169,16 @@ class Delivery:
         if message.chat.type == "private":
             # "@hand" is ambiguous in private (a hand's "Back", or a quick game's "My hand").
             hand = not public and message.chat.id == user_id
-            if hand and self.book.private(button.table_id, user_id) is None:
-                self.book.set_private(button.table_id, user_id, message.message_id)
+            if hand and await self.book.private(button.table_id, user_id) is None:
+                # A photo message stays one: its picture is replaced in place later.
+                shown = Shown(Where(user_id), message.message_id, photo=bool(message.photo))
+                await self.book.keep_private(button.table_id, user_id, shown)
         elif public:
             thread = message.message_thread_id if message.is_topic_message else None
             where = Where(message.chat.id, thread if message.chat.is_forum else None)
-            if self.book.public(button.table_id, where) is None:
-                self.book.set_public(button.table_id, where, message.message_id)
+            if await self.book.public(button.table_id, where) is None:
+                shown = Shown(where, message.message_id, photo=bool(message.photo))
+                await self.book.keep_public(button.table_id, shown)
 
     # --- one event ---------------------------------------------------------------------------
 
@@ -167,65 +193,245 @@ class Delivery:
         )
 
     async def _deliver_one(self, event: Event, *, origin: Where | None, extra: list[str]) -> None:
+        if (
+            isinstance(event, HandView)
+            and event.table.family == "scala40"
+            and (event.focus is None or event.focus.startswith(SELECT))
+        ):
+            # On a phone Scala 40 is played by tapping cards: the hand starts with an empty
+            # selection, and each tap comes back (as a "?#<mask>" press) with the new one.
+            event = replace(event, focus=event.focus or SELECT + "0")
         rendered = self._renderer.render(event)
         text = "\n".join([rendered.text, *extra]) if extra else rendered.text
         markup = keyboard(rendered)
         if event.audience.kind == "chat":
             where = where_of(event.audience.id)
             if isinstance(event, LobbyView | TableView):
-                await self._show_table(event, where, text, markup)
+                image = None
+                if isinstance(event, TableView) and self.pictures is not None:
+                    image = await self.pictures.table(event)
+                await self._show_table(event, where, text, markup, image)
             else:
-                await self.say(where, text, markup)
+                await self._say_event(event, where, text, markup)
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
-            await self._show_hand(event, user_id, text, markup)
+            image = None
+            if self.pictures is not None:
+                selected = selection_of(event.focus, len(getattr(event.view, "hand", ())))
+                image = await self.pictures.hand(event, selected=selected)
+            await self._show_hand(event, user_id, text, markup, image)
         elif isinstance(event, TurnNotice):
             await self._notice(event, user_id, text)
-        elif await self.say(Where(user_id), text, markup) is None and origin is not None:
+        elif (
+            await self._say_event(event, Where(user_id), text, markup) is None
+            and origin is not None
+        ):
             # Not secret (rules, stats): say it where it was asked.
-            await self.say(origin, text, markup)
+            await self._say_event(event, origin, text, markup)
+
+    async def _say_event(
+        self, event: Event, where: Where, text: str, markup: InlineKeyboardMarkup | None
+    ) -> int | None:
+        """A new message; the /stats one with its rating chart when pictures are on."""
+        image = None
+        if isinstance(event, Stats) and self.pictures is not None:
+            image = await self.pictures.stats(event)
+        if image is None:
+            return await self.say(where, text, markup)
+        try:
+            shown = await self._post(where, 0, text, markup, image)
+        except BlockedError:
+            return None
+        self.book.saw(where.chat_id, shown.message_id)
+        return shown.message_id
 
     async def _show_table(
-        self, event: TableEvent, where: Where, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        event: TableEvent,
+        where: Where,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None = None,
     ) -> None:
-        shown = self.book.public(event.table.id, where)
+        shown = await self.book.public(event.table.id, where)
         version = event.table.version
         if shown is not None and version < shown.version:
             return  # a newer view is already showing
-        messenger = self.messenger
-        fresh = shown is not None and not self.book.scrolled_away(shown)
-        if (
-            fresh
-            and shown is not None
-            and await messenger.edit(where, shown.message_id, text, markup)
-        ):
-            return
-        message_id = await messenger.send(where, text, markup)
-        if shown is not None and markup is not None:
+        if shown is not None and self.book.scrolled_away(shown):
+            shown_now = await self._post(where, version, text, markup, image)
+        else:
+            shown_now = await self._put(where, shown, version, text, markup, image)
+        if shown is not None and shown_now.message_id != shown.message_id and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
-            await messenger.edit_markup(where, shown.message_id, None)
-        self.book.set_public(event.table.id, where, message_id, version)
+            await self.messenger.edit_markup(where, shown.message_id, None)
+        await self.book.keep_public(event.table.id, shown_now)
 
     async def _show_hand(
-        self, event: HandView, user_id: int, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        event: HandView,
+        user_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None = None,
     ) -> None:
         table_id = event.table.id
         if user_id in self._blocked:
             await self._offer_link(event, user_id)
             return
-        shown = self.book.private(table_id, user_id)
+        shown = await self.book.private(table_id, user_id)
         if shown is not None and event.table.version < shown.version:
             return
         try:
-            message_id = await self.messenger.upsert(
-                Where(user_id), None if shown is None else shown.message_id, text, markup
+            shown_now = await self._put(
+                Where(user_id), shown, event.table.version, text, markup, image
             )
         except BlockedError:
             self._blocked.add(user_id)
             await self._offer_link(event, user_id)
             return
-        self.book.set_private(table_id, user_id, message_id, event.table.version)
+        if shown is not None and shown_now.message_id != shown.message_id and shown.photo:
+            # A picture replaced by a text (pictures switched off): its buttons go.
+            await self.messenger.edit_markup(Where(user_id), shown.message_id, None)
+        await self.book.keep_private(table_id, user_id, shown_now)
+
+    # --- one message, with or without its picture --------------------------------------------
+
+    async def _put(
+        self,
+        where: Where,
+        shown: Shown | None,
+        version: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> Shown:
+        """Edit ``shown`` in place when it can show this, else post anew; what shows it now."""
+        if shown is not None:
+            edited = await self._edit(shown, version, text, markup, image)
+            if edited is not None:
+                return edited
+        return await self._post(where, version, text, markup, image)
+
+    async def _edit(
+        self,
+        shown: Shown,
+        version: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> Shown | None:
+        """``None`` when ``shown`` cannot become this message (a text cannot turn into a photo
+        message, nor back): the caller posts a new one."""
+        messenger, where = self.messenger, shown.where
+        if image is None:
+            if shown.photo or shown.companion is not None:
+                return None
+            if not await messenger.edit(where, shown.message_id, text, markup):
+                return None
+            return replace(shown, version=version)
+        if len(text) <= CAPTION_LIMIT:
+            if not shown.photo:
+                return None
+            if shown.digest == image.digest:
+                # The same picture: only the caption and buttons change, nothing is uploaded.
+                ok = await messenger.edit_caption(where, shown.message_id, text, markup)
+            else:
+                ok, file_id = await self._with_photo(
+                    image,
+                    lambda photo: messenger.edit_photo(
+                        where,
+                        shown.message_id,
+                        photo,
+                        filename=image.filename,
+                        caption=text,
+                        markup=markup,
+                    ),
+                )
+                await self._learn_file(image, file_id)
+            return replace(shown, version=version, digest=image.digest) if ok else None
+        if shown.photo or shown.companion is None:
+            return None
+        if shown.digest != image.digest:
+            companion = shown.companion
+            ok, file_id = await self._with_photo(
+                image,
+                lambda photo: messenger.edit_photo(
+                    where, companion, photo, filename=image.filename
+                ),
+            )
+            await self._learn_file(image, file_id)
+            if not ok:
+                return None
+        if not await messenger.edit(where, shown.message_id, text, markup):
+            return None
+        return replace(shown, version=version, digest=image.digest)
+
+    async def _post(
+        self,
+        where: Where,
+        version: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> Shown:
+        messenger = self.messenger
+        if image is None:
+            message_id = await messenger.send(where, text, markup)
+            return Shown(where, message_id, version)
+        if len(text) <= CAPTION_LIMIT:
+            message_id, file_id = await self._with_photo(
+                image,
+                lambda photo: messenger.send_photo(
+                    where, photo, filename=image.filename, caption=text, markup=markup
+                ),
+            )
+            await self._learn_file(image, file_id)
+            return Shown(where, message_id, version, photo=True, digest=image.digest)
+        # Too long for a caption: the picture, then the text with the buttons under it.
+        companion, file_id = await self._with_photo(
+            image, lambda photo: messenger.send_photo(where, photo, filename=image.filename)
+        )
+        await self._learn_file(image, file_id)
+        message_id = await messenger.send(where, text, markup)
+        return Shown(where, message_id, version, digest=image.digest, companion=companion)
+
+    async def _with_photo(
+        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
+    ) -> _T:
+        """``call`` with the picture's known file id, or its bytes; a file id Telegram no
+        longer accepts is dropped and the bytes are uploaded instead."""
+        photo = await self._photo(image)
+        if isinstance(photo, bytes):
+            return await call(photo)
+        try:
+            return await call(photo)
+        except BadRequest as error:
+            if "file" not in error.message.lower():
+                raise
+            logger.info("file id of picture %s refused: uploading it again", image.digest)
+            self._file_ids.pop(image.digest, None)
+            return await call(image.data)
+
+    async def _photo(self, image: RenderedImage) -> bytes | str:
+        """Telegram's file id when this picture was uploaded before (by any process), else its
+        bytes."""
+        known = self._file_ids.get(image.digest)
+        if known is None:
+            stored = await self.book.state.state_get(
+                platform=PLATFORM, kind=FILE, scope=image.digest
+            )
+            known = stored if isinstance(stored, str) else None
+        return known or image.data
+
+    async def _learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        if file_id is None or self._file_ids.get(image.digest) == file_id:
+            return
+        self._file_ids[image.digest] = file_id
+        self._file_ids.move_to_end(image.digest)
+        while len(self._file_ids) > _FILE_IDS:
+            self._file_ids.popitem(last=False)
+        await self.book.state.state_put(file_id, platform=PLATFORM, kind=FILE, scope=image.digest)
 
     async def _offer_link(self, event: HandView, user_id: int) -> None:
         """Once per table and player: a button in the table's chat that opens the private chat."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile
+from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message
 from telegram.error import BadRequest, Forbidden
 
 logger = logging.getLogger(__name__)
@@ -22,7 +22,14 @@ _GONE = (
     "message can't be edited",
     "there is no text in the message to edit",
     "message_id_invalid",
+    "there is no media in the message to edit",
+    "there is no caption in the message to edit",
 )
+
+
+def _file_id(message: Message) -> str | None:
+    """The file id of a photo message's largest size (Telegram keeps the upload under it)."""
+    return message.photo[-1].file_id if message.photo else None
 
 
 class BlockedError(Exception):
@@ -69,23 +76,87 @@ class Messenger:
     async def send_photo(
         self,
         where: Where,
-        photo: bytes,
+        photo: bytes | str,
         *,
+        filename: str = "tavolo.png",
         caption: str | None = None,
         markup: InlineKeyboardMarkup | None = None,
-    ) -> int:
-        """Upload an image (multipart); returns the message id. Raises ``BlockedError`` on 403."""
+    ) -> tuple[int, str | None]:
+        """Post a picture: ``bytes`` are uploaded, a ``str`` is a file id Telegram already has.
+
+        Returns the message id and the picture's file id (reused for the same picture later).
+        Raises ``BlockedError`` on 403.
+        """
         try:
             message = await self._bot.send_photo(
                 chat_id=where.chat_id,
-                photo=InputFile(photo, filename="table.png"),
+                photo=InputFile(photo, filename=filename) if isinstance(photo, bytes) else photo,
                 caption=caption,
                 reply_markup=markup,
                 message_thread_id=where.thread_id,
             )
         except Forbidden:
             raise BlockedError(where.chat_id) from None
-        return message.message_id
+        return message.message_id, _file_id(message)
+
+    async def edit_photo(
+        self,
+        where: Where,
+        message_id: int,
+        photo: bytes | str,
+        *,
+        filename: str = "tavolo.png",
+        caption: str | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> tuple[bool, str | None]:
+        """Replace a photo message's picture and caption (``editMessageMedia``).
+
+        Returns whether it could be edited (``False``: post anew) and the new file id.
+        """
+        # Raw bytes (not an InputFile): PTB then uploads them as "attach://<name>", the form
+        # editMessageMedia requires.
+        media = InputMediaPhoto(photo, caption=caption, filename=filename)
+        try:
+            edited = await self._bot.edit_message_media(
+                media=media, chat_id=where.chat_id, message_id=message_id, reply_markup=markup
+            )
+        except BadRequest as error:
+            if not self._recoverable(error, where, message_id):
+                raise
+            return _NOT_MODIFIED in error.message.lower(), None
+        except Forbidden:
+            raise BlockedError(where.chat_id) from None
+        return True, _file_id(edited) if isinstance(edited, Message) else None
+
+    async def edit_caption(
+        self,
+        where: Where,
+        message_id: int,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> bool:
+        """Change a photo message's caption and keyboard; ``False`` when it cannot be edited."""
+        try:
+            await self._bot.edit_message_caption(
+                chat_id=where.chat_id, message_id=message_id, caption=caption, reply_markup=markup
+            )
+        except BadRequest as error:
+            if not self._recoverable(error, where, message_id):
+                raise
+            return _NOT_MODIFIED in error.message.lower()
+        except Forbidden:
+            raise BlockedError(where.chat_id) from None
+        return True
+
+    @staticmethod
+    def _recoverable(error: BadRequest, where: Where, message_id: int) -> bool:
+        reason = error.message.lower()
+        if _NOT_MODIFIED in reason:
+            return True
+        if any(gone in reason for gone in _GONE):
+            logger.info("message %s in %s is gone: %s", message_id, where.chat_id, reason)
+            return True
+        return False
 
     async def edit(
         self,

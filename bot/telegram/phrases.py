@@ -29,6 +29,7 @@ GROUP_COMMANDS: Sequence[tuple[str, str]] = (
     ("rules", N_("Rules of the open table")),
     ("abandon", N_("Close the open table")),
     ("lang", N_("Language: /lang it or /lang en")),
+    ("style", N_("Deck style of the card pictures")),
     ("help", N_("How to play")),
 )
 PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
@@ -39,6 +40,7 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
     ("stats", N_("Your statistics")),
     ("leaderboard", N_("Global leaderboard")),
     ("lang", N_("Language: /lang it or /lang en")),
+    ("style", N_("Deck style of the card pictures")),
     ("help", N_("How to play")),
 )
 

@@ -121,6 +121,7 @@ async def test_commands_sync_once_then_only_when_changed(fake: FakeDiscord) -> N
         "hand",
         "help",
         "lang",
+        "style",
         "abandon",
     ]
     assert sorted(fake.command_names()) == sorted(expected)

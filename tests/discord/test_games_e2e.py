@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from bot.discord.bot import TavoloBot
-from bot.discord.handler import MemoryIdMap, ServiceHandler
+from bot.discord.handler import ServiceHandler
 from bot.discord.sync import MemorySyncState
 from bot.render import Renderer, card_text
 from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
@@ -68,11 +68,11 @@ async def backend(tmp_path: Path) -> AsyncIterator[Backend]:
     await b.close()
 
 
-async def make_bot(
-    backend: Backend, index: MemoryIdMap | None = None
-) -> tuple[TavoloBot, ServiceHandler]:
-    """A fresh process: a new service over the same database, a new handler, a new client."""
-    handler = TrackedHandler(await backend.service(), Renderer(), table_messages=index)
+async def make_bot(backend: Backend) -> tuple[TavoloBot, ServiceHandler]:
+    """A fresh process: a new service over the same database, a new handler, a new client; the
+    table-message index and DM wishes live in that database (migration 0004)."""
+    service = await backend.service()
+    handler = TrackedHandler(service, Renderer(), state=service.store)
     bot = TavoloBot(handler=handler, sync_state=MemorySyncState(), guild_ready_timeout=0.05)
     handler.bind(bot)
     return bot, handler
@@ -359,8 +359,7 @@ async def test_a_stale_button_is_refused_politely(fake: FakeDiscord, backend: Ba
 
 async def test_restart_mid_game_with_old_buttons(fake: FakeDiscord, backend: Backend) -> None:
     alice = fake.add_user("alice")
-    index = MemoryIdMap()  # stands for the file-backed index that survives a restart
-    bot, handler = await make_bot(backend, index)
+    bot, handler = await make_bot(backend)
     async with running(bot, fake):
         table, table_id = await _started_game(fake, handler, alice)
         hand = await my_hand(fake, handler, alice, table)
@@ -370,7 +369,7 @@ async def test_restart_mid_game_with_old_buttons(fake: FakeDiscord, backend: Bac
         await settle(handler, fake, record)
     moves = len((await handler.service.export_game(table_id))["moves"])
 
-    bot, handler = await make_bot(backend, index)  # a new process: new service, new client
+    bot, handler = await make_bot(backend)  # a new process: new service, store, client
     async with running(bot, fake):
         hand = fake.messages[hand.id]
         choices = move_ids(hand)
@@ -405,7 +404,7 @@ async def test_hand_by_dm_and_closed_dms_fall_back_to_ephemeral(
         assert private and private[-1].content.endswith(
             "attiva i messaggi diretti da questo server."
         )
-        assert fake.dm_messages(bob) == [] and not handler.wants_dm(bob.id)
+        assert fake.dm_messages(bob) == [] and not await handler.wants_dm(bob.id)
 
         # alice, in another channel's table, gets her hand by DM and plays from the DM.
         other = await fake.add_text_channel("tavolo-2")

@@ -12,7 +12,13 @@ import pytest
 from pydantic import SecretStr
 
 import bot.discord
-from bot.discord.app import MESSAGES_FILE, SYNC_FILE, sync_commands_cli
+from bot.discord.app import (
+    DM_USERS_FILE,
+    MESSAGES_FILE,
+    SYNC_FILE,
+    import_legacy_files,
+    sync_commands_cli,
+)
 from bot.render import Renderer
 from bot.service import ComputerPlayers, Result, TableService, TimerSettings, default_registry
 from bot.store import Store
@@ -62,7 +68,11 @@ async def test_serve_connects_plays_and_stops(fake: FakeDiscord, tmp_path: Path)
         await asyncio.sleep(0.2)  # READY, then the guild (guild_ready_timeout is 2 s by default)
         record = await fake.slash(alice, "scopa", computers=1)
         await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
-        assert (tmp_path / SYNC_FILE).exists() and (tmp_path / MESSAGES_FILE).exists()
+        assert (tmp_path / SYNC_FILE).exists() and not (tmp_path / MESSAGES_FILE).exists()
+        # the table message is indexed in the database (migration 0004), not in a file
+        table_id = int(record.original.custom_ids()[0].split(":", 1)[0])
+        entry = await store.state_get(platform="discord", kind="table", scope="", table_id=table_id)
+        assert entry is not None and entry["message_id"] == record.original.id
         app.stop.set()
         await asyncio.wait_for(task, 10)
     finally:
@@ -86,3 +96,19 @@ def test_cli_needs_a_token(
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["sync"]) == 2
     assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+async def test_legacy_json_files_move_into_the_store(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite+aiosqlite:///{tmp_path / 'tavolo.sqlite3'}")
+    await store.upgrade()
+    try:
+        (tmp_path / MESSAGES_FILE).write_text('{"7": 700, "8": 800}', encoding="utf-8")
+        (tmp_path / DM_USERS_FILE).write_text('{"42": 1}', encoding="utf-8")
+        assert await import_legacy_files(store, tmp_path) == 3
+        assert await import_legacy_files(store, tmp_path) == 0  # renamed: read once
+        entry = await store.state_get(platform="discord", kind="table", scope="", table_id=8)
+        assert entry == {"message_id": 800, "picture": None}
+        assert await store.state_get(platform="discord", kind="dm", scope="42") is True
+        assert not (tmp_path / MESSAGES_FILE).exists()
+    finally:
+        await store.close()

@@ -44,6 +44,8 @@ logger = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
 EPHEMERAL = 1 << 6
+# The files of a multipart request, kept beside its JSON body: {index: (filename, bytes)}.
+UPLOADS = "_uploads"
 # Gateway opcodes (https://discord.com/developers/docs/topics/opcodes-and-status-codes).
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME = 0, 1, 2, 6
 OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 9, 10, 11
@@ -94,6 +96,9 @@ class StoredMessage:
     edited: bool = False
     # Every content this message has shown, oldest first: what channel readers could have seen.
     history: list[str] = field(default_factory=list)
+    # Uploaded files as Discord lists them (id, filename, size, url), and their bytes by id.
+    attachments: list[JsonDict] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def ephemeral(self) -> bool:
@@ -114,7 +119,7 @@ class StoredMessage:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": self.attachments,
             "embeds": self.embeds,
             "pinned": False,
             "type": 0,
@@ -700,11 +705,19 @@ class FakeDiscord:
         if request.content_type == "multipart/form-data":
             form = await request.post()
             raw = form.get("payload_json")
-            return json.loads(str(raw)) if raw is not None else {}
+            body: JsonDict = json.loads(str(raw)) if raw is not None else {}
+            uploads: dict[int, tuple[str, bytes]] = {}
+            for name, value in form.items():
+                found = re.fullmatch(r"files\[(\d+)\]", name)
+                if found and isinstance(value, web.FileField):
+                    uploads[int(found.group(1))] = (value.filename, value.file.read())
+            if uploads:
+                body[UPLOADS] = uploads
+            return body
         if not request.can_read_body:
             return {}
-        body: JsonDict = await request.json()
-        return body
+        plain: JsonDict = await request.json()
+        return plain
 
     def _refuse(self, body: JsonDict) -> web.Response | None:
         problem = _message_problem(body)
@@ -738,8 +751,45 @@ class FakeDiscord:
             interaction_id=None if interaction is None else interaction.id,
         )
         message.history.append(message.content)
+        self._attach(message, body)
         self.messages[message.id] = message
         return message
+
+    def _attach(self, message: StoredMessage, body: JsonDict) -> None:
+        """Discord's attachment rules: ``attachments`` lists what the message keeps (old ones
+        by their id) and what is new (``id`` = the index of a ``files[n]`` part)."""
+        uploads: dict[int, tuple[str, bytes]] = body.get(UPLOADS) or {}
+        if "attachments" not in body and not uploads:
+            return
+        listed = body.get("attachments")
+        if listed is None:
+            listed = [{"id": index} for index in uploads]
+        kept: list[JsonDict] = []
+        files: dict[str, bytes] = {}
+        old = {a["id"]: a for a in message.attachments}
+        for item in listed:
+            key = str(item.get("id"))
+            if key in old:
+                kept.append(old[key])
+                files[key] = message.files[key]
+                continue
+            upload = uploads.get(int(key)) if key.isdigit() else None
+            if upload is None:
+                continue
+            filename, data = upload
+            new_id = str(self.next_id())
+            url = f"{self.api_base}/attachments/{new_id}/{filename}"
+            kept.append(
+                {
+                    "id": new_id,
+                    "filename": item.get("filename") or filename,
+                    "size": len(data),
+                    "url": url,
+                    "proxy_url": url,
+                }
+            )
+            files[new_id] = data
+        message.attachments, message.files = kept, files
 
     def _apply_edit(self, message: StoredMessage, body: JsonDict) -> None:
         if "content" in body:
@@ -748,6 +798,8 @@ class FakeDiscord:
             message.components = body["components"] or []
         if "embeds" in body:
             message.embeds = body["embeds"] or []
+        if "attachments" in body or UPLOADS in body:
+            self._attach(message, body)
         if "flags" in body and body["flags"] is not None:
             # Discord only lets an edit toggle SUPPRESS_EMBEDS; ephemerality is fixed at creation.
             message.flags = (message.flags & EPHEMERAL) | (int(body["flags"]) & ~EPHEMERAL)
@@ -816,7 +868,9 @@ class FakeDiscord:
         if self.dm_channels.get(channel_id) in self.closed_dms:
             return _error(403, 50007, "Cannot send messages to this user")
         body = await self._body(request)
-        if not (body.get("content") or body.get("components") or body.get("embeds")):
+        if not (
+            body.get("content") or body.get("components") or body.get("embeds") or UPLOADS in body
+        ):
             return _error(400, 50006, "Cannot send an empty message")
         refused = self._refuse(body)
         if refused is not None:
@@ -875,6 +929,8 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         body = await self._body(request)
         kind, data = body.get("type"), body.get("data") or {}
+        if UPLOADS in body:
+            data = {**data, UPLOADS: body[UPLOADS]}
         refused = self._refuse(data)
         if refused is not None:
             return refused

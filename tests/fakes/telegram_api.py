@@ -132,6 +132,9 @@ class StoredMessage:
     reply_markup: JSON | None = None
     message_thread_id: int | None = None
     has_photo: bool = False
+    # The picture it shows: its bytes and the file id Telegram gave them.
+    photo_data: bytes | None = None
+    file_id: str | None = None
 
     def to_api(self) -> JSON:
         message: JSON = {
@@ -147,7 +150,7 @@ class StoredMessage:
         if self.has_photo:
             message["photo"] = [
                 {
-                    "file_id": f"photo-{self.chat['id']}-{self.message_id}",
+                    "file_id": self.file_id or f"photo-{self.chat['id']}-{self.message_id}",
                     "file_unique_id": f"u{self.message_id}",
                     "width": 640,
                     "height": 480,
@@ -174,6 +177,15 @@ class StoredMessage:
             labels = [b.get("text") for b in self.buttons()]
             raise AssertionError(f"{len(found)} buttons match {text_contains!r} among {labels}")
         return found[0]
+
+
+def request_texts(request: RecordedRequest) -> list[str]:
+    """The texts a request puts on screen: a message text, a caption, an edited media's caption."""
+    out = [v for k in ("text", "caption") if isinstance(v := request.params.get(k), str)]
+    media = request.params.get("media")
+    if isinstance(media, dict) and isinstance(media.get("caption"), str):
+        out.append(media["caption"])
+    return out
 
 
 def user(user_id: int, first_name: str, *, username: str | None = None, lang: str = "it") -> JSON:
@@ -242,6 +254,8 @@ class FakeBotApi:
         self.requests: list[RecordedRequest] = []
         self.faults: list[Fault] = []
         self.messages: dict[tuple[int, int], StoredMessage] = {}
+        # Every picture uploaded, by the file id it got (a later request may name it instead).
+        self.files: dict[str, bytes] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.answered_callbacks: dict[str, JSON] = {}
         self.webhook_url: str | None = None
@@ -453,10 +467,7 @@ class FakeBotApi:
         for r in self.requests:
             if not r.ok or r.params.get("chat_id") != chat_id:
                 continue
-            for key in ("text", "caption"):
-                value = r.params.get(key)
-                if isinstance(value, str):
-                    out.append(value)
+            out.extend(request_texts(r))
         return out
 
     async def wait_for(
@@ -719,14 +730,35 @@ class FakeBotApi:
         )
         return stored.to_api()
 
+    def _photo(self, value: Any, files: dict[str, bytes]) -> tuple[bytes, str]:
+        """An uploaded picture (a new file id) or a file id uploaded before."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            data = files.get(value.removeprefix("attach://"))
+            if data is None:
+                raise FakeApiError(400, "Bad Request: media not found")
+        elif isinstance(value, str):
+            if value not in self.files:
+                raise FakeApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            return self.files[value], value
+        elif isinstance(value, bytes):
+            data = value
+        else:
+            raise FakeApiError(400, "Bad Request: there is no photo in the request")
+        if not data:
+            raise FakeApiError(400, "Bad Request: file must be non-empty")
+        file_id = f"file-{len(self.files) + 1}"
+        self.files[file_id] = data
+        return data, file_id
+
+    def _check_caption(self, caption: Any) -> None:
+        self._check_text(caption, required=False)
+        if isinstance(caption, str) and len(caption) > 1024:
+            raise FakeApiError(400, "Bad Request: message caption is too long")
+
     async def _api_sendPhoto(self, params: JSON, files: dict[str, bytes]) -> Any:
         chat = self._target_chat(params)
-        photo = files.get("photo")
-        if photo is None and not isinstance(params.get("photo"), str):
-            raise FakeApiError(400, "Bad Request: there is no photo in the request")
-        if photo is not None and not photo:
-            raise FakeApiError(400, "Bad Request: file must be non-empty")
-        self._check_text(params.get("caption"), required=False)
+        data, file_id = self._photo(files.get("photo", params.get("photo")), files)
+        self._check_caption(params.get("caption"))
         markup = self._check_markup(params.get("reply_markup"))
         thread_id = params.get("message_thread_id")
         stored = self._store(
@@ -737,6 +769,29 @@ class FakeBotApi:
             thread_id=thread_id if isinstance(thread_id, int) else None,
             has_photo=True,
         )
+        stored.photo_data, stored.file_id = data, file_id
+        return stored.to_api()
+
+    async def _api_editMessageMedia(self, params: JSON, files: dict[str, bytes]) -> Any:
+        stored = self._editable(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise FakeApiError(400, "Bad Request: can't parse InputMedia: media not found")
+        if not stored.has_photo:
+            raise FakeApiError(400, "Bad Request: there is no media in the message to edit")
+        caption = media.get("caption")
+        self._check_caption(caption)
+        markup = self._check_markup(params.get("reply_markup"))
+        data, file_id = self._photo(media.get("media"), files)
+        if (
+            data == stored.photo_data
+            and caption == stored.caption
+            and (stored.reply_markup or None) == markup
+        ):
+            raise FakeApiError(400, NOT_MODIFIED)
+        stored.photo_data, stored.file_id = data, file_id
+        stored.caption = caption if isinstance(caption, str) else None
+        stored.reply_markup = markup
         return stored.to_api()
 
     def _editable(self, params: JSON) -> StoredMessage:
@@ -764,6 +819,9 @@ class FakeBotApi:
 
     async def _api_editMessageCaption(self, params: JSON, files: dict[str, bytes]) -> Any:
         stored = self._editable(params)
+        if not stored.has_photo:
+            raise FakeApiError(400, "Bad Request: there is no caption in the message to edit")
+        self._check_caption(params.get("caption"))
         markup = self._check_markup(params.get("reply_markup"))
         if stored.caption == params.get("caption") and (stored.reply_markup or None) == markup:
             raise FakeApiError(400, NOT_MODIFIED)

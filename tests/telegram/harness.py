@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.render import Renderer, card_text, move_text, scala40_move_text
+from bot.render.images import ImageRenderer
+from bot.render.pictures import Pictures
 from bot.service import (
     ComputerPlayers,
     TableService,
@@ -22,7 +24,13 @@ from bot.store import Store
 from bot.telegram import TelegramBot, build_bot
 from bot.telegram.settings import TelegramSettings
 from engine.cards import Card
-from tests.fakes.telegram_api import JSON, FakeBotApi, RecordedRequest, StoredMessage
+from tests.fakes.telegram_api import (
+    JSON,
+    FakeBotApi,
+    RecordedRequest,
+    StoredMessage,
+    request_texts,
+)
 from tests.telegram.support import fast_rate_limiter
 
 MAX_PRESSES = 2000  # far above any game the scenarios play; a bug cannot loop forever
@@ -39,8 +47,11 @@ class Tavolo:
         seed: int = 7,
         repost_after: int = 15,
         timers: bool = False,
+        images: bool = False,
     ) -> None:
         self.timers = timers
+        self.images = images
+        self.pictures: Pictures | None = None
         self.api = api
         self.url = f"sqlite+aiosqlite:///{db_path}"
         self.settings = TelegramSettings(
@@ -62,11 +73,21 @@ class Tavolo:
             timers=TimerSettings(reminder=60, autoplay=120) if self.timers else TimerSettings(0),
             seeds=lambda: next(self._seeds),
         )
+        if self.images:
+            # Small cards keep the picture tests quick; the drawing is the same at every size.
+            self.pictures = Pictures(
+                self.renderer,
+                ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
+                state=self.store,
+                history=self.store.rating_history,
+            )
         self.bot = build_bot(
             self.settings,
             service=self.service,
             renderer=self.renderer,
             rate_limiter=fast_rate_limiter(),
+            pictures=self.pictures,
+            state=self.store,
         )
         await self.bot.start()
 
@@ -253,8 +274,8 @@ def assert_no_hidden_card_in_group(
     for request in api.requests:
         if not request.ok or request.params.get("chat_id") != group_id:
             continue
-        text = request.params.get("text") or request.params.get("caption")
-        if not isinstance(text, str):
+        text = "\n".join(request_texts(request))
+        if not text:
             continue
         markup = request.params.get("reply_markup") or {}
         versions = {

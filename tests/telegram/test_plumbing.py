@@ -171,12 +171,27 @@ async def test_a_429_burst_is_retried_and_every_message_arrives(
 async def test_sends_a_photo_as_multipart(api: FakeBotApi, settings: TelegramSettings) -> None:
     app = build_application(settings, rate_limiter=fast_rate_limiter())
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    other = b"\x89PNG\r\n\x1a\n" + bytes(range(255, -1, -1))
+    where = Where(GROUP["id"])
     async with app:
-        message_id = await Messenger(app.bot).send_photo(Where(GROUP["id"]), png, caption="tavolo")
+        messenger = Messenger(app.bot)
+        message_id, file_id = await messenger.send_photo(where, png, caption="tavolo")
+        # the same picture again by its file id: nothing uploaded
+        again, same_id = await messenger.send_photo(where, str(file_id), caption="again")
+        # a new picture in place (editMessageMedia), then only the caption
+        edited, new_id = await messenger.edit_photo(where, message_id, other, caption="new")
+        captioned = await messenger.edit_caption(where, message_id, "newer")
+        unchanged = await messenger.edit_caption(where, message_id, "newer")
     call = api.calls("sendPhoto")[0]
     assert call.files["photo"] == png
     assert call.params["caption"] == "tavolo"
     assert api.message(GROUP["id"], message_id).has_photo
+    assert file_id and same_id == file_id and not api.calls("sendPhoto")[1].files
+    assert api.message(GROUP["id"], again).photo_data == png
+    assert edited and new_id and new_id != file_id
+    assert captioned and unchanged  # "message is not modified" counts as done
+    shown = api.message(GROUP["id"], message_id)
+    assert shown.photo_data == other and shown.caption == "newer"
 
 
 async def test_a_failing_handler_reaches_the_one_error_handler(

@@ -1,7 +1,8 @@
 """Scala 40 in a group through the real PTB (skipped while engine.scala40 is missing).
 
-Humans draw, open, meld, attach and discard with the buttons of their private messages (a kind of
-move, then the move: the renderer's two steps); the group never sees a card still in a hand.
+Humans play as on a phone: they draw and open with one tap, and meld, attach and discard by tapping
+the cards of the move (the selection rides in the button data and shows as ticks) and then the move
+the selection makes; the group never sees a card still in a hand.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import decode_button
+from bot.render import _move_cards, card_text
+from bot.service import decode_button, default_registry
 from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, user
 from tests.telegram.harness import (
     Tavolo,
@@ -35,34 +37,60 @@ MAX_TURNS = 1000  # a match against the easy computer takes a few hundred
 PREFERENCE = ("o", "m", "a", "d", "p", "t")
 
 
-def kind(data: str) -> str:
-    """The move kind of a button: ``?d`` (choose a discard) and ``d QS`` are both ``d``."""
-    action = data.split(":", 2)[2]
-    return action[1:] if action.startswith("?") else action.split(" ", 1)[0][:1].lower()
+async def legal_now(tavolo: Tavolo, table_id: int) -> list[str]:
+    """The legal moves of the seat to play, by replaying the table's log with the engine."""
+    assert tavolo.service is not None
+    export = await tavolo.service.export_game(table_id)
+    kind = default_registry().get(export["game"])
+    assert kind is not None
+    options = {k: v for k, v in export["options"].items() if k not in kind.fixed}
+    game = kind.new_game(kind.rules(export["players"], options), export["seed"])
+    for entry in export["moves"]:
+        game = game.play(entry["move"])
+    return [str(m) for m in game.legal_moves()]
 
 
 def pick(moves: list[str], rng: random.Random) -> str:
     for wanted in PREFERENCE:
-        found = [m for m in moves if kind(m) == wanted]
+        found = [m for m in moves if m.split(" ", 1)[0][:1].lower() == wanted]
         if found:
             return rng.choice(found)
     return rng.choice(moves)
 
 
+def action(data: str) -> str:
+    return data.split(":", 2)[2]
+
+
 async def play(tavolo: Tavolo, player: JSON, table_id: int, rng: random.Random) -> bool:
-    """One move of ``player`` if it is their turn: a kind of move, then (second step) one move."""
+    """One move of ``player`` if it is their turn, played as on a phone: a draw or the opening
+    with one tap; a meld, attach or discard by tapping its cards (each tap edits the hand with
+    the selection shown) and then the move the selection makes."""
     api = tavolo.api
     message = hand_message(api, player["id"], table_id)
     if message is None:
         return False
-    choice = pick(move_buttons(message), rng)
-    answer = await tavolo.press(message, player, choice)
+    target = pick(await legal_now(tavolo, table_id), rng)
+    if target.split()[0][:1] in "masd" and len(target.split()) > 1:
+        wanted = [card_text(c) for c in _move_cards(target)]
+        for card in wanted:  # bounded by the cards of one move
+            message = api.message(player["id"], message.message_id)
+            toggles = [
+                b
+                for b in message.buttons()
+                if action(str(b.get("callback_data", ""))).startswith("?#") and b["text"] == card
+            ]
+            assert toggles, (card, [b["text"] for b in message.buttons()])
+            answer = await tavolo.press(message, player, str(toggles[0]["callback_data"]))
+            assert answer["text"] is None, answer
+        message = api.message(player["id"], message.message_id)
+        # the selection shows: ticks on the buttons, and named in the text (or caption)
+        assert sum(b["text"].startswith("✓ ") for b in message.buttons()) == len(wanted)
+    data = [str(b["callback_data"]) for b in message.buttons() if "callback_data" in b]
+    chosen = [d for d in data if action(d) == target]
+    assert chosen, (target, [action(d) for d in data])
+    answer = await tavolo.press(message, player, chosen[0])
     assert answer["text"] is None, answer
-    if choice.split(":", 2)[2].startswith("?"):
-        options = move_buttons(api.message(player["id"], message.message_id))
-        assert options and not any(":?" in o for o in options), options
-        answer = await tavolo.press(message, player, rng.choice(options))
-        assert answer["text"] is None, answer
     return True
 
 
