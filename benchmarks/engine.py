@@ -1,8 +1,11 @@
-"""Engine speed on one core: prints smazzate per second (median and best of several windows).
+"""Engine speed on one core: smazzate per CPU second (median and best of several windows).
 
 (a) random 2-player Scopa smazzate through the readable API (``legal_moves`` + ``play``);
 (b) the same through the fast playout path (random moves, and epsilon-greedy with epsilon 0.3);
 then the Scala 40 figures when ``benchmarks/engine_scala40.py`` is present.
+
+Rates are per second of this process's CPU time, so other jobs on a shared machine slow the run
+down but do not change the figures much.
 
 Usage: python benchmarks/engine.py [--windows N] [--seconds S]
 """
@@ -33,8 +36,8 @@ def readable(rules: scopa.Rules) -> Callable[[float], float]:
     def window(seconds: float) -> float:
         nonlocal game, seed
         done = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             first = len(game.smazzate)
             while len(game.smazzate) == first and not game.is_over:
                 moves = game.legal_moves()
@@ -43,7 +46,7 @@ def readable(rules: scopa.Rules) -> Callable[[float], float]:
                 seed += 1
                 game = scopa.new_game(rules, seed=seed)
             done += 1
-        return done / (time.perf_counter() - start)
+        return done / (time.process_time() - start)
 
     return window
 
@@ -54,12 +57,12 @@ def fast(rules: scopa.Rules, epsilon: float) -> Callable[[float], float]:
 
     def window(seconds: float) -> float:
         done = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             for _ in range(100):
                 random_smazzata(lean, rng, epsilon=epsilon)
             done += 100
-        return done / (time.perf_counter() - start)
+        return done / (time.process_time() - start)
 
     return window
 
@@ -74,7 +77,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--windows", type=int, default=5, help="windows per figure (default 5)")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per window")
     args = parser.parse_args(argv)
-    print(f"python {platform.python_version()} ({platform.machine()}), one core, smazzate/s")
+    print(
+        f"python {platform.python_version()} ({platform.machine()}), one core, smazzate per CPU s"
+    )
     for name, rules in (
         ("scopa 2p", scopa.Rules()),
         ("scopone 4p", scopa.Rules(variant="scopone")),
