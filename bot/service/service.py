@@ -855,8 +855,12 @@ class TableService:
             raise Refused("unknown_game", game=row.game)
         game = kind.load(row.state) if row.state is not None else None
         if game is not None:
-            # The moves after the last snapshot replay to the present.
+            # The moves after the last snapshot replay to the row's version, not beyond: the
+            # moves are read after the row, and another process may have committed in between
+            # (a state ahead of its version judged presses on the wrong turn).
             for move in await self.store.moves(table_id, since=row.state_version):
+                if move.version >= row.version:
+                    break
                 game = game.play(move.move)
         row.state = None  # the live game is the state; keep memory small
         live = _Live(row, kind, game)
