@@ -170,7 +170,7 @@ def test_restore_refuses_a_damaged_backup_and_keeps_the_database(tmp_path: Path)
     conn.close()
     bad = tmp_path / "bad.sqlite3"
     bad.write_bytes(b"not a database at all" * 100)
-    with pytest.raises(BackupError, match="not a SQLite database|damaged"):
+    with pytest.raises(BackupError, match=r"not a SQLite database|damaged"):
         restore_sqlite(bad, db)
     with pytest.raises(BackupError, match="no backup"):
         restore_sqlite(tmp_path / "missing.sqlite3", db)
