@@ -51,6 +51,7 @@ MAX_COMPUTER_MOVES = 10_000
 # The full state is saved every this many versions (and at the end); in between a move writes
 # only its move row, and loading replays the moves since the snapshot.
 SNAPSHOT_EVERY = 16
+MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
 
 @dataclass(frozen=True, slots=True)
@@ -846,6 +847,10 @@ class TableService:
         return await self._reload(table_id)
 
     async def _reload(self, table_id: int) -> _Live:
+        if not 0 < table_id < MAX_TABLE_ID:
+            # A forged id (button data, custom id, deep link) beyond the databases' 64-bit
+            # integers made the driver raise OverflowError instead of a refusal.
+            raise Refused("no_table")
         row = await self.store.load_table(table_id)
         if row is None:
             self._forget(table_id)
