@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.service import ChatRef, HandView, TableService, encode_button
+from bot.service import ChatRef, HandView, TableService, UserRef, encode_button
 from tests.reliability.workload import open_service, start_table, users
 
 CHAT = ChatRef("telegram", "-77")
@@ -15,7 +15,7 @@ CLICKS = 8  # presses of one button per round, spread over the two services
 
 
 async def race_round(
-    services: list[TableService], table_id: int, rng: random.Random, players: list
+    services: list[TableService], table_id: int, rng: random.Random, players: list[UserRef]
 ) -> tuple[int, int]:
     """One round: the mover's button pressed CLICKS times at once, plus the other player
     pressing the same data (a forged seat). Returns (applied, version)."""
