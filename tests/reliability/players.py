@@ -9,6 +9,7 @@ check that each one is in the table's move log."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Ledger:
     refetched: int = 0
     unanswered: int = 0
     answer_timeout: float = 20.0  # how long a player waits for the bot to answer a press
+    patience: float = 3.0  # how long players wait for a hand before asking for it again
 
 
 def newest_hand(api: FakeBotApi, user_id: int, table_id: int) -> StoredMessage | None:
@@ -48,7 +50,11 @@ def version_of(message: StoredMessage) -> int:
 async def ask_for_hand(api: FakeBotApi, player: JSON, table_id: int, ledger: Ledger) -> None:
     ledger.refetched += 1
     api.send_text(private_chat(player), player, f"/start hand-{table_id}")
-    await api.wait_idle(quiet=0.1, timeout=60)
+    # No hand with buttons: not their turn, or the bot is down; the next step looks again.
+    with contextlib.suppress(AssertionError):
+        await api.wait_for(
+            lambda: newest_hand(api, player["id"], table_id), timeout=ledger.patience
+        )
 
 
 async def press(
@@ -71,28 +77,38 @@ async def play_step(
     api: FakeBotApi, players: list[JSON], table_id: int, rng: random.Random, ledger: Ledger
 ) -> None:
     """One player action: the newest hand with buttons presses one; else hands are re-asked."""
-    hands = [(p, newest_hand(api, p["id"], table_id)) for p in players]
-    ready = [(p, m) for p, m in hands if m is not None]
+
+    def ready_hands() -> list[tuple[JSON, StoredMessage]]:
+        hands = [(p, newest_hand(api, p["id"], table_id)) for p in players]
+        return [(p, m) for p, m in hands if m is not None]
+
+    ready = ready_hands()
     if not ready:
-        for player in players:
-            await ask_for_hand(api, player, table_id, ledger)
-        return
+        # The bot may still be delivering (flood limits, a restart): wait before asking again.
+        try:
+            ready = await api.wait_for(ready_hands, timeout=ledger.patience, what="a hand")
+        except AssertionError:
+            for player in players:
+                await ask_for_hand(api, player, table_id, ledger)
+            return
     player, message = max(ready, key=lambda pm: version_of(pm[1]))
     choice = rng.choice(move_buttons(message))
     answer = await press(api, message, player, choice, ledger)
     action = choice.split(":", 2)[2]
     if answer is not None and answer["text"] is None and action.startswith("?"):
-        await api.wait_idle(quiet=0.05, timeout=30)
+
+        def choices() -> list[str]:
+            shown = api.messages.get((player["id"], message.message_id))
+            found = [] if shown is None else move_buttons(shown)
+            return [o for o in found if ":?" not in o]
+
         try:
-            edited = api.message(player["id"], message.message_id)
-        except KeyError:
-            edited = None
-        options = [] if edited is None else move_buttons(edited)
-        options = [o for o in options if ":?" not in o]
-        if not options:
+            options = await api.wait_for(choices, timeout=ledger.patience, what="choices")
+        except AssertionError:
             return
+        edited = api.message(player["id"], message.message_id)
         choice = rng.choice(options)
-        answer = await press(api, edited, player, choice, ledger)  # type: ignore[arg-type]
+        answer = await press(api, edited, player, choice, ledger)
         action = choice.split(":", 2)[2]
     if answer is None:
         return
