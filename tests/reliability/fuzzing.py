@@ -86,8 +86,8 @@ class Arena:
             info = (await self.service.show(CHAT, PLAYERS[0], self.table_id)).table
             if info is not None and info.status == "playing":
                 return
-            for table in await self.service.open_tables(CHAT):
-                await self.service.abandon(CHAT, PLAYERS[0], table.id, is_admin=True)
+        for table in await self.service.open_tables(CHAT):
+            await self.service.abandon(CHAT, PLAYERS[0], table.id, is_admin=True)
         self.table_id = await start_table(self.service, CHAT, PLAYERS, "scopa", {"target": 11})
 
     async def state(self) -> tuple[Any, ...]:
