@@ -11,7 +11,7 @@ from tests.reliability.crash import crash_run
 
 
 async def test_sigkill_and_restart_lose_no_acknowledged_move(tmp_path: Path) -> None:
-    figures = await crash_run(tmp_path, tables=2, kills=3, seed=2026, max_gap=3.0)
+    figures = await crash_run(tmp_path, tables=2, kills=3, seed=2026, max_gap=2.0)
     assert figures.kills == 3
     assert figures.moves_acked > 20
     assert figures.moves_logged >= figures.moves_acked

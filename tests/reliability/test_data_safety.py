@@ -17,7 +17,7 @@ from bot.store.backup import BackupError, backup_sqlite, restore_sqlite
 from tests.reliability.workload import open_service, play_one_move, start_table, users
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = 20
+GAMES = 12
 
 
 def integrity(path: Path) -> list[tuple[str]]:

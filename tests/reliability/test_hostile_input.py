@@ -67,7 +67,7 @@ def test_forged_buttons_for_another_seat_are_refused(arena: fuzzing.Arena) -> No
     assert arena.tally.accepted == 0
 
 
-@settings(max_examples=1000, deadline=None, database=None, derandomize=True)
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
 @given(args=st.lists(st.text(max_size=30), max_size=15))
 def test_telegram_command_arguments_parse_or_pass_through(args: list[str]) -> None:
     players, options = parse_table_args(args)
@@ -76,7 +76,7 @@ def test_telegram_command_arguments_parse_or_pass_through(args: list[str]) -> No
     assert all(isinstance(name, str) for name in options)
 
 
-@settings(max_examples=1000, deadline=None, database=None, derandomize=True)
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
 @given(
     custom_id=st.one_of(st.text(max_size=120), st.from_regex(r"s?[0-9]{1,25}:[0-9]{1,12}:.{0,90}"))
 )
@@ -90,7 +90,7 @@ def test_discord_custom_ids_parse_or_raise_value_error(custom_id: str) -> None:
     assert ref.page is None or ref.page >= 0
 
 
-@settings(max_examples=1000, deadline=None, database=None, derandomize=True)
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
 @given(data=st.one_of(st.text(max_size=80), st.from_regex(r"[0-9٣²]{0,4}:[0-9²]{0,4}:.{0,70}")))
 def test_button_data_decodes_or_raises_value_error(data: str) -> None:
     try:
