@@ -67,7 +67,8 @@ def main() -> None:
     name = "PostgreSQL" if args.pg else "SQLite"
     print(f"{name}: {args.rounds} rounds x {args.clicks + 1} simultaneous presses on "
           f"{tables} tables: {applied} applied (exactly one per round), "
-          f"{args.rounds * (args.clicks + 1) - applied} refused (forged seat included), {seconds:.1f} s")  # fmt: skip
+          f"{args.rounds * (args.clicks + 1) - applied} refused (forged seat included), "
+          f"{seconds:.1f} s")  # fmt: skip
 
 
 if __name__ == "__main__":
