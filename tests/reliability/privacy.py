@@ -183,9 +183,11 @@ async def discord_games(db_path: Path, games: int, *, seed: int) -> PrivacyFigur
                 table, table_id = await e2e._started_game(fake, handler, alice)
 
                 async def stranger(step: int, t: Any = table, tid: int = table_id) -> None:
-                    if step % 5 != 2:
-                        return
-                    record = await fake.click(bob, fake.messages[t.id], e2e.find_id(t, "@hand"))
+                    current = fake.messages[t.id]
+                    looks = [c for c in e2e.ids_on(current) if e2e.action_of(c) == "@hand"]
+                    if step % 5 != 2 or not looks:
+                        return  # the game may have just ended: no "My hand" any more
+                    record = await fake.click(bob, current, looks[0])
                     await record.wait_answer()
                     await e2e.settle(handler, fake, record)
                     hands, played = await e2e.hands_now(handler.service, tid)
