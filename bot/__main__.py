@@ -23,10 +23,23 @@ import json
 import logging
 import signal
 import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
 
 from bot.config import BadSetting, Settings, load_settings
+from bot.observability import (
+    Metrics,
+    ObservedService,
+    check_database,
+    configure_logging,
+    live_tables,
+    serve_http,
+)
 from bot.render import Renderer
 from bot.render.i18n import Catalogs
 from bot.service import (
@@ -96,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--new", action="store_true", help="abandon the saved game, start anew")
     play.add_argument("--name", default=None, help="your name at the table")
+    sub.add_parser(
+        "simulate",
+        help="computer-vs-computer games for measuring the computer players "
+        "(tavolo simulate --help: its options)",
+        add_help=False,
+    )
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", required=True)
     db_sub.add_parser("upgrade", help="apply the database migrations (also done at start-up)")
@@ -103,11 +122,37 @@ def build_parser() -> argparse.ArgumentParser:
         "export-game", help="print a game's move log, seed and rules as JSON (replayable)"
     )
     export.add_argument("table_id", type=int)
+    replay = sub.add_parser(
+        "replay",
+        help="replay an exported game (export-game's JSON) with the engine and print the result",
+        description="Load a move log written by export-game, replay every move with the rules "
+        "engine and print the final score; exit 1 if a move is illegal or the result differs "
+        "from the one recorded.",
+    )
+    replay.add_argument("file", help="the JSON file ('-' = standard input)")
+    discord = sub.add_parser("discord", help="Discord maintenance")
+    discord_sub = discord.add_subparsers(
+        dest="discord_command", metavar="DISCORD_COMMAND", required=True
+    )
+    sync = discord_sub.add_parser(
+        "sync-commands",
+        help="upload the slash commands if they changed since the last upload",
+    )
+    sync.add_argument("--force", action="store_true", help="upload even if unchanged")
+    sub.add_parser(
+        "health",
+        help="exit 0 if the database answers and (with METRICS_PORT set) the running "
+        "process's /health says ok; the Docker HEALTHCHECK",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["simulate"]:
+        # Everything after the word is bot.simulate's own command line (its --help too).
+        return _simulate(arguments[1:])
+    args = build_parser().parse_args(arguments)
     try:
         settings = load_settings()
     except BadSetting as exc:
@@ -115,17 +160,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = args.command or "run"
     playing = command == "play" or (command == "run" and not settings.has_bot_token)
-    logging.basicConfig(
+    configure_logging(
         # At the keyboard only warnings interrupt the game, unless LOG_LEVEL asks for more.
-        level=settings.log_level or ("WARNING" if playing else "INFO"),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
+        settings.log_level or ("WARNING" if playing or command == "health" else "INFO"),
+        settings.log_format,
+        secrets=_secrets(settings),
     )
     try:
         if command == "db":
             return asyncio.run(_db_upgrade(settings))
         if command == "export-game":
             return asyncio.run(_export(settings, args.table_id))
+        if command == "replay":
+            return _replay(args.file)
+        if command == "health":
+            return asyncio.run(_health(settings))
+        if command == "discord":
+            return _discord_sync(settings, force=args.force)
         if command == "play":
             return asyncio.run(
                 _play(
@@ -170,6 +221,7 @@ def _service(settings: Settings, store: Store, *, timers: bool) -> TableService:
             autoplay=settings.turn_timeout_seconds,
             takeover_after=settings.idle_turns_before_takeover,
             takeover_level=settings.takeover_level,
+            claim_lease=settings.timer_lease_seconds,
         ),
         default_locale=settings.default_locale,
         cache_size=settings.max_cached_tables,
@@ -241,14 +293,45 @@ async def _serve(settings: Settings) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    service = _service(settings, store, timers=True)
+    metrics = Metrics()
+    metrics.gauges["tavolo_live_tables"] = lambda: live_tables(store)
+    observed = ObservedService(_service(settings, store, timers=True), metrics)
+    service = cast(TableService, observed)
     app = App(settings, service, Renderer(Catalogs(default=settings.default_locale)), stop)
     adapters = []
     if settings.telegram_token is not None:
         adapters.append("bot.telegram")
     if settings.discord_token is not None:
         adapters.append("bot.discord")
+    http: asyncio.Server | None = None
+    started = time.time()
     try:
+        if settings.metrics_port:
+
+            async def health() -> dict[str, object]:
+                try:
+                    await check_database(store)
+                except Exception as exc:
+                    return {"ok": False, "database": type(exc).__name__}
+                return {
+                    "ok": not stop.is_set(),
+                    "database": "ok",
+                    "uptime_seconds": round(time.time() - started, 1),
+                    "in_flight": observed.in_flight,
+                }
+
+            http = await serve_http(
+                host=settings.metrics_listen,
+                port=settings.metrics_port,
+                metrics=metrics,
+                health=health,
+            )
+            logger.info(
+                "metrics and health on http://%s:%s/metrics, /health",
+                settings.metrics_listen,
+                settings.metrics_port,
+                extra={"event": "http_started"},
+            )
         tasks = []
         for name in adapters:
             try:
@@ -259,13 +342,41 @@ async def _serve(settings: Settings) -> int:
                 return 2
             tasks.append(asyncio.create_task(serve(app), name=name))
         tasks.append(asyncio.create_task(_timers(app), name="timers"))
-        await stop.wait()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        return 0
+        logger.info("serving %s", ", ".join(adapters), extra={"event": "started"})
+        await _until_stop_or_failure(stop, tasks)
+        await _shut_down(app, observed, tasks)
+        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+        for task in failed:
+            logger.error("%s stopped: %r", task.get_name(), task.exception())
+        return 1 if failed else 0
     finally:
+        if http is not None:
+            http.close()
         await store.close()
+        logger.info("database closed", extra={"event": "stopped"})
+
+
+async def _until_stop_or_failure(stop: asyncio.Event, tasks: list[asyncio.Task[None]]) -> None:
+    """Wait for SIGTERM/SIGINT, or for an adapter to die (a bad token, say)."""
+    waiter = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    stop.set()
+
+
+async def _shut_down(app: App, observed: ObservedService, tasks: list[asyncio.Task[None]]) -> None:
+    """Graceful stop: the adapters stop taking updates on their own (they watch ``app.stop``),
+    the calls in flight finish and commit, and only then is anything cancelled."""
+    grace = app.settings.shutdown_grace_seconds
+    logger.info("stopping: %d call(s) in flight", observed.in_flight, extra={"event": "stopping"})
+    _, pending = await asyncio.wait(tasks, timeout=grace)
+    if not await observed.wait_idle(grace):
+        logger.warning("%d call(s) still in flight after %.0f s", observed.in_flight, grace)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _timers(app: App) -> None:
@@ -281,6 +392,134 @@ async def _timers(app: App) -> None:
             logger.exception("turn timers failed; retrying")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(app.stop.wait(), app.settings.timer_interval_seconds)
+
+
+def _secrets(settings: Settings) -> list[str]:
+    """Every configured secret, for the log redaction."""
+    found = [settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret]
+    secrets = [s.get_secret_value() for s in found if s is not None]
+    if settings.database_url and "@" in settings.database_url:
+        with contextlib.suppress(Exception):
+            from sqlalchemy.engine import make_url
+
+            password = make_url(settings.database_url).password
+            if password:
+                secrets.append(str(password))
+    return secrets
+
+
+def _simulate(argv: Sequence[str]) -> int:
+    try:
+        simulate = importlib.import_module("bot.simulate")
+    except ImportError as exc:
+        if exc.name not in ("bot.simulate", None):
+            raise
+        print(
+            "tavolo: simulate is not available in this build (the module bot.simulate is missing)",
+            file=sys.stderr,
+        )
+        return 2
+    return int(simulate.main(list(argv)))
+
+
+def _discord_sync(settings: Settings, *, force: bool) -> int:
+    if settings.discord_token is None:
+        print("tavolo: DISCORD_TOKEN is not set", file=sys.stderr)
+        return 2
+    from bot.discord.app import sync_commands_cli
+
+    synced = asyncio.run(
+        sync_commands_cli(settings.discord_token.get_secret_value(), settings.data_dir, force=force)
+    )
+    print("synced" if synced else "unchanged: not synced")
+    return 0
+
+
+def _replay(file: str) -> int:
+    """Replay an exported move log with the engine; print the final score."""
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        data = json.loads(text)
+        summary = replay_export(data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"tavolo: cannot replay {file}: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(summary, indent=2, ensure_ascii=False))
+    return 0 if summary["matches_record"] is not False else 1
+
+
+def replay_export(data: dict[str, Any]) -> dict[str, Any]:
+    """The final state of an export-game document replayed with the engine: ``ValueError``
+    naming the move when one is illegal. ``matches_record`` is whether the replayed outcome
+    agrees with the stored result (None when the game had none)."""
+    if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
+        raise ValueError("not an export-game document (no move list)")
+    kind = default_registry().get(str(data["game"]))
+    if kind is None:
+        raise ValueError(f"unknown game {data['game']!r}")
+    options = {k: v for k, v in dict(data.get("options") or {}).items() if k not in kind.fixed}
+    options.pop("players", None)
+    game = kind.new_game(kind.rules(int(data["players"]), options), int(data["seed"]))
+    for number, move in enumerate(data["moves"], start=1):
+        if game.current_player != move["seat"]:
+            raise ValueError(
+                f"move {number} ({move['move']}) is by seat {move['seat']}, but seat "
+                f"{game.current_player} is to play"
+            )
+        try:
+            game = game.play(move["move"])
+        except ValueError as exc:
+            raise ValueError(f"move {number} ({move['move']}) is not legal: {exc}") from None
+    outcome = game.outcome()
+    sides = range(len(game.sides))
+    replayed: dict[str, Any] = {
+        "game": data["game"],
+        "moves": len(data["moves"]),
+        "is_over": game.is_over,
+        "points": [game.points(side) for side in sides],
+        "ranks": list(outcome.ranks) if outcome is not None else None,
+    }
+    recorded = data.get("result")
+    matches: bool | None = None
+    if isinstance(recorded, dict) and outcome is not None:
+        ranks = recorded.get("ranks")
+        matches = ranks is None or list(ranks) == list(outcome.ranks)
+    elif isinstance(recorded, dict):
+        matches = False  # a result was stored but the replay did not end
+    replayed["matches_record"] = matches
+    return replayed
+
+
+async def _health(settings: Settings) -> int:
+    """The database answers; with METRICS_PORT set, the running process says it is healthy."""
+    try:
+        store = Store.open(settings.url, sqlite_synchronous=settings.sqlite_synchronous)
+        try:
+            await asyncio.wait_for(check_database(store), 10)
+        finally:
+            await store.close()
+    except Exception as exc:
+        print(f"unhealthy: database: {type(exc).__name__}", file=sys.stderr)
+        return 1
+    if settings.metrics_port:
+        host = settings.metrics_listen
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        url = f"http://{host}:{settings.metrics_port}/health"
+        try:
+            body = await asyncio.to_thread(_fetch, url)
+        except (OSError, urllib.error.URLError) as exc:
+            print(f"unhealthy: {url}: {exc}", file=sys.stderr)
+            return 1
+        print(body)
+        return 0
+    print("healthy: database ok")
+    return 0
+
+
+def _fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return str(response.read().decode())
 
 
 if __name__ == "__main__":

@@ -35,7 +35,26 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
     telegram_token: SecretStr | None = None
     telegram_api_url: str | None = None
+    # Webhook mode (several processes behind a load balancer) when the URL is set; else polling.
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_listen: str = "127.0.0.1"
+    telegram_webhook_port: int = Field(8443, gt=0, lt=65536)
+    telegram_webhook_path: str = "telegram"
+    telegram_repost_after: int = Field(15, ge=1, le=1000)
+    telegram_max_retries: int = Field(3, ge=0, le=100)
     discord_token: SecretStr | None = None
+    # Sharding: this process connects as shard DISCORD_SHARD_ID of DISCORD_SHARD_COUNT (set
+    # both, one process per shard); neither = one unsharded connection.
+    discord_shard_count: int | None = Field(None, ge=1)
+    discord_shard_id: int | None = Field(None, ge=0)
+    # Observability: log lines as text, JSON or key=value; /metrics and /health over HTTP on
+    # METRICS_PORT (empty or 0 = no HTTP server).
+    log_format: Literal["text", "json", "kv"] = "text"
+    metrics_port: int | None = Field(None, ge=0, lt=65536)
+    metrics_listen: str = "127.0.0.1"
+    # SIGTERM: how long in-flight moves may take to finish before the process exits anyway.
+    shutdown_grace_seconds: float = Field(10.0, gt=0, le=600)
     default_locale: Literal["it", "en"] = "it"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None  # None: INFO (bots)
     # or WARNING (terminal play)
@@ -44,6 +63,8 @@ class Settings(BaseSettings):
     idle_turns_before_takeover: int = Field(2, ge=1, le=100)
     takeover_level: Literal["easy", "medium", "hard"] = "easy"
     timer_interval_seconds: float = Field(2.0, gt=0, le=3600)
+    # A claimed timer belongs to its process this long (then another process may fire it).
+    timer_lease_seconds: float = Field(60.0, gt=0, le=3600)
     max_cached_tables: int = Field(5000, ge=10)
 
     @field_validator(
@@ -51,7 +72,12 @@ class Settings(BaseSettings):
         "discord_token",
         "database_url",
         "telegram_api_url",
+        "telegram_webhook_url",
+        "telegram_webhook_secret",
         "log_level",
+        "discord_shard_count",
+        "discord_shard_id",
+        "metrics_port",
         mode="before",
     )
     @classmethod
@@ -63,10 +89,44 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _https(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL")
+        return value
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _secret_chars(cls, value: SecretStr | None) -> SecretStr | None:
+        allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+        if value is not None:
+            secret = value.get_secret_value()
+            if not 1 <= len(secret) <= 256 or not set(secret) <= allowed:
+                raise ValueError("must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("telegram_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and ":" not in value.get_secret_value():
+            raise ValueError("must look like 123456:ABC... (from @BotFather)")
+        return value
+
     @model_validator(mode="after")
     def _timeouts(self) -> Settings:
         if self.turn_reminder_seconds and self.turn_timeout_seconds <= self.turn_reminder_seconds:
             raise ValueError("turn_timeout_seconds must be longer than turn_reminder_seconds")
+        count, shard = self.discord_shard_count, self.discord_shard_id
+        if (count is None) != (shard is None):
+            raise ValueError("set both discord_shard_count and discord_shard_id, or neither")
+        if count is not None and shard is not None and shard >= count:
+            raise ValueError("discord_shard_id must be below discord_shard_count")
         return self
 
     @property
@@ -88,6 +148,8 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as exc:
         first = exc.errors()[0]
         name = ".".join(str(p) for p in first.get("loc", ())) or "settings"
-        message = first.get("msg", "invalid")
+        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
         # Never echo the value: it may be a token.
+        if name == "settings":  # a rule across settings: its message names them
+            raise BadSetting(f"bad settings: {message}") from None
         raise BadSetting(f"bad setting {name.upper()}: {message}") from None

@@ -43,7 +43,7 @@ async def serve(app: Any) -> None:
     token = app.settings.discord_token
     if token is None:
         raise ValueError("DISCORD_TOKEN is not set")
-    bot = build_bot(app)
+    bot = build_bot(app, **shard_options(app.settings))
     try:
         await bot.login(token.get_secret_value())
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-gateway")
@@ -61,6 +61,16 @@ async def serve(app: Any) -> None:
                     await task
     finally:
         await bot.close()
+
+
+def shard_options(settings: Any) -> dict[str, Any]:
+    """discord.py's sharding options from DISCORD_SHARD_COUNT / DISCORD_SHARD_ID: this process
+    is one shard (only shard 0 uploads the slash commands)."""
+    count = getattr(settings, "discord_shard_count", None)
+    shard_id = getattr(settings, "discord_shard_id", None)
+    if count is None or shard_id is None:
+        return {}
+    return {"shard_id": shard_id, "shard_count": count, "sync_on_start": shard_id == 0}
 
 
 class _RestOnly:

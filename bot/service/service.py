@@ -40,7 +40,7 @@ from bot.service.events import (
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS, ComputerPlayers
 from bot.service.ratings import COMPUTER_RATINGS, Ratings
-from bot.store import Finish, MoveRow, Participant, Store, TableRow, TableUpdate
+from bot.store import DueTimer, Finish, MoveRow, Participant, Store, TableRow, TableUpdate
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,9 @@ class TimerSettings:
     autoplay: float = 120.0
     takeover_after: int = 2  # idle turns in a row before a computer takes the seat over
     takeover_level: str = "easy"
+    # How long a claimed timer stays with the process that claimed it (Store.claim_due): longer
+    # than firing one timer takes, short enough that a dead process's timers soon come due again.
+    claim_lease: float = 60.0
 
     @property
     def enabled(self) -> bool:
@@ -358,6 +361,10 @@ class TableService:
                 live = await self._live(table_id)
                 self._check_chat(live, chat)
                 for attempt in range(2):
+                    if version > live.row.version and not attempt:
+                        # The player saw a newer version than this process's copy: another
+                        # process sharing the database moved since. Catch up, then judge.
+                        live = await self._reload(table_id)
                     row = live.row
                     if row.status != "playing":
                         raise Refused("not_playing")
@@ -405,6 +412,11 @@ class TableService:
         except ValueError:
             return await self._refusal(Refused("bad_button"), chat, user)
         action, tid = button.action, button.table_id
+        cached = self._cache.get(tid)
+        if cached is not None and button.version > cached.row.version:
+            # The button is newer than this process's copy: another process sharing the
+            # database changed the table since. Read it afresh before judging the press.
+            self._forget(tid)
         if action.startswith("?"):
             return await self._focus(chat, user, tid, version=button.version, card=action[1:])
         if not action.startswith("@"):
@@ -607,21 +619,28 @@ class TableService:
         live in the database, so this works after a restart; call it every few seconds."""
         moment = self.clock() if now is None else now
         results: list[Result] = []
-        for table_id in await self.store.due_tables(moment, limit):
+        # Claimed, not just read: with several processes on one database each timer fires in
+        # exactly one of them (the claim is a row lock plus a lease; see Store.claim_due).
+        claims = await self.store.claim_due(moment, lease=self.timers.claim_lease, limit=limit)
+        for claim in claims:
             try:
-                result = await self._fire(table_id, moment)
+                result = await self._fire(claim, moment)
             except Refused:
                 continue
             if result is not None:
                 results.append(result)
         return results
 
-    async def _fire(self, table_id: int, now: float) -> Result | None:
+    async def _fire(self, claim: DueTimer, now: float) -> Result | None:
+        table_id = claim.table_id
         async with self._lock(table_id):
             live = await self._reload(table_id)
             row = live.row
-            if row.status != "playing" or row.deadline is None or row.deadline > now:
+            # A move since the claim started a new turn (and deadline): this timer is void.
+            if row.status != "playing" or row.version != claim.version:
                 return None
+            # The claim leased the deadline; the timer is the one that came due.
+            row.deadline, row.deadline_kind = claim.deadline, claim.kind
             seat = live.game.current_player
             if seat is None or not _is_human(row.seats[seat]):
                 return None
@@ -1294,6 +1313,8 @@ class TableService:
     ) -> Result:
         try:
             live = await self._live(table_id)
+            if version > live.row.version:
+                live = await self._reload(table_id)  # another process moved since: catch up
             self._check_chat(live, chat)
             seat = _seat_index(live.row, user)
             if seat is None:

@@ -34,6 +34,7 @@ from bot.store import schema
 
 __all__ = [
     "ChatRow",
+    "DueTimer",
     "Finish",
     "MoveRow",
     "Participant",
@@ -177,6 +178,16 @@ class TableUpdate:
     move: MoveRow | None = None
     members: list[tuple[str, str]] | None = None
     finish: Finish | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DueTimer:
+    """A timer claimed by :meth:`Store.claim_due`: the table's version and timer kind then."""
+
+    table_id: int
+    version: int
+    deadline: float
+    kind: str
 
 
 @dataclass(slots=True)
@@ -498,6 +509,48 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return [int(r[0]) for r in await conn.execute(query)]
+
+    async def claim_due(self, now: float, *, lease: float, limit: int = 100) -> list[DueTimer]:
+        """Claim the due timers of playing tables for this process, most overdue first.
+
+        The claim pushes each claimed deadline ``lease`` seconds on (the version stays, so the
+        player's buttons stay valid): another process sharing the database does not see the
+        timer as due while this one fires it, and if this process dies the timer comes due again
+        once the lease runs out. On PostgreSQL the rows are read ``FOR UPDATE SKIP LOCKED``, so
+        processes claiming at the same moment take disjoint rows instead of waiting for each
+        other; on SQLite (one writer at a time) each claim is a compare-and-set in a plain
+        transaction.
+        """
+        t = schema.tables
+        query = (
+            sa.select(t.c.id, t.c.version, t.c.deadline, t.c.deadline_kind)
+            .where(t.c.deadline.is_not(None), t.c.deadline <= now, t.c.status == "playing")
+            .order_by(t.c.deadline)
+            .limit(limit)
+        )
+        if not self.is_sqlite:
+            query = query.with_for_update(skip_locked=True)
+        claimed: list[DueTimer] = []
+        async with self.engine.begin() as conn:
+            for r in list(await conn.execute(query)):
+                # Compare-and-set on what was read: on SQLite the read above takes no lock, so
+                # another process may have claimed (or a move re-timed) the row since; its
+                # write lock serialises these updates and the loser's matches no row.
+                result = await conn.execute(
+                    t.update()
+                    .where(t.c.id == r.id, t.c.version == r.version, t.c.deadline == r.deadline)
+                    .values(deadline=now + lease)
+                )
+                if result.rowcount == 1:
+                    claimed.append(
+                        DueTimer(
+                            table_id=int(r.id),
+                            version=int(r.version),
+                            deadline=float(r.deadline),
+                            kind=str(r.deadline_kind),
+                        )
+                    )
+        return claimed
 
     async def move_deadline(
         self, table_id: int, *, version: int, kind: str, deadline: float, new_kind: str

@@ -82,6 +82,7 @@ async def serve(app: Any) -> None:
     env["TELEGRAM_TOKEN"] = token.get_secret_value() if token is not None else ""
     if app.settings.telegram_api_url:
         env["TELEGRAM_API_URL"] = app.settings.telegram_api_url
+    env.update(_webhook_env(app.settings))
     settings = TelegramSettings.from_env(env)
     if settings is None:
         raise RuntimeError("TELEGRAM_TOKEN is not set")
@@ -95,3 +96,20 @@ async def serve(app: Any) -> None:
         # The composition root cancels this task right after setting stop: finish stopping.
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.shield(telegram.stop())
+
+
+def _webhook_env(settings: Any) -> dict[str, str]:
+    """The TELEGRAM_WEBHOOK_* (and other) values of ``bot.config.Settings``, as this adapter's
+    variables: the composition root's settings (validated, from env and .env) win."""
+    env = {
+        "TELEGRAM_WEBHOOK_LISTEN": settings.telegram_webhook_listen,
+        "TELEGRAM_WEBHOOK_PORT": str(settings.telegram_webhook_port),
+        "TELEGRAM_WEBHOOK_PATH": settings.telegram_webhook_path,
+        "TELEGRAM_REPOST_AFTER": str(settings.telegram_repost_after),
+        "TELEGRAM_MAX_RETRIES": str(settings.telegram_max_retries),
+    }
+    if settings.telegram_webhook_url:
+        env["TELEGRAM_WEBHOOK_URL"] = settings.telegram_webhook_url
+    if settings.telegram_webhook_secret is not None:
+        env["TELEGRAM_WEBHOOK_SECRET"] = settings.telegram_webhook_secret.get_secret_value()
+    return env

@@ -1,28 +1,46 @@
 """Computer players behind one interface: ``get_player(name).choose(view, rng) -> move string``.
 
-Names: ``random`` (any legal move, every game) and ``greedy`` (the classical beginner, Scopa
-family: the "easy" level and the baseline of every strength figure).
+Names (Scopa family): ``random`` (any legal move, every game), ``greedy`` alias ``easy`` (the
+classical beginner: the baseline of every strength figure), ``medium`` (the classical advice with
+card counting, ``engine.ai.medium``), ``hard`` (ISMCTS with determinization, ``engine.ai.ismcts``;
+options ``iterations``, ``seconds``, ``workers``, ``epsilon``, ``exploration``, ``inference``).
+Scala 40: ``scala40`` (a heuristic club player, ``engine.ai.scala40_player``) and ``random``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 from engine.ai.base import NoMove, Player
+from engine.ai.ismcts import HardPlayer
+from engine.ai.medium import MediumPlayer
+from engine.ai.scala40_player import Scala40Player
 from engine.ai.simple import GreedyPlayer, RandomPlayer
 
 __all__ = ["PLAYER_NAMES", "NoMove", "Player", "get_player"]
 
-_FACTORIES: Mapping[str, Callable[[], Player]] = MappingProxyType(
-    {"random": RandomPlayer, "greedy": GreedyPlayer}
+_FACTORIES: Mapping[str, Callable[..., Player]] = MappingProxyType(
+    {
+        "random": RandomPlayer,
+        "greedy": GreedyPlayer,
+        "easy": GreedyPlayer,
+        "medium": MediumPlayer,
+        "hard": HardPlayer,
+        "scala40": Scala40Player,
+    }
 )
 PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
-def get_player(name: str) -> Player:
-    """A new computer player by name; ValueError lists the names there are."""
+def get_player(name: str, **options: Any) -> Player:
+    """A new computer player by name, with its options (``get_player("hard", iterations=200)``);
+    ValueError lists the names there are, or says which option is not known."""
     factory = _FACTORIES.get(name)
     if factory is None:
         raise ValueError(f"no computer player {name!r}; there are: {', '.join(PLAYER_NAMES)}")
-    return factory()
+    try:
+        return factory(**options)
+    except TypeError as exc:
+        raise ValueError(f"bad options for the {name} player: {exc}") from None

@@ -111,13 +111,20 @@ def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[
     return out
 
 
+# CARD_WORTH summed over each suit's 10-bit slice: a mask's worth is four lookups. The worths are
+# whole numbers, so the sums are exact whatever their order.
+_SLICE_WORTH: tuple[tuple[float, ...], ...] = tuple(
+    tuple(
+        sum(CARD_WORTH[10 * suit + r] for r in range(10) if slice_ >> r & 1)
+        for slice_ in range(1024)
+    )
+    for suit in range(4)
+)
+
+
 def _worth(mask: int) -> float:
-    worth = 0.0
-    while mask:
-        low = mask & -mask
-        worth += CARD_WORTH[low.bit_length() - 1]
-        mask ^= low
-    return worth
+    w0, w1, w2, w3 = _SLICE_WORTH
+    return w0[mask & 0x3FF] + w1[mask >> 10 & 0x3FF] + w2[mask >> 20 & 0x3FF] + w3[mask >> 30]
 
 
 def greedy_move(
@@ -130,16 +137,27 @@ def greedy_move(
     """
     hand = sorted(hand)
     best_card, best_capture, best_worth = -1, 0, -1.0
-    for card in hand:
-        for capture in capture_masks(
-            table, card, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
-        ):
-            worth = _worth(capture) + CARD_WORTH[card]
-            ace_takes_all = fast.asso_piglia_tutto and VALUE[card] == 1
-            if capture == table and not last_play and not ace_takes_all:
-                worth += SCOPA_WORTH
-            if worth > best_worth:
-                best_card, best_capture, best_worth = card, capture, worth
+    if table:
+        asso = fast.asso_piglia_tutto
+        s15 = fast.scopa_a_15
+        # Cards of one value capture the same sets: search each value once.
+        by_value: dict[int, list[tuple[int, float]]] = {}
+        for card in hand:
+            value = VALUE[card]
+            options = by_value.get(value)
+            if options is None:
+                ace_takes_all = asso and value == 1
+                options = []
+                for capture in capture_masks(table, card, asso_piglia_tutto=asso, scopa_a_15=s15):
+                    worth = _worth(capture)
+                    if capture == table and not last_play and not ace_takes_all:
+                        worth += SCOPA_WORTH
+                    options.append((capture, worth))
+                by_value[value] = options
+            own = CARD_WORTH[card]
+            for capture, worth in options:
+                if worth + own > best_worth:
+                    best_card, best_capture, best_worth = card, capture, worth + own
     if best_card >= 0:
         return best_card, best_capture
     # Nothing captures: throw the least valuable card, the highest capture value on ties (it is the
@@ -181,11 +199,7 @@ def play_out(
         hand = hands[seat]
         if not hand:
             # Every hand is empty: deal three more each, the next to play first.
-            for k in range(n):
-                target = hands[(seat + k) % n]
-                target.append(deck.pop())
-                target.append(deck.pop())
-                target.append(deck.pop())
+            _deal_round(hands, deck, seat)
         side = side_of[seat]
         if greedy and rnd() >= epsilon:
             card, capture = greedy_move(hand, table, fast, last_play=left == 1)
@@ -223,6 +237,16 @@ def play_out(
     return totals(captured, scope, fast)
 
 
+def _deal_round(hands: list[list[int]], deck: list[int], first: int) -> None:
+    """Every hand is empty: three more cards each from the deck's end, ``first`` served first."""
+    n = len(hands)
+    for k in range(n):
+        target = hands[(first + k) % n]
+        target.append(deck.pop())
+        target.append(deck.pop())
+        target.append(deck.pop())
+
+
 def _random_plain(
     fast: FastRules,
     hands: list[list[int]],
@@ -246,11 +270,7 @@ def _random_plain(
     for _ in range(left):
         hand = hands[turn]
         if not hand:
-            for k in range(n):
-                target = hands[(turn + k) % n]
-                target.append(deck.pop())
-                target.append(deck.pop())
-                target.append(deck.pop())
+            _deal_round(hands, deck, turn)
         sequence.append(hand.pop())
         turn = turn + 1 if turn + 1 < n else 0
     return _run_sequence(fast, sequence, table, captured, scope, last_taker, seat, rnd)

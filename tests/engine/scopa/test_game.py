@@ -418,3 +418,12 @@ def test_play_does_not_change_the_old_game() -> None:
     before = game.to_dict()
     after = game.play(game.legal_moves()[0])
     assert game.to_dict() == before and after.to_dict() != before
+
+
+def test_first_dealer_is_random() -> None:
+    # "First dealer: random ([000], [001])": fixed by the seed, spread over every seat.
+    dealers = {scopa.new_game(scopa.Rules(players=4), seed=s).dealer for s in range(60)}
+    assert dealers == {0, 1, 2, 3}
+    assert (
+        scopa.new_game(scopa.Rules(), seed=8).dealer == scopa.new_game(scopa.Rules(), seed=8).dealer
+    )

@@ -1,0 +1,274 @@
+"""What a Scopa-family seat knows, read from its view alone, and deals consistent with it.
+
+Glossary: **smazzata** = one deal played out; **scopa** = a capture that sweeps the table;
+**settebello** = the 7 of denari. A *determinization* is one guess at the hidden cards (the other
+hands and the deck) that agrees with everything the seat has seen.
+
+Every card is public once played, and the table is face up, so a seat knows: its own hand, the
+table, every card named in the public ``history`` of this smazzata. The rest (the *unseen* cards)
+are in the other hands (``hand_counts``) and the deck (``deck_count``), in an order nobody knows.
+
+Inference: a player who left a possible scopa, or let the settebello lie when a 7 would take it,
+probably held no card of that value. Such cards are dealt to that seat with a small weight rather
+than never, because people (and the ``random`` player) do miss sweeps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.scopa import ScopaView
+from engine.scopa._tables import CARD_TEXT, FULL_MASK, INDEX, SETTEBELLO, indices_of
+from engine.scopa.capture import capture_masks
+from engine.scopa.playout import FastRules
+from engine.scopa.scoring import certain_points
+
+__all__ = ["InfoSet", "State", "determinize", "info_set", "parse_move", "with_fuori"]
+
+_TEXT_INDEX: dict[str, int] = {text: i for i, text in enumerate(CARD_TEXT)}
+# The weight of a card the seat probably lacks, against 1 for any other card.
+UNLIKELY_WEIGHT = 0.1
+
+
+def parse_move(text: str) -> tuple[int, int]:
+    """(card index, capture mask) of a canonical Scopa move string (``"7D:3C+4S!"``)."""
+    body = text.rstrip("!")
+    card_text, _, capture_text = body.partition(":")
+    try:
+        card = _TEXT_INDEX[card_text]
+        capture = 0
+        if capture_text:
+            for part in capture_text.split("+"):
+                capture |= 1 << _TEXT_INDEX[part]
+    except KeyError:
+        raise ValueError(f"not a Scopa move string: {text!r}") from None
+    return card, capture
+
+
+@dataclass(frozen=True, slots=True)
+class InfoSet:
+    """Everything a seat knows about the current smazzata, on masks.
+
+    ``unlikely[seat]`` holds the cards that seat probably does not hold (see the module doc).
+    """
+
+    seat: int
+    fast: FastRules
+    hand: int
+    table: int
+    unseen: int
+    hand_counts: tuple[int, ...]
+    deck_count: int
+    captured: tuple[int, ...]
+    scope: tuple[int, ...]
+    last_taker: int
+    played: int
+    unlikely: tuple[int, ...]
+    missing: tuple[int, ...] = ()
+
+    @property
+    def left(self) -> int:
+        """Cards still to be played in this smazzata."""
+        return sum(self.hand_counts) + self.deck_count
+
+
+@dataclass(slots=True)
+class State:
+    """A full position on masks (a determinization, or a position of a search): mutable."""
+
+    hands: list[list[int]]
+    table: int
+    deck: list[int]
+    captured: list[int]
+    scope: list[int]
+    last_taker: int
+    seat: int
+    left: int
+
+    def copy(self) -> State:
+        return State(
+            [h.copy() for h in self.hands],
+            self.table,
+            self.deck.copy(),
+            self.captured.copy(),
+            self.scope.copy(),
+            self.last_taker,
+            self.seat,
+            self.left,
+        )
+
+
+def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
+    """What ``view.seat`` knows; ValueError when the view is not a seat's view of a game on."""
+    if view.seat is None or view.current_player is None:
+        raise ValueError("a determinization needs a seat's view of a game in progress")
+    fast = FastRules.of(view.rules)
+    n = view.players
+    hand = 0
+    for card in view.hand:
+        hand |= 1 << INDEX[card]
+    table = 0
+    for card in view.table:
+        table |= 1 << INDEX[card]
+    moves = [(seat, *parse_move(text)) for seat, text in view.history]
+    captured = [0] * fast.sides
+    played = 0
+    last_taker = -1
+    for mover, index, capture in moves:
+        played |= 1 << index
+        if capture:
+            side = fast.side_of[mover]
+            captured[side] |= capture | 1 << index
+            last_taker = side
+    seen = hand | table | played
+    for c in captured:
+        seen |= c
+    unseen = FULL_MASK & ~seen
+    # Captured cards the history does not name (a position restored without its history): they
+    # are among the unseen cards, and each deal draws them anew.
+    missing = [
+        count - c.bit_count() for count, c in zip(view.captured_counts, captured, strict=True)
+    ]
+    hidden = sum(view.hand_counts) - len(view.hand) + view.deck_count
+    if (
+        any(m < 0 for m in missing)
+        or unseen.bit_count() != hidden + sum(missing)
+        or hand.bit_count() != view.hand_counts[view.seat]
+    ):
+        raise ValueError(
+            f"the view is inconsistent: {unseen.bit_count()} unseen cards"
+            f" for {hidden} hidden places and {sum(missing)} captured cards not in the history"
+        )
+    unlikely = _unlikely(view, fast, moves, table) if inference else [0] * n
+    unlikely[view.seat] = 0
+    return InfoSet(
+        seat=view.seat,
+        fast=fast,
+        hand=hand,
+        table=table,
+        unseen=unseen,
+        hand_counts=tuple(view.hand_counts),
+        deck_count=view.deck_count,
+        captured=tuple(captured),
+        scope=tuple(view.scope),
+        last_taker=last_taker,
+        played=played,
+        unlikely=tuple(m & unseen for m in unlikely),
+        missing=tuple(missing) if any(missing) else (),
+    )
+
+
+def _unlikely(
+    view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
+) -> list[int]:
+    """Per seat, the unseen cards it probably lacks: values that would have swept the table (or
+    taken the settebello) when it played something else."""
+    n = fast.players
+    # The table before each move, walking the history backwards from the table now.
+    before: list[int] = []
+    t = table
+    for _, card, capture in reversed(moves):
+        t = t | capture if capture else t & ~(1 << card)
+        before.append(t)
+    before.reverse()
+    # In Scopa hands are refilled every 3 cards each: a gap in an older hand says nothing now.
+    per_round = 3 * n if fast.variant == "scopa" else len(moves) + 1
+    current_round = len(moves) // per_round
+    total = len(moves) + sum(view.hand_counts) + view.deck_count
+    unlikely = [0] * n
+    for k, (seat, card, capture) in enumerate(moves):
+        if k // per_round != current_round or k == total - 1:
+            continue
+        t = before[k]
+        if not t:
+            continue
+        swept = capture == t
+        lacking = 0
+        for value in range(1, 11):
+            probe = value - 1  # the denari card of that value: capture sets do not depend on suit
+            options = capture_masks(
+                t, probe, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
+            )
+            sweeps = t in options and not (fast.asso_piglia_tutto and value == 1)
+            takes_bello = value == 7 and t >> SETTEBELLO & 1
+            if (sweeps and not swept) or (takes_bello and not capture >> SETTEBELLO & 1):
+                lacking |= _value_mask(value)
+        unlikely[seat] |= lacking & ~(1 << card)
+    return unlikely
+
+
+def _value_mask(value: int) -> int:
+    return sum(1 << (10 * s + value - 1) for s in range(4))
+
+
+def determinize(info: InfoSet, rng: random.Random) -> State:
+    """One deal of the unseen cards to the other hands and the deck, consistent with ``info``.
+
+    Hands come back in a uniformly random order (``play_out`` plays random moves from their end).
+    """
+    pool = indices_of(info.unseen)
+    rnd = rng.random
+    n = info.fast.players
+    hands: list[list[int]] = [[] for _ in range(n)]
+    own = indices_of(info.hand)
+    rng.shuffle(own)
+    hands[info.seat] = own
+    captured = list(info.captured)
+    if info.missing:
+        rng.shuffle(pool)
+        for side, count in enumerate(info.missing):
+            for _ in range(count):
+                captured[side] |= 1 << pool.pop()
+    for offset in range(1, n):
+        seat = (info.seat + offset) % n
+        need = info.hand_counts[seat]
+        if not need:
+            continue
+        avoid = info.unlikely[seat]
+        if avoid:
+            # Weighted sampling without replacement (Efraimidis-Spirakis): key = u ** (1 / w).
+            keyed = sorted(
+                ((rnd() ** (1.0 / UNLIKELY_WEIGHT) if avoid >> c & 1 else rnd()), c) for c in pool
+            )
+            chosen = [c for _, c in keyed[-need:]]
+            taken = set(chosen)
+            pool = [c for c in pool if c not in taken]
+            rng.shuffle(chosen)
+            hands[seat] = chosen
+        else:
+            rng.shuffle(pool)
+            hands[seat] = pool[len(pool) - need :]
+            del pool[len(pool) - need :]
+    rng.shuffle(pool)
+    return State(
+        hands=hands,
+        table=info.table,
+        deck=pool,
+        captured=captured,
+        scope=list(info.scope),
+        last_taker=info.last_taker,
+        seat=info.seat,
+        left=info.left,
+    )
+
+
+def with_fuori(view: ScopaView, text: str) -> str:
+    """``text``, declaring fuori when that is legal and wins (FIGS art. 16): the side's points
+    plus the points certain after this move reach the target."""
+    if view.seat is None or text + "!" not in view.legal_moves:
+        return text
+    info = info_set(view, inference=False)
+    card, capture = parse_move(text)
+    side = info.fast.side_of[view.seat]
+    piles = list(info.captured)
+    scope = list(info.scope)
+    if capture:
+        piles[side] |= capture | 1 << card
+        if capture == info.table:
+            scope[side] += 1
+    certain = certain_points(piles, scope, view.rules)
+    if view.points[side] + certain[side]["total"] >= view.target:
+        return text + "!"
+    return text

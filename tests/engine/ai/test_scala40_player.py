@@ -1,0 +1,86 @@
+"""The Scala 40 heuristic player: legal, deterministic, and it plays like a club player."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import scala40
+from engine.ai import get_player
+from engine.ai.scala40_player import usefulness
+from engine.cards import parse_cards
+
+from ..scala40.support import position
+
+HAND_48 = "7D 7C 8D 9D TD 2B 4S QC KB 3D 5C 6S JB"
+OTHERS = ["2D 3C 4C", "5S 6B 7B", "8B 9B TB"]
+
+
+def choose(game: scala40.Game) -> str:
+    seat = game.current_player
+    assert seat is not None
+    return get_player("scala40").choose(game.view(seat), random.Random(0))
+
+
+def test_usefulness_counts_tris_and_run_partners() -> None:
+    hand = list(parse_cards("7D 7C 8D 9D KB AS 2S"))
+    seven, king, ace = hand[0], hand[4], hand[5]
+    assert usefulness(king, hand) == 0
+    assert usefulness(seven, hand) > usefulness(ace, hand) > 0
+    assert usefulness(next(iter(parse_cards("*"))), hand) == 100
+
+
+@pytest.mark.parametrize(
+    ("pile", "expected"),
+    [
+        # RULES.md: the discard "can be taken only by a player who has opened, or who opens in this
+        # same turn using that card": 7S makes a tris of 7s and the opening.
+        ("7S", "p"),
+        ("KS", "t"),
+    ],
+)
+def test_draws_from_the_pile_when_it_helps(pile: str, expected: str) -> None:
+    assert choose(position([HAND_48, *OTHERS], pile=pile)) == expected
+
+
+def test_opens_as_soon_as_it_can_then_discards_the_least_useful() -> None:
+    game = position([HAND_48, *OTHERS], pile="7S").play("p")
+    move = choose(game)
+    assert move == "o 7D7C7S 8D9DTD"
+    game = game.play(move)
+    # Left: 2B 4S QC KB 3D 5C 6S JB. QC and KB are lone, costly cards: one of them goes.
+    assert choose(game) in {"d QC", "d KB", "d JB"}
+
+
+def test_attaches_and_swaps_once_opened() -> None:
+    game = position(
+        ["5S 9C 9D KB", *OTHERS],
+        melds=[(1, "6S 7S 8S"), (2, "2B * 4B")],
+        opened=[True, True, False, False],
+        phase="meld",
+    )
+    first = choose(game)
+    assert first in {"a1 5S<", "a1 5S"}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_whole_matches_against_random_players_end(seed: int) -> None:
+    game = scala40.new_game(scala40.Rules(players=4), seed=seed)
+    players = [
+        get_player("scala40"),
+        get_player("random"),
+        get_player("random"),
+        get_player("random"),
+    ]
+    rng = random.Random(seed)
+    for _ in range(50_000):
+        if game.is_over:
+            break
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        move = players[seat].choose(view, rng)
+        assert move in view.legal_moves
+        game = game.play(move)
+    assert game.is_over
