@@ -51,6 +51,7 @@ MAX_COMPUTER_MOVES = 10_000
 # The full state is saved every this many versions (and at the end); in between a move writes
 # only its move row, and loading replays the moves since the snapshot.
 SNAPSHOT_EVERY = 16
+COMPUTER_GRACE = 10.0  # seconds before a computer's turn counts as left over (a crash)
 MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
 
@@ -642,7 +643,18 @@ class TableService:
             # The claim leased the deadline; the timer is the one that came due.
             row.deadline, row.deadline_kind = claim.deadline, claim.kind
             seat = live.game.current_player
-            if seat is None or not _is_human(row.seats[seat]):
+            if seat is None:
+                return None
+            if _plays_computer(row.seats[seat]):
+                # A computer's turn left over by a process that died after the move before it.
+                call = _Call()
+                before = self._snapshot(live)
+                await self._computer_turns(call, live)
+                if not call.events:
+                    return None
+                await self._after(call, live, before)
+                return Result(call.events, self._info(live))
+            if not _is_human(row.seats[seat]):
                 return None
             call = _Call()
             info = self._info(live)
@@ -1009,13 +1021,12 @@ class TableService:
     def _deadline(self, live: _Live, game: Any, previous: int | None) -> dict[str, Any]:
         """Timer columns after a move: a new deadline when a human's turn starts."""
         seat = game.current_player
-        if (
-            not self.timers.enabled
-            or game.is_over
-            or seat is None
-            or _plays_computer(live.row.seats[seat])
-        ):
+        if not self.timers.enabled or game.is_over or seat is None:
             return {"deadline": None, "deadline_kind": None}
+        if _plays_computer(live.row.seats[seat]):
+            # The computer plays right after this commit; should the process die first, this
+            # deadline lets the timer loop (of a restarted process) play it instead.
+            return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
         if seat == previous and live.row.deadline is not None:
             return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
         return {"deadline": self.clock() + self.timers.reminder, "deadline_kind": "remind"}
