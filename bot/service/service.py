@@ -650,8 +650,6 @@ class TableService:
                 call = _Call()
                 before = self._snapshot(live)
                 await self._computer_turns(call, live)
-                if not call.events:
-                    return None
                 await self._after(call, live, before)
                 return Result(call.events, self._info(live))
             if not _is_human(row.seats[seat]):
