@@ -51,6 +51,8 @@ MAX_COMPUTER_MOVES = 10_000
 # The full state is saved every this many versions (and at the end); in between a move writes
 # only its move row, and loading replays the moves since the snapshot.
 SNAPSHOT_EVERY = 16
+COMPUTER_GRACE = 10.0  # seconds before a computer's turn counts as left over (a crash)
+MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
 
 @dataclass(frozen=True, slots=True)
@@ -641,7 +643,16 @@ class TableService:
             # The claim leased the deadline; the timer is the one that came due.
             row.deadline, row.deadline_kind = claim.deadline, claim.kind
             seat = live.game.current_player
-            if seat is None or not _is_human(row.seats[seat]):
+            if seat is None:
+                return None
+            if _plays_computer(row.seats[seat]):
+                # A computer's turn left over by a process that died after the move before it.
+                call = _Call()
+                before = self._snapshot(live)
+                await self._computer_turns(call, live)
+                await self._after(call, live, before)
+                return Result(call.events, self._info(live))
+            if not _is_human(row.seats[seat]):
                 return None
             call = _Call()
             info = self._info(live)
@@ -865,6 +876,10 @@ class TableService:
         return await self._reload(table_id)
 
     async def _reload(self, table_id: int) -> _Live:
+        if not 0 < table_id < MAX_TABLE_ID:
+            # A forged id (button data, custom id, deep link) beyond the databases' 64-bit
+            # integers made the driver raise OverflowError instead of a refusal.
+            raise Refused("no_table")
         row = await self.store.load_table(table_id)
         if row is None:
             self._forget(table_id)
@@ -874,8 +889,12 @@ class TableService:
             raise Refused("unknown_game", game=row.game)
         game = kind.load(row.state) if row.state is not None else None
         if game is not None:
-            # The moves after the last snapshot replay to the present.
+            # The moves after the last snapshot replay to the row's version, not beyond: the
+            # moves are read after the row, and another process may have committed in between
+            # (a state ahead of its version judged presses on the wrong turn).
             for move in await self.store.moves(table_id, since=row.state_version):
+                if move.version >= row.version:
+                    break
                 game = game.play(move.move)
         row.state = None  # the live game is the state; keep memory small
         live = _Live(row, kind, game)
@@ -1000,13 +1019,12 @@ class TableService:
     def _deadline(self, live: _Live, game: Any, previous: int | None) -> dict[str, Any]:
         """Timer columns after a move: a new deadline when a human's turn starts."""
         seat = game.current_player
-        if (
-            not self.timers.enabled
-            or game.is_over
-            or seat is None
-            or _plays_computer(live.row.seats[seat])
-        ):
+        if not self.timers.enabled or game.is_over or seat is None:
             return {"deadline": None, "deadline_kind": None}
+        if _plays_computer(live.row.seats[seat]):
+            # The computer plays right after this commit; should the process die first, this
+            # deadline lets the timer loop (of a restarted process) play it instead.
+            return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
         if seat == previous and live.row.deadline is not None:
             return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
         return {"deadline": self.clock() + self.timers.reminder, "deadline_kind": "remind"}

@@ -28,6 +28,13 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     """Bring the database to ``revision`` (idempotent)."""
 
     def run(connection: Connection) -> None:
+        if connection.dialect.name == "sqlite":
+            # Python's sqlite3 runs DDL outside any transaction unless one was begun
+            # explicitly: a process killed mid-migration then left tables without the
+            # alembic_version stamp, and every later start failed on "table already exists".
+            # An explicit BEGIN makes the whole upgrade one transaction (SQLite DDL is
+            # transactional), committed by engine.begin() below.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         command.upgrade(alembic_config(connection), revision)
 
     async with engine.begin() as conn:

@@ -112,6 +112,9 @@ class Fault:
     parameters: JSON | None = None
     remaining: int = 1
     chat_id: int | None = None
+    # Seconds the server stalls before answering (a client timeout when long enough); with
+    # ``error_code == 0`` the request is then handled normally: Telegram did the work late.
+    delay: float = 0.0
 
     def matches(self, method: str, params: JSON) -> bool:
         if self.remaining <= 0 or self.method != method:
@@ -344,9 +347,11 @@ class FakeBotApi:
         parameters: JSON | None = None,
         times: int = 1,
         chat_id: int | None = None,
+        delay: float = 0.0,
     ) -> Fault:
-        """Answer the next ``times`` calls of ``method`` (in ``chat_id`` if given) with an error."""
-        fault = Fault(method, error_code, description, parameters, times, chat_id)
+        """Answer the next ``times`` calls of ``method`` (in ``chat_id`` if given) with an error
+        (after ``delay`` seconds; ``error_code=0``: a slow success instead of an error)."""
+        fault = Fault(method, error_code, description, parameters, times, chat_id, delay)
         self.faults.append(fault)
         return fault
 
@@ -359,6 +364,22 @@ class FakeBotApi:
             parameters={"retry_after": retry_after},
             times=times,
         )
+
+    def inject_server_error(self, method: str, *, times: int = 1, error_code: int = 502) -> Fault:
+        """Telegram's own trouble: 500/502/504 for the next ``times`` calls of ``method``."""
+        names = {500: "Internal Server Error", 502: "Bad Gateway", 504: "Gateway Timeout"}
+        return self.inject_fault(
+            method, error_code=error_code, description=names.get(error_code, "Error"), times=times
+        )
+
+    def inject_timeout(self, method: str, *, seconds: float, times: int = 1) -> Fault:
+        """The next ``times`` calls of ``method`` stall ``seconds`` (then succeed, too late for a
+        client with a shorter timeout)."""
+        return self.inject_fault(method, error_code=0, description="", times=times, delay=seconds)
+
+    def delete_by_user(self, chat_id: int, message_id: int) -> None:
+        """A user (or an admin) deletes a message: later edits of it find nothing."""
+        del self.messages[(chat_id, message_id)]
 
     def send_text(
         self,
@@ -597,7 +618,11 @@ class FakeBotApi:
         for fault in self.faults:
             if fault.matches(method, params):
                 fault.remaining -= 1
-                raise FakeApiError(fault.error_code, fault.description, fault.parameters)
+                if fault.delay:
+                    await asyncio.sleep(fault.delay)
+                if fault.error_code:
+                    raise FakeApiError(fault.error_code, fault.description, fault.parameters)
+                break
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             raise FakeApiError(404, "Not Found: method not found")
