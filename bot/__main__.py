@@ -118,6 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", required=True)
     db_sub.add_parser("upgrade", help="apply the database migrations (also done at start-up)")
+    backup = db_sub.add_parser(
+        "backup",
+        help="copy the SQLite database to PATH while the bot runs (SQLite's online backup)",
+    )
+    backup.add_argument("path", help="the backup file to write")
+    restore = db_sub.add_parser(
+        "restore", help="replace the SQLite database with the backup at PATH (stop the bot first)"
+    )
+    restore.add_argument("path", help="the backup file to restore")
     export = sub.add_parser(
         "export-game", help="print a game's move log, seed and rules as JSON (replayable)"
     )
@@ -167,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         secrets=_secrets(settings),
     )
     try:
+        if command == "db" and args.db_command in ("backup", "restore"):
+            return _db_copy(settings, args.db_command, args.path)
         if command == "db":
             return asyncio.run(_db_upgrade(settings))
         if command == "export-game":
@@ -232,6 +243,27 @@ async def _db_upgrade(settings: Settings) -> int:
     store = await _open_store(settings)
     await store.close()
     print("database is up to date")
+    return 0
+
+
+def _db_copy(settings: Settings, command: str, path: str) -> int:
+    """``db backup PATH`` / ``db restore PATH`` for the SQLite database (PostgreSQL has pg_dump)."""
+    from bot.store.backup import BackupError, backup_sqlite, restore_sqlite
+
+    if settings.database_url:
+        print("tavolo: db backup/restore is for SQLite; use pg_dump/pg_restore", file=sys.stderr)
+        return 2
+    database = settings.sqlite_path
+    try:
+        if command == "backup":
+            written = backup_sqlite(database, path)
+            print(f"backed up {database} to {written}")
+        else:
+            restored = restore_sqlite(path, database)
+            print(f"restored {restored} from {path}")
+    except (BackupError, OSError) as exc:
+        print(f"tavolo: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

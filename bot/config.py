@@ -131,11 +131,16 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def sqlite_path(self) -> Path:
+        """The SQLite database file used when no ``database_url`` is set."""
+        return self.data_dir / "tavolo.sqlite3"
+
+    @property
     def url(self) -> str:
         """The database URL to use (SQLite under ``data_dir`` by default)."""
         if self.database_url:
             return self.database_url
-        return f"sqlite+aiosqlite:///{(self.data_dir / 'tavolo.sqlite3').resolve()}"
+        return f"sqlite+aiosqlite:///{self.sqlite_path.resolve()}"
 
     @property
     def has_bot_token(self) -> bool:
