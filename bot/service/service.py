@@ -125,6 +125,42 @@ def _seat_doc(user: UserRef) -> dict[str, Any]:
     }
 
 
+def _lobby_row(
+    *,
+    platform: str,
+    chat_id: str,
+    game: str,
+    family: str,
+    players: int,
+    options: Any,
+    creator: str,
+    seats: list[dict[str, Any] | None],
+    seed: int,
+    rematch_of: int | None,
+    now: float,
+) -> dict[str, Any]:
+    """The row of a new table in its lobby (a new table, or the rematch of a finished one)."""
+    return {
+        "platform": platform,
+        "chat_id": chat_id,
+        "game": game,
+        "family": family,
+        "players": players,
+        "options": options,
+        "status": "lobby",
+        "creator": creator,
+        "seats": seats,
+        "state": None,
+        "seed": seed,
+        "version": 1,
+        "deadline": None,
+        "deadline_kind": None,
+        "rematch_of": rematch_of,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+
 def _computer_doc(level: str) -> dict[str, Any]:
     return {
         "platform": "ai",
@@ -209,25 +245,19 @@ class TableService:
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
             seats[0] = _seat_doc(user)
-            values = {
-                "platform": chat.platform,
-                "chat_id": chat.chat_id,
-                "game": kind.name,
-                "family": kind.family,
-                "players": count,
-                "options": _stored_options(rules, kind),
-                "status": "lobby",
-                "creator": user.user_id,
-                "seats": seats,
-                "state": None,
-                "seed": self._seeds(),
-                "version": 1,
-                "deadline": None,
-                "deadline_kind": None,
-                "rematch_of": None,
-                "created_at": now,
-                "updated_at": now,
-            }
+            values = _lobby_row(
+                platform=chat.platform,
+                chat_id=chat.chat_id,
+                game=kind.name,
+                family=kind.family,
+                players=count,
+                options=_stored_options(rules, kind),
+                creator=user.user_id,
+                seats=seats,
+                seed=self._seeds(),
+                rematch_of=None,
+                now=now,
+            )
             table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
             row = await self.store.load_table(table_id)
             assert row is not None
@@ -524,25 +554,19 @@ class TableService:
             await self._check_room(chat)
             now = self.clock()
             seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
-            values = {
-                "platform": old.platform,
-                "chat_id": old.chat_id,
-                "game": old.game,
-                "family": old.family,
-                "players": old.players,
-                "options": old.options,
-                "status": "lobby",
-                "creator": user.user_id,
-                "seats": seats,
-                "state": None,
-                "seed": self._seeds(),
-                "version": 1,
-                "deadline": None,
-                "deadline_kind": None,
-                "rematch_of": old.id,
-                "created_at": now,
-                "updated_at": now,
-            }
+            values = _lobby_row(
+                platform=old.platform,
+                chat_id=old.chat_id,
+                game=old.game,
+                family=old.family,
+                players=old.players,
+                options=old.options,
+                creator=user.user_id,
+                seats=seats,
+                seed=self._seeds(),
+                rematch_of=old.id,
+                now=now,
+            )
             humans = [
                 (s["platform"], s["user_id"]) for s in seats if s is not None and _is_human(s)
             ]
