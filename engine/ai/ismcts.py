@@ -154,6 +154,7 @@ def search(
         priors = None
     limit = params.iterations if params.iterations is not None else 1 << 62
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
+    greedy_cache: dict[int, tuple[int, float]] = {}
     done = 0
     while done < limit:
         if deadline is not None and done and (done & 15) == 0 and time.perf_counter() > deadline:
@@ -211,6 +212,7 @@ def search(
             state.seat,
             rng,
             epsilon=epsilon,
+            cache=greedy_cache,
         )
         rewards = _rewards(points)
         for child, mover in path:

@@ -127,43 +127,75 @@ def _worth(mask: int) -> float:
     return w0[mask & 0x3FF] + w1[mask >> 10 & 0x3FF] + w2[mask >> 20 & 0x3FF] + w3[mask >> 30]
 
 
+# The order in which a beginner throws a card when nothing captures: least valuable first, the
+# highest capture value on ties (the hardest for the next player to take with a sum), then the
+# lowest index. As a rank per card, so that choosing is one ``min`` over the hand.
+THROW_RANK: tuple[int, ...] = tuple(
+    sorted(range(40), key=lambda c: (CARD_WORTH[c], -VALUE[c], c)).index(c) for c in range(40)
+)
+# A value's best capture when it has none (any real capture is worth at least 1).
+_NO_CAPTURE = (0, -1.0)
+
+
+def _best_capture(
+    table: int, value: int, *, asso: bool, s15: bool, last_play: bool
+) -> tuple[int, float]:
+    """The first most valuable capture of a card of ``value`` on ``table``, with its worth (scopa
+    included; the card itself not): ``_NO_CAPTURE`` when it captures nothing."""
+    ace_takes_all = asso and value == 1
+    best_capture, best_worth = _NO_CAPTURE
+    # Capture sets depend on the value alone: ask for the denari card of that value.
+    for capture in capture_masks(table, value - 1, asso_piglia_tutto=asso, scopa_a_15=s15):
+        worth = _worth(capture)
+        if capture == table and not last_play and not ace_takes_all:
+            worth += SCOPA_WORTH
+        if worth > best_worth:
+            best_capture, best_worth = capture, worth
+    return best_capture, best_worth
+
+
 def greedy_move(
-    hand: Sequence[int], table: int, fast: FastRules, *, last_play: bool = False
+    hand: Sequence[int],
+    table: int,
+    fast: FastRules,
+    *,
+    last_play: bool = False,
+    cache: dict[int, tuple[int, float]] | None = None,
 ) -> tuple[int, int]:
     """The beginner's move: the most valuable capture, else throw the least valuable card.
 
     Returns (card index, capture mask). Value = settebello, denari, primiera cards, scopa, cards.
-    Ties go to the lowest card index, whatever the order of ``hand``.
+    Ties go to the lowest card index, whatever the order of ``hand``. ``cache`` (one per
+    ``FastRules``, owned by the caller) keeps each (table, value)'s best capture: a search meets
+    the same small tables over and over.
     """
-    hand = sorted(hand)
     best_card, best_capture, best_worth = -1, 0, -1.0
     if table:
         asso = fast.asso_piglia_tutto
         s15 = fast.scopa_a_15
-        # Cards of one value capture the same sets: search each value once.
-        by_value: dict[int, list[tuple[int, float]]] = {}
         for card in hand:
             value = VALUE[card]
-            options = by_value.get(value)
-            if options is None:
-                ace_takes_all = asso and value == 1
-                options = []
-                for capture in capture_masks(table, card, asso_piglia_tutto=asso, scopa_a_15=s15):
-                    worth = _worth(capture)
-                    if capture == table and not last_play and not ace_takes_all:
-                        worth += SCOPA_WORTH
-                    options.append((capture, worth))
-                by_value[value] = options
-            own = CARD_WORTH[card]
-            for capture, worth in options:
-                if worth + own > best_worth:
-                    best_card, best_capture, best_worth = card, capture, worth + own
+            if cache is None:
+                capture, worth = _best_capture(
+                    table, value, asso=asso, s15=s15, last_play=last_play
+                )
+            else:
+                key = table << 5 | value << 1 | last_play
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = _best_capture(
+                        table, value, asso=asso, s15=s15, last_play=last_play
+                    )
+                capture, worth = found
+            if worth < 0.0:
+                continue
+            # Whole numbers: the sums are exact, and a tie is a true tie.
+            worth += CARD_WORTH[card]
+            if worth > best_worth or (worth == best_worth and card < best_card):
+                best_card, best_capture, best_worth = card, capture, worth
     if best_card >= 0:
         return best_card, best_capture
-    # Nothing captures: throw the least valuable card, the highest capture value on ties (it is the
-    # hardest for the next player to take with a sum).
-    card = min(hand, key=lambda c: (CARD_WORTH[c], -VALUE[c]))
-    return card, 0
+    return min(hand, key=THROW_RANK.__getitem__), 0
 
 
 def play_out(
@@ -178,12 +210,14 @@ def play_out(
     rng: random.Random,
     *,
     epsilon: float = 1.0,
+    cache: dict[int, tuple[int, float]] | None = None,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
     ``hands`` hold card indices in a uniformly random order (shuffle a known hand before calling);
     ``deck`` is dealt from its end; ``last_taker`` is a side or -1. The arguments are consumed
-    (mutated). Each move is random with probability ``epsilon``, else greedy.
+    (mutated). Each move is random with probability ``epsilon``, else greedy (``cache``: see
+    ``greedy_move``; the same dict may serve every playout under the same ``fast``).
     """
     rnd = rng.random
     n = fast.players
@@ -202,7 +236,7 @@ def play_out(
             _deal_round(hands, deck, seat)
         side = side_of[seat]
         if greedy and rnd() >= epsilon:
-            card, capture = greedy_move(hand, table, fast, last_play=left == 1)
+            card, capture = greedy_move(hand, table, fast, last_play=left == 1, cache=cache)
             hand.remove(card)
         else:
             card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
