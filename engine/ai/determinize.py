@@ -16,7 +16,7 @@ than never, because people (and the ``random`` player) do miss sweeps.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.scopa import ScopaView
@@ -25,7 +25,15 @@ from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules
 from engine.scopa.scoring import certain_points
 
-__all__ = ["InfoSet", "State", "determinize", "info_set", "parse_move", "with_fuori"]
+__all__ = [
+    "InfoSet",
+    "State",
+    "determinize",
+    "info_set",
+    "parse_move",
+    "shuffler",
+    "with_fuori",
+]
 
 _TEXT_INDEX: dict[str, int] = {text: i for i, text in enumerate(CARD_TEXT)}
 # The weight of a card the seat probably lacks, against 1 for any other card.
@@ -203,45 +211,85 @@ def _value_mask(value: int) -> int:
     return sum(1 << (10 * s + value - 1) for s in range(4))
 
 
-def determinize(info: InfoSet, rng: random.Random) -> State:
+# (n + 1).bit_length() for each last index n of a shuffle over at most 40 cards.
+_BITS: tuple[int, ...] = tuple((n + 1).bit_length() for n in range(41))
+# The exponent of a probably-lacked card's sampling key.
+_UNLIKELY_EXPONENT = 1.0 / UNLIKELY_WEIGHT
+
+
+def shuffler(rng: random.Random) -> Callable[[list[int]], None]:
+    """``rng.shuffle`` for lists of card indices, drawing exactly what it draws.
+
+    ``random.Random.shuffle`` spends most of its time calling ``_randbelow`` per card; inlined
+    here on ``getrandbits`` with the same rejection sampling, the permutation and the state left
+    in ``rng`` are the same. Subclasses of ``Random`` may draw differently: they get theirs.
+    """
+    if type(rng) is not random.Random:
+        return rng.shuffle
+    getrandbits = rng.getrandbits
+    bits = _BITS
+
+    def shuffle(x: list[int]) -> None:
+        for i in range(len(x) - 1, 0, -1):
+            k = bits[i]
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
+
+    return shuffle
+
+
+def determinize(
+    info: InfoSet,
+    rng: random.Random,
+    shuffle: Callable[[list[int]], None] | None = None,
+) -> State:
     """One deal of the unseen cards to the other hands and the deck, consistent with ``info``.
 
     Hands come back in a uniformly random order (``play_out`` plays random moves from their end).
+    ``shuffle``: ``shuffler(rng)``, made once by a caller that deals many times.
     """
+    if shuffle is None:
+        shuffle = shuffler(rng)
     pool = indices_of(info.unseen)
     rnd = rng.random
     n = info.fast.players
+    seat = info.seat
     hands: list[list[int]] = [[] for _ in range(n)]
     own = indices_of(info.hand)
-    rng.shuffle(own)
-    hands[info.seat] = own
+    shuffle(own)
+    hands[seat] = own
     captured = list(info.captured)
     if info.missing:
-        rng.shuffle(pool)
+        shuffle(pool)
         for side, count in enumerate(info.missing):
             for _ in range(count):
                 captured[side] |= 1 << pool.pop()
+    hand_counts = info.hand_counts
+    unlikely = info.unlikely
     for offset in range(1, n):
-        seat = (info.seat + offset) % n
-        need = info.hand_counts[seat]
+        other = (seat + offset) % n
+        need = hand_counts[other]
         if not need:
             continue
-        avoid = info.unlikely[seat]
+        avoid = unlikely[other]
         if avoid:
             # Weighted sampling without replacement (Efraimidis-Spirakis): key = u ** (1 / w).
+            exponent = _UNLIKELY_EXPONENT
             keyed = sorted(
-                ((rnd() ** (1.0 / UNLIKELY_WEIGHT) if avoid >> c & 1 else rnd()), c) for c in pool
+                [((rnd() ** exponent if avoid >> c & 1 else rnd()), c) for c in pool]
             )
             chosen = [c for _, c in keyed[-need:]]
             taken = set(chosen)
             pool = [c for c in pool if c not in taken]
-            rng.shuffle(chosen)
-            hands[seat] = chosen
+            shuffle(chosen)
+            hands[other] = chosen
         else:
-            rng.shuffle(pool)
-            hands[seat] = pool[len(pool) - need :]
-            del pool[len(pool) - need :]
-    rng.shuffle(pool)
+            shuffle(pool)
+            hands[other] = pool[-need:]
+            del pool[-need:]
+    shuffle(pool)
     return State(
         hands=hands,
         table=info.table,
@@ -249,7 +297,7 @@ def determinize(info: InfoSet, rng: random.Random) -> State:
         captured=captured,
         scope=list(info.scope),
         last_taker=info.last_taker,
-        seat=info.seat,
+        seat=seat,
         left=info.left,
     )
 

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
-from engine.ai.determinize import InfoSet, State, determinize, info_set, parse_move, with_fuori
+from engine.ai.determinize import (
+    InfoSet,
+    State,
+    determinize,
+    info_set,
+    parse_move,
+    shuffler,
+    with_fuori,
+)
 from engine.ai.medium import Judge
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, VALUE, indices_of
@@ -73,8 +81,12 @@ def _key(card: int, capture: int) -> int:
     return capture << 6 | card
 
 
-def _moves(state: State, fast: FastRules) -> list[int]:
-    """The legal moves of the seat to move in ``state``, as keys ``capture << 6 | card``."""
+def _moves(state: State, fast: FastRules, captures: dict[int, list[int]]) -> list[int]:
+    """The legal moves of the seat to move in ``state``, as keys ``capture << 6 | card``.
+
+    ``captures`` keeps each (table, value)'s capture sets for the whole search: the tree's tables
+    come back at every visit.
+    """
     hand = state.hands[state.seat]
     if not hand:
         # Every hand is empty: deal three more each, the next to play first (as play_out does).
@@ -89,9 +101,16 @@ def _moves(state: State, fast: FastRules) -> list[int]:
     keys: list[int] = []
     capturing: list[int] = []
     for card in hand:
-        options = capture_masks(
-            table, card, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
-        )
+        value = VALUE[card]
+        options = captures.get(table << 4 | value)
+        if options is None:
+            # Capture sets depend on the value alone: the denari card of that value stands in.
+            options = captures[table << 4 | value] = capture_masks(
+                table,
+                value - 1,
+                asso_piglia_tutto=fast.asso_piglia_tutto,
+                scopa_a_15=fast.scopa_a_15,
+            )
         if options:
             for capture in options:
                 capturing.append(capture << 6 | card)
@@ -155,16 +174,18 @@ def search(
     limit = params.iterations if params.iterations is not None else 1 << 62
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
     greedy_cache: dict[int, tuple[int, float]] = {}
+    shuffle = shuffler(rng)
+    captures: dict[int, list[int]] = {}
     done = 0
     while done < limit:
         if deadline is not None and done and (done & 15) == 0 and time.perf_counter() > deadline:
             break
         done += 1
-        state = determinize(info, rng)
+        state = determinize(info, rng, shuffle)
         node = root
         path: list[tuple[_Node, int]] = []
         while state.left:
-            keys = _moves(state, fast)
+            keys = _moves(state, fast, captures)
             children = node.children
             untried = []
             for key in keys:
