@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.scopa._tables import (
     DENARI_MASK,
+    FULL_MASK,
     PRIMIERA,
     PRIMIERA_BEST,
     RE_BELLO,
@@ -135,19 +136,26 @@ THROW_RANK: tuple[int, ...] = tuple(
 )
 # A value's best capture when it has none (any real capture is worth at least 1).
 _NO_CAPTURE = (0, -1.0)
+# Per capture value: the table cards its captures can depend on. Under the default rules, only
+# cards of that value or lower (presa pari, or a sum of lower values); an ace that takes all, or a
+# capture that makes 15, may take any card.
+_AT_MOST: tuple[int, ...] = tuple(sum(VALUE_MASK[w] for w in range(1, v + 1)) for v in range(11))
+_ANY: tuple[int, ...] = (FULL_MASK,) * 11
+_ASSO: tuple[int, ...] = (FULL_MASK, FULL_MASK, *_AT_MOST[2:])
 
 
 def _best_capture(
-    table: int, value: int, *, asso: bool, s15: bool, last_play: bool
+    table: int, value: int, *, asso: bool, s15: bool, sweeps: bool
 ) -> tuple[int, float]:
-    """The first most valuable capture of a card of ``value`` on ``table``, with its worth (scopa
-    included; the card itself not): ``_NO_CAPTURE`` when it captures nothing."""
-    ace_takes_all = asso and value == 1
+    """The first most valuable capture of a card of ``value`` on ``table``, with its worth (the
+    scopa bonus when taking all of ``table`` ``sweeps``; the card itself not): ``_NO_CAPTURE``
+    when it captures nothing."""
+    sweeps = sweeps and not (asso and value == 1)
     best_capture, best_worth = _NO_CAPTURE
     # Capture sets depend on the value alone: ask for the denari card of that value.
     for capture in capture_masks(table, value - 1, asso_piglia_tutto=asso, scopa_a_15=s15):
         worth = _worth(capture)
-        if capture == table and not last_play and not ace_takes_all:
+        if sweeps and capture == table:
             worth += SCOPA_WORTH
         if worth > best_worth:
             best_capture, best_worth = capture, worth
@@ -166,27 +174,26 @@ def greedy_move(
 
     Returns (card index, capture mask). Value = settebello, denari, primiera cards, scopa, cards.
     Ties go to the lowest card index, whatever the order of ``hand``. ``cache`` (one per
-    ``FastRules``, owned by the caller) keeps each (table, value)'s best capture: a search meets
-    the same small tables over and over.
+    ``FastRules``, owned by the caller) keeps each value's best capture by the part of the table
+    that decides it: a search meets the same few cards over and over.
     """
     best_card, best_capture, best_worth = -1, 0, -1.0
     if table:
         asso = fast.asso_piglia_tutto
         s15 = fast.scopa_a_15
+        relevant = _ANY if s15 else _ASSO if asso else _AT_MOST
+        if cache is None:
+            cache = {}
         for card in hand:
             value = VALUE[card]
-            if cache is None:
-                capture, worth = _best_capture(
-                    table, value, asso=asso, s15=s15, last_play=last_play
-                )
-            else:
-                key = table << 5 | value << 1 | last_play
-                found = cache.get(key)
-                if found is None:
-                    found = cache[key] = _best_capture(
-                        table, value, asso=asso, s15=s15, last_play=last_play
-                    )
-                capture, worth = found
+            part = table & relevant[value]
+            # Cards left out of ``part`` stay on the table whatever is taken: no scopa then.
+            whole = part == table and not last_play
+            key = part << 5 | whole << 4 | value
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _best_capture(part, value, asso=asso, s15=s15, sweeps=whole)
+            capture, worth = found
             if worth < 0.0:
                 continue
             # Whole numbers: the sums are exact, and a tie is a true tie.
