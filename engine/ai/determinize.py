@@ -26,6 +26,7 @@ from engine.scopa.playout import FastRules
 from engine.scopa.scoring import certain_points
 
 __all__ = [
+    "Dealer",
     "InfoSet",
     "State",
     "determinize",
@@ -240,66 +241,84 @@ def shuffler(rng: random.Random) -> Callable[[list[int]], None]:
     return shuffle
 
 
-def determinize(
-    info: InfoSet,
-    rng: random.Random,
-    shuffle: Callable[[list[int]], None] | None = None,
-) -> State:
+class Dealer:
+    """Deals determinizations of one information set, one after another, from one ``rng``.
+
+    What does not change between deals (the unseen cards as a list, who needs how many) is worked
+    out once: a search deals thousands of times.
+    """
+
+    __slots__ = ("_captured", "_info", "_left", "_others", "_own", "_pool", "_rnd", "_shuffle")
+
+    def __init__(self, info: InfoSet, rng: random.Random) -> None:
+        self._info = info
+        self._pool = indices_of(info.unseen)
+        self._own = indices_of(info.hand)
+        self._captured = list(info.captured)
+        self._left = info.left
+        n = info.fast.players
+        others = []
+        for offset in range(1, n):
+            seat = (info.seat + offset) % n
+            if info.hand_counts[seat]:
+                others.append((seat, info.hand_counts[seat], info.unlikely[seat]))
+        self._others = tuple(others)
+        self._rnd = rng.random
+        self._shuffle = shuffler(rng)
+
+    def deal(self) -> State:
+        """One deal of the unseen cards to the other hands and the deck, consistent with the
+        information set; hands in a uniformly random order."""
+        info = self._info
+        shuffle = self._shuffle
+        pool = self._pool.copy()
+        hands: list[list[int]] = [[] for _ in range(info.fast.players)]
+        own = self._own.copy()
+        shuffle(own)
+        hands[info.seat] = own
+        captured = self._captured.copy()
+        if info.missing:
+            shuffle(pool)
+            for side, count in enumerate(info.missing):
+                for _ in range(count):
+                    captured[side] |= 1 << pool.pop()
+        for seat, need, avoid in self._others:
+            if avoid:
+                # Weighted sampling without replacement (Efraimidis-Spirakis): key = u ** (1 / w).
+                rnd = self._rnd
+                exponent = _UNLIKELY_EXPONENT
+                keyed = sorted(
+                    [((rnd() ** exponent if avoid >> c & 1 else rnd()), c) for c in pool]
+                )
+                chosen = [c for _, c in keyed[-need:]]
+                taken = set(chosen)
+                pool = [c for c in pool if c not in taken]
+                shuffle(chosen)
+                hands[seat] = chosen
+            else:
+                shuffle(pool)
+                hands[seat] = pool[-need:]
+                del pool[-need:]
+        shuffle(pool)
+        return State(
+            hands,
+            info.table,
+            pool,
+            captured,
+            list(info.scope),
+            info.last_taker,
+            info.seat,
+            self._left,
+        )
+
+
+def determinize(info: InfoSet, rng: random.Random) -> State:
     """One deal of the unseen cards to the other hands and the deck, consistent with ``info``.
 
     Hands come back in a uniformly random order (``play_out`` plays random moves from their end).
-    ``shuffle``: ``shuffler(rng)``, made once by a caller that deals many times.
+    Many deals of one ``info``: ``Dealer``.
     """
-    if shuffle is None:
-        shuffle = shuffler(rng)
-    pool = indices_of(info.unseen)
-    rnd = rng.random
-    n = info.fast.players
-    seat = info.seat
-    hands: list[list[int]] = [[] for _ in range(n)]
-    own = indices_of(info.hand)
-    shuffle(own)
-    hands[seat] = own
-    captured = list(info.captured)
-    if info.missing:
-        shuffle(pool)
-        for side, count in enumerate(info.missing):
-            for _ in range(count):
-                captured[side] |= 1 << pool.pop()
-    hand_counts = info.hand_counts
-    unlikely = info.unlikely
-    for offset in range(1, n):
-        other = (seat + offset) % n
-        need = hand_counts[other]
-        if not need:
-            continue
-        avoid = unlikely[other]
-        if avoid:
-            # Weighted sampling without replacement (Efraimidis-Spirakis): key = u ** (1 / w).
-            exponent = _UNLIKELY_EXPONENT
-            keyed = sorted(
-                [((rnd() ** exponent if avoid >> c & 1 else rnd()), c) for c in pool]
-            )
-            chosen = [c for _, c in keyed[-need:]]
-            taken = set(chosen)
-            pool = [c for c in pool if c not in taken]
-            shuffle(chosen)
-            hands[other] = chosen
-        else:
-            shuffle(pool)
-            hands[other] = pool[-need:]
-            del pool[-need:]
-    shuffle(pool)
-    return State(
-        hands=hands,
-        table=info.table,
-        deck=pool,
-        captured=captured,
-        scope=list(info.scope),
-        last_taker=info.last_taker,
-        seat=seat,
-        left=info.left,
-    )
+    return Dealer(info, rng).deal()
 
 
 def with_fuori(view: ScopaView, text: str) -> str:

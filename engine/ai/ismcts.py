@@ -28,12 +28,11 @@ from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
 from engine.ai.determinize import (
+    Dealer,
     InfoSet,
     State,
-    determinize,
     info_set,
     parse_move,
-    shuffler,
     with_fuori,
 )
 from engine.ai.medium import Judge
@@ -174,14 +173,14 @@ def search(
     limit = params.iterations if params.iterations is not None else 1 << 62
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
     greedy_cache: dict[int, tuple[int, float]] = {}
-    shuffle = shuffler(rng)
+    deal = Dealer(info, rng).deal
     captures: dict[int, list[int]] = {}
     done = 0
     while done < limit:
         if deadline is not None and done and (done & 15) == 0 and time.perf_counter() > deadline:
             break
         done += 1
-        state = determinize(info, rng, shuffle)
+        state = deal()
         node = root
         path: list[tuple[_Node, int]] = []
         while state.left:
