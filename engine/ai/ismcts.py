@@ -174,6 +174,9 @@ def search(
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
     greedy_cache: dict[int, tuple[int, float]] = {}
     deal = Dealer(info, rng).deal
+    random_ = rng.random
+    log = math.log
+    sqrt = math.sqrt
     captures: dict[int, list[int]] = {}
     done = 0
     while done < limit:
@@ -186,38 +189,39 @@ def search(
         while state.left:
             keys = _moves(state, fast, captures)
             children = node.children
+            # Progressive bias at the root only.
+            biased = priors if node is root else None
             untried = []
+            best_key = keys[0]
+            best = -math.inf
+            # One pass: every child present in this deal gains an availability; UCB1 scores are
+            # needed only while no move is untried.
             for key in keys:
                 child = children.get(key)
                 if child is None:
                     untried.append(key)
-                else:
-                    child.avail += 1
+                    continue
+                avail = child.avail + 1
+                child.avail = avail
+                if untried:
+                    continue
+                visits = child.visits
+                score = child.total / visits + c * sqrt(log(avail) / visits)
+                if biased is not None:
+                    score += bias * biased.get(key, 0.0) / (visits + 1)
+                if score > best:
+                    best, best_key = score, key
             mover = side_of[state.seat]
-            biased = priors is not None and node is root
             if untried:
-                if biased:
-                    assert priors is not None
-                    key = max(untried, key=lambda k: priors.get(k, 0.0))
+                if biased is not None:
+                    key = max(untried, key=lambda k: biased.get(k, 0.0))
                 else:
-                    key = untried[int(rng.random() * len(untried))]
+                    key = untried[int(random_() * len(untried))]
                 child = _Node()
                 children[key] = child
                 _apply(state, key, fast)
                 path.append((child, mover))
                 break
-            best_key = keys[0]
-            best = -math.inf
-            for key in keys:
-                child = children[key]
-                score = child.total / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
-                if biased:
-                    assert priors is not None
-                    score += bias * priors.get(key, 0.0) / (child.visits + 1)
-                if score > best:
-                    best, best_key = score, key
             node = children[best_key]
             _apply(state, best_key, fast)
             path.append((node, mover))
