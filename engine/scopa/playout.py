@@ -187,6 +187,8 @@ def greedy_move(
         for card in hand:
             value = VALUE[card]
             part = table & relevant[value]
+            if not part:  # nothing it could take
+                continue
             # Cards left out of ``part`` stay on the table whatever is taken: no scopa then.
             whole = part == table and not last_play
             key = part << 5 | whole << 4 | value
@@ -236,6 +238,12 @@ def play_out(
     left = sum(len(h) for h in hands) + len(deck)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
+    if cache is None:
+        cache = {}
+    relevant = _ANY if s15 else _ASSO if asso else _AT_MOST
+    value_of = VALUE
+    worth_of = CARD_WORTH
+    throw_rank = THROW_RANK.__getitem__
     while left:
         hand = hands[seat]
         if not hand:
@@ -243,7 +251,30 @@ def play_out(
             _deal_round(hands, deck, seat)
         side = side_of[seat]
         if greedy and rnd() >= epsilon:
-            card, capture = greedy_move(hand, table, fast, last_play=left == 1, cache=cache)
+            # greedy_move, inlined: the hottest few lines of a search.
+            card, capture, best_worth = -1, 0, -1.0
+            if table:
+                last_play = left == 1
+                for c in hand:
+                    value = value_of[c]
+                    part = table & relevant[value]
+                    if not part:
+                        continue
+                    whole = part == table and not last_play
+                    key = part << 5 | whole << 4 | value
+                    found = cache.get(key)
+                    if found is None:
+                        found = cache[key] = _best_capture(
+                            part, value, asso=asso, s15=s15, sweeps=whole
+                        )
+                    taken, worth = found
+                    if worth < 0.0:
+                        continue
+                    worth += worth_of[c]
+                    if worth > best_worth or (worth == best_worth and c < card):
+                        card, capture, best_worth = c, taken, worth
+            if card < 0:
+                card = min(hand, key=throw_rank)
             hand.remove(card)
         else:
             card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
