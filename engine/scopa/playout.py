@@ -80,19 +80,31 @@ def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[
     """Each side's smazzata points (the ``total`` of ``score_smazzata``), computed lean."""
     sides = len(piles)
     out = list(scope)
-    counts = [p.bit_count() for p in piles]
-    denari = [(p & DENARI_MASK).bit_count() for p in piles]
-    for values in (counts, denari):
-        best = max(values)
-        if values.count(best) == 1:
-            out[values.index(best)] += 1
     if sides == 2:
-        # The common case, inline: both sides complete, or the mode decides.
+        # The common case, inline: a point for more cards, more denari; primiera when both sides
+        # have every suit, else as the mode decides.
         a, b = piles
-        pa = [PRIMIERA_BEST[(a >> s) & 0x3FF] for s in (0, 10, 20, 30)]
-        pb = [PRIMIERA_BEST[(b >> s) & 0x3FF] for s in (0, 10, 20, 30)]
-        if all(pa) and all(pb):
-            sa, sb = sum(pa), sum(pb)
+        ca, cb = a.bit_count(), b.bit_count()
+        if ca != cb:
+            out[0 if ca > cb else 1] += 1
+        da, db = (a & DENARI_MASK).bit_count(), (b & DENARI_MASK).bit_count()
+        if da != db:
+            out[0 if da > db else 1] += 1
+        prim = PRIMIERA_BEST
+        a0, a1, a2, a3 = (
+            prim[a & 0x3FF],
+            prim[a >> 10 & 0x3FF],
+            prim[a >> 20 & 0x3FF],
+            prim[a >> 30],
+        )
+        b0, b1, b2, b3 = (
+            prim[b & 0x3FF],
+            prim[b >> 10 & 0x3FF],
+            prim[b >> 20 & 0x3FF],
+            prim[b >> 30],
+        )
+        if a0 and a1 and a2 and a3 and b0 and b1 and b2 and b3:
+            sa, sb = a0 + a1 + a2 + a3, b0 + b1 + b2 + b3
             if sa != sb:
                 out[0 if sa > sb else 1] += 1
         else:
@@ -100,6 +112,12 @@ def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[
             if winner is not None:
                 out[winner] += 1
     else:
+        counts = [p.bit_count() for p in piles]
+        denari = [(p & DENARI_MASK).bit_count() for p in piles]
+        for values in (counts, denari):
+            best = max(values)
+            if values.count(best) == 1:
+                out[values.index(best)] += 1
         winner = primiera_winner(piles, fast.primiera_missing_suit)
         if winner is not None:
             out[winner] += 1
