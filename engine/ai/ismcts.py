@@ -80,11 +80,11 @@ def _key(card: int, capture: int) -> int:
     return capture << 6 | card
 
 
-def _moves(state: State, fast: FastRules, captures: dict[int, list[int]]) -> list[int]:
+def _moves(state: State, fast: FastRules, captures: dict[int, tuple[int, ...]]) -> list[int]:
     """The legal moves of the seat to move in ``state``, as keys ``capture << 6 | card``.
 
-    ``captures`` keeps each (table, value)'s capture sets for the whole search: the tree's tables
-    come back at every visit.
+    ``captures`` keeps each (table, card)'s capturing moves for the whole search: the tree's
+    tables come back at every visit.
     """
     hand = state.hands[state.seat]
     if not hand:
@@ -100,19 +100,14 @@ def _moves(state: State, fast: FastRules, captures: dict[int, list[int]]) -> lis
     keys: list[int] = []
     capturing: list[int] = []
     for card in hand:
-        value = VALUE[card]
-        options = captures.get(table << 4 | value)
-        if options is None:
-            # Capture sets depend on the value alone: the denari card of that value stands in.
-            options = captures[table << 4 | value] = capture_masks(
-                table,
-                value - 1,
-                asso_piglia_tutto=fast.asso_piglia_tutto,
-                scopa_a_15=fast.scopa_a_15,
+        found = captures.get(table << 6 | card)
+        if found is None:
+            options = capture_masks(
+                table, card, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
             )
-        if options:
-            for capture in options:
-                capturing.append(capture << 6 | card)
+            found = captures[table << 6 | card] = tuple(capture << 6 | card for capture in options)
+        if found:
+            capturing += found
         else:
             keys.append(card)
     if fast.obbligo_di_presa and capturing:
@@ -140,6 +135,9 @@ def _apply(state: State, key: int, fast: FastRules) -> None:
 
 def _rewards(points: Sequence[int]) -> list[float]:
     """Per side: its points minus the best other side's, scaled."""
+    if len(points) == 2:
+        a, b = points
+        return [(a - b) / REWARD_SCALE, (b - a) / REWARD_SCALE]
     out = []
     for side, own in enumerate(points):
         best_other = max(p for s, p in enumerate(points) if s != side)
@@ -177,7 +175,7 @@ def search(
     random_ = rng.random
     log = math.log
     sqrt = math.sqrt
-    captures: dict[int, list[int]] = {}
+    captures: dict[int, tuple[int, ...]] = {}
     done = 0
     while done < limit:
         if deadline is not None and done and (done & 15) == 0 and time.perf_counter() > deadline:
