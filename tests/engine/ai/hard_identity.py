@@ -89,7 +89,7 @@ def play_case(case: Case, iterations: int) -> tuple[str, list[str]]:
             move = hard.choose(view, rng)
             digest.update(f"{hard.last_iterations};{sorted(hard.stats.items())!r};".encode())
         else:
-            move = easy.choose(view, rng)  # type: ignore[attr-defined]
+            move = easy.choose(view, rng)
         moves.append(move)
         digest.update(f"{seat}:{move};".encode())
         game = game.play(move)
