@@ -92,13 +92,17 @@ class Rules:
         _check_choice("unopened_pays", self.unopened_pays, UNOPENED_PAYS)
         _check_int("elimination", self.elimination, ELIMINATION)
         _check_bool("reentry", self.reentry)
-        value = self.max_restocks
-        if isinstance(value, bool) or not isinstance(value, int) or value not in range(MAX_RESTOCKS + 1):
+        restocks = self.max_restocks
+        if (
+            not isinstance(restocks, int)
+            or isinstance(restocks, bool)
+            or not 0 <= restocks <= MAX_RESTOCKS
+        ):
             raise RulesError(
                 "{name} must be an integer from 0 (no limit) to {high}, not {value}",
                 name="max_restocks",
                 high=MAX_RESTOCKS,
-                value=repr(value),
+                value=repr(restocks),
             )
 
     def to_dict(self) -> dict[str, Any]:

@@ -78,7 +78,9 @@ class Rules:
                     value=repr(players),
                 )
             raise RulesError(
-                "{variant} is played by 4 players; got {value}", variant=variant, value=repr(players)
+                "{variant} is played by 4 players; got {value}",
+                variant=variant,
+                value=repr(players),
             )
         if target is None:
             target = 11
