@@ -82,6 +82,16 @@ class Refused(Exception):
         self.params = params
 
 
+def _rule_text(exc: Exception) -> dict[str, Any]:
+    """The engine error's English template and its params (``RuleText``), for the renderer to
+    translate; nothing for an error that carries none (the English detail is shown then)."""
+    template = getattr(exc, "template", None)
+    params = getattr(exc, "params", None)
+    if not isinstance(template, str) or not isinstance(params, dict):
+        return {}
+    return {"template": template, "params": {str(k): str(v) for k, v in params.items()}}
+
+
 @dataclass(slots=True)
 class _Live:
     """A table kept in memory: its row (without the state document) and the live game."""
@@ -248,7 +258,7 @@ class TableService:
             try:
                 rules = kind.rules(count, opts)
             except (ValueError, TypeError) as exc:
-                raise Refused("bad_option", str(exc)) from exc
+                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
@@ -412,7 +422,9 @@ class TableService:
                     try:
                         game = live.game.play(move)
                     except ValueError as exc:
-                        raise Refused("illegal_move", str(exc), move=move) from exc
+                        raise Refused(
+                            "illegal_move", str(exc), move=move, **_rule_text(exc)
+                        ) from exc
                     call = _Call()
                     before = self._snapshot(live)
                     seat_doc = row.seats[seat]
