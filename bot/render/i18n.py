@@ -10,11 +10,12 @@ template and params; the renderer translates the template with these catalogs an
 params, so the templates are message ids here too.
 
 Maintainers: ``pybabel extract -k N_ -k RuleText -k Problem -k IllegalMove -k MoveParseError
--k RulesError -k CardParseError --no-location --sort-output -o bot/render/locale/tavolo.pot
-bot/ engine/`` (every package: the adapters' own few words, marked with ``N_``, and the engine's
-templates live in the same catalogs), then ``pybabel update -i bot/render/locale/tavolo.pot
--d bot/render/locale -D tavolo --no-location`` and translate what is new in ``it``;
-``tests/render/test_render.py`` checks that the catalogs match a fresh extraction.
+-k RulesError -k CardParseError --omit-header --no-location --sort-output
+-o bot/render/locale/tavolo.pot bot/ engine/`` (every package: the adapters' own few words,
+marked with ``N_``, and the engine's templates live in the same catalogs), then ``pybabel update
+-i bot/render/locale/tavolo.pot -d bot/render/locale -D tavolo --no-fuzzy-matching
+--ignore-obsolete``, translate what is new in ``it`` and copy each new id into ``en``;
+``tests/render/test_render.py`` checks the catalogs against a fresh extraction.
 """
 
 from __future__ import annotations
