@@ -194,8 +194,8 @@ _CARD_TOKEN = re.compile(r"(?<![\w*])(?:10|[A2-9TJQK])[DCSB]'?(?![\w])|(?<![\w*]
 
 def _rule_value(key: str, value: str) -> str:
     """A rule text's param as shown: card codes (``7D``, ``*``) as the views write them."""
-    if key not in _CARD_PARAMS:
-        return value
+    if key not in _CARD_PARAMS or value[:1] in ("'", '"'):
+        return value  # a quoted value is the player's own text: shown as typed
     return _CARD_TOKEN.sub(lambda m: card_text(m.group()), value)
 
 
@@ -279,7 +279,7 @@ class Renderer:
             text += " " + self._rule_text(refusal)
         elif refusal.code in ("bad_level", "bad_locale") and refusal.detail:
             text += " " + _("Allowed: {allowed}").format(allowed=refusal.detail)
-        return text[:200]
+        return text if len(text) <= 200 else text[:199] + "…"
 
     def _rule_text(self, refusal: Refusal) -> str:
         """The engine's reason in the refusal's language: its template translated, then filled
