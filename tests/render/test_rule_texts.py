@@ -178,7 +178,7 @@ def _refusal(code: str, locale: str, error: ValueError, **params: Any) -> Refusa
             scopa.IllegalMove(
                 "{card} must capture: take {choices}", card="7D", choices="7C, 3C+4S"
             ),
-            "Mossa non consentita. 7♦ deve prendere: prendi 7♥, 3♥+4♠",
+            "Mossa non consentita. 7♦ deve fare presa: prendi 7♥, 3♥+4♠",
             "That move is not allowed. 7♦ must capture: take 7♥, 3♥+4♠",
         ),
         (

@@ -104,7 +104,7 @@ async def test_scopa_must_capture_names_the_choices(real: TableService) -> None:
             card = captures[0].split(":")[0]
             text = await _refused(real, table_id, info, card)
             start = {
-                "it": f"Mossa non consentita. {card_text(card)} deve prendere: prendi ",
+                "it": f"Mossa non consentita. {card_text(card)} deve fare presa: prendi ",
                 "en": f"That move is not allowed. {card_text(card)} must capture: take ",
             }[user.locale or "it"]
             assert text.startswith(start), text
