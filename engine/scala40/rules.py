@@ -118,9 +118,15 @@ class Rules:
             )
         known = [f.name for f in fields(cls)]
         unknown = sorted(str(key) for key in data if key not in known)
+        if len(unknown) == 1:
+            raise RulesError(
+                "unknown Scala 40 option {unknown}; the options are {options}",
+                unknown=unknown[0],
+                options=", ".join(known),
+            )
         if unknown:
             raise RulesError(
-                "unknown Scala 40 option(s) {unknown}; the options are {options}",
+                "unknown Scala 40 options {unknown}; the options are {options}",
                 unknown=", ".join(unknown),
                 options=", ".join(known),
             )
