@@ -148,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         "one transaction, under a new table id, in the same chat and with the same players. "
         "A finished game counts in the results, leaderboards and ratings once; an ongoing "
         "game can be resumed here. A game already in the database is not imported again. "
+        "Ratings move in import order: import several games in the order they were played. "
         "Exit 0 when imported or already there; 1, with one line saying why and nothing "
         "written, when refused.",
     )

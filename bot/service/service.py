@@ -953,15 +953,17 @@ class TableService:
                 raise archive.GameFileError(
                     f"table {table_id} holds this game with another move log: nothing imported"
                 )
-        logger.info(
-            "imported %s as table %s (%s, %d moves)%s",
-            record.origin,
-            table_id,
-            record.status,
-            len(record.moves),
-            "" if created else ": already here",
-            extra={"table_id": table_id, "platform": record.platform},
-        )
+        if created:
+            logger.info(
+                "imported %s as table %s (%s, %d moves)",
+                record.origin,
+                table_id,
+                record.status,
+                len(record.moves),
+                extra={"table_id": table_id, "platform": record.platform},
+            )
+        else:
+            logger.info("%s is table %s already: nothing imported", record.origin, table_id)
         return Imported(table_id, created=created, status=record.status, rating_changes=changes)
 
     # ------------------------------------------------------------------ internals ------------

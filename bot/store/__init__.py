@@ -365,6 +365,7 @@ class Store:
                 existing = await _table_of_origin(conn, origin, values)
             if existing is None:
                 raise
+            logger.info("import of %s lost the race to table %s", origin, existing)
             return existing, False, []
         return table_id, True, changes
 

@@ -8,6 +8,7 @@ set, PostgreSQL (``db_url`` of tests/store: with ``CI`` set a missing PostgreSQL
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import os
@@ -415,3 +416,18 @@ async def test_the_cli(services: Services, source_url: str, db_url: str, tmp_pat
     swapped = json.loads(exported.stdout)
     swapped["result"]["data"]["ranks"].reverse()
     assert replay_export(swapped)["matches_record"] is False
+
+
+async def test_two_imports_at_once_store_the_game_once(
+    services: Services, source_url: str, db_url: str
+) -> None:
+    """Two processes importing one file together: the unique origin lets exactly one in."""
+    source = await services.open(source_url)
+    [table_id, *_] = await finished_games(source)
+    doc = await source.export_game(table_id)
+    first, second = await services.open(db_url), await services.open(db_url)
+    done = await asyncio.gather(first.import_game(doc), second.import_game(doc))
+    assert sorted(d.created for d in done) == [False, True]
+    assert done[0].table_id == done[1].table_id
+    written = await counts(first.store)
+    assert (written["tables"], written["results"], written["rating_changes"]) == (1, 1, 4)
