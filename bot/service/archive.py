@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ ACTORS = ("human", "computer", "timeout")
 # Column widths of bot.store.schema: PostgreSQL enforces them, so an import checks them first.
 WIDTHS = {"platform": 16, "chat_id": 64, "user_id": 64, "creator": 64, "name": 128, "move": 128}
 STATUSES = ("playing", "finished", "abandoned")
+ORIGIN = re.compile(r"sha256:[0-9a-f]{64}")
 MAX_INT = 2**63
 
 
@@ -241,11 +243,16 @@ def _record(doc: Mapping[str, Any], registry: Registry) -> GameRecord:
     elif doc.get("result") is not None:
         raise GameFileError(f"a {status} game has no result")
     origin = _text(doc, "origin", width=80)
-    if not origin.startswith("sha256:"):
-        raise GameFileError("origin must be a sha256: id")
+    if not ORIGIN.fullmatch(origin):
+        raise GameFileError("origin must be sha256: and 64 hexadecimal digits")
+    platform = _text(doc, "platform")
+    seat_docs = [_seat(s, number) for number, s in enumerate(seats)]
+    for number, seat in enumerate(seat_docs):
+        if seat["platform"] not in ("ai", platform):
+            raise GameFileError(f"seat {number} is a {seat['platform']} user at a {platform} table")
     return GameRecord(
         origin=origin,
-        platform=_text(doc, "platform"),
+        platform=platform,
         chat_id=_text(doc, "chat_id"),
         kind=replayed.kind,
         players=players,
@@ -253,7 +260,7 @@ def _record(doc: Mapping[str, Any], registry: Registry) -> GameRecord:
         seed=_integer(doc, "seed"),
         status=status,
         creator=_text(doc, "creator"),
-        seats=[_seat(s, number) for number, s in enumerate(seats)],
+        seats=seat_docs,
         version=version,
         created_at=_number(doc, "created_at"),
         updated_at=_number(doc, "updated_at"),

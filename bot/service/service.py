@@ -938,7 +938,13 @@ class TableService:
                     f"chat {record.platform}:{chat} already has its limit of open tables "
                     f"(table {r.params['table']} is open): finish or abandon it first"
                 ) from None
-            values.update(self._deadline(live, game, None))
+            seat = game.current_player
+            if seat is not None and _plays_computer(record.seats[seat]):
+                # No move here leads to this computer's turn: the timer loop plays it, at once
+                # (and so even with the turn timers off).
+                values.update(deadline=self.clock(), deadline_kind="computer")
+            else:
+                values.update(self._deadline(live, game, None))
         if record.status == "finished":
             assert record.finished_at is not None
             finish = self._finish(live, game, record.finished_at)

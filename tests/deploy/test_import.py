@@ -32,7 +32,7 @@ from bot.service import (
     UserRef,
     default_registry,
 )
-from bot.service.archive import GameFileError, digest
+from bot.service.archive import GameFileError, digest, replay
 from bot.store import Store, schema
 from tests.deploy.conftest import ROOT
 from tests.store import conftest as store_fixtures
@@ -431,3 +431,43 @@ async def test_two_imports_at_once_store_the_game_once(
     assert done[0].table_id == done[1].table_id
     written = await counts(first.store)
     assert (written["tables"], written["results"], written["rating_changes"]) == (1, 1, 4)
+
+
+async def test_a_computer_to_move_plays_from_the_timer_loop_and_abandoned_stays_closed(
+    services: Services, source_url: str, db_url: str
+) -> None:
+    source = await services.open(source_url)
+    table_id = await new_game(source, CHAT, [ANNA, BRUNO], "scopa", players=2, options={})
+    status = await drive(source, CHAT, table_id, [ANNA, BRUNO], random.Random(5), max_moves=3)
+    assert status == "playing"
+    doc = await source.export_game(table_id)
+    # The seat to move was taken over by the computer (its player timed out) at home.
+    to_move = replay(doc, default_registry()).game.current_player
+    doc["seats"][to_move] = dict(doc["seats"][to_move], away=True, level="easy")
+    target = await services.open(db_url)  # turn timers off: the computer still plays
+    done = await target.import_game(_resealed(doc))
+    row = await target.store.load_table(done.table_id)
+    assert row is not None and row.deadline_kind == "computer"
+    assert row.deadline is not None and row.deadline <= target.clock()
+    fired = await target.fire_due_timers()
+    assert [r.table.id for r in fired if r.table is not None] == [done.table_id]
+    moves = await target.store.moves(done.table_id)
+    assert len(moves) == len(doc["moves"]) + 1 and moves[-1].seat == to_move
+    assert moves[-1].actor == "computer"
+
+    # An abandoned game goes in closed: no result, no ratings, no place among open tables.
+    other = await new_game(source, OTHER_CHAT, [CARLA], "scopa", players=2, options={})
+    status = await drive(source, OTHER_CHAT, other, [CARLA], random.Random(6), max_moves=2)
+    assert status == "playing"
+    assert (await source.abandon(OTHER_CHAT, CARLA, other)).ok
+    closed = await target.import_game(await source.export_game(other))
+    assert closed.created and closed.status == "abandoned"
+    assert await target.store.result(closed.table_id) is None
+    assert await target.store.player_ratings(platform="telegram", user_id=CARLA.user_id) == []
+    assert await target.open_tables(OTHER_CHAT) == []
+
+    # A human of another platform at this table's seats is refused.
+    foreign = await source.export_game(table_id)
+    foreign["seats"][0] = dict(foreign["seats"][0], platform="discord")
+    with pytest.raises(GameFileError, match="discord user at a telegram table"):
+        await target.import_game(_resealed(foreign))
