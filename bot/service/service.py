@@ -146,6 +146,14 @@ def _seat_doc(user: UserRef) -> dict[str, Any]:
     }
 
 
+def _first_free_seat(row: Any) -> int:
+    """The lowest empty seat of a lobby; Refused("table_full") when there is none."""
+    for index, seat in enumerate(row.seats):
+        if seat is None:
+            return index
+    raise Refused("table_full")
+
+
 def _lobby_row(
     *,
     platform: str,
@@ -299,10 +307,7 @@ class TableService:
                 raise Refused("not_in_lobby")
             if _seat_index(row, user) is not None:
                 raise Refused("already_seated")
-            free = [i for i, s in enumerate(row.seats) if s is None]
-            if not free:
-                raise Refused("table_full")
-            row.seats[free[0]] = _seat_doc(user)
+            row.seats[_first_free_seat(row)] = _seat_doc(user)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -335,10 +340,7 @@ class TableService:
                 raise Refused("bad_level", ", ".join(LEVELS), level=level)
             if _seat_index(row, user) is None and user.user_id != row.creator:
                 raise Refused("not_seated")
-            free = [i for i, s in enumerate(row.seats) if s is None]
-            if not free:
-                raise Refused("table_full")
-            row.seats[free[0]] = _computer_doc(level)
+            row.seats[_first_free_seat(row)] = _computer_doc(level)
 
         return await self._lobby_change(chat, user, table_id, change)
 
