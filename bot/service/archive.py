@@ -200,7 +200,9 @@ def read(doc: Any, registry: Registry) -> GameRecord:
         )
     if doc["schema"] != SCHEMA:
         raise GameFileError(f"unsupported schema {doc['schema']!r}: this tavolo reads {SCHEMA}")
-    if doc.get("digest") != digest(doc):
+    if "digest" not in doc:
+        raise GameFileError("no digest: not a file written by tavolo export-game")
+    if doc["digest"] != digest(doc):
         raise GameFileError("the digest does not match the content: the file was edited")
     try:
         record = _record(doc, registry)

@@ -13,6 +13,9 @@ Guarantees the service builds on:
   written, all or nothing. It returns only after the commit, so an acknowledged move is durable.
   Two processes sharing one PostgreSQL can never both apply a move on the same version: the loser's
   ``UPDATE`` matches no row and :meth:`Store.save` returns ``None``.
+* :meth:`Store.import_table` writes a whole imported game (table, members, moves, and the result
+  and ratings through the same ``_finish`` as a live game's last save) in one transaction, at
+  most once per game origin (a unique index; a concurrent second import finds the first).
 * SQLite runs in WAL mode through a single pooled connection per process (SQLite has one writer
   anyway; one connection avoids busy-waiting between our own connections).
 """
