@@ -247,6 +247,10 @@ async def test_an_ongoing_game_resumes_after_import(
     # The file is a prefix of the game now stored: importing it again is a no-op.
     written = await counts(target.store)
     assert not (await target.import_game(doc)).created
+    # The game went on differently at home: that later file is refused, not merged.
+    await drive(source, CHAT, table_id, [ANNA, BRUNO], random.Random(9), max_moves=3)
+    with pytest.raises(GameFileError, match="another move log"):
+        await target.import_game(await source.export_game(table_id))
     assert await counts(target.store) == written
 
 
