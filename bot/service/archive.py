@@ -28,7 +28,17 @@ from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS
 from bot.store import MoveRow, TableRow, game_origin
 
-__all__ = ["FORMAT", "SCHEMA", "GameFileError", "GameRecord", "Replayed", "document", "read"]
+__all__ = [
+    "FORMAT",
+    "SCHEMA",
+    "GameFileError",
+    "GameRecord",
+    "Replayed",
+    "digest",
+    "document",
+    "read",
+    "replay",
+]
 
 FORMAT = "tavolo-game"
 SCHEMA = 1
