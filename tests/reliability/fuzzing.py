@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from bot.render import Renderer
@@ -132,21 +133,30 @@ class Arena:
         return result
 
 
-def _settings(examples: int) -> settings:
-    return settings(
+def _settings(examples: int, seed: int | None) -> Callable[[Any], Any]:
+    """Hypothesis settings: derandomized (the tests), or seeded so that the benchmark's chunks
+    each draw their own reproducible inputs (``seed``)."""
+    chosen = settings(
         max_examples=examples,
         deadline=None,
         database=None,
-        derandomize=True,
+        derandomize=seed is None,
         suppress_health_check=list(HealthCheck),
     )
+    if seed is None:
+        return chosen
+
+    def apply(test: Any) -> Any:
+        return hypothesis_seed(seed)(chosen(test))
+
+    return apply
 
 
-def fuzz_presses(arena: Arena, examples: int) -> None:
+def fuzz_presses(arena: Arena, examples: int, *, seed: int | None = None) -> None:
     """Button data / custom ids: random text, and real-looking data with hostile parts, from the
     player to move, the other player (a forged button for another seat) and a stranger."""
 
-    @_settings(examples)
+    @_settings(examples, seed)
     @given(
         data=st.one_of(
             hostile_text,
@@ -185,10 +195,10 @@ def fuzz_presses(arena: Arena, examples: int) -> None:
     check()
 
 
-def fuzz_moves(arena: Arena, examples: int) -> None:
+def fuzz_moves(arena: Arena, examples: int, *, seed: int | None = None) -> None:
     """Move strings (``/play``-style text and second-step choices) at the right version."""
 
-    @_settings(examples)
+    @_settings(examples, seed)
     @given(
         move=hostile_text, who=st.sampled_from(["mover", "other", "stranger"]), stale=st.booleans()
     )
@@ -236,11 +246,11 @@ option_names = st.one_of(
 )
 
 
-def fuzz_new_tables(arena: Arena, examples: int) -> None:
+def fuzz_new_tables(arena: Arena, examples: int, *, seed: int | None = None) -> None:
     """Command arguments and option values of a new table (``/scopa 4 target=21``, Discord's
     slash options): a lobby or a clear refusal, never a crash."""
 
-    @_settings(examples)
+    @_settings(examples, seed)
     @given(
         game=st.one_of(
             st.sampled_from(["scopa", "scopone", "scientifico", "scala40"]), hostile_text
@@ -268,10 +278,10 @@ def fuzz_new_tables(arena: Arena, examples: int) -> None:
     check()
 
 
-def fuzz_small_calls(arena: Arena, examples: int) -> None:
+def fuzz_small_calls(arena: Arena, examples: int, *, seed: int | None = None) -> None:
     """Languages (``/lang``), seats (``@seat.n``), computer levels, leaderboard families."""
 
-    @_settings(examples)
+    @_settings(examples, seed)
     @given(text=hostile_text, number=numbers, which=st.integers(0, 3))
     def check(text: str, number: int, which: int) -> None:
         service = arena.service
