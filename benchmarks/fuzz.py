@@ -138,17 +138,17 @@ def main() -> None:
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tavolo-fuzz-", dir=args.db_dir or shm) as db_dir:
         context = multiprocessing.get_context("spawn")
-        with context.Pool(args.jobs, initializer=_start, initargs=(db_dir,)) as pool:
-            with results.open("a") as out:
-                for row in pool.imap_unordered(_run, units):
-                    # Any exception in a worker (a crash, a failed check) ends the run here.
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                    done.append(row)
-                    print(f"{row['fuzzer']:18} chunk {row['chunk']:3}  {row['inputs']:5} inputs "
-                          f"{row['inputs'] / row['seconds']:5.0f}/s  total "
-                          f"{sum(r['inputs'] for r in done):7}  "
-                          f"{time.perf_counter() - began:5.0f} s", flush=True)  # fmt: skip
+        pool = context.Pool(args.jobs, initializer=_start, initargs=(db_dir,))
+        with pool, results.open("a") as out:
+            for row in pool.imap_unordered(_run, units):
+                # Any exception in a worker (a crash, a failed check) ends the run here.
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                done.append(row)
+                print(f"{row['fuzzer']:18} chunk {row['chunk']:3}  {row['inputs']:5} inputs "
+                      f"{row['inputs'] / row['seconds']:5.0f}/s  total "
+                      f"{sum(r['inputs'] for r in done):7}  "
+                      f"{time.perf_counter() - began:5.0f} s", flush=True)  # fmt: skip
     summary(done, wall=time.perf_counter() - began)
 
 

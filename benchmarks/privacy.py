@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.reliability.privacy import PrivacyFigures, discord_games, telegram_games
 
 
-def run_batch(unit: tuple[str, int, int, str]) -> dict[str, Any]:
+def run_batch(unit: tuple[str, int, int, str | None]) -> dict[str, Any]:
     """One batch in a worker process: ``count`` games from game number ``first`` (the seed)."""
     platform, first, count, db_dir = unit
     play = telegram_games if platform == "telegram" else discord_games
@@ -89,7 +89,9 @@ def main() -> None:
                 units.append((platform, first, min(args.batch, games - first), db_dir))
     # Interleave the platforms, so a partial run covers both.
     units.sort(key=lambda u: (u[1], u[0] != "telegram"))
-    print(f"{len(finished)} batches already done, {len(units)} to run, {args.jobs} jobs", flush=True)
+    print(
+        f"{len(finished)} batches already done, {len(units)} to run, {args.jobs} jobs", flush=True
+    )
     began = time.perf_counter()
     # Each batch runs in a fresh process (maxtasksperchild=1): a fake server, a bot, a loop and
     # discord.py's patched URLs never outlive their batch.
