@@ -22,6 +22,7 @@ import multiprocessing
 import sys
 import tempfile
 import time
+import traceback
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,12 @@ def run_batch(unit: tuple[str, int, int, str | None]) -> dict[str, Any]:
     platform, first, count, db_dir = unit
     play = telegram_games if platform == "telegram" else discord_games
     began = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix=f"tavolo-privacy-{platform}-", dir=db_dir) as work:
-        figures = asyncio.run(play(Path(work) / "p.sqlite3", count, seed=first))
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"tavolo-privacy-{platform}-", dir=db_dir) as w:
+            figures = asyncio.run(play(Path(w) / "p.sqlite3", count, seed=first))
+    except Exception:
+        # Reported, not counted: the other batches go on, and a new run retries this one.
+        return {"platform": platform, "first": first, "error": traceback.format_exc()}
     return {
         "platform": platform,
         "first": first,
@@ -93,12 +98,17 @@ def main() -> None:
         f"{len(finished)} batches already done, {len(units)} to run, {args.jobs} jobs", flush=True
     )
     began = time.perf_counter()
+    failed: list[dict[str, Any]] = []
     # Each batch runs in a fresh process (maxtasksperchild=1): a fake server, a bot, a loop and
     # discord.py's patched URLs never outlive their batch.
     context = multiprocessing.get_context("spawn")
     with context.Pool(args.jobs, maxtasksperchild=1) as pool, results.open("a") as out:
         for row in pool.imap_unordered(run_batch, units):
-            # A leak fails the batch's assertions; the exception ends the run here.
+            if "error" in row:
+                # A leak (or anything else) fails the batch's checks: shown, never counted.
+                failed.append(row)
+                print(f"{row['platform']} batch {row['first']} FAILED:\n{row['error']}", flush=True)
+                continue
             out.write(json.dumps(row) + "\n")
             out.flush()
             done.append(row)
@@ -109,6 +119,9 @@ def main() -> None:
         seconds = sum(r["seconds"] for r in done if r["platform"] == platform)
         print(line(platform, totals(done, platform), seconds) + " (batch seconds, summed)")
     print(f"wall time this run {time.perf_counter() - began:.0f} s")
+    if failed:
+        batches = ", ".join(f"{r['platform']} {r['first']}" for r in failed)
+        sys.exit(f"{len(failed)} batches failed (not counted; run again to retry): {batches}")
 
 
 if __name__ == "__main__":
