@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,11 @@ def _start(db_dir: str) -> None:
 
 def _run(unit: tuple[str, int, int]) -> dict[str, Any]:
     assert _worker is not None
-    return _worker.run(*unit)
+    try:
+        return _worker.run(*unit)
+    except Exception:
+        # Reported, not counted: the other chunks go on, and a new run retries this one.
+        return {"fuzzer": unit[0], "chunk": unit[1], "error": traceback.format_exc()}
 
 
 def chunk_seed(name: str, chunk: int) -> int:
@@ -136,12 +141,17 @@ def main() -> None:
     print(f"{len(finished)} chunks already done, {len(units)} to run, {args.jobs} jobs", flush=True)
     shm = "/dev/shm" if Path("/dev/shm").is_dir() else None
     began = time.perf_counter()
+    failed: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="tavolo-fuzz-", dir=args.db_dir or shm) as db_dir:
         context = multiprocessing.get_context("spawn")
         pool = context.Pool(args.jobs, initializer=_start, initargs=(db_dir,))
         with pool, results.open("a") as out:
             for row in pool.imap_unordered(_run, units):
-                # Any exception in a worker (a crash, a failed check) ends the run here.
+                if "error" in row:
+                    # A crash or a failed check: shown in full, never counted.
+                    failed.append(row)
+                    print(f"{row['fuzzer']} chunk {row['chunk']} FAILED:\n{row['error']}")
+                    continue
                 out.write(json.dumps(row) + "\n")
                 out.flush()
                 done.append(row)
@@ -150,6 +160,9 @@ def main() -> None:
                       f"{sum(r['inputs'] for r in done):7}  "
                       f"{time.perf_counter() - began:5.0f} s", flush=True)  # fmt: skip
     summary(done, wall=time.perf_counter() - began)
+    if failed:
+        chunks = ", ".join(f"{r['fuzzer']} {r['chunk']}" for r in failed)
+        sys.exit(f"{len(failed)} chunks failed (not counted; run again to retry): {chunks}")
 
 
 if __name__ == "__main__":
