@@ -10,7 +10,10 @@ as before. Every finished batch is appended to ``--results``; running the same c
 skips the batches already there, so an interrupted run still counts what it did.
 
     python benchmarks/privacy.py [--telegram 500] [--discord 500] [--batch 25] [--jobs 2]
-                                 [--results FILE]
+                                 [--results FILE] [--also OTHER_FILE] [--reverse]
+
+A second run may join one under way: ``--results B --also A --reverse`` takes the batches from
+the other end and skips those the first run has finished; the summary counts each batch once.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import multiprocessing.pool
 import sys
 import tempfile
 import time
@@ -79,41 +83,67 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--results", type=Path, help="batch results (JSON lines): resumable")
+    parser.add_argument(
+        "--also",
+        type=Path,
+        action="append",
+        default=[],
+        help="another run's results (read only): its batches are skipped, also while this run "
+        "goes on, and counted in the summary",
+    )
+    parser.add_argument("--reverse", action="store_true", help="last batches first")
     parser.add_argument("--db-dir", help="where the batches' databases go (default /dev/shm)")
     args = parser.parse_args()
     results = args.results or Path(tempfile.gettempdir()) / "tavolo-privacy-results.jsonl"
-    done = load(results) if args.results else []
     if not args.results:
         results.unlink(missing_ok=True)
-    finished = {(r["platform"], r["first"]) for r in done}
+
+    def finished() -> dict[tuple[str, int], dict[str, Any]]:
+        # A batch done by two runs counts once.
+        rows = [row for path in [results, *args.also] for row in load(path)]
+        return {(r["platform"], r["first"]): r for r in rows}
+
     db_dir = args.db_dir or ("/dev/shm" if Path("/dev/shm").is_dir() else None)
     units = []
     for platform, games in (("telegram", args.telegram), ("discord", args.discord)):
         for first in range(0, games, args.batch):
-            if (platform, first) not in finished:
+            if (platform, first) not in finished():
                 units.append((platform, first, min(args.batch, games - first), db_dir))
     # Interleave the platforms, so a partial run covers both.
-    units.sort(key=lambda u: (u[1], u[0] != "telegram"))
-    print(
-        f"{len(finished)} batches already done, {len(units)} to run, {args.jobs} jobs", flush=True
-    )
+    units.sort(key=lambda u: (u[1], u[0] != "telegram"), reverse=args.reverse)
+    print(f"{len(finished())} batches done, {len(units)} to run, {args.jobs} jobs", flush=True)
     began = time.perf_counter()
     failed: list[dict[str, Any]] = []
+    running: list[multiprocessing.pool.AsyncResult[dict[str, Any]]] = []
     # Each batch runs in a fresh process (maxtasksperchild=1): a fake server, a bot, a loop and
-    # discord.py's patched URLs never outlive their batch.
+    # discord.py's patched URLs never outlive their batch. Batches are handed out one at a time,
+    # so one another run (``--also``) finished meanwhile is not played again.
     context = multiprocessing.get_context("spawn")
     with context.Pool(args.jobs, maxtasksperchild=1) as pool, results.open("a") as out:
-        for row in pool.imap_unordered(run_batch, units):
-            if "error" in row:
-                # A leak (or anything else) fails the batch's checks: shown, never counted.
-                failed.append(row)
-                print(f"{row['platform']} batch {row['first']} FAILED:\n{row['error']}", flush=True)
+        while units or running:
+            while units and len(running) < args.jobs:
+                unit = units.pop(0)
+                if (unit[0], unit[1]) not in finished():
+                    running.append(pool.apply_async(run_batch, (unit,)))
+            ready = [r for r in running if r.ready()]
+            if not ready:
+                time.sleep(1)
                 continue
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-            done.append(row)
-            platform = row["platform"]
-            print(line(platform, totals(done, platform), time.perf_counter() - began), flush=True)
+            for result in ready:
+                running.remove(result)
+                row = result.get()
+                if "error" in row:
+                    # A leak (or anything else) fails the batch's checks: shown, never counted.
+                    failed.append(row)
+                    print(f"{row['platform']} batch {row['first']} FAILED:\n{row['error']}")
+                    continue
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                platform = row["platform"]
+                all_done = list(finished().values())
+                seconds = time.perf_counter() - began
+                print(line(platform, totals(all_done, platform), seconds), flush=True)
+    done = list(finished().values())
     print("summary")
     for platform in ("telegram", "discord"):
         seconds = sum(r["seconds"] for r in done if r["platform"] == platform)
