@@ -98,7 +98,7 @@ def load(results: Path) -> list[dict[str, Any]]:
     return done
 
 
-def summary(done: list[dict[str, Any]], *, wall: float) -> None:
+def summary(done: list[dict[str, Any]], *, failed: int, wall: float) -> None:
     total = 0
     for name in BY_NAME:
         rows = [r for r in done if r["fuzzer"] == name]
@@ -114,8 +114,8 @@ def summary(done: list[dict[str, Any]], *, wall: float) -> None:
         rate = inputs / seconds if seconds else 0.0
         print(f"{name:18} {inputs:7} inputs  {accepted:6} accepted  {len(rows):3} chunks  "
               f"{rate:5.0f}/s per worker  refused: {refused}")  # fmt: skip
-    print(f"total              {total:7} inputs, 0 crashes, 0 state changes from refused input "
-          f"({wall:.0f} s wall this run)")  # fmt: skip
+    print(f"total              {total:7} inputs in passing chunks: 0 crashes, 0 state changes "
+          f"from refused input ({wall:.0f} s wall this run); chunks failed this run: {failed}")  # fmt: skip
 
 
 def main() -> None:
@@ -159,7 +159,7 @@ def main() -> None:
                       f"{row['inputs'] / row['seconds']:5.0f}/s  total "
                       f"{sum(r['inputs'] for r in done):7}  "
                       f"{time.perf_counter() - began:5.0f} s", flush=True)  # fmt: skip
-    summary(done, wall=time.perf_counter() - began)
+    summary(done, failed=len(failed), wall=time.perf_counter() - began)
     if failed:
         chunks = ", ".join(f"{r['fuzzer']} {r['chunk']}" for r in failed)
         sys.exit(f"{len(failed)} chunks failed (not counted; run again to retry): {chunks}")
