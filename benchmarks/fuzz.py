@@ -115,7 +115,7 @@ def summary(done: list[dict[str, Any]], *, failed: int, wall: float) -> None:
         print(f"{name:18} {inputs:7} inputs  {accepted:6} accepted  {len(rows):3} chunks  "
               f"{rate:5.0f}/s per worker  refused: {refused}")  # fmt: skip
     print(f"total              {total:7} inputs in passing chunks: 0 crashes, 0 state changes "
-          f"from refused input ({wall:.0f} s wall this run); chunks failed this run: {failed}")  # fmt: skip
+          f"from refused input ({wall:.0f} s wall); chunks failed this run: {failed}")  # fmt: skip
 
 
 def main() -> None:
