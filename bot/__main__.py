@@ -48,6 +48,7 @@ from bot.service import (
     TableService,
     TimerSettings,
     UserRef,
+    archive,
     default_registry,
 )
 from bot.store import Store, StoreError
@@ -139,6 +140,26 @@ def build_parser() -> argparse.ArgumentParser:
         "from the one recorded.",
     )
     replay.add_argument("file", help="the JSON file ('-' = standard input)")
+    imported = sub.add_parser(
+        "import",
+        help="store a game written by export-game in this database, as a table of its own",
+        description="Check a file written by export-game (its digest, every field) and replay "
+        "every move with the rules engine, then store the game in the configured database in "
+        "one transaction, under a new table id, in the same chat and with the same players. "
+        "A finished game counts in the results, leaderboards and ratings once; an ongoing "
+        "game can be resumed here. A game already in the database is not imported again. "
+        "Ratings move in import order: import several games in the order they were played. "
+        "Exit 0 when imported or already there; 1, with one line saying why and nothing "
+        "written, when refused.",
+    )
+    imported.add_argument("file", help="the JSON file ('-' = standard input)")
+    imported.add_argument(
+        "--chat",
+        metavar="CHAT_ID",
+        default=None,
+        help="store the game in this chat of the same platform instead of the file's (e.g. a "
+        "Telegram group that became a supergroup and got a new id)",
+    )
     discord = sub.add_parser("discord", help="Discord maintenance")
     discord_sub = discord.add_subparsers(
         dest="discord_command", metavar="DISCORD_COMMAND", required=True
@@ -184,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(_export(settings, args.table_id))
         if command == "replay":
             return _replay(args.file)
+        if command == "import":
+            return asyncio.run(_import(settings, args.file, chat_id=args.chat))
         if command == "health":
             return asyncio.run(_health(settings))
         if command == "discord":
@@ -470,10 +493,8 @@ def _discord_sync(settings: Settings, *, force: bool) -> int:
 def _replay(file: str) -> int:
     """Replay an exported move log with the engine; print the final score."""
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-        data = json.loads(text)
-        summary = replay_export(data)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        summary = replay_export(_read_json(file))
+    except (OSError, ValueError) as exc:
         print(f"tavolo: cannot replay {file}: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(summary, indent=2, ensure_ascii=False))
@@ -484,42 +505,44 @@ def replay_export(data: dict[str, Any]) -> dict[str, Any]:
     """The final state of an export-game document replayed with the engine: ``ValueError``
     naming the move when one is illegal. ``matches_record`` is whether the replayed outcome
     agrees with the stored result (None when the game had none)."""
-    if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
-        raise ValueError("not an export-game document (no move list)")
-    kind = default_registry().get(str(data["game"]))
-    if kind is None:
-        raise ValueError(f"unknown game {data['game']!r}")
-    options = {k: v for k, v in dict(data.get("options") or {}).items() if k not in kind.fixed}
-    options.pop("players", None)
-    game = kind.new_game(kind.rules(int(data["players"]), options), int(data["seed"]))
-    for number, move in enumerate(data["moves"], start=1):
-        if game.current_player != move["seat"]:
-            raise ValueError(
-                f"move {number} ({move['move']}) is by seat {move['seat']}, but seat "
-                f"{game.current_player} is to play"
-            )
+    return archive.replay(data, default_registry()).summary
+
+
+async def _import(settings: Settings, file: str, *, chat_id: str | None) -> int:
+    """Check, replay and store an exported game (one transaction); one line either way."""
+    try:
+        document = _read_json(file)
+    except (OSError, ValueError) as exc:
+        print(f"tavolo: cannot import {file}: {exc}", file=sys.stderr)
+        return 1
+    store = await _open_store(settings)
+    try:
+        service = _service(settings, store, timers=True)
         try:
-            game = game.play(move["move"])
-        except ValueError as exc:
-            raise ValueError(f"move {number} ({move['move']}) is not legal: {exc}") from None
-    outcome = game.outcome()
-    sides = range(len(game.sides))
-    replayed: dict[str, Any] = {
-        "game": data["game"],
-        "moves": len(data["moves"]),
-        "is_over": game.is_over,
-        "points": [game.points(side) for side in sides],
-        "ranks": list(outcome.ranks) if outcome is not None else None,
-    }
-    recorded = data.get("result")
-    matches: bool | None = None
-    if isinstance(recorded, dict) and outcome is not None:
-        ranks = recorded.get("ranks")
-        matches = ranks is None or list(ranks) == list(outcome.ranks)
-    elif isinstance(recorded, dict):
-        matches = False  # a result was stored but the replay did not end
-    replayed["matches_record"] = matches
-    return replayed
+            done = await service.import_game(document, chat_id=chat_id)
+        except archive.GameFileError as exc:
+            print(f"tavolo: cannot import {file}: {exc}", file=sys.stderr)
+            return 1
+    finally:
+        await store.close()
+    if not done.created:
+        print(f"already imported as table {done.table_id}: nothing written")
+    else:
+        rated = len({(c.platform, c.user_id) for c in done.rating_changes})
+        print(
+            f"imported as table {done.table_id} ({done.status}"
+            + (f", {rated} player rating(s) updated)" if done.status == "finished" else ")")
+        )
+    return 0
+
+
+def _read_json(file: str) -> Any:
+    """A JSON file (``-`` = standard input); ``ValueError`` saying it is not JSON."""
+    text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
 
 
 async def _health(settings: Settings) -> int:

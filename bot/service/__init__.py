@@ -35,6 +35,8 @@ Use cases (all ``async``, all return :class:`Result`)::
     set_language(locale, *, user, chat=None)  # "it" | "en": the chat's when chat is given
     fire_due_timers(now=None) -> list[Result]  # call every few seconds (one per table fired)
     open_tables(chat) / tables_of(user) -> list[TableInfo];  export_game(table_id) -> dict
+    import_game(document, *, chat_id=None) -> Imported   # an export_game document, replayed,
+                        # checked and stored once (bot.service.archive; archive.GameFileError)
     set_max_open_tables(chat, count)           # an admin setting: more open tables in a chat
 
 When a table is not given, the service picks the chat's open table where the user sits, else the
@@ -44,7 +46,9 @@ A :class:`Result` has ``events`` (deliver them in order), ``table`` (the :class:
 touched) and ``refusal`` (``None`` on success). A refused call changed nothing; render
 ``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters).
 Refusal codes are listed in ``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``,
-``illegal_move``, ``not_seated``...).
+``illegal_move``, ``not_seated``...). For ``illegal_move`` and ``bad_option`` the engine's reason
+travels as English ``detail`` and, when the engine gave one, as ``params["template"]`` and
+``params["params"]`` (``engine.errors.RuleText``), which the renderer translates.
 
 Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
 id)``) and ``locale`` (already resolved: user > chat > platform hint > default):
@@ -111,7 +115,7 @@ from bot.service.events import (
 )
 from bot.service.games import GameKind, Registry, default_registry
 from bot.service.players import LEVELS, ComputerPlayers
-from bot.service.service import TableService, TimerSettings
+from bot.service.service import Imported, TableService, TimerSettings
 
 __all__ = [
     "LEVELS",
@@ -126,6 +130,7 @@ __all__ = [
     "GameKind",
     "GameOver",
     "HandView",
+    "Imported",
     "Leaderboard",
     "LobbyView",
     "RatingDelta",

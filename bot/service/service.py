@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
+from bot.service import archive
 from bot.service.events import (
     Announcement,
     Audience,
@@ -40,11 +41,20 @@ from bot.service.events import (
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS, ComputerPlayers
 from bot.service.ratings import COMPUTER_RATINGS, Ratings
-from bot.store import DueTimer, Finish, MoveRow, Participant, Store, TableRow, TableUpdate
+from bot.store import (
+    DueTimer,
+    Finish,
+    MoveRow,
+    Participant,
+    RatingChange,
+    Store,
+    TableRow,
+    TableUpdate,
+)
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Refused", "TableService", "TimerSettings"]
+__all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
 # A safety bound: no call plays more computer moves than this in a row.
 MAX_COMPUTER_MOVES = 10_000
@@ -72,6 +82,17 @@ class TimerSettings:
         return self.reminder > 0
 
 
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What :meth:`TableService.import_game` did: ``created`` False = the game was already
+    here (as ``table_id``) and nothing was written."""
+
+    table_id: int
+    created: bool
+    status: str
+    rating_changes: list[RatingChange] = field(default_factory=list)
+
+
 class Refused(Exception):
     """Raised inside the service; turned into ``Result.refusal``."""
 
@@ -80,6 +101,16 @@ class Refused(Exception):
         self.code = code
         self.detail = detail
         self.params = params
+
+
+def _rule_text(exc: Exception) -> dict[str, Any]:
+    """The engine error's English template and its params (``RuleText``), for the renderer to
+    translate; nothing for an error that carries none (the English detail is shown then)."""
+    template = getattr(exc, "template", None)
+    params = getattr(exc, "params", None)
+    if not isinstance(template, str) or not isinstance(params, dict):
+        return {}
+    return {"template": template, "params": {str(k): str(v) for k, v in params.items()}}
 
 
 @dataclass(slots=True)
@@ -123,6 +154,14 @@ def _seat_doc(user: UserRef) -> dict[str, Any]:
         "idle": 0,
         "hint": user.locale,
     }
+
+
+def _first_free_seat(row: Any) -> int:
+    """The lowest empty seat of a lobby; Refused("table_full") when there is none."""
+    for index, seat in enumerate(row.seats):
+        if seat is None:
+            return index
+    raise Refused("table_full")
 
 
 def _lobby_row(
@@ -240,7 +279,7 @@ class TableService:
             try:
                 rules = kind.rules(count, opts)
             except (ValueError, TypeError) as exc:
-                raise Refused("bad_option", str(exc)) from exc
+                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
@@ -278,10 +317,7 @@ class TableService:
                 raise Refused("not_in_lobby")
             if _seat_index(row, user) is not None:
                 raise Refused("already_seated")
-            free = [i for i, s in enumerate(row.seats) if s is None]
-            if not free:
-                raise Refused("table_full")
-            row.seats[free[0]] = _seat_doc(user)
+            row.seats[_first_free_seat(row)] = _seat_doc(user)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -314,10 +350,7 @@ class TableService:
                 raise Refused("bad_level", ", ".join(LEVELS), level=level)
             if _seat_index(row, user) is None and user.user_id != row.creator:
                 raise Refused("not_seated")
-            free = [i for i, s in enumerate(row.seats) if s is None]
-            if not free:
-                raise Refused("table_full")
-            row.seats[free[0]] = _computer_doc(level)
+            row.seats[_first_free_seat(row)] = _computer_doc(level)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -410,7 +443,9 @@ class TableService:
                     try:
                         game = live.game.play(move)
                     except ValueError as exc:
-                        raise Refused("illegal_move", str(exc), move=move) from exc
+                        raise Refused(
+                            "illegal_move", str(exc), move=move, **_rule_text(exc)
+                        ) from exc
                     call = _Call()
                     before = self._snapshot(live)
                     seat_doc = row.seats[seat]
@@ -856,23 +891,100 @@ class TableService:
         return out
 
     async def export_game(self, table_id: int) -> dict[str, Any]:
-        """The move log with seed and rules: replayable with the engine."""
-        live = await self._live(table_id)
+        """The table's export-game document (``bot.service.archive``): seats, seed, rules and
+        the move log, replayable with the engine and importable into another database."""
+        row = await self.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
+        if row is None:
+            raise Refused("no_table")
         moves = await self.store.moves(table_id)
-        return {
-            "table": table_id,
-            "game": live.row.game,
-            "family": live.row.family,
-            "players": live.row.players,
-            "options": live.row.options,
-            "seed": live.row.seed,
-            "status": live.row.status,
-            "moves": [
-                {"version": m.version, "seat": m.seat, "move": m.move, "actor": m.actor}
-                for m in moves
-            ],
-            "result": await self.store.result(table_id),
+        return archive.document(row, moves, await self.store.result(table_id))
+
+    async def import_game(
+        self, document: Mapping[str, Any], *, chat_id: str | None = None
+    ) -> Imported:
+        """Store an exported game as a table of this database (``tavolo import``).
+
+        The document is checked and every move replayed first (``archive.read``); then the
+        table, its moves and, for a finished game, the result and rating updates of a live
+        finish (:meth:`_finish`, written by the store's ``_finish``) go in one transaction. An
+        ongoing game resumes here: its timers start as after a move. The table gets a new id;
+        the platform, the chat (``chat_id`` moves it to another chat of the same platform) and
+        the players keep theirs, so per-chat leaderboards count it. A game already here (same
+        origin) is not written again: ``Imported.created`` is False. ``archive.GameFileError``
+        (one line) when the document, or the game's place here, is refused; nothing is written.
+        """
+        record = archive.read(document, self.registry)
+        chat = record.chat_id if chat_id is None else chat_id.strip()
+        if not chat or len(chat) > archive.WIDTHS["chat_id"]:
+            raise archive.GameFileError("the chat id must be 1 to 64 characters")
+        kind, game = record.kind, record.game
+        values: dict[str, Any] = {
+            "platform": record.platform,
+            "chat_id": chat,
+            "game": kind.name,
+            "family": kind.family,
+            "players": record.players,
+            "options": record.options,
+            "status": record.status,
+            "creator": record.creator,
+            "seats": record.seats,
+            "state": game.to_dict(),
+            "state_version": record.version,
+            "seed": record.seed,
+            "version": record.version,
+            "deadline": None,
+            "deadline_kind": None,
+            "rematch_of": None,
+            "created_at": record.created_at,
+            "updated_at": record.updated_at,
+            "origin": record.origin,
         }
+        row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
+        live = _Live(row, kind, game)
+        finish = None
+        existing = await self.store.table_of_origin(values)
+        if existing is None and record.status == "playing":
+            # An ongoing game takes a place among the chat's open tables, as a new one would.
+            try:
+                await self._check_room(ChatRef(record.platform, chat))
+            except Refused as r:
+                raise archive.GameFileError(
+                    f"chat {record.platform}:{chat} already has its limit of open tables "
+                    f"(table {r.params['table']} is open): finish or abandon it first"
+                ) from None
+            seat = game.current_player
+            if seat is not None and _plays_computer(record.seats[seat]):
+                # No move here leads to this computer's turn: the timer loop plays it, at once
+                # (and so even with the turn timers off).
+                values.update(deadline=self.clock(), deadline_kind="computer")
+            else:
+                values.update(self._deadline(live, game, None))
+        if record.status == "finished":
+            assert record.finished_at is not None
+            finish = self._finish(live, game, record.finished_at)
+        humans = [(s["platform"], s["user_id"]) for s in record.seats if _is_human(s)]
+        table_id, created, changes = await self.store.import_table(
+            values, members=humans, moves=record.moves, finish=finish
+        )
+        if not created:
+            stored = [(m.seat, m.move) for m in await self.store.moves(table_id)]
+            mine = [(m.seat, m.move) for m in record.moves]
+            if stored[: len(mine)] != mine:
+                raise archive.GameFileError(
+                    f"table {table_id} holds this game with another move log: nothing imported"
+                )
+        if created:
+            logger.info(
+                "imported %s as table %s (%s, %d moves)",
+                record.origin,
+                table_id,
+                record.status,
+                len(record.moves),
+                extra={"table_id": table_id, "platform": record.platform},
+            )
+        else:
+            logger.info("%s is table %s already: nothing imported", record.origin, table_id)
+        return Imported(table_id, created=created, status=record.status, rating_changes=changes)
 
     # ------------------------------------------------------------------ internals ------------
 

@@ -13,6 +13,9 @@ Guarantees the service builds on:
   written, all or nothing. It returns only after the commit, so an acknowledged move is durable.
   Two processes sharing one PostgreSQL can never both apply a move on the same version: the loser's
   ``UPDATE`` matches no row and :meth:`Store.save` returns ``None``.
+* :meth:`Store.import_table` writes a whole imported game (table, members, moves, and the result
+  and ratings through the same ``_finish`` as a live game's last save) in one transaction, at
+  most once per game origin (a unique index; a concurrent second import finds the first).
 * SQLite runs in WAL mode through a single pooled connection per process (SQLite has one writer
   anyway; one connection avoids busy-waiting between our own connections).
 """
@@ -20,6 +23,7 @@ Guarantees the service builds on:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
@@ -47,6 +51,7 @@ __all__ = [
     "TableRow",
     "TableUpdate",
     "dumps",
+    "game_origin",
 ]
 
 logger = logging.getLogger(__name__)
@@ -61,6 +66,15 @@ class StoreError(RuntimeError):
 def dumps(value: Any) -> str:
     """Compact JSON, the one encoding of every document column."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def game_origin(row: TableRow) -> str:
+    """A game's id across databases: the one stored on an imported table, else derived from
+    what never changes once a table exists (its first chat, game, seed, creation time, id)."""
+    if row.origin is not None:
+        return row.origin
+    key = dumps([row.platform, row.chat_id, row.game, row.seed, row.created_at, row.id])
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
 
 
 @dataclass(slots=True)
@@ -86,6 +100,7 @@ class TableRow:
     rematch_of: int | None
     created_at: float
     updated_at: float
+    origin: str | None = None  # set on an imported table (migration 0005)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -223,6 +238,7 @@ def _table_row(row: sa.Row[Any]) -> TableRow:
         rematch_of=m["rematch_of"],
         created_at=m["created_at"],
         updated_at=m["updated_at"],
+        origin=m["origin"],
     )
 
 
@@ -300,6 +316,66 @@ class Store:
             table_id = int(pk[0])
             await _replace_members(conn, table_id, members)
         return table_id
+
+    async def import_table(
+        self,
+        values: dict[str, Any],
+        *,
+        members: Iterable[tuple[str, str]],
+        moves: Sequence[MoveRow],
+        finish: Finish | None,
+    ) -> tuple[int, bool, list[RatingChange]]:
+        """Insert a whole game at once (``tavolo import``): the table (``values`` carries its
+        ``origin``), its members, its move log and, for a finished game, the result and rating
+        updates a live finish writes (the same :func:`_finish`), in one transaction.
+
+        Returns ``(table_id, True, changes)``; when the database already holds the game (an
+        earlier import with the same origin, or the native table it was exported from),
+        ``(that table's id, False, [])`` and nothing is written. ``moves`` carry table id 0:
+        the new table's id replaces it.
+        """
+        origin = str(values["origin"])
+        try:
+            async with self.engine.begin() as conn:
+                existing = await _table_of_origin(conn, origin, values)
+                if existing is not None:
+                    return existing, False, []
+                result = await conn.execute(schema.tables.insert().values(**_encode(values)))
+                pk = result.inserted_primary_key
+                assert pk is not None
+                table_id = int(pk[0])
+                await _replace_members(conn, table_id, members)
+                if moves:
+                    await conn.execute(
+                        schema.moves.insert(),
+                        [
+                            {
+                                "table_id": table_id,
+                                "version": m.version,
+                                "seat": m.seat,
+                                "move": m.move,
+                                "actor": m.actor,
+                                "at": m.at,
+                            }
+                            for m in moves
+                        ],
+                    )
+                changes = await _finish(conn, table_id, finish) if finish is not None else []
+        except sa.exc.IntegrityError:
+            # Another import of the same game committed between our check and our insert
+            # (the unique origin index); anything else is a real error.
+            async with self.engine.connect() as conn:
+                existing = await _table_of_origin(conn, origin, values)
+            if existing is None:
+                raise
+            logger.info("import of %s lost the race to table %s", origin, existing)
+            return existing, False, []
+        return table_id, True, changes
+
+    async def table_of_origin(self, values: dict[str, Any]) -> int | None:
+        """The table holding the game of an import's ``values`` (see :meth:`import_table`)."""
+        async with self.engine.connect() as conn:
+            return await _table_of_origin(conn, str(values["origin"]), values)
 
     async def rematch_of(self, table_id: int) -> int | None:
         """The id of the table opened as the rematch of ``table_id``, if any."""
@@ -604,25 +680,25 @@ class Store:
             return ChatRow(platform, chat_id, None, 1)
         return ChatRow(**dict(row._mapping))
 
+    async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
+        """Update the row with this key, or insert it: plain SQL both dialects share."""
+        async with self.engine.begin() as conn:
+            updated = await conn.execute(
+                table.update()
+                .where(*(table.c[name] == value for name, value in key.items()))
+                .values(**values)
+            )
+            if updated.rowcount == 0:
+                await conn.execute(table.insert().values(**key, **values))
+
     async def set_chat(
         self, *, platform: str, chat_id: str, locale: str | None, max_open_tables: int
     ) -> None:
-        c = schema.chats
-        async with self.engine.begin() as conn:
-            updated = await conn.execute(
-                c.update()
-                .where(c.c.platform == platform, c.c.chat_id == chat_id)
-                .values(locale=locale, max_open_tables=max_open_tables)
-            )
-            if updated.rowcount == 0:
-                await conn.execute(
-                    c.insert().values(
-                        platform=platform,
-                        chat_id=chat_id,
-                        locale=locale,
-                        max_open_tables=max_open_tables,
-                    )
-                )
+        await self._upsert(
+            schema.chats,
+            {"platform": platform, "chat_id": chat_id},
+            {"locale": locale, "max_open_tables": max_open_tables},
+        )
 
     async def user_locale(self, *, platform: str, user_id: str) -> str | None:
         u = schema.users
@@ -637,17 +713,11 @@ class Store:
     async def set_user_locale(
         self, *, platform: str, user_id: str, name: str, locale: str | None
     ) -> None:
-        u = schema.users
-        async with self.engine.begin() as conn:
-            updated = await conn.execute(
-                u.update()
-                .where(u.c.platform == platform, u.c.user_id == user_id)
-                .values(locale=locale, name=name)
-            )
-            if updated.rowcount == 0:
-                await conn.execute(
-                    u.insert().values(platform=platform, user_id=user_id, name=name, locale=locale)
-                )
+        await self._upsert(
+            schema.users,
+            {"platform": platform, "user_id": user_id},
+            {"locale": locale, "name": name},
+        )
 
     # -- adapter state (bot.store.adapter_state.AdapterState) ---------------------------------
 
@@ -823,6 +893,31 @@ def _sqlite_pragmas(engine: AsyncEngine, *, synchronous: str) -> None:
         cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+
+
+async def _table_of_origin(
+    conn: AsyncConnection, origin: str, values: dict[str, Any]
+) -> int | None:
+    """The table holding the game ``origin``: imported with it, or the native table whose
+    derived origin it is (an export imported back into its own database)."""
+    t = schema.tables
+    row = (await conn.execute(sa.select(t.c.id).where(t.c.origin == origin))).first()
+    if row is not None:
+        return int(row[0])
+    # The chat is left out of the search: an import may have moved the game to another chat.
+    candidates = await conn.execute(
+        sa.select(t).where(
+            t.c.origin.is_(None),
+            t.c.game == values["game"],
+            t.c.seed == values["seed"],
+            t.c.created_at == values["created_at"],
+        )
+    )
+    for candidate in candidates:
+        native = _table_row(candidate)
+        if game_origin(native) == origin:
+            return native.id
+    return None
 
 
 async def _replace_members(

@@ -54,10 +54,14 @@ tables = sa.Table(
     sa.Column("rematch_of", sa.Integer, nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    # Set only on a table imported from an export-game file (migration 0005): the game's
+    # stable id across databases, so a second import of the same game is recognised.
+    sa.Column("origin", sa.String(80), nullable=True),
     sa.Index("ix_tables_chat_status", "platform", "chat_id", "status"),
     sa.Index("ix_tables_deadline", "deadline"),
     # One rematch per finished table, however many players press "rematch" at once.
     sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
+    sa.Index("ux_tables_origin", "origin", unique=True),
 )
 
 # Who sits at which table, so a user's tables are found without scanning seat documents.
