@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -110,11 +111,23 @@ async def telegram_games(db_path: Path, games: int, *, seed: int) -> PrivacyFigu
             eve = user(40002 + 3 * index, "Eve")
             game = "scopone" if index % 3 == 2 else "scopa"
             await tavolo.say(group, alice, f"/{game} target=1")
-            lobby = api.last_bot_message(group["id"])
-            table_id = decode_button(action_data(lobby, "@join")).table_id
+            # On a loaded machine the bot may still be at work when the chat goes quiet.
+            written = await api.wait_for(
+                partial(api.bot_messages, group["id"]), timeout=30, what="the lobby"
+            )
+            lobby = written[-1]
+            joined = decode_button(action_data(lobby, "@join"))
+            table_id = joined.table_id
             assert (await tavolo.press_action(lobby, bob, "@join"))["text"] is None
-            lobby = api.message(group["id"], lobby.message_id)
             start = "@fill.easy" if game == "scopone" else "@start"
+
+            def lobby_after_join(
+                g: JSON = group, m: int = lobby.message_id, v: int = joined.version
+            ) -> Any:
+                shown = api.message(g["id"], m)
+                return shown if _version(shown) > v else None
+
+            lobby = await api.wait_for(lobby_after_join, timeout=30, what="the joined lobby")
             assert (await tavolo.press_action(lobby, alice, start))["text"] is None
 
             async def stranger_looks(
@@ -156,6 +169,17 @@ async def telegram_games(db_path: Path, games: int, *, seed: int) -> PrivacyFigu
 
 def _data(message: Any) -> list[str]:
     return [str(b["callback_data"]) for b in message.buttons() if "callback_data" in b]
+
+
+def _version(message: Any) -> int:
+    """The newest table version the message's buttons carry (-1: none)."""
+    versions = [-1]
+    for data in _data(message):
+        try:
+            versions.append(decode_button(data).version)
+        except ValueError:
+            continue
+    return max(versions)
 
 
 async def discord_games(db_path: Path, games: int, *, seed: int) -> PrivacyFigures:
