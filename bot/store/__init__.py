@@ -26,9 +26,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.store import schema
@@ -52,6 +53,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("lobby", "playing")
+
+_T = TypeVar("_T")
 
 
 class StoreError(RuntimeError):
@@ -406,8 +409,21 @@ class Store:
                 "at": move.at,
             }
             move_args = tuple(move_values[name] for name in insert_order)
+
+        def op(cursor: Any) -> bool:
+            cursor.execute(update_sql, update_args)
+            ok = bool(cursor.rowcount == 1)
+            if ok and move_args is not None:
+                cursor.execute(insert_sql, move_args)
+            return ok
+
+        return await self._group_commit(op)
+
+    async def _group_commit(self, op: Callable[[Any], bool]) -> bool | None:
+        """Run ``op(cursor)`` in the next group commit on aiosqlite's worker (its own
+        savepoint); its outcome once committed, ``None`` when the driver exposes no worker."""
         future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
-        self._pending.append((update_sql, update_args, insert_sql, move_args, future))
+        self._pending.append((op, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -421,13 +437,13 @@ class Store:
             try:
                 outcomes = await self._write_batch(batch)
             except BaseException as exc:
-                for *_, future in batch:
+                for _, future in batch:
                     if not future.done():
                         future.set_exception(exc)
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for (*_, future), outcome in zip(batch, outcomes, strict=True):
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if not future.done():
                     if isinstance(outcome, BaseException):
                         future.set_exception(outcome)
@@ -444,13 +460,10 @@ class Store:
             cursor = sqlite_conn.cursor()
             try:
                 cursor.execute("BEGIN")
-                for update_sql, update_args, insert_sql, move_args, _future in batch:
+                for op, _future in batch:
                     cursor.execute("SAVEPOINT one_save")
                     try:
-                        cursor.execute(update_sql, update_args)
-                        ok = cursor.rowcount == 1
-                        if ok and move_args is not None:
-                            cursor.execute(insert_sql, move_args)
+                        ok = op(cursor)
                     except Exception as exc:
                         cursor.execute("ROLLBACK TO one_save")
                         results.append(exc)
@@ -466,6 +479,12 @@ class Store:
                 sqlite_conn.isolation_level = previous
             return results
 
+        done = await self._on_worker(work)
+        return [None] * len(batch) if done is None else done
+
+    async def _on_worker(self, work: Callable[[Any], _T]) -> _T | None:
+        """``work(sqlite3_connection)`` in one call into aiosqlite's worker thread, with the
+        pooled connection checked out; ``None`` when the driver exposes no worker."""
         async with self.engine.connect() as conn:
             raw = await conn.get_raw_connection()
             driver = getattr(raw.dbapi_connection, "driver_connection", None)
@@ -474,8 +493,25 @@ class Store:
             if run is None or sqlite_conn is None:
                 logger.info("aiosqlite without a worker handle: saving statement by statement")
                 self._one_hop = False
-                return [None] * len(batch)
-            return list(await run(work, sqlite_conn))
+                return None
+            result: _T = await run(work, sqlite_conn)
+            return result
+
+    async def _read_one_hop(self, sql: str, args: tuple[Any, ...]) -> list[Any] | None:
+        """The rows of one SELECT, read in one call into aiosqlite's worker (a read needs no
+        transaction: SQLite reads the last commit); ``None`` when that is not possible."""
+        if not self._one_hop:
+            return None
+
+        def work(sqlite_conn: Any) -> list[Any]:
+            cursor = sqlite_conn.cursor()
+            try:
+                cursor.execute(sql, args)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+
+        return await self._on_worker(work)
 
     def _statement(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         found = self._compiled.get(columns)
@@ -488,6 +524,12 @@ class Store:
             )
             found = _positional(stmt, self.engine)
             self._compiled[columns] = found
+        return found
+
+    def _compiled_once(self, key: tuple[str, ...], stmt: Any) -> tuple[str, tuple[str, ...]]:
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = _positional(stmt, self.engine)
         return found
 
     def _move_statement(self) -> tuple[str, tuple[str, ...]]:
@@ -655,17 +697,21 @@ class Store:
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> Any | None:
         a = schema.adapter_state
+        query = sa.select(a.c.value).where(
+            a.c.platform == sa.bindparam("platform"),
+            a.c.kind == sa.bindparam("kind"),
+            a.c.scope == sa.bindparam("scope"),
+            a.c.table_id == sa.bindparam("table_id"),
+        )
+        params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
+        if self._one_hop:
+            # The adapters read an entry for every message they edit: one hop, not five.
+            sql, order = self._compiled_once(("<state_get>",), query)
+            rows = await self._read_one_hop(sql, tuple(params[name] for name in order))
+            if rows is not None:
+                return json.loads(rows[0][0]) if rows else None
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(a.c.value).where(
-                        a.c.platform == platform,
-                        a.c.kind == kind,
-                        a.c.scope == scope,
-                        a.c.table_id == table_id,
-                    )
-                )
-            ).first()
+            row = (await conn.execute(query, params)).first()
         return None if row is None else json.loads(row[0])
 
     async def state_put(
@@ -681,6 +727,18 @@ class Store:
             a.c.table_id == table_id,
         )
         values = {"value": dumps(value), "updated_at": time.time()}
+        if self._one_hop:
+            # Written with the next group commit (see _save_one_hop): one hop, shared.
+            sql, order = self._compiled_once(("<state_put>",), _state_upsert())
+            params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
+            args = tuple({**params, **values}[name] for name in order)
+
+            def op(cursor: Any) -> bool:
+                cursor.execute(sql, args)
+                return True
+
+            if await self._group_commit(op) is not None:
+                return
         for _attempt in range(3):  # bounded: another process may insert the same key meanwhile
             try:
                 async with self.engine.begin() as conn:
@@ -792,6 +850,17 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return 1 + int((await conn.execute(query)).scalar_one())
+
+
+def _state_upsert() -> Any:
+    """Insert or replace one adapter state entry, in one statement (SQLite's upsert)."""
+    a = schema.adapter_state
+    columns = ("platform", "kind", "scope", "table_id", "value", "updated_at")
+    stmt = sqlite_insert(a).values({c: sa.bindparam(c) for c in columns})
+    return stmt.on_conflict_do_update(
+        index_elements=[a.c.platform, a.c.kind, a.c.scope, a.c.table_id],
+        set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
+    )
 
 
 def _positional(stmt: Any, engine: AsyncEngine) -> tuple[str, tuple[str, ...]]:
