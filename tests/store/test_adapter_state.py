@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -10,12 +11,15 @@ from bot.store import Store
 from bot.store.adapter_state import AdapterState, MemoryState
 
 
-@pytest.fixture(params=["database", "memory"])
+@pytest.fixture(params=["database", "statements", "memory"])
 async def state(request: pytest.FixtureRequest, db_url: str) -> AsyncIterator[AdapterState]:
+    """The database on SQLite's one-hop paths (reads in one driver call, writes in the group
+    commit), statement by statement (PostgreSQL's path), and in memory."""
     if request.param == "memory":
         yield MemoryState()
         return
     store = Store.open(db_url)
+    store._one_hop = request.param == "database" and store.is_sqlite
     await store.upgrade()
     try:
         yield store
@@ -35,6 +39,26 @@ async def test_put_get_replace_delete(state: AdapterState) -> None:
     assert await state.state_get(**{**key, "table_id": 4}) is None
     await state.state_delete(**key)
     assert await state.state_get(**key) is None
+
+
+async def test_puts_made_together_all_land_and_the_last_for_a_key_wins(
+    state: AdapterState,
+) -> None:
+    # Issued at once, these share group commits on SQLite; each caller returns once written.
+    puts = [
+        state.state_put(
+            {"n": n}, platform="telegram", kind="hand", scope=str(n % 5), table_id=n % 3
+        )
+        for n in range(60)
+    ]
+    await asyncio.gather(*puts)
+    for scope in range(5):
+        for table_id in range(3):
+            last = max(n for n in range(60) if n % 5 == scope and n % 3 == table_id)
+            found = await state.state_get(
+                platform="telegram", kind="hand", scope=str(scope), table_id=table_id
+            )
+            assert found == {"n": last}
 
 
 async def test_a_tables_entries_listed_and_forgotten_together(state: AdapterState) -> None:
