@@ -20,8 +20,10 @@ Guarantees the service builds on:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -253,17 +255,25 @@ class Store:
         self._one_hop = self.is_sqlite
         self._pending: list[Any] = []
         self._flusher: asyncio.Task[None] | None = None
+        # A SQLite file's small reads run right here, on a connection of the event loop's
+        # thread (see _read_one_hop); None: through the driver only.
+        self.reader_path: str | None = None
+        self._reader: sqlite3.Connection | None = None
 
     @classmethod
     def open(cls, url: str, *, sqlite_synchronous: str = "NORMAL") -> Store:
         """A store for a SQLAlchemy async URL (``sqlite+aiosqlite:///...``,
         ``postgresql+asyncpg://...``; plain ``sqlite://`` / ``postgresql://`` are upgraded)."""
         url = _async_url(url)
+        reader_path = None
         try:
             if url.startswith("sqlite"):
-                path = sa.engine.make_url(url).database
+                parsed = sa.engine.make_url(url)
+                path = parsed.database
                 if path and path != ":memory:":
                     Path(path).parent.mkdir(parents=True, exist_ok=True)
+                    # A plain file (no URI options): a second connection sees the same data.
+                    reader_path = None if parsed.query else path
                 engine = create_async_engine(
                     url,
                     pool_size=1,
@@ -278,12 +288,19 @@ class Store:
                 engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
             raise StoreError(f"cannot use database URL: {exc}") from exc
-        return cls(engine)
+        store = cls(engine)
+        store.reader_path = reader_path
+        return store
 
     async def close(self) -> None:
         """Finish the commit in flight (its callers are waiting for it), then disconnect."""
         if self._flusher is not None and not self._flusher.done():
             await self._flusher
+        self.reader_path = None
+        if self._reader is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._reader.close()
+            self._reader = None
         await self.engine.dispose()
 
     async def upgrade(self) -> None:
@@ -494,6 +511,22 @@ class Store:
         done = await self._on_worker(work)
         return [None] * len(batch) if done is None else done
 
+    def _read_here(self, sql: str, args: tuple[Any, ...]) -> list[Any] | None:
+        """``sql`` on this thread's read-only connection; ``None`` if it cannot (then the worker
+        reads: a lock held longer than a moment, another thread, a closed store)."""
+        if self.reader_path is None:
+            return None
+        try:
+            if self._reader is None:
+                # Autocommit: each SELECT sees the last commit. WAL readers never wait for the
+                # writer; the short busy timeout only covers WAL recovery and the like.
+                self._reader = sqlite3.connect(self.reader_path, timeout=0.05, isolation_level=None)
+                self._reader.execute("PRAGMA query_only=ON")
+            return self._reader.execute(sql, args).fetchall()
+        except sqlite3.Error as error:
+            logger.debug("direct read failed (%s): through the driver", error)
+            return None
+
     async def _on_worker(self, work: Callable[[Any], _T]) -> _T | None:
         """``work(sqlite3_connection)`` in one call into aiosqlite's worker thread, with the
         pooled connection checked out; ``None`` when the driver exposes no worker."""
@@ -510,10 +543,19 @@ class Store:
             return result
 
     async def _read_one_hop(self, sql: str, args: tuple[Any, ...]) -> list[Any] | None:
-        """The rows of one SELECT, read in one call into aiosqlite's worker (a read needs no
-        transaction: SQLite reads the last commit); ``None`` when that is not possible."""
+        """The rows of one small SELECT (a read needs no transaction: SQLite reads the last
+        commit); ``None`` when neither fast way is possible.
+
+        Read right here when the database is a file: a lookup by key takes microseconds, while
+        a call into aiosqlite's worker thread hands the GIL over and back, which on a loaded
+        machine costs milliseconds (the load benchmark's profile). Else one call into the
+        worker.
+        """
         if not self._one_hop:
             return None
+        rows = self._read_here(sql, args)
+        if rows is not None:
+            return rows
 
         def work(sqlite_conn: Any) -> list[Any]:
             cursor = sqlite_conn.cursor()
