@@ -769,13 +769,6 @@ class Store:
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
-        a = schema.adapter_state
-        key = (
-            a.c.platform == platform,
-            a.c.kind == kind,
-            a.c.scope == scope,
-            a.c.table_id == table_id,
-        )
         values = {"value": dumps(value), "updated_at": time.time()}
         if self._one_hop:
             # Written with the next group commit (see _save_one_hop): one hop, shared.
@@ -789,6 +782,13 @@ class Store:
 
             if await self._group_commit(op) is not None:
                 return
+        a = schema.adapter_state
+        key = (
+            a.c.platform == platform,
+            a.c.kind == kind,
+            a.c.scope == scope,
+            a.c.table_id == table_id,
+        )
         for _attempt in range(3):  # bounded: another process may insert the same key meanwhile
             try:
                 async with self.engine.begin() as conn:

@@ -117,12 +117,13 @@ class Delivery:
     async def deliver(self, result: Result, *, origin: Where | None) -> None:
         """Deliver the events of a result in order. ``origin``: where the request came from."""
         if result.table is None:
-            await self._deliver(result, origin=origin)
+            async with self.book.batch():
+                await self._deliver(result, origin=origin)
             return
         lock = self._locks.get(result.table.id)
         if lock is None:
             lock = self._locks[result.table.id] = asyncio.Lock()
-        async with lock:
+        async with lock, self.book.batch():
             await self._deliver(result, origin=origin)
 
     async def _deliver(self, result: Result, *, origin: Where | None) -> None:
