@@ -47,25 +47,50 @@ _STANDARD_ATTRS = frozenset(
 )
 
 
+def _redact(record: logging.LogRecord, secrets: list[str]) -> None:
+    """Replace every secret in ``record``'s final message (and its exception text) by ***."""
+    message = record.getMessage()
+    if record.exc_info and not record.exc_text:
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    for secret in secrets:
+        message = message.replace(secret, "***")
+        if record.exc_text:
+            record.exc_text = record.exc_text.replace(secret, "***")
+    record.msg, record.args = message, None
+
+
 class _Redact(logging.Filter):
-    """Replaces every secret in a record's final message (and its exception text) by ***."""
+    """The redaction as a handler filter, for the handler :func:`configure_logging` installs."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
         self.secrets = [s for s in secrets if s]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
-        message = record.getMessage()
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        for secret in self.secrets:
-            message = message.replace(secret, "***")
-            if record.exc_text:
-                record.exc_text = record.exc_text.replace(secret, "***")
-        record.msg, record.args = message, None
+        if self.secrets:
+            _redact(record, self.secrets)
         return True
+
+
+class _RedactingFactory:
+    """A log record factory that redacts as each record is made: a handler added after
+    start-up (by a library, a debugger, a test) never sees a secret either."""
+
+    def __init__(self, base: Callable[..., logging.LogRecord], secrets: list[str]) -> None:
+        self.base = base
+        self.secrets = secrets
+
+    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = self.base(*args, **kwargs)
+        _redact(record, self.secrets)
+        return record
+
+
+def _install_record_factory(secrets: list[str]) -> None:
+    base = logging.getLogRecordFactory()
+    if isinstance(base, _RedactingFactory):  # configured again: replace, never stack
+        base = base.base
+    logging.setLogRecordFactory(_RedactingFactory(base, secrets) if secrets else base)
 
 
 class StructuredFormatter(logging.Formatter):
@@ -106,8 +131,11 @@ def configure_logging(level: str, fmt: str, *, secrets: Iterable[str] = ()) -> N
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     else:
         handler.setFormatter(StructuredFormatter(fmt))
-    # On the handler, so records of every logger (third-party ones too) pass through it.
+    secrets = [s for s in secrets if s]
+    # On the handler, so records of every logger (third-party ones too) pass through it, and in
+    # the record factory, for handlers that others add later.
     handler.addFilter(_Redact(secrets))
+    _install_record_factory(secrets)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from engine.errors import RuleText
+
 __all__ = [
     "FRENCH_RANKS",
     "ITALIAN_RANKS",
@@ -70,8 +72,8 @@ FRENCH_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T
 JOKER = "*"
 
 
-class CardParseError(ValueError):
-    """A card string that is not in the notation; the message names the bad token."""
+class CardParseError(RuleText):
+    """A card string that is not in the notation; the message names the bad token (``card``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +109,15 @@ def parse_card(text: str) -> Card:
     Raises ``CardParseError`` naming the token when it is not a card.
     """
     if not isinstance(text, str):
-        raise CardParseError(f"not a card: {text!r}")
+        raise CardParseError("not a card: {card}", card=repr(text))
     token = text.strip()
     match = _TOKEN.match(token.upper())
     if match is None:
-        raise CardParseError(f"not a card: {token!r}")
+        raise CardParseError("not a card: {card}", card=repr(token))
     rank, suit, marks, joker_marks = match.groups()
     deck = len(marks if rank is not None else joker_marks)
     if deck > 1:
-        raise CardParseError(f"not a card: {token!r} (the deck index is 0 or 1)")
+        raise CardParseError("not a card: {card} (the deck index is 0 or 1)", card=repr(token))
     if rank is None:
         return Card(JOKER, "", deck)
     return Card("T" if rank == "10" else rank, suit, deck)
@@ -124,7 +126,7 @@ def parse_card(text: str) -> Card:
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Parse cards separated by spaces and/or commas: ``"7D 3C, KS"`` -> three cards."""
     if not isinstance(text, str):
-        raise CardParseError(f"not a list of cards: {text!r}")
+        raise CardParseError("not a list of cards: {cards}", cards=repr(text))
     return tuple(parse_card(token) for token in _SEPARATORS.split(text.strip()) if token)
 
 

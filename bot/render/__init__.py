@@ -28,6 +28,8 @@ service). Private hands only ever appear in ``HandView`` messages, which go to o
 from __future__ import annotations
 
 import gettext
+import logging
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +64,8 @@ __all__ = [
     "scala40_move_text",
     "selection_of",
 ]
+
+logger = logging.getLogger(__name__)
 
 MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
 MAX_ROWS = 5  # Discord: 5 action rows of 5 buttons
@@ -183,6 +187,18 @@ def card_text(card: object) -> str:
     return rank + SUIT_SYMBOLS.get(suit, suit)
 
 
+# Params of the engine's rule texts that hold card codes (see engine.errors).
+_CARD_PARAMS = frozenset({"card", "cards", "meld", "choices", "wanted"})
+_CARD_TOKEN = re.compile(r"(?<![\w*])(?:10|[A2-9TJQK])[DCSB]'?(?![\w])|(?<![\w*])\*'?(?![\w*])")
+
+
+def _rule_value(key: str, value: str) -> str:
+    """A rule text's param as shown: card codes (``7D``, ``*``) as the views write them."""
+    if key not in _CARD_PARAMS or value[:1] in ("'", '"'):
+        return value  # a quoted value is the player's own text: shown as typed
+    return _CARD_TOKEN.sub(lambda m: card_text(m.group()), value)
+
+
 def cards_text(cards: Iterable[object]) -> str:
     return " ".join(card_text(c) for c in cards) or "—"
 
@@ -260,10 +276,28 @@ class Renderer:
             allowed = ", ".join(map(str, refusal.params.get("allowed", ())))
             text += " " + _("Allowed: {allowed}").format(allowed=allowed)
         elif refusal.code in ("bad_option", "illegal_move") and refusal.detail:
-            text += " " + refusal.detail
+            text += " " + self._rule_text(refusal)
         elif refusal.code in ("bad_level", "bad_locale") and refusal.detail:
             text += " " + _("Allowed: {allowed}").format(allowed=refusal.detail)
-        return text[:200]
+        return text if len(text) <= 200 else text[:199] + "…"
+
+    def _rule_text(self, refusal: Refusal) -> str:
+        """The engine's reason in the refusal's language: its template translated, then filled
+        in (cards as the views show them); the English detail when the template is unknown."""
+        template = refusal.params.get("template")
+        values = refusal.params.get("params")
+        if not isinstance(template, str) or not isinstance(values, dict):
+            return refusal.detail
+        if not self.catalogs.knows(refusal.locale, template):
+            logger.info("no translation for the rule text %r", template)
+            return refusal.detail
+        translated = self.translations(refusal.locale).gettext(template)
+        shown = {str(k): _rule_value(str(k), str(v)) for k, v in values.items()}
+        try:
+            return translated.format_map(shown)
+        except (KeyError, IndexError, ValueError):
+            logger.warning("the translation of %r does not fit its params", template)
+            return refusal.detail
 
     # -- pieces --------------------------------------------------------------------------------
 

@@ -44,7 +44,9 @@ A :class:`Result` has ``events`` (deliver them in order), ``table`` (the :class:
 touched) and ``refusal`` (``None`` on success). A refused call changed nothing; render
 ``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters).
 Refusal codes are listed in ``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``,
-``illegal_move``, ``not_seated``...).
+``illegal_move``, ``not_seated``...). For ``illegal_move`` and ``bad_option`` the engine's reason
+travels as English ``detail`` and, when the engine gave one, as ``params["template"]`` and
+``params["params"]`` (``engine.errors.RuleText``), which the renderer translates.
 
 Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
 id)``) and ``locale`` (already resolved: user > chat > platform hint > default):

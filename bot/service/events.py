@@ -236,7 +236,9 @@ class Stats(Event):
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a request changed nothing. ``code`` is one of :data:`REFUSALS`; ``detail`` is extra
-    text (e.g. the engine's message listing the allowed options)."""
+    text (e.g. the engine's message listing the allowed options), in English. When the engine's
+    error carries one, ``params["template"]`` is its English template and ``params["params"]``
+    the values to fill in (``engine.errors.RuleText``), so the renderer can translate it."""
 
     code: str
     locale: str
@@ -248,7 +250,7 @@ REFUSALS = (
     "no_table",  # no open table in this chat (or no such table)
     "too_many_tables",  # the chat already has its open tables
     "unknown_game",
-    "bad_option",  # detail: the engine's message listing what is allowed
+    "bad_option",  # detail: the engine's message listing what is allowed; params: template, params
     "bad_players",  # params: allowed
     "not_in_lobby",  # joining/leaving/starting a table that already started
     "table_full",
@@ -260,7 +262,7 @@ REFUSALS = (
     "not_playing",
     "stale",  # a button from an older version
     "not_your_turn",
-    "illegal_move",  # detail: the engine's reason
+    "illegal_move",  # detail: the engine's reason; params: move, template, params
     "bad_level",
     "bad_button",
     "bad_locale",

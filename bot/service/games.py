@@ -9,11 +9,14 @@ its kinds.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.errors import RuleText
 
 logger = logging.getLogger(__name__)
 
@@ -33,15 +36,36 @@ class GameKind:
     teams: Callable[[int], bool] = lambda players: False  # are seats chosen for pairs?
 
     def rules(self, players: int, options: Mapping[str, Any]) -> Any:
-        """The engine's Rules, or ValueError (the engine's RulesError) naming what is allowed."""
+        """The engine's Rules, or ValueError naming what is allowed: the engine's RulesError, or a
+        RuleText of the same kind (template and params, so the refusal translates)."""
         if players not in self.players:
-            raise ValueError(
-                f"{self.name} is played by {', '.join(map(str, self.players))} players, "
-                f"not {players}"
+            raise RuleText(
+                "{game} is played by {allowed} players, not {players}",
+                game=self.name,
+                allowed=", ".join(map(str, self.players)),
+                players=players,
             )
         clash = set(options) & ({"players"} | set(self.fixed))
         if clash:
-            raise ValueError(f"option {sorted(clash)[0]} is set by the game {self.name}")
+            raise RuleText(
+                "option {option} is set by the game {game}", option=sorted(clash)[0], game=self.name
+            )
+        if dataclasses.is_dataclass(self.module.Rules):
+            # Named here: the engine's constructor would raise a bare TypeError for these.
+            known = sorted(f.name for f in dataclasses.fields(self.module.Rules))
+            unknown = sorted(set(map(str, options)) - set(known))
+            if len(unknown) == 1:
+                raise RuleText(
+                    "unknown option {unknown}; the options are: {options}",
+                    unknown=unknown[0],
+                    options=", ".join(known),
+                )
+            if unknown:
+                raise RuleText(
+                    "unknown options {unknown}; the options are: {options}",
+                    unknown=", ".join(unknown),
+                    options=", ".join(known),
+                )
         return self.module.Rules(players=players, **self.fixed, **options)
 
     def new_game(self, rules: Any, seed: int) -> Any:

@@ -82,6 +82,16 @@ class Refused(Exception):
         self.params = params
 
 
+def _rule_text(exc: Exception) -> dict[str, Any]:
+    """The engine error's English template and its params (``RuleText``), for the renderer to
+    translate; nothing for an error that carries none (the English detail is shown then)."""
+    template = getattr(exc, "template", None)
+    params = getattr(exc, "params", None)
+    if not isinstance(template, str) or not isinstance(params, dict):
+        return {}
+    return {"template": template, "params": {str(k): str(v) for k, v in params.items()}}
+
+
 @dataclass(slots=True)
 class _Live:
     """A table kept in memory: its row (without the state document) and the live game."""
@@ -123,6 +133,14 @@ def _seat_doc(user: UserRef) -> dict[str, Any]:
         "idle": 0,
         "hint": user.locale,
     }
+
+
+def _first_free_seat(row: Any) -> int:
+    """The lowest empty seat of a lobby; Refused("table_full") when there is none."""
+    for index, seat in enumerate(row.seats):
+        if seat is None:
+            return index
+    raise Refused("table_full")
 
 
 def _lobby_row(
@@ -240,7 +258,7 @@ class TableService:
             try:
                 rules = kind.rules(count, opts)
             except (ValueError, TypeError) as exc:
-                raise Refused("bad_option", str(exc)) from exc
+                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
@@ -278,10 +296,7 @@ class TableService:
                 raise Refused("not_in_lobby")
             if _seat_index(row, user) is not None:
                 raise Refused("already_seated")
-            free = [i for i, s in enumerate(row.seats) if s is None]
-            if not free:
-                raise Refused("table_full")
-            row.seats[free[0]] = _seat_doc(user)
+            row.seats[_first_free_seat(row)] = _seat_doc(user)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -314,10 +329,7 @@ class TableService:
                 raise Refused("bad_level", ", ".join(LEVELS), level=level)
             if _seat_index(row, user) is None and user.user_id != row.creator:
                 raise Refused("not_seated")
-            free = [i for i, s in enumerate(row.seats) if s is None]
-            if not free:
-                raise Refused("table_full")
-            row.seats[free[0]] = _computer_doc(level)
+            row.seats[_first_free_seat(row)] = _computer_doc(level)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -410,7 +422,9 @@ class TableService:
                     try:
                         game = live.game.play(move)
                     except ValueError as exc:
-                        raise Refused("illegal_move", str(exc), move=move) from exc
+                        raise Refused(
+                            "illegal_move", str(exc), move=move, **_rule_text(exc)
+                        ) from exc
                     call = _Call()
                     before = self._snapshot(live)
                     seat_doc = row.seats[seat]

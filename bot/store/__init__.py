@@ -703,25 +703,25 @@ class Store:
             return ChatRow(platform, chat_id, None, 1)
         return ChatRow(**dict(row._mapping))
 
+    async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
+        """Update the row with this key, or insert it: plain SQL both dialects share."""
+        async with self.engine.begin() as conn:
+            updated = await conn.execute(
+                table.update()
+                .where(*(table.c[name] == value for name, value in key.items()))
+                .values(**values)
+            )
+            if updated.rowcount == 0:
+                await conn.execute(table.insert().values(**key, **values))
+
     async def set_chat(
         self, *, platform: str, chat_id: str, locale: str | None, max_open_tables: int
     ) -> None:
-        c = schema.chats
-        async with self.engine.begin() as conn:
-            updated = await conn.execute(
-                c.update()
-                .where(c.c.platform == platform, c.c.chat_id == chat_id)
-                .values(locale=locale, max_open_tables=max_open_tables)
-            )
-            if updated.rowcount == 0:
-                await conn.execute(
-                    c.insert().values(
-                        platform=platform,
-                        chat_id=chat_id,
-                        locale=locale,
-                        max_open_tables=max_open_tables,
-                    )
-                )
+        await self._upsert(
+            schema.chats,
+            {"platform": platform, "chat_id": chat_id},
+            {"locale": locale, "max_open_tables": max_open_tables},
+        )
 
     async def user_locale(self, *, platform: str, user_id: str) -> str | None:
         u = schema.users
@@ -736,17 +736,11 @@ class Store:
     async def set_user_locale(
         self, *, platform: str, user_id: str, name: str, locale: str | None
     ) -> None:
-        u = schema.users
-        async with self.engine.begin() as conn:
-            updated = await conn.execute(
-                u.update()
-                .where(u.c.platform == platform, u.c.user_id == user_id)
-                .values(locale=locale, name=name)
-            )
-            if updated.rowcount == 0:
-                await conn.execute(
-                    u.insert().values(platform=platform, user_id=user_id, name=name, locale=locale)
-                )
+        await self._upsert(
+            schema.users,
+            {"platform": platform, "user_id": user_id},
+            {"locale": locale, "name": name},
+        )
 
     # -- adapter state (bot.store.adapter_state.AdapterState) ---------------------------------
 

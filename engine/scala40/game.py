@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.cards import JOKER, Card, french_deck, parse_card
+from engine.errors import Problem
 
 from .melds import (
     MeldShape,
@@ -220,7 +221,7 @@ def new_game(
     (a ``random.Random`` that supplies the seed); the same seed and moves give the same game."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be scala40.Rules, not {type(rules).__name__}")
+        raise RulesError("rules must be scala40.Rules, not {kind}", kind=type(rules).__name__)
     if seed is None:
         if rng is None:
             raise ValueError("new_game needs a seed (int) or an rng (random.Random)")
@@ -323,19 +324,22 @@ class _Turns:
 
     def turn_end_problem(
         self, hand_after: Sequence[Card], pile_card_after: Card | None
-    ) -> str | None:
+    ) -> Problem | None:
         """Why a move that leaves ``hand_after`` would leave no way to end the turn, or None."""
         if not hand_after:
             if self.closing_allowed():
                 return None
-            return "no one may close before every player has had a turn: keep a card to discard"
+            return Problem(
+                "no one may close before every player has had a turn: keep a card to discard"
+            )
         if not _without_pile(hand_after, pile_card_after):
-            return (
-                f"you would keep only {pile_card_after}, taken from the pozzo this turn, "
-                "which you may not discard"
+            return Problem(
+                "you would keep only {card}, taken from the pozzo this turn, "
+                "which you may not discard",
+                card=pile_card_after,
             )
         if len(hand_after) == 1 and not self.closing_allowed():
-            return (
+            return Problem(
                 "no one may close before every player has had a turn: keep two cards, "
                 "one to discard"
             )
@@ -614,10 +618,19 @@ class _Turns:
         if not s.opened[s.current] and not free:
             if self.pile_opening() is None:
                 need = self.rules.opening_points
+                if self.closing_allowed():
+                    raise IllegalMove(
+                        "you have not opened: you may take {card} from the pozzo only to open "
+                        "with it now, and your cards with {card} do not make {points} points",
+                        card=top,
+                        points=need,
+                    )
                 raise IllegalMove(
-                    f"you have not opened: you may take {top} from the pozzo only to open with "
-                    f"it now, and your cards with {top} do not make {need} points"
-                    + ("" if self.closing_allowed() else " while keeping two cards (first round)")
+                    "you have not opened: you may take {card} from the pozzo only to open "
+                    "with it now, and your cards with {card} do not make {points} points "
+                    "while keeping two cards (first round)",
+                    card=top,
+                    points=need,
                 )
             must_open = True
         s.pile.pop()
@@ -631,10 +644,16 @@ class _Turns:
         s.top_attachable = False
         s.phase = Phase.MELD
         if s.opened[s.current] and not self.meld_offers():
-            way = "in a new meld" if s.no_attach is not None else "in a meld or on one"
+            if s.no_attach is not None:
+                raise IllegalMove(
+                    "you may take {card} from the pozzo only to lay it now, in a new meld: "
+                    "it fits nowhere with your cards and the table",
+                    card=top,
+                )
             raise IllegalMove(
-                f"you may take {top} from the pozzo only to lay it now, {way}: "
-                "it fits nowhere with your cards and the table"
+                "you may take {card} from the pozzo only to lay it now, in a meld or on one: "
+                "it fits nowhere with your cards and the table",
+                card=top,
             )
 
     def take(self, wanted: Sequence[Card]) -> list[Card]:
@@ -645,9 +664,9 @@ class _Turns:
             matches = [i for i, held in enumerate(hand) if held == card]
             if not matches:
                 have = Counter(wanted)[card]
-                raise IllegalMove(
-                    f"you do not hold {card}" if have == 1 else f"you do not hold {have} x {card}"
-                )
+                if have == 1:
+                    raise IllegalMove("you do not hold {card}", card=card)
+                raise IllegalMove("you do not hold {count} x {card}", count=have, card=card)
             pile = _pile_index(hand, self.s.pile_card)
             if pile in matches:
                 # Laying a card equal to the one taken from the pozzo lays that very copy.
@@ -662,13 +681,15 @@ class _Turns:
         s = self.s
         uses_pile = s.pile_card is not None and any(card == s.pile_card for card in laid)
         if s.must_use and not uses_pile:
-            raise IllegalMove(f"lay {s.pile_card}, taken from the pozzo, before anything else")
+            raise IllegalMove(
+                "lay {card}, taken from the pozzo, before anything else", card=s.pile_card
+            )
         if uses_pile:
             s.pile_card = None
             s.must_use = False
         problem = self.turn_end_problem(self.hand, s.pile_card)
         if problem:
-            raise IllegalMove(problem)
+            raise IllegalMove.of(problem)
         if not self.hand:
             self.end_hand(s.current)
 
@@ -679,15 +700,16 @@ class _Turns:
             raise IllegalMove("you have already opened: lay further melds with m")
         if not opening and not s.opened[seat]:
             raise IllegalMove(
-                f"open first (o): your first melds must make {self.rules.opening_points} points"
+                "open first (o): your first melds must make {points} points",
+                points=self.rules.opening_points,
             )
         if not move.melds:
             raise IllegalMove("name at least one meld")
         shapes: list[MeldShape] = []
         for meld in move.melds:
             shape = analyze_meld(meld, self.rules)
-            if isinstance(shape, str):
-                raise IllegalMove(shape)
+            if isinstance(shape, Problem):
+                raise IllegalMove.of(shape)
             shapes.append(shape)
         cards = [card for meld in move.melds for card in meld]
         # A refused move leaves nothing behind: play() works on a copy of the state.
@@ -696,11 +718,13 @@ class _Turns:
         if opening:
             if total < self.rules.opening_points:
                 raise IllegalMove(
-                    f"opening needs {self.rules.opening_points} points, you have {total}"
+                    "opening needs {points} points, you have {total}",
+                    points=self.rules.opening_points,
+                    total=total,
                 )
             if s.must_open and s.pile_card is not None and s.pile_card not in taken:
                 raise IllegalMove(
-                    f"you took {s.pile_card} from the pozzo: your opening must use it"
+                    "you took {card} from the pozzo: your opening must use it", card=s.pile_card
                 )
             s.opened[seat] = True
             s.must_open = False
@@ -714,18 +738,27 @@ class _Turns:
         s = self.s
         if not s.opened[s.current]:
             raise IllegalMove(
-                f"open first (o): only after opening may you attach or swap "
-                f"(opening needs {self.rules.opening_points} points)"
+                "open first (o): only after opening may you attach or swap "
+                "(opening needs {points} points)",
+                points=self.rules.opening_points,
             )
         if not 1 <= move.target <= len(s.melds):
             count = len(s.melds)
-            where = f"melds are numbered 1 to {count}" if count else "the table has no melds"
-            raise IllegalMove(f"there is no meld {move.target}: {where}")
+            if not count:
+                raise IllegalMove(
+                    "there is no meld {number}: the table has no melds", number=move.target
+                )
+            raise IllegalMove(
+                "there is no meld {number}: melds are numbered 1 to {count}",
+                number=move.target,
+                count=count,
+            )
         assert move.card is not None
         if s.no_attach is not None and move.card == s.no_attach:
             raise IllegalMove(
-                f"{move.card} was discarded while it fitted a meld: taken from the pozzo it may "
-                "go into a new meld this turn, not onto a meld on the table"
+                "{card} was discarded while it fitted a meld: taken from the pozzo it may "
+                "go into a new meld this turn, not onto a meld on the table",
+                card=move.card,
             )
         return s.melds[move.target - 1]
 
@@ -735,12 +768,26 @@ class _Turns:
         assert move.card is not None
         options = attach_ends(meld.shape, move.card, self.rules)
         if not options:
-            raise IllegalMove(f"{move.card} does not fit meld {move.target} ({meld})")
+            raise IllegalMove(
+                "{card} does not fit meld {number} ({meld})",
+                card=move.card,
+                number=move.target,
+                meld=meld,
+            )
         if move.end:
             if move.end not in options:
-                where = "low" if move.end == "<" else "high"
+                if move.end == "<":
+                    raise IllegalMove(
+                        "{card} does not fit the low end of meld {number} ({meld})",
+                        card=move.card,
+                        number=move.target,
+                        meld=meld,
+                    )
                 raise IllegalMove(
-                    f"{move.card} does not fit the {where} end of meld {move.target} ({meld})"
+                    "{card} does not fit the high end of meld {number} ({meld})",
+                    card=move.card,
+                    number=move.target,
+                    meld=meld,
                 )
             end = move.end
         else:
@@ -755,8 +802,8 @@ class _Turns:
         meld = self.table_meld(move)
         assert move.card is not None
         index = swap_index(meld.shape, move.card)
-        if isinstance(index, str):
-            raise IllegalMove(index)
+        if isinstance(index, Problem):
+            raise IllegalMove.of(index)
         (card,) = self.take([move.card])
         joker = meld.cards[index]
         cards = (*meld.cards[:index], card, *meld.cards[index + 1 :])
@@ -770,23 +817,26 @@ class _Turns:
         assert card is not None
         if s.must_open:
             raise IllegalMove(
-                f"you took {s.pile_card} from the pozzo: open with it before discarding"
+                "you took {card} from the pozzo: open with it before discarding", card=s.pile_card
             )
         if s.must_use:
             raise IllegalMove(
-                f"you took {s.pile_card} from the pozzo: lay it (meld, attach or swap) "
-                "before discarding"
+                "you took {card} from the pozzo: lay it (meld, attach or swap) before discarding",
+                card=s.pile_card,
             )
         if card not in self.hand:
-            raise IllegalMove(f"you do not hold {card}")
+            raise IllegalMove("you do not hold {card}", card=card)
         if card not in _without_pile(self.hand, s.pile_card):
-            raise IllegalMove(f"you may not discard {card}: you took it from the pozzo this turn")
+            raise IllegalMove(
+                "you may not discard {card}: you took it from the pozzo this turn", card=card
+            )
         if len(self.hand) == 1 and not self.closing_allowed():
             raise IllegalMove("no one may close before every player has had a turn")
         if card not in self.discardable():
             raise IllegalMove(
-                f"{card} fits a meld on the table: it may not be discarded "
-                "(discard_attachable = forbidden); keep it until you can attach it"
+                "{card} fits a meld on the table: it may not be discarded "
+                "(discard_attachable = forbidden); keep it until you can attach it",
+                card=card,
             )
         fits = self.attachable(card)
         pile = _pile_index(self.hand, s.pile_card)
@@ -805,8 +855,8 @@ class _Turns:
         s = self.s
         if move.kind not in (MoveKind.REENTER, MoveKind.DECLINE):
             raise IllegalMove(
-                f"seat {s.current} was eliminated: choose 'in' (re-enter) or 'out' "
-                "before the next hand"
+                "seat {seat} was eliminated: choose 'in' (re-enter) or 'out' before the next hand",
+                seat=s.current,
             )
         seat = s.pending.pop(0)
         if move.kind is MoveKind.REENTER:
@@ -979,7 +1029,7 @@ class Game:
         if isinstance(move, str):
             move = parse_move(move)
         elif not isinstance(move, Move):
-            raise IllegalMove(f"a move is a Move or a string, not {type(move).__name__}")
+            raise IllegalMove("a move is a Move or a string, not {kind}", kind=type(move).__name__)
         state = self._s.copy()
         seat = state.current
         _Turns(self._rules, state).apply(move)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import JOKER, SUITS, Card
+from engine.errors import Problem
 
 from .rules import Rules
 
@@ -109,41 +110,63 @@ def _rules(rules: Rules | None) -> Rules:
     return DEFAULT_RULES if rules is None else rules
 
 
-def analyze_meld(cards: Sequence[Card], rules: Rules | None = None) -> MeldShape | str:
-    """The shape of ``cards`` laid in this order, or the reason (a sentence) it is not a meld."""
-    cards = tuple(cards)
-    shape = _analyze(cards, _rules(rules).jokers_per_meld)
-    if isinstance(shape, str):
-        label = " ".join(str(card) for card in cards) or "nothing"
-        return f"{label} is not a meld: {shape}"
-    return shape
+def analyze_meld(cards: Sequence[Card], rules: Rules | None = None) -> MeldShape | Problem:
+    """The shape of ``cards`` laid in this order, or the reason (a sentence naming the cards,
+    a ``str``) it is not a meld."""
+    return _analyze(tuple(cards), _rules(rules).jokers_per_meld)
 
 
-def _analyze(cards: tuple[Card, ...], limit: int) -> MeldShape | str:
+def _label(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def _analyze(cards: tuple[Card, ...], limit: int) -> MeldShape | Problem:
+    # Each reason is a whole sentence (a template of its own) so that it translates as one.
+    if not cards:
+        return Problem("nothing is not a meld: a meld needs at least 3 cards")
     if len(cards) < 3:
-        return "a meld needs at least 3 cards"
+        return Problem("{cards} is not a meld: a meld needs at least 3 cards", cards=_label(cards))
     real = [card for card in cards if not card.is_joker]
     jokers = len(cards) - len(real)
     if jokers > limit:
-        allowed = "no jokers" if limit == 0 else f"at most {limit} joker{'s' * (limit > 1)}"
-        return f"a meld may hold {allowed}"
+        if limit == 0:
+            return Problem("{cards} is not a meld: a meld may hold no jokers", cards=_label(cards))
+        if limit == 1:
+            return Problem(
+                "{cards} is not a meld: a meld may hold at most 1 joker", cards=_label(cards)
+            )
+        return Problem(
+            "{cards} is not a meld: a meld may hold at most {limit} jokers",
+            cards=_label(cards),
+            limit=limit,
+        )
     if len(real) < 2:
-        return "a meld needs at least two real cards"
+        return Problem(
+            "{cards} is not a meld: a meld needs at least two real cards", cards=_label(cards)
+        )
     if all(card.rank == real[0].rank for card in real):
         return _tris(cards, real)
     if all(card.suit == real[0].suit for card in real):
         return _scala(cards)
-    return "a tris is one rank, a scala is one suit"
+    return Problem(
+        "{cards} is not a meld: a tris is one rank, a scala is one suit", cards=_label(cards)
+    )
 
 
-def _tris(cards: tuple[Card, ...], real: list[Card]) -> MeldShape | str:
+def _tris(cards: tuple[Card, ...], real: list[Card]) -> MeldShape | Problem:
     rank = real[0].rank
     suits = [card.suit for card in real]
     if len(set(suits)) < len(suits):
         twice = next(card for card in real if suits.count(card.suit) > 1)
-        return f"a tris needs different suits ({twice} twice)"
+        return Problem(
+            "{cards} is not a meld: a tris needs different suits ({card} twice)",
+            cards=_label(cards),
+            card=twice,
+        )
     if len(cards) > 4:
-        return "a tris or quartetto holds at most 4 cards"
+        return Problem(
+            "{cards} is not a meld: a tris or quartetto holds at most 4 cards", cards=_label(cards)
+        )
     missing = [suit for suit in SUITS if suit not in suits]
     jokers = len(cards) - len(real)
     open_suits = len(missing) != jokers
@@ -163,9 +186,9 @@ def _tris(cards: tuple[Card, ...], real: list[Card]) -> MeldShape | str:
     )
 
 
-def _scala(cards: tuple[Card, ...]) -> MeldShape | str:
+def _scala(cards: tuple[Card, ...]) -> MeldShape | Problem:
     if len(cards) > MAX_RUN:
-        return "a scala holds at most 13 cards"
+        return Problem("{cards} is not a meld: a scala holds at most 13 cards", cards=_label(cards))
     has_ace = False
     for ace in (1, 14):
         low: int | None = None
@@ -192,11 +215,15 @@ def _scala(cards: tuple[Card, ...]) -> MeldShape | str:
             jokers = tuple(i for i, card in enumerate(cards) if card.is_joker)
             return MeldShape(SCALA, cards, stands, points, low, suit=suit, jokers=jokers)
     if has_ace:
-        return (
-            "in a scala the ace is low (A-2-3) or high (Q-K-A), "
-            "never K-A-2, and the cards go up one by one"
+        return Problem(
+            "{cards} is not a meld: in a scala the ace is low (A-2-3) or high (Q-K-A), "
+            "never K-A-2, and the cards go up one by one",
+            cards=_label(cards),
         )
-    return "a scala is laid in ascending order with no gaps"
+    return Problem(
+        "{cards} is not a meld: a scala is laid in ascending order with no gaps",
+        cards=_label(cards),
+    )
 
 
 def meld_points(cards: Sequence[Card], rules: Rules | None = None) -> int | None:
@@ -254,7 +281,9 @@ def can_attach(meld_cards: Sequence[Card], card: Card, rules: Rules | None = Non
     return bool(attach_options(meld_cards, card, rules))
 
 
-def swap_position(meld_cards: Sequence[Card], card: Card, rules: Rules | None = None) -> int | str:
+def swap_position(
+    meld_cards: Sequence[Card], card: Card, rules: Rules | None = None
+) -> int | Problem:
     """The index of the joker that ``card`` (its exact card) may replace, or the reason it may not.
 
     In a scala a joker is replaced only by the very card it stands for; in a tris by its rank in a
@@ -281,22 +310,24 @@ def swap_fits(shape: MeldShape, card: Card) -> int | None:
     return None
 
 
-def swap_index(shape: MeldShape, card: Card) -> int | str:
+def swap_index(shape: MeldShape, card: Card) -> int | Problem:
     """``swap_position`` on an analysed meld."""
     found = swap_fits(shape, card)
     if found is not None:
         return found
     jokers = shape.jokers
     if card.rank == JOKER:
-        return "a joker is swapped for a real card, not for another joker"
-    label = " ".join(map(str, shape.cards))
+        return Problem("a joker is swapped for a real card, not for another joker")
+    label = _label(shape.cards)
     if not jokers:
-        return f"{label} holds no joker"
+        return Problem("{meld} holds no joker", meld=label)
     if shape.kind == TRIS:
         wanted = "/".join(f"{shape.rank}{suit}" for suit in SUITS if suit not in shape.suits)
-        return f"the joker in {label} stands for {wanted}, not {card}"
-    wanted = "/".join(str(shape.stands_for[index]) for index in jokers)
-    return f"the joker in {label} stands for {wanted}, not {card}"
+    else:
+        wanted = "/".join(str(shape.stands_for[index]) for index in jokers)
+    return Problem(
+        "the joker in {meld} stands for {wanted}, not {card}", meld=label, wanted=wanted, card=card
+    )
 
 
 def card_penalty(card: Card, *, alone: bool = False) -> int:

@@ -7,15 +7,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card, CardParseError, parse_card
+from engine.errors import RuleText
 
 __all__ = ["IllegalMove", "Move", "MoveKind", "MoveParseError", "parse_move"]
 
 
-class MoveParseError(ValueError):
+class MoveParseError(RuleText):
     """A move string that does not follow the grammar; the message says what was expected."""
 
 
-class IllegalMove(ValueError):
+class IllegalMove(RuleText):
     """A well-formed move that the rules do not allow now; the message is for the player."""
 
 
@@ -84,7 +85,7 @@ def parse_move(text: str) -> Move:
     Raises ``MoveParseError`` with the expected forms when it does not parse.
     """
     if not isinstance(text, str):
-        raise MoveParseError(f"a move is a string, not {type(text).__name__}")
+        raise MoveParseError("a move is a string, not {kind}", kind=type(text).__name__)
     raw = text.strip()
     if len(raw) > MAX_MOVE_LENGTH:
         raise MoveParseError("move string too long")
@@ -108,14 +109,16 @@ def parse_move(text: str) -> Move:
         for chunk in re.split(r"[\s,/|.]+", match.group(2).strip()):
             if not _MELD_RE.match(chunk):
                 raise MoveParseError(
-                    f"cannot read the meld {chunk!r}: write its cards one after the other, "
-                    "e.g. 7D8D9D or KCKSKD or 5D*7D"
+                    "cannot read the meld {meld}: write its cards one after the other, "
+                    "e.g. 7D8D9D or KCKSKD or 5D*7D",
+                    meld=repr(chunk),
                 )
             melds.append(tuple(_parse_card(token) for token in _CARD_RE.findall(chunk)))
         return Move(kind, melds=tuple(melds))
     raise MoveParseError(
-        f"cannot read the move {raw!r}: expected t, p, o <melds>, m <melds>, a<n> <card>[<|>], "
-        "s<n> <card>, d <card>, in or out (e.g. 'o 7D8D9D KCKSKD', 'a2 5D', 'd QS')"
+        "cannot read the move {move}: expected t, p, o <melds>, m <melds>, a<n> <card>[<|>], "
+        "s<n> <card>, d <card>, in or out (e.g. 'o 7D8D9D KCKSKD', 'a2 5D', 'd QS')",
+        move=repr(raw),
     )
 
 
@@ -123,4 +126,4 @@ def _parse_card(token: str) -> Card:
     try:
         return parse_card(token)
     except CardParseError as error:
-        raise MoveParseError(str(error)) from error
+        raise MoveParseError.of(error) from error

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from engine.errors import RuleText
+
 __all__ = [
     "CLOSE_IN_HAND",
     "DISCARD_ATTACHABLE",
@@ -23,7 +25,7 @@ MAX_OPENING_POINTS = 100
 MAX_RESTOCKS = 20
 
 
-class RulesError(ValueError):
+class RulesError(RuleText):
     """A rule option with a value the engine does not support; the message lists what is allowed."""
 
 
@@ -69,19 +71,17 @@ class Rules:
     max_restocks: int = 0
 
     def __post_init__(self) -> None:
-        _check_int("players", self.players, range(2, 7), "an integer from 2 to 6")
+        _check_int("players", self.players, range(2, 7))
         _check_bool("dealer_fourteen", self.dealer_fourteen)
         _check_int(
             "jokers_per_meld",
             self.jokers_per_meld,
             range(MAX_JOKERS_PER_MELD + 1),
-            f"an integer from 0 to {MAX_JOKERS_PER_MELD}",
         )
         _check_int(
             "opening_points",
             self.opening_points,
             range(MAX_OPENING_POINTS + 1),
-            f"an integer from 0 to {MAX_OPENING_POINTS}",
         )
         _check_bool("first_pile_card_free", self.first_pile_card_free)
         # Accept the number 100 for the flat payment, the natural way to write it.
@@ -90,19 +90,20 @@ class Rules:
         _check_choice("discard_attachable", self.discard_attachable, DISCARD_ATTACHABLE)
         _check_choice("close_in_hand", self.close_in_hand, CLOSE_IN_HAND)
         _check_choice("unopened_pays", self.unopened_pays, UNOPENED_PAYS)
-        _check_int(
-            "elimination",
-            self.elimination,
-            ELIMINATION,
-            "one of " + ", ".join(map(str, ELIMINATION)),
-        )
+        _check_int("elimination", self.elimination, ELIMINATION)
         _check_bool("reentry", self.reentry)
-        _check_int(
-            "max_restocks",
-            self.max_restocks,
-            range(MAX_RESTOCKS + 1),
-            f"an integer from 0 (no limit) to {MAX_RESTOCKS}",
-        )
+        restocks = self.max_restocks
+        if (
+            not isinstance(restocks, int)
+            or isinstance(restocks, bool)
+            or not 0 <= restocks <= MAX_RESTOCKS
+        ):
+            raise RulesError(
+                "{name} must be an integer from 0 (no limit) to {high}, not {value}",
+                name="max_restocks",
+                high=MAX_RESTOCKS,
+                value=repr(restocks),
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-safe dict (every option, defaults included)."""
@@ -112,28 +113,54 @@ class Rules:
     def from_dict(cls, data: Any) -> Rules:
         """Rules from ``to_dict()`` output; unknown or bad options raise ``RulesError``."""
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be a dict of options, not {type(data).__name__}")
+            raise RulesError(
+                "rules must be a dict of options, not {kind}", kind=type(data).__name__
+            )
         known = [f.name for f in fields(cls)]
         unknown = sorted(str(key) for key in data if key not in known)
+        if len(unknown) == 1:
+            raise RulesError(
+                "unknown Scala 40 option {unknown}; the options are {options}",
+                unknown=unknown[0],
+                options=", ".join(known),
+            )
         if unknown:
             raise RulesError(
-                f"unknown Scala 40 option(s) {', '.join(unknown)}; the options are "
-                + ", ".join(known)
+                "unknown Scala 40 options {unknown}; the options are {options}",
+                unknown=", ".join(unknown),
+                options=", ".join(known),
             )
         return cls(**data)
 
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be true or false, not {value!r}")
+        raise RulesError("{name} must be true or false, not {value}", name=name, value=repr(value))
 
 
-def _check_int(name: str, value: object, allowed: range | tuple[int, ...], wording: str) -> None:
+def _check_int(name: str, value: object, allowed: range | tuple[int, ...]) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise RulesError(f"{name} must be {wording}, not {value!r}")
+        if isinstance(allowed, range):
+            raise RulesError(
+                "{name} must be an integer from {low} to {high}, not {value}",
+                name=name,
+                low=allowed.start,
+                high=allowed.stop - 1,
+                value=repr(value),
+            )
+        raise RulesError(
+            "{name} must be one of {choices}, not {value}",
+            name=name,
+            choices=", ".join(map(str, allowed)),
+            value=repr(value),
+        )
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if not isinstance(value, str) or value not in allowed:
-        choices = ", ".join(repr(choice) for choice in allowed)
-        raise RulesError(f"{name} must be one of {choices}, not {value!r}")
+        raise RulesError(
+            "{name} must be one of {choices}, not {value}",
+            name=name,
+            choices=", ".join(repr(choice) for choice in allowed),
+            value=repr(value),
+        )

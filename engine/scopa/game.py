@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine.cards import Card, CardParseError, parse_card, parse_cards
+from engine.errors import Problem, RuleText
 from engine.scopa._tables import (
     CARD_TEXT,
     CARDS,
@@ -50,11 +51,11 @@ SCHEMA = 1
 _MAX_REDEALS = 10_000  # a re-deal happens about once in fifty deals; this bound is never reached
 
 
-class MoveParseError(ValueError):
+class MoveParseError(RuleText):
     """A move string that is not in the move notation."""
 
 
-class IllegalMove(ValueError):
+class IllegalMove(RuleText):
     """A well-formed move that the rules do not allow now; the message says why."""
 
 
@@ -79,7 +80,7 @@ class Move(NamedTuple):
     def parse(cls, text: str) -> Move:
         """Parse ``"7D"``, ``"7D:3C+4S"``, ``"7D:3C+4S!"``; raises MoveParseError."""
         if not isinstance(text, str):
-            raise MoveParseError(f"not a move: {text!r}")
+            raise MoveParseError("not a move: {move}", move=repr(text))
         body = text.strip()
         fuori = body.endswith("!")
         if fuori:
@@ -89,11 +90,17 @@ class Move(NamedTuple):
             card = parse_card(card_text)
             capture = parse_cards(capture_text.replace("+", " ")) if sep else ()
         except CardParseError as exc:
-            raise MoveParseError(f"not a move: {text.strip()!r} ({exc})") from None
+            raise MoveParseError(
+                "not a move: {move} (not a card: {card})",
+                move=repr(text.strip()),
+                card=exc.params.get("card", ""),
+            ) from None
         if sep and not capture:
-            raise MoveParseError(f"not a move: {text.strip()!r} (nothing after ':')")
+            raise MoveParseError("not a move: {move} (nothing after ':')", move=repr(text.strip()))
         if len(set(capture)) != len(capture):
-            raise MoveParseError(f"not a move: {text.strip()!r} (a card is named twice)")
+            raise MoveParseError(
+                "not a move: {move} (a card is named twice)", move=repr(text.strip())
+            )
         return cls(card, frozenset(capture), fuori)
 
 
@@ -576,7 +583,7 @@ class Game:
             else:
                 move = Move.parse(move)
         elif not isinstance(move, Move):
-            raise MoveParseError(f"not a move: {move!r}")
+            raise MoveParseError("not a move: {move}", move=repr(move))
         if seat is None:
             raise IllegalMove("the game is over")
         if entry is None:
@@ -585,41 +592,49 @@ class Game:
                     entry = candidate
                     break
             else:
-                raise IllegalMove(self._why_illegal(seat, move))  # type: ignore[arg-type]
+                raise IllegalMove.of(self._why_illegal(seat, move))  # type: ignore[arg-type]
         card, capture, text = entry
         game = self._copy()
         game._apply(seat, card, capture, text)
         return game
 
-    def _why_illegal(self, seat: int, move: Move) -> str:
+    def _why_illegal(self, seat: int, move: Move) -> Problem:
         """The reason a player can read for a move that is not among the legal ones."""
         card = INDEX.get(move.card)
         if card is None or not self._hands[seat] >> card & 1:
-            return f"{move.card} is not in your hand"
-        try:
-            capture = mask_of(move.capture)
-        except ValueError as exc:
-            return str(exc)
+            return Problem("{card} is not in your hand", card=move.card)
+        for taken in move.capture:
+            if taken not in INDEX:
+                return Problem("{card} is not a card of the Italian 40-card deck", card=taken)
+        capture = mask_of(move.capture)
         options = self._options(card)
         if options and capture not in options:
             choices = ", ".join("+".join(map(str, cards_of(o))) for o in options)
             if capture:
-                return f"{move.card} cannot take {_join(move.capture)}: take {choices}"
-            return f"{move.card} must capture: take {choices}"
+                return Problem(
+                    "{card} cannot take {cards}: take {choices}",
+                    card=move.card,
+                    cards=_join(move.capture),
+                    choices=choices,
+                )
+            return Problem("{card} must capture: take {choices}", card=move.card, choices=choices)
         if not options and capture:
-            return f"{move.card} cannot capture anything on this table"
+            return Problem("{card} cannot capture anything on this table", card=move.card)
         if self._rules.obbligo_di_presa and not options:
-            return "you must play a card that captures (obbligo di presa)"
+            return Problem("you must play a card that captures (obbligo di presa)")
         if move.fuori:
             return self._why_no_fuori()
-        return f"{move} is not allowed now"  # pragma: no cover - every case is named above
+        # Every case is named above.
+        return Problem("{move} is not allowed now", move=move)  # pragma: no cover
 
-    def _why_no_fuori(self) -> str:
+    def _why_no_fuori(self) -> Problem:
         if not self._rules.fuori:
-            return "fuori is not played at this table"
+            return Problem("fuori is not played at this table")
         if self._is_last_play():
-            return "the dealer may not declare fuori on the last play"
-        return "fuori is not allowed: this smazzata began with both pairs tied at the target"
+            return Problem("the dealer may not declare fuori on the last play")
+        return Problem(
+            "fuori is not allowed: this smazzata began with both pairs tied at the target"
+        )
 
     def _apply(self, seat: int, card: int, capture: int, text: str) -> None:
         rules = self._rules

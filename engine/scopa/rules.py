@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from engine.errors import RuleText
+
 __all__ = ["PRIMIERA_MODES", "VARIANTS", "Rules", "RulesError"]
 
 VARIANTS: tuple[str, ...] = ("scopa", "scopone", "scientifico")
@@ -20,7 +22,7 @@ PRIMIERA_MODES: tuple[str, ...] = ("void", "lenient")
 TARGET_RANGE = range(1, 52)
 
 
-class RulesError(ValueError):
+class RulesError(RuleText):
     """A rule option that does not exist or has a value that is not allowed."""
 
 
@@ -60,26 +62,42 @@ class Rules:
         fuori: bool | None = None,
     ) -> None:
         if variant not in VARIANTS:
-            raise RulesError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
+            raise RulesError(
+                "variant must be one of {choices}; got {value}",
+                choices=", ".join(VARIANTS),
+                value=repr(variant),
+            )
         allowed_players = (2, 3, 4) if variant == "scopa" else (4,)
         if players is None:
             players = allowed_players[0]
         if type(players) is not int or players not in allowed_players:
+            if variant == "scopa":
+                raise RulesError(
+                    "{variant} is played by 2 or 3 or 4 players; got {value}",
+                    variant=variant,
+                    value=repr(players),
+                )
             raise RulesError(
-                f"{variant} is played by {' or '.join(map(str, allowed_players))} players;"
-                f" got {players!r}"
+                "{variant} is played by 4 players; got {value}",
+                variant=variant,
+                value=repr(players),
             )
         if target is None:
             target = 11
         if type(target) is not int or target not in TARGET_RANGE:
             raise RulesError(
-                f"target must be a whole number from {TARGET_RANGE.start} to"
-                f" {TARGET_RANGE.stop - 1} (11 is usual; Scopone also 8, 16, 21); got {target!r}"
+                "target must be a whole number from {low} to {high}"
+                " (11 is usual; Scopone also 8, 16, 21); got {value}",
+                low=TARGET_RANGE.start,
+                high=TARGET_RANGE.stop - 1,
+                value=repr(target),
             )
         if primiera_missing_suit not in PRIMIERA_MODES:
             raise RulesError(
-                f"primiera_missing_suit must be one of {', '.join(PRIMIERA_MODES)};"
-                f" got {primiera_missing_suit!r}"
+                "{name} must be one of {choices}; got {value}",
+                name="primiera_missing_suit",
+                choices=", ".join(PRIMIERA_MODES),
+                value=repr(primiera_missing_suit),
             )
         flags = {
             "win_by_two": win_by_two,
@@ -91,13 +109,17 @@ class Rules:
         }
         for name, value in flags.items():
             if type(value) is not bool:
-                raise RulesError(f"{name} must be true or false; got {value!r}")
+                raise RulesError(
+                    "{name} must be true or false; got {value}", name=name, value=repr(value)
+                )
         # FIGS art. 16: fuori belongs to Scopone games to 8.
         fuori_possible = variant != "scopa" and target == 8
         if fuori is None:
             fuori = fuori_possible
         if type(fuori) is not bool:
-            raise RulesError(f"fuori must be true or false; got {fuori!r}")
+            raise RulesError(
+                "{name} must be true or false; got {value}", name="fuori", value=repr(fuori)
+            )
         if fuori and not fuori_possible:
             raise RulesError("fuori is played only in Scopone (or scientifico) games to 8")
         values: dict[str, Any] = {
@@ -128,13 +150,22 @@ class Rules:
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a mapping of options; unknown options are refused by name."""
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be a mapping of options; got {type(data).__name__}")
+            raise RulesError(
+                "rules must be a mapping of options; got {value}", value=type(data).__name__
+            )
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
+            if len(unknown) == 1:
+                raise RulesError(
+                    "unknown option {unknown}; the options are: {options}",
+                    unknown=unknown[0],
+                    options=", ".join(sorted(known)),
+                )
             raise RulesError(
-                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)};"
-                f" the options are: {', '.join(sorted(known))}"
+                "unknown options {unknown}; the options are: {options}",
+                unknown=", ".join(unknown),
+                options=", ".join(sorted(known)),
             )
         return cls(**data)
 

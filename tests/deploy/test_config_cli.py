@@ -240,6 +240,7 @@ def test_structured_log_lines_carry_fields_and_hide_secrets(
             log.exception("failed")
     finally:
         root.handlers, root.level = saved[0], saved[1]
+        configure_logging_restore()
     err = capsys.readouterr().err
     assert "SECRET" not in err
     first = err.splitlines()[0]
@@ -250,6 +251,39 @@ def test_structured_log_lines_carry_fields_and_hide_secrets(
     else:
         assert "table_id=7" in first and "platform=telegram" in first
         assert 'msg="moved with ***"' in first
+
+
+def configure_logging_restore() -> None:
+    """Undo configure_logging's record factory (a test must not leave it to the next one)."""
+    factory = logging.getLogRecordFactory()
+    logging.setLogRecordFactory(getattr(factory, "base", factory))
+
+
+def test_a_handler_added_after_start_up_never_sees_a_secret() -> None:
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    seen: list[str] = []
+
+    class Late(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(self.format(record))
+
+    try:
+        configure_logging("INFO", "kv", secrets=["123:SECRET-token", ""])
+        configure_logging("INFO", "kv", secrets=["123:SECRET-token"])  # again: not stacked
+        root.addHandler(Late())
+        log = logging.getLogger("bot.test.late")
+        log.warning("url https://api/bot%s/getMe", "123:SECRET-token")
+        try:
+            raise RuntimeError("bad 123:SECRET-token")
+        except RuntimeError:
+            log.exception("failed")
+    finally:
+        root.handlers, root.level = saved[0], saved[1]
+        configure_logging_restore()
+    assert len(seen) == 2 and all("SECRET" not in line for line in seen)
+    assert "https://api/bot***/getMe" in seen[0] and "bad ***" in seen[1]
+    assert not hasattr(logging.getLogRecordFactory(), "base")
 
 
 class _Result:

@@ -10,6 +10,7 @@ from bot.service import (
     ChatRef,
     ComputerPlayers,
     HandView,
+    TableInfo,
     TableService,
     TimerSettings,
     UserRef,
@@ -49,12 +50,21 @@ async def start_table(
         chat, players[0], game, players=len(players), options=options
     )
     assert created.ok and created.table is not None, created.refusal
-    for other in players[1:]:
-        joined = await service.join(chat, other, created.table.id)
-        assert joined.ok, joined.refusal
-    started = await service.start(chat, players[0], created.table.id)
-    assert started.ok, started.refusal
+    await complete_setup(service, chat, players, created.table)
     return created.table.id
+
+
+async def complete_setup(
+    service: TableService, chat: ChatRef, players: list[UserRef], table: TableInfo
+) -> None:
+    """Seat whichever of ``players`` is not seated yet at the lobby ``table`` and start it: also
+    finishes a set-up that a killed process left half done."""
+    for other in players[1:]:
+        if table.seat_of(other.platform, other.user_id) is None:
+            joined = await service.join(chat, other, table.id)
+            assert joined.ok, joined.refusal
+    started = await service.start(chat, players[0], table.id)
+    assert started.ok, started.refusal
 
 
 async def play_one_move(

@@ -11,7 +11,13 @@ import sys
 import sqlalchemy as sa
 
 from bot.service import ChatRef, TableService
-from tests.reliability.workload import open_service, play_one_move, start_table, users
+from tests.reliability.workload import (
+    complete_setup,
+    open_service,
+    play_one_move,
+    start_table,
+    users,
+)
 
 
 async def run(url: str, games: int, seed: int) -> None:
@@ -24,6 +30,9 @@ async def run(url: str, games: int, seed: int) -> None:
             open_tables = await service.open_tables(chat)
             if open_tables:
                 table_id = open_tables[0].id
+                if open_tables[0].status == "lobby":
+                    # Killed between creating the table and its start: finish the set-up.
+                    await complete_setup(service, chat, players, open_tables[0])
             elif await _finished(service, chat):
                 continue
             else:
