@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,12 @@ async def state(request: pytest.FixtureRequest, db_url: str) -> AsyncIterator[Ad
 
 
 async def test_put_get_replace_delete(state: AdapterState) -> None:
-    key = {"platform": "telegram", "kind": "public", "scope": "-100:7", "table_id": 3}
+    key: dict[str, Any] = {
+        "platform": "telegram",
+        "kind": "public",
+        "scope": "-100:7",
+        "table_id": 3,
+    }
     assert await state.state_get(**key) is None
     await state.state_put({"message_id": 10, "version": 2}, **key)
     assert await state.state_get(**key) == {"message_id": 10, "version": 2}
