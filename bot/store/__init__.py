@@ -259,6 +259,8 @@ class Store:
         # thread (see _read_one_hop); None: through the driver only.
         self.reader_path: str | None = None
         self._reader: sqlite3.Connection | None = None
+        # Adapter-state writes waiting for their group commit, by key.
+        self._state_writes: dict[tuple[str, str, str, int], asyncio.Future[bool | None]] = {}
 
     @classmethod
     def open(cls, url: str, *, sqlite_synchronous: str = "NORMAL") -> Store:
@@ -363,7 +365,9 @@ class Store:
         params = {"platform": platform, "user_id": user_id}
         if self._one_hop:
             sql, order = self._compiled_once(("<user_table_ids>",), _user_table_ids)
-            rows = await self._read_one_hop(sql, tuple(params[name] for name in order))
+            # Through the pooled connection, not the direct reader: a lobby change in flight
+            # (its own transaction) is read after it commits, as before.
+            rows = await self._read_one_hop(sql, tuple(params[name] for name in order), here=False)
             if rows is not None:
                 return [int(row[0]) for row in rows]
         async with self.engine.connect() as conn:
@@ -451,11 +455,14 @@ class Store:
     async def _group_commit(self, op: Callable[[Any], bool]) -> bool | None:
         """Run ``op(cursor)`` in the next group commit on aiosqlite's worker (its own
         savepoint); its outcome once committed, ``None`` when the driver exposes no worker."""
+        return await self._enqueue(op)
+
+    def _enqueue(self, op: Callable[[Any], bool]) -> asyncio.Future[bool | None]:
         future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
         self._pending.append((op, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
-        return await future
+        return future
 
     async def _flush(self) -> None:
         # Yield once before each commit: the callers woken by the last commit are ready to
@@ -542,7 +549,9 @@ class Store:
             result: _T = await run(work, sqlite_conn)
             return result
 
-    async def _read_one_hop(self, sql: str, args: tuple[Any, ...]) -> list[Any] | None:
+    async def _read_one_hop(
+        self, sql: str, args: tuple[Any, ...], *, here: bool = True
+    ) -> list[Any] | None:
         """The rows of one small SELECT (a read needs no transaction: SQLite reads the last
         commit); ``None`` when neither fast way is possible.
 
@@ -553,7 +562,7 @@ class Store:
         """
         if not self._one_hop:
             return None
-        rows = self._read_here(sql, args)
+        rows = self._read_here(sql, args) if here else None
         if rows is not None:
             return rows
 
@@ -748,6 +757,11 @@ class Store:
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> Any | None:
         params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
+        writing = self._state_writes.get((platform, kind, scope, table_id))
+        if writing is not None:
+            # Another task's write of this entry is on its way to the next commit: read after
+            # it, as the single pooled connection used to order them.
+            await asyncio.wait([writing])
         if self._one_hop:
             # The adapters read an entry for every message they edit: one hop, not five.
             sql, order = self._compiled_once(("<state_get>",), _state_get)
@@ -774,7 +788,15 @@ class Store:
                 cursor.execute(sql, args)
                 return True
 
-            if await self._group_commit(op) is not None:
+            entry = (platform, kind, scope, table_id)
+            future = self._enqueue(op)
+            self._state_writes[entry] = future
+            try:
+                done = await future
+            finally:
+                if self._state_writes.get(entry) is future:
+                    del self._state_writes[entry]
+            if done is not None:
                 return
         a = schema.adapter_state
         key = (

@@ -161,3 +161,14 @@ async def test_rating_history_oldest_first_per_family(db_url: str) -> None:
         assert await store.rating_history(platform="telegram", user_id="x", family="scopa") == []
     finally:
         await store.close()
+
+
+async def test_a_read_started_during_another_tasks_write_sees_it(state: AdapterState) -> None:
+    # The Discord handler posts a table message, then keeps its id; a press arriving meanwhile
+    # must find it (the single pooled connection used to order them; the group commit and the
+    # direct reader must too).
+    key: dict[str, Any] = {"platform": "discord", "kind": "table", "scope": "", "table_id": 5}
+    write = asyncio.create_task(state.state_put({"message_id": 77}, **key))
+    await asyncio.sleep(0)  # the write is queued, not yet committed
+    assert await state.state_get(**key) == {"message_id": 77}
+    await write
