@@ -886,8 +886,9 @@ class TableService:
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
         """The open tables where the user sits (any chat of the platform), oldest first."""
         out = []
-        for row in await self.store.user_tables(platform=user.platform, user_id=user.user_id):
-            out.append(self._info(await self._live(row.id)))
+        ids = await self.store.user_table_ids(platform=user.platform, user_id=user.user_id)
+        for table_id in ids:
+            out.append(self._info(await self._live(table_id)))
         return out
 
     async def export_game(self, table_id: int) -> dict[str, Any]:

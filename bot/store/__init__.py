@@ -23,16 +23,19 @@ Guarantees the service builds on:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.store import schema
@@ -57,6 +60,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("lobby", "playing")
+
+_T = TypeVar("_T")
 
 
 class StoreError(RuntimeError):
@@ -266,17 +271,27 @@ class Store:
         self._one_hop = self.is_sqlite
         self._pending: list[Any] = []
         self._flusher: asyncio.Task[None] | None = None
+        # A SQLite file's small reads run right here, on a connection of the event loop's
+        # thread (see _read_one_hop); None: through the driver only.
+        self.reader_path: str | None = None
+        self._reader: sqlite3.Connection | None = None
+        # Adapter-state writes waiting for their group commit, by key.
+        self._state_writes: dict[tuple[str, str, str, int], asyncio.Future[bool | None]] = {}
 
     @classmethod
     def open(cls, url: str, *, sqlite_synchronous: str = "NORMAL") -> Store:
         """A store for a SQLAlchemy async URL (``sqlite+aiosqlite:///...``,
         ``postgresql+asyncpg://...``; plain ``sqlite://`` / ``postgresql://`` are upgraded)."""
         url = _async_url(url)
+        reader_path = None
         try:
             if url.startswith("sqlite"):
-                path = sa.engine.make_url(url).database
+                parsed = sa.engine.make_url(url)
+                path = parsed.database
                 if path and path != ":memory:":
                     Path(path).parent.mkdir(parents=True, exist_ok=True)
+                    # A plain file (no URI options): a second connection sees the same data.
+                    reader_path = None if parsed.query else path
                 engine = create_async_engine(
                     url,
                     pool_size=1,
@@ -291,12 +306,19 @@ class Store:
                 engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
             raise StoreError(f"cannot use database URL: {exc}") from exc
-        return cls(engine)
+        store = cls(engine)
+        store.reader_path = reader_path
+        return store
 
     async def close(self) -> None:
         """Finish the commit in flight (its callers are waiting for it), then disconnect."""
         if self._flusher is not None and not self._flusher.done():
             await self._flusher
+        self.reader_path = None
+        if self._reader is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._reader.close()
+            self._reader = None
         await self.engine.dispose()
 
     async def upgrade(self) -> None:
@@ -413,6 +435,20 @@ class Store:
         async with self.engine.connect() as conn:
             return [_table_row(r) for r in await conn.execute(query)]
 
+    async def user_table_ids(self, *, platform: str, user_id: str) -> list[int]:
+        """The ids of the open tables where the user sits, oldest first (``user_tables``
+        without decoding every row: asked on every press of a hand in a private chat)."""
+        params = {"platform": platform, "user_id": user_id}
+        if self._one_hop:
+            sql, order = self._compiled_once(("<user_table_ids>",), _user_table_ids)
+            # Through the pooled connection, not the direct reader: a lobby change in flight
+            # (its own transaction) is read after it commits, as before.
+            rows = await self._read_one_hop(sql, tuple(params[name] for name in order), here=False)
+            if rows is not None:
+                return [int(row[0]) for row in rows]
+        async with self.engine.connect() as conn:
+            return [int(row[0]) for row in await conn.execute(_user_table_ids(), params)]
+
     async def save(self, update: TableUpdate) -> SaveResult | None:
         """Apply ``update`` in one transaction if the table is still at ``expected_version``.
 
@@ -482,11 +518,27 @@ class Store:
                 "at": move.at,
             }
             move_args = tuple(move_values[name] for name in insert_order)
+
+        def op(cursor: Any) -> bool:
+            cursor.execute(update_sql, update_args)
+            ok = bool(cursor.rowcount == 1)
+            if ok and move_args is not None:
+                cursor.execute(insert_sql, move_args)
+            return ok
+
+        return await self._group_commit(op)
+
+    async def _group_commit(self, op: Callable[[Any], bool]) -> bool | None:
+        """Run ``op(cursor)`` in the next group commit on aiosqlite's worker (its own
+        savepoint); its outcome once committed, ``None`` when the driver exposes no worker."""
+        return await self._enqueue(op)
+
+    def _enqueue(self, op: Callable[[Any], bool]) -> asyncio.Future[bool | None]:
         future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
-        self._pending.append((update_sql, update_args, insert_sql, move_args, future))
+        self._pending.append((op, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
-        return await future
+        return future
 
     async def _flush(self) -> None:
         # Yield once before each commit: the callers woken by the last commit are ready to
@@ -497,13 +549,13 @@ class Store:
             try:
                 outcomes = await self._write_batch(batch)
             except BaseException as exc:
-                for *_, future in batch:
+                for _, future in batch:
                     if not future.done():
                         future.set_exception(exc)
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for (*_, future), outcome in zip(batch, outcomes, strict=True):
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if not future.done():
                     if isinstance(outcome, BaseException):
                         future.set_exception(outcome)
@@ -520,13 +572,10 @@ class Store:
             cursor = sqlite_conn.cursor()
             try:
                 cursor.execute("BEGIN")
-                for update_sql, update_args, insert_sql, move_args, _future in batch:
+                for op, _future in batch:
                     cursor.execute("SAVEPOINT one_save")
                     try:
-                        cursor.execute(update_sql, update_args)
-                        ok = cursor.rowcount == 1
-                        if ok and move_args is not None:
-                            cursor.execute(insert_sql, move_args)
+                        ok = op(cursor)
                     except Exception as exc:
                         cursor.execute("ROLLBACK TO one_save")
                         results.append(exc)
@@ -542,6 +591,28 @@ class Store:
                 sqlite_conn.isolation_level = previous
             return results
 
+        done = await self._on_worker(work)
+        return [None] * len(batch) if done is None else done
+
+    def _read_here(self, sql: str, args: tuple[Any, ...]) -> list[Any] | None:
+        """``sql`` on this thread's read-only connection; ``None`` if it cannot (then the worker
+        reads: a lock held longer than a moment, another thread, a closed store)."""
+        if self.reader_path is None:
+            return None
+        try:
+            if self._reader is None:
+                # Autocommit: each SELECT sees the last commit. WAL readers never wait for the
+                # writer; the short busy timeout only covers WAL recovery and the like.
+                self._reader = sqlite3.connect(self.reader_path, timeout=0.05, isolation_level=None)
+                self._reader.execute("PRAGMA query_only=ON")
+            return self._reader.execute(sql, args).fetchall()
+        except sqlite3.Error as error:
+            logger.debug("direct read failed (%s): through the driver", error)
+            return None
+
+    async def _on_worker(self, work: Callable[[Any], _T]) -> _T | None:
+        """``work(sqlite3_connection)`` in one call into aiosqlite's worker thread, with the
+        pooled connection checked out; ``None`` when the driver exposes no worker."""
         async with self.engine.connect() as conn:
             raw = await conn.get_raw_connection()
             driver = getattr(raw.dbapi_connection, "driver_connection", None)
@@ -550,8 +621,36 @@ class Store:
             if run is None or sqlite_conn is None:
                 logger.info("aiosqlite without a worker handle: saving statement by statement")
                 self._one_hop = False
-                return [None] * len(batch)
-            return list(await run(work, sqlite_conn))
+                return None
+            result: _T = await run(work, sqlite_conn)
+            return result
+
+    async def _read_one_hop(
+        self, sql: str, args: tuple[Any, ...], *, here: bool = True
+    ) -> list[Any] | None:
+        """The rows of one small SELECT (a read needs no transaction: SQLite reads the last
+        commit); ``None`` when neither fast way is possible.
+
+        Read right here when the database is a file: a lookup by key takes microseconds, while
+        a call into aiosqlite's worker thread hands the GIL over and back, which on a loaded
+        machine costs milliseconds (the load benchmark's profile). Else one call into the
+        worker.
+        """
+        if not self._one_hop:
+            return None
+        rows = self._read_here(sql, args) if here else None
+        if rows is not None:
+            return rows
+
+        def work(sqlite_conn: Any) -> list[Any]:
+            cursor = sqlite_conn.cursor()
+            try:
+                cursor.execute(sql, args)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+
+        return await self._on_worker(work)
 
     def _statement(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         found = self._compiled.get(columns)
@@ -564,6 +663,15 @@ class Store:
             )
             found = _positional(stmt, self.engine)
             self._compiled[columns] = found
+        return found
+
+    def _compiled_once(
+        self, key: tuple[str, ...], build: Callable[[], Any]
+    ) -> tuple[str, tuple[str, ...]]:
+        """SQL text and parameter order of the statement ``build()`` makes, compiled once."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = _positional(build(), self.engine)
         return found
 
     def _move_statement(self) -> tuple[str, tuple[str, ...]]:
@@ -724,18 +832,20 @@ class Store:
     async def state_get(
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> Any | None:
-        a = schema.adapter_state
+        params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
+        writing = self._state_writes.get((platform, kind, scope, table_id))
+        if writing is not None:
+            # Another task's write of this entry is on its way to the next commit: read after
+            # it, as the single pooled connection used to order them.
+            await asyncio.wait([writing])
+        if self._one_hop:
+            # The adapters read an entry for every message they edit: one hop, not five.
+            sql, order = self._compiled_once(("<state_get>",), _state_get)
+            rows = await self._read_one_hop(sql, tuple(params[name] for name in order))
+            if rows is not None:
+                return json.loads(rows[0][0]) if rows else None
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(a.c.value).where(
-                        a.c.platform == platform,
-                        a.c.kind == kind,
-                        a.c.scope == scope,
-                        a.c.table_id == table_id,
-                    )
-                )
-            ).first()
+            row = (await conn.execute(_state_get(), params)).first()
         return None if row is None else json.loads(row[0])
 
     async def state_put(
@@ -743,6 +853,27 @@ class Store:
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
+        values = {"value": dumps(value), "updated_at": time.time()}
+        if self._one_hop:
+            # Written with the next group commit (see _save_one_hop): one hop, shared.
+            sql, order = self._compiled_once(("<state_put>",), _state_upsert)
+            params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
+            args = tuple({**params, **values}[name] for name in order)
+
+            def op(cursor: Any) -> bool:
+                cursor.execute(sql, args)
+                return True
+
+            entry = (platform, kind, scope, table_id)
+            future = self._enqueue(op)
+            self._state_writes[entry] = future
+            try:
+                done = await future
+            finally:
+                if self._state_writes.get(entry) is future:
+                    del self._state_writes[entry]
+            if done is not None:
+                return
         a = schema.adapter_state
         key = (
             a.c.platform == platform,
@@ -750,7 +881,6 @@ class Store:
             a.c.scope == scope,
             a.c.table_id == table_id,
         )
-        values = {"value": dumps(value), "updated_at": time.time()}
         for _attempt in range(3):  # bounded: another process may insert the same key meanwhile
             try:
                 async with self.engine.begin() as conn:
@@ -862,6 +992,42 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return 1 + int((await conn.execute(query)).scalar_one())
+
+
+def _state_get() -> Any:
+    a = schema.adapter_state
+    return sa.select(a.c.value).where(
+        a.c.platform == sa.bindparam("platform"),
+        a.c.kind == sa.bindparam("kind"),
+        a.c.scope == sa.bindparam("scope"),
+        a.c.table_id == sa.bindparam("table_id"),
+    )
+
+
+def _user_table_ids() -> Any:
+    t, m = schema.tables, schema.members
+    return (
+        sa.select(t.c.id)
+        .join(m, m.c.table_id == t.c.id)
+        .where(
+            m.c.platform == sa.bindparam("platform"),
+            m.c.user_id == sa.bindparam("user_id"),
+            # Constants in the text: compiled once, with only the user's two parameters.
+            t.c.status.in_([sa.literal_column(f"'{status}'") for status in OPEN_STATUSES]),
+        )
+        .order_by(t.c.id)
+    )
+
+
+def _state_upsert() -> Any:
+    """Insert or replace one adapter state entry, in one statement (SQLite's upsert)."""
+    a = schema.adapter_state
+    columns = ("platform", "kind", "scope", "table_id", "value", "updated_at")
+    stmt = sqlite_insert(a).values({c: sa.bindparam(c) for c in columns})
+    return stmt.on_conflict_do_update(
+        index_elements=[a.c.platform, a.c.kind, a.c.scope, a.c.table_id],
+        set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
+    )
 
 
 def _positional(stmt: Any, engine: AsyncEngine) -> tuple[str, tuple[str, ...]]:

@@ -9,6 +9,10 @@ scrolled up) is kept in memory: after a restart it starts low, which only delays
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -18,6 +22,9 @@ from bot.telegram.messenger import Where
 
 PUBLIC = "public"
 HAND = "hand"
+
+# (kind, scope, table_id) -> the entry written last in a batch (see MessageBook.batch).
+_Held = dict[tuple[str, str, int], dict[str, Any]]
 
 
 @dataclass
@@ -65,6 +72,52 @@ class MessageBook:
         self._repost_after = repost_after
         self.state: AdapterState = state if state is not None else MemoryState()
         self._newest: dict[int, int] = {}
+        # The entries held by the batch of the running delivery (each task its own).
+        self._held: ContextVar[_Held | None] = ContextVar(f"held-{id(self)}", default=None)
+
+    @contextlib.asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """Entries kept inside are read back from memory and written together at the end.
+
+        A move's delivery keeps the table message and two hands: written as they come, each
+        was a commit of its own (on SQLite a hand-over to the driver's thread, the dearest
+        step of a move under load); together they share one. Exiting waits for the write,
+        so whoever delivers next (under the table's lock) reads them from the store.
+        """
+        if self._held.get() is not None:
+            yield
+            return
+        held: _Held = {}
+        token = self._held.set(held)
+        try:
+            yield
+        finally:
+            self._held.reset(token)
+            await asyncio.gather(
+                *(
+                    self.state.state_put(
+                        value, platform=PLATFORM, kind=kind, scope=scope, table_id=table_id
+                    )
+                    for (kind, scope, table_id), value in held.items()
+                )
+            )
+
+    async def _get(self, kind: str, scope: str, table_id: int) -> Any | None:
+        held = self._held.get()
+        if held is not None and (kind, scope, table_id) in held:
+            return held[(kind, scope, table_id)]
+        return await self.state.state_get(
+            platform=PLATFORM, kind=kind, scope=scope, table_id=table_id
+        )
+
+    async def _put(self, value: dict[str, Any], kind: str, scope: str, table_id: int) -> None:
+        held = self._held.get()
+        if held is not None:
+            held[(kind, scope, table_id)] = value
+            return
+        await self.state.state_put(
+            value, platform=PLATFORM, kind=kind, scope=scope, table_id=table_id
+        )
 
     def saw(self, chat_id: int, message_id: int) -> None:
         """A message with this id exists in the chat (ids grow by one per message in a chat)."""
@@ -72,22 +125,14 @@ class MessageBook:
             self._newest[chat_id] = message_id
 
     async def public(self, table_id: int, where: Where) -> Shown | None:
-        found = await self.state.state_get(
-            platform=PLATFORM, kind=PUBLIC, scope=chat_key(where), table_id=table_id
-        )
+        found = await self._get(PUBLIC, chat_key(where), table_id)
         shown = None if found is None else Shown.from_json(found)
         if shown is not None:
             self.saw(where.chat_id, shown.message_id)
         return shown
 
     async def keep_public(self, table_id: int, shown: Shown) -> None:
-        await self.state.state_put(
-            shown.to_json(),
-            platform=PLATFORM,
-            kind=PUBLIC,
-            scope=chat_key(shown.where),
-            table_id=table_id,
-        )
+        await self._put(shown.to_json(), PUBLIC, chat_key(shown.where), table_id)
         self.saw(shown.where.chat_id, shown.message_id)
 
     async def set_public(
@@ -105,15 +150,11 @@ class MessageBook:
         return newest - shown.message_id > self._repost_after
 
     async def private(self, table_id: int, user_id: int) -> Shown | None:
-        found = await self.state.state_get(
-            platform=PLATFORM, kind=HAND, scope=str(user_id), table_id=table_id
-        )
+        found = await self._get(HAND, str(user_id), table_id)
         return None if found is None else Shown.from_json(found)
 
     async def keep_private(self, table_id: int, user_id: int, shown: Shown) -> None:
-        await self.state.state_put(
-            shown.to_json(), platform=PLATFORM, kind=HAND, scope=str(user_id), table_id=table_id
-        )
+        await self._put(shown.to_json(), HAND, str(user_id), table_id)
         self.saw(user_id, shown.message_id)
 
     async def set_private(
@@ -123,9 +164,22 @@ class MessageBook:
 
     async def private_of(self, table_id: int) -> list[Shown]:
         """The private messages (hands) shown for a table."""
-        entries = await self.state.state_of_table(platform=PLATFORM, kind=HAND, table_id=table_id)
-        return [s for _, value in entries if (s := Shown.from_json(value)) is not None]
+        entries = dict(
+            await self.state.state_of_table(platform=PLATFORM, kind=HAND, table_id=table_id)
+        )
+        for (kind, scope, held_table), value in (self._held.get() or {}).items():
+            if kind == HAND and held_table == table_id:
+                entries[scope] = value
+        return [
+            shown
+            for _, value in sorted(entries.items())
+            if (shown := Shown.from_json(value)) is not None
+        ]
 
     async def forget_table(self, table_id: int) -> None:
         """The table is over: its messages need no more edits."""
+        held = self._held.get()
+        if held is not None:
+            for key in [k for k in held if k[2] == table_id]:
+                del held[key]
         await self.state.state_forget_table(platform=PLATFORM, table_id=table_id)

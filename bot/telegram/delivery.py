@@ -56,6 +56,9 @@ _T = TypeVar("_T")
 
 # Announcements that only say what the table message shows next; folded into it.
 _FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
+# The events whose delivery stays within their own audience's messages (see
+# Delivery._independent_chains).
+_CHAINED = (TableView, LobbyView, HandView, TurnNotice, Announcement)
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 # Telegram's caption limit: a longer text goes as a text message under its picture.
@@ -117,17 +120,50 @@ class Delivery:
     async def deliver(self, result: Result, *, origin: Where | None) -> None:
         """Deliver the events of a result in order. ``origin``: where the request came from."""
         if result.table is None:
-            await self._deliver(result, origin=origin)
+            async with self.book.batch():
+                await self._deliver(result, origin=origin)
             return
         lock = self._locks.get(result.table.id)
         if lock is None:
             lock = self._locks[result.table.id] = asyncio.Lock()
-        async with lock:
+        async with lock, self.book.batch():
             await self._deliver(result, origin=origin)
 
     async def _deliver(self, result: Result, *, origin: Where | None) -> None:
-        folded: dict[int, list[str]] = {}
         events = list(result.events)
+        chains = self._independent_chains(events)
+        if chains is None:
+            await self._deliver_chain(events, origin=origin)
+            return
+        # Each chat's messages in order, the chats at once: a move's table edit, hand edits
+        # and turn notice were five round trips one after the other (each one a wait for
+        # Telegram; on the load benchmark's busy machine, for the scheduler too).
+        await asyncio.gather(*(self._deliver_chain(chain, origin=origin) for chain in chains))
+
+    def _independent_chains(self, events: list[Event]) -> list[list[Event]] | None:
+        """The events split by the Telegram chat they go to (a quick game's table and hand
+        share the private chat: one chain) when no event's delivery touches another chat;
+        ``None`` (deliver all in order) when one might: a game's end clears every hand's
+        buttons, a hand for a user who never opened the bot posts a link in the group, other
+        events may fall back to the chat they were asked in."""
+        chains: dict[int, list[Event]] = {}
+        for event in events:
+            if not isinstance(event, _CHAINED) or (
+                isinstance(event, Announcement)
+                and (event.kind == "abandoned" or event.audience.kind != "chat")
+            ):
+                return None
+            if event.audience.kind == "chat":
+                chat_id = where_of(event.audience.id).chat_id
+            else:
+                chat_id = int(event.audience.id)
+                if chat_id in self._blocked:
+                    return None
+            chains.setdefault(chat_id, []).append(event)
+        return list(chains.values()) if len(chains) > 1 else None
+
+    async def _deliver_chain(self, events: list[Event], *, origin: Where | None) -> None:
+        folded: dict[int, list[str]] = {}
         for index, event in enumerate(events):
             try:
                 if isinstance(event, Announcement) and self._foldable(event, events[index + 1 :]):

@@ -257,6 +257,9 @@ class FakeBotApi:
         self.requests: list[RecordedRequest] = []
         self.faults: list[Fault] = []
         self.messages: dict[tuple[int, int], StoredMessage] = {}
+        # The ids of each chat's messages, oldest first: finding a chat must not scan every
+        # message of every chat (1,000 groups in the load benchmark).
+        self._chat_index: dict[int, dict[int, None]] = {}
         # Every picture uploaded, by the file id it got (a later request may name it instead).
         self.files: dict[str, bytes] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
@@ -379,7 +382,11 @@ class FakeBotApi:
 
     def delete_by_user(self, chat_id: int, message_id: int) -> None:
         """A user (or an admin) deletes a message: later edits of it find nothing."""
+        self._forget_message(chat_id, message_id)
+
+    def _forget_message(self, chat_id: int, message_id: int) -> None:
         del self.messages[(chat_id, message_id)]
+        del self._chat_index[chat_id][message_id]
 
     def send_text(
         self,
@@ -567,6 +574,7 @@ class FakeBotApi:
             has_photo=has_photo,
         )
         self.messages[(chat["id"], stored.message_id)] = stored
+        self._chat_index.setdefault(chat["id"], {})[stored.message_id] = None
         return stored
 
     async def _read_params(self, request: web.Request) -> tuple[JSON, dict[str, bytes]]:
@@ -714,9 +722,9 @@ class FakeBotApi:
             if chat_id in self._blocked_private:
                 raise FakeApiError(403, FORBIDDEN_DM)
             return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
-        for cid, _ in self.messages:
-            if cid == chat_id:
-                return self.messages[(cid, _)].chat
+        # The chat as its oldest message still there shows it.
+        for message_id in self._chat_index.get(chat_id, ()):
+            return self.messages[(chat_id, message_id)].chat
         return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
 
     def _check_text(self, text: Any, *, required: bool = True) -> None:
@@ -864,7 +872,7 @@ class FakeBotApi:
 
     async def _api_deleteMessage(self, params: JSON, files: dict[str, bytes]) -> Any:
         stored = self._editable(params)
-        del self.messages[(stored.chat["id"], stored.message_id)]
+        self._forget_message(stored.chat["id"], stored.message_id)
         return True
 
     async def _api_answerCallbackQuery(self, params: JSON, files: dict[str, bytes]) -> Any:

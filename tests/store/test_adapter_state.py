@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -10,12 +12,15 @@ from bot.store import Store
 from bot.store.adapter_state import AdapterState, MemoryState
 
 
-@pytest.fixture(params=["database", "memory"])
+@pytest.fixture(params=["database", "statements", "memory"])
 async def state(request: pytest.FixtureRequest, db_url: str) -> AsyncIterator[AdapterState]:
+    """The database on SQLite's one-hop paths (reads in one driver call, writes in the group
+    commit), statement by statement (PostgreSQL's path), and in memory."""
     if request.param == "memory":
         yield MemoryState()
         return
     store = Store.open(db_url)
+    store._one_hop = request.param == "database" and store.is_sqlite
     await store.upgrade()
     try:
         yield store
@@ -24,7 +29,12 @@ async def state(request: pytest.FixtureRequest, db_url: str) -> AsyncIterator[Ad
 
 
 async def test_put_get_replace_delete(state: AdapterState) -> None:
-    key = {"platform": "telegram", "kind": "public", "scope": "-100:7", "table_id": 3}
+    key: dict[str, Any] = {
+        "platform": "telegram",
+        "kind": "public",
+        "scope": "-100:7",
+        "table_id": 3,
+    }
     assert await state.state_get(**key) is None
     await state.state_put({"message_id": 10, "version": 2}, **key)
     assert await state.state_get(**key) == {"message_id": 10, "version": 2}
@@ -35,6 +45,26 @@ async def test_put_get_replace_delete(state: AdapterState) -> None:
     assert await state.state_get(**{**key, "table_id": 4}) is None
     await state.state_delete(**key)
     assert await state.state_get(**key) is None
+
+
+async def test_puts_made_together_all_land_and_the_last_for_a_key_wins(
+    state: AdapterState,
+) -> None:
+    # Issued at once, these share group commits on SQLite; each caller returns once written.
+    puts = [
+        state.state_put(
+            {"n": n}, platform="telegram", kind="hand", scope=str(n % 5), table_id=n % 3
+        )
+        for n in range(60)
+    ]
+    await asyncio.gather(*puts)
+    for scope in range(5):
+        for table_id in range(3):
+            last = max(n for n in range(60) if n % 5 == scope and n % 3 == table_id)
+            found = await state.state_get(
+                platform="telegram", kind="hand", scope=str(scope), table_id=table_id
+            )
+            assert found == {"n": last}
 
 
 async def test_a_tables_entries_listed_and_forgotten_together(state: AdapterState) -> None:
@@ -131,3 +161,14 @@ async def test_rating_history_oldest_first_per_family(db_url: str) -> None:
         assert await store.rating_history(platform="telegram", user_id="x", family="scopa") == []
     finally:
         await store.close()
+
+
+async def test_a_read_started_during_another_tasks_write_sees_it(state: AdapterState) -> None:
+    # The Discord handler posts a table message, then keeps its id; a press arriving meanwhile
+    # must find it (the single pooled connection used to order them; the group commit and the
+    # direct reader must too).
+    key: dict[str, Any] = {"platform": "discord", "kind": "table", "scope": "", "table_id": 5}
+    write = asyncio.create_task(state.state_put({"message_id": 77}, **key))
+    await asyncio.sleep(0)  # the write is queued, not yet committed
+    assert await state.state_get(**key) == {"message_id": 77}
+    await write

@@ -82,6 +82,8 @@ async def test_compare_and_set(db_url: str, one_hop: bool) -> None:
         assert [r.id for r in await store.user_tables(platform="telegram", user_id="u")] == [
             table_id
         ]
+        assert await store.user_table_ids(platform="telegram", user_id="u") == [table_id]
+        assert await store.user_table_ids(platform="telegram", user_id="nobody") == []
         assert [r.id for r in await store.open_tables(platform="telegram", chat_id="c")] == [
             table_id
         ]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from bot.store.adapter_state import MemoryState
 from bot.telegram.book import MessageBook
 from bot.telegram.messenger import Where
 
@@ -45,3 +48,51 @@ async def test_forgetting_a_table_drops_its_messages() -> None:
     assert await book.private(2, 1001) is not None
     with pytest.raises(ValueError):
         MessageBook(repost_after=0)
+
+
+async def test_a_batch_holds_its_entries_until_it_ends_and_reads_them_back() -> None:
+    state = MemoryState()
+    book = MessageBook(repost_after=5, state=state)
+    await book.set_private(1, 1002, 7)  # written at once: no batch
+    async with book.batch():
+        await book.set_public(1, GROUP, 10, version=3)
+        await book.set_private(1, 1001, 4, version=3)
+        await book.set_private(1, 1001, 5, version=4)  # the last one kept wins
+        await book.set_public(2, GROUP, 20)
+        # read back from the batch; the store has none of them yet
+        shown = await book.public(1, GROUP)
+        assert shown is not None and (shown.message_id, shown.version) == (10, 3)
+        assert [s.message_id for s in await book.private_of(1)] == [5, 7]
+        unwritten = await state.state_get(
+            platform="telegram", kind="public", scope="-100500", table_id=1
+        )
+        assert unwritten is None
+        await book.forget_table(2)  # a table that ends in the batch leaves nothing behind
+    stored = await state.state_get(platform="telegram", kind="hand", scope="1001", table_id=1)
+    assert stored is not None and stored["message_id"] == 5
+    assert await book.public(1, GROUP) is not None
+    assert await book.public(2, GROUP) is None
+
+
+async def test_batches_of_concurrent_deliveries_are_their_own() -> None:
+    book = MessageBook(repost_after=5)
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with book.batch():
+            await book.set_public(1, GROUP, 10)
+            inside.set()
+            await release.wait()
+
+    async def second() -> None:
+        await inside.wait()
+        async with book.batch():
+            # another task's held entry is not visible, nor written by this batch's end
+            assert await book.public(1, GROUP) is None
+            await book.set_public(2, GROUP, 20)
+        assert await book.public(1, GROUP) is None
+        release.set()
+
+    await asyncio.gather(first(), second())
+    assert (await book.public(1, GROUP)) is not None and (await book.public(2, GROUP)) is not None
