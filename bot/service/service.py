@@ -645,6 +645,8 @@ class TableService:
             if live.row.status == "lobby":
                 call.events.append(LobbyView(audience=audience, locale=locale, table=info))
                 return Result(call.events, info)
+            if live.game is None:  # a lobby abandoned before it started: no game to show
+                raise Refused("not_playing")
             call.events.append(
                 TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )

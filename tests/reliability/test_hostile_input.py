@@ -98,3 +98,27 @@ def test_button_data_decodes_or_raises_value_error(data: str) -> None:
     except ValueError:
         return
     assert button.table_id >= 0 and button.version >= 0 and button.action
+
+
+async def test_an_abandoned_lobby_is_refused_not_crashed(tmp_path: Path) -> None:
+    """Found by the fuzzer: a lobby abandoned before its start has no game; showing it or
+    pressing any button on it raised AttributeError."""
+    from bot.service import ChatRef, UserRef
+
+    service = await open_service(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+    chat, eve = ChatRef("telegram", "-501"), UserRef("telegram", "99", "Eve", "en")
+    try:
+        created = await service.create_table(chat, eve, "scopa", players=2, options={})
+        assert created.table is not None
+        table_id = created.table.id
+        assert (await service.abandon(chat, eve, table_id)).ok
+        results = [
+            await service.show(chat, eve, table_id, public=public) for public in (False, True)
+        ]
+        for action in ("@hand", "@table", "@hint", "@rematch", "@back", "7D", "?x"):
+            results.append(await service.press(chat, eve, f"{table_id}:0:{action}"))
+        assert all(r.refusal is not None for r in results)
+        assert {r.refusal.code for r in results if r.refusal} <= {"not_playing", "bad_button"}
+        assert (await service.show(chat, eve, table_id)).refusal.code == "not_playing"  # type: ignore[union-attr]
+    finally:
+        await service.store.close()
