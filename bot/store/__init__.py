@@ -874,6 +874,26 @@ class Store:
                     del self._state_writes[entry]
             if done is not None:
                 return
+        # Ordered per entry within this process, as on the group commit: a put waits for the
+        # previous put of its entry (the last issued wins) and a read waits for both.
+        entry = (platform, kind, scope, table_id)
+        previous = self._state_writes.get(entry)
+        mine: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
+        self._state_writes[entry] = mine
+        try:
+            if previous is not None:
+                await asyncio.wait([previous])
+            await self._state_put_now(
+                values, platform=platform, kind=kind, scope=scope, table_id=table_id
+            )
+        finally:
+            mine.set_result(True)
+            if self._state_writes.get(entry) is mine:
+                del self._state_writes[entry]
+
+    async def _state_put_now(
+        self, values: dict[str, Any], *, platform: str, kind: str, scope: str, table_id: int
+    ) -> None:
         a = schema.adapter_state
         key = (
             a.c.platform == platform,
