@@ -9,6 +9,7 @@ import logging
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -220,27 +221,35 @@ def test_replay_names_the_bad_move_and_the_cli_fails(tmp_path: Path) -> None:
         assert len(run.stderr.strip().splitlines()) <= 1
 
 
+@pytest.fixture
+def restored_logging() -> Iterator[logging.Logger]:
+    """The root logger; its handlers, level and the record factory are put back afterwards
+    (configure_logging changes all three, and a test must not leave them to the next one)."""
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level, logging.getLogRecordFactory())
+    try:
+        yield root
+    finally:
+        root.handlers, root.level = saved[0], saved[1]
+        logging.setLogRecordFactory(saved[2])
+
+
 @pytest.mark.parametrize("fmt", ["json", "kv"])
+@pytest.mark.usefixtures("restored_logging")
 def test_structured_log_lines_carry_fields_and_hide_secrets(
     fmt: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = logging.getLogger()
-    saved = (list(root.handlers), root.level)
+    configure_logging("INFO", fmt, secrets=["123:SECRET-token"])
+    log = logging.getLogger("bot.test")
+    log.info(
+        "moved with %s",
+        "123:SECRET-token",
+        extra={"table_id": 7, "platform": "telegram", "latency_ms": 3.5},
+    )
     try:
-        configure_logging("INFO", fmt, secrets=["123:SECRET-token"])
-        log = logging.getLogger("bot.test")
-        log.info(
-            "moved with %s",
-            "123:SECRET-token",
-            extra={"table_id": 7, "platform": "telegram", "latency_ms": 3.5},
-        )
-        try:
-            raise RuntimeError("bad 123:SECRET-token")
-        except RuntimeError:
-            log.exception("failed")
-    finally:
-        root.handlers, root.level = saved[0], saved[1]
-        configure_logging_restore()
+        raise RuntimeError("bad 123:SECRET-token")
+    except RuntimeError:
+        log.exception("failed")
     err = capsys.readouterr().err
     assert "SECRET" not in err
     first = err.splitlines()[0]
@@ -253,37 +262,28 @@ def test_structured_log_lines_carry_fields_and_hide_secrets(
         assert 'msg="moved with ***"' in first
 
 
-def configure_logging_restore() -> None:
-    """Undo configure_logging's record factory (a test must not leave it to the next one)."""
-    factory = logging.getLogRecordFactory()
-    logging.setLogRecordFactory(getattr(factory, "base", factory))
-
-
-def test_a_handler_added_after_start_up_never_sees_a_secret() -> None:
-    root = logging.getLogger()
-    saved = (list(root.handlers), root.level)
+def test_a_handler_added_after_start_up_never_sees_a_secret(
+    restored_logging: logging.Logger,
+) -> None:
     seen: list[str] = []
 
     class Late(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             seen.append(self.format(record))
 
+    before = logging.getLogRecordFactory()
+    configure_logging("INFO", "kv", secrets=["123:SECRET-token", ""])
+    configure_logging("INFO", "kv", secrets=["123:SECRET-token"])  # again: not stacked
+    assert getattr(logging.getLogRecordFactory(), "base", None) is before
+    restored_logging.addHandler(Late())
+    log = logging.getLogger("bot.test.late")
+    log.warning("url https://api/bot%s/getMe", "123:SECRET-token")
     try:
-        configure_logging("INFO", "kv", secrets=["123:SECRET-token", ""])
-        configure_logging("INFO", "kv", secrets=["123:SECRET-token"])  # again: not stacked
-        root.addHandler(Late())
-        log = logging.getLogger("bot.test.late")
-        log.warning("url https://api/bot%s/getMe", "123:SECRET-token")
-        try:
-            raise RuntimeError("bad 123:SECRET-token")
-        except RuntimeError:
-            log.exception("failed")
-    finally:
-        root.handlers, root.level = saved[0], saved[1]
-        configure_logging_restore()
+        raise RuntimeError("bad 123:SECRET-token")
+    except RuntimeError:
+        log.exception("failed")
     assert len(seen) == 2 and all("SECRET" not in line for line in seen)
     assert "https://api/bot***/getMe" in seen[0] and "bad ***" in seen[1]
-    assert not hasattr(logging.getLogRecordFactory(), "base")
 
 
 class _Result:
