@@ -54,6 +54,7 @@ class Result:
     winner: int | None  # side, None on a tie
     dealer_side: int
     seconds: float
+    deals: int = 1  # smazzate (Scala 40: hands) the game took
 
 
 @dataclass
@@ -201,7 +202,8 @@ def _play_scala40(job: Job) -> Result:
     else:
         raise RuntimeError(f"a Scala 40 match (seed {job.seed}) did not end in {MAX_SCALA40_MOVES}")
     scores = game.view(None).scores
-    return Result(job, tuple(scores), game.winner, dealer, time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return Result(job, tuple(scores), game.winner, dealer, elapsed, game.hand_number)
 
 
 def play(job: Job) -> Result:
@@ -235,7 +237,8 @@ def play(job: Job) -> Result:
         outcome = game.outcome()
         assert outcome is not None
         points, winner = outcome.points, outcome.winner
-    return Result(job, tuple(points), winner, dealer_side, time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return Result(job, tuple(points), winner, dealer_side, elapsed, len(game.smazzate))
 
 
 def _results(jobs: list[Job], workers: int) -> Iterator[Result]:
@@ -316,6 +319,10 @@ def report(tallies: dict[str, Tally], *, unit: str) -> list[str]:
     return lines
 
 
+def _hands(game: str) -> str:
+    return "hands" if game == "scala40" else "deals"
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -358,8 +365,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(file=sys.stderr)
     unit = "deals" if args.deals else "games"
     seeds = len(results) // len(labels)
+    played = "" if args.deals else f" ({sum(r.deals for r in results)} {_hands(args.game)})"
     print(
-        f"{args.game}: {len(results)} {unit}, seeds {args.seed}..{args.seed + seeds - 1},"
+        f"{args.game}: {len(results)} {unit}{played}, seeds {args.seed}..{args.seed + seeds - 1},"
         f" seats swapped; {time.perf_counter() - started:.1f}s"
         + (f" (interrupted: {len(jobs)} planned)" if interrupted else "")
     )
