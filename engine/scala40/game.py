@@ -855,8 +855,7 @@ class _Turns:
         s = self.s
         if move.kind not in (MoveKind.REENTER, MoveKind.DECLINE):
             raise IllegalMove(
-                "seat {seat} was eliminated: choose 'in' (re-enter) or 'out' before the next hand",
-                seat=s.current,
+                "you were eliminated: choose 'in' (re-enter) or 'out' before the next hand"
             )
         seat = s.pending.pop(0)
         if move.kind is MoveKind.REENTER:

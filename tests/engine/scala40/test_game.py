@@ -449,8 +449,10 @@ def test_reentry() -> None:
     paused = game.play("m 5D6D7D")
     assert paused.phase is Phase.REENTRY and paused.current_player == 1
     assert moves(paused) == ["in", "out"]
-    with pytest.raises(IllegalMove, match="re-enter"):
+    with pytest.raises(IllegalMove, match="re-enter") as refused:
         paused.play("t")
+    # Said to the eliminated player, who sees no seat numbers (they count from 0 internally).
+    assert str(refused.value).startswith("you were eliminated") and not refused.value.params
     back = paused.play("in")
     assert not back.is_eliminated(1) and back.points(1) == 62  # 60 + 2 for seat 2
     assert back.has_reentered(1) and back.phase is Phase.DRAW and back.hand_number == 2
