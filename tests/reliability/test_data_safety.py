@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -40,10 +43,13 @@ def stored_moves(path: Path) -> set[tuple[int, int, str]]:
 
 
 def run_writer_until_killed(
-    url: str, seed: int, kill_after: float | None
+    url: str, seed: int, kill: tuple[str, float] | None
 ) -> tuple[list[str], bool]:
-    """Runs the writer; SIGKILLs it after ``kill_after`` s (None: let it finish). Returns its
-    acknowledged lines and whether it finished on its own."""
+    """Runs the writer and SIGKILLs it: ``("after", s)`` that many seconds after its start,
+    ``("acks", n)`` once it has acknowledged n more moves (plus a moment, so the kill lands
+    mid-write rather than right after a flush); ``None``: let it finish. The kill follows the
+    writer's progress, not the clock, so a fast machine cannot finish the games first.
+    Returns its acknowledged lines and whether it finished on its own."""
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.reliability.writer", url, str(GAMES), str(seed)],
         cwd=ROOT,
@@ -51,14 +57,39 @@ def run_writer_until_killed(
         stderr=subprocess.PIPE,
         text=True,
     )
+    # A hung writer must not hang the test: it is killed after 300 s whatever happens.
+    guard = threading.Timer(300, process.kill)
+    guard.start()
     try:
-        out, err = process.communicate(timeout=kill_after if kill_after is not None else 300)
-    except subprocess.TimeoutExpired:
-        process.kill()  # SIGKILL: no cleanup, no flush, like a power cut of the process
+        if kill is None or kill[0] == "after":
+            try:
+                out, err = process.communicate(timeout=kill[1] if kill is not None else None)
+            except subprocess.TimeoutExpired:
+                process.kill()  # SIGKILL: no cleanup, no flush, like a power cut of the process
+                out, err = process.communicate(timeout=30)
+                return out.splitlines(), False
+            assert process.returncode == 0, err[-2000:]
+            return out.splitlines(), True
+        assert process.stdout is not None
+        lines: list[str] = []
+        seen = 0
+        while seen < kill[1]:
+            line = process.stdout.readline()
+            if not line:
+                break  # the writer ended before the kill
+            lines.append(line.rstrip("\n"))
+            seen += line.startswith("ack ")
+        else:
+            time.sleep(random.Random(seed).uniform(0.0, 0.02))
+            process.kill()
         out, err = process.communicate(timeout=30)
-        return out.splitlines(), False
-    assert process.returncode == 0, err[-2000:]
-    return out.splitlines(), True
+        lines += out.splitlines()
+        if process.returncode == 0:
+            return lines, True
+        assert process.returncode == -signal.SIGKILL, err[-2000:]
+        return lines, False
+    finally:
+        guard.cancel()
 
 
 def acks(lines: list[str]) -> set[tuple[int, int, str]]:
@@ -77,10 +108,16 @@ def test_sigkill_mid_write_loses_no_acknowledged_move(tmp_path: Path) -> None:
     acknowledged: set[tuple[int, int, str]] = set()
     kills = 0
     for attempt in range(12):
-        # The first kill lands during start-up/migrations, later ones mid-game.
-        lines, finished = run_writer_until_killed(
-            url, attempt, None if attempt == 11 else rng.uniform(0.5, 2.0)
-        )
+        # The first kill lands during start-up/migrations, later ones mid-game (12 games to
+        # 11 points are well over 1,000 moves: nine kills at most 150 moves apart all land).
+        kill: tuple[str, float] | None
+        if attempt == 0:
+            kill = ("after", rng.uniform(0.05, 0.5))
+        elif attempt < 10:
+            kill = ("acks", rng.randint(20, 150))
+        else:
+            kill = None
+        lines, finished = run_writer_until_killed(url, attempt, kill)
         acknowledged |= acks(lines)
         kills += not finished
         assert integrity(db) == [("ok",)]
