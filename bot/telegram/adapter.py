@@ -139,10 +139,11 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         table_id = parse_hand_payload(context.args[0]) if context.args else None
+        if message.chat.type == ChatType.PRIVATE:
+            await self._delivery.unblocked(user.id)  # the private chat is open now
         if table_id is None or message.chat.type != ChatType.PRIVATE:
             await self.on_help(update, context)
             return
-        self._delivery.unblocked(user.id)
         await self._deliver_hand(message, user, table_id)
 
     async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

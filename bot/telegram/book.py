@@ -3,8 +3,10 @@ player's private hand message, so they are edited in place instead of re-sent.
 
 The message ids live in the adapter state (``bot.store.adapter_state``; the database in
 production, migration 0004), so a restarted process, or a second one on the same database, edits
-the same messages. Only the newest message id seen per chat (how far a table message has
-scrolled up) is kept in memory: after a restart it starts low, which only delays a re-post.
+the same messages. So do a player's latest turn notice (deleted when the next one is posted), the
+mark of a user whose private chat Telegram refuses, and the deep link offered for it. Only the
+newest message id seen per chat (how far a table message has scrolled up) is kept in memory:
+after a restart it starts low, which only delays a re-post.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from bot.telegram.messenger import Where
 
 PUBLIC = "public"
 HAND = "hand"
+NOTICE = "notice"  # a player's latest turn notice at a table: its message id
+BLOCKED = "blocked"  # a user whose private chat is refused (no table): a Blocked mark
+LINK = "link"  # the deep link offered at a table to a blocked user: the mark's token
 
 # (kind, scope, table_id) -> the entry written last in a batch (see MessageBook.batch).
-_Held = dict[tuple[str, str, int], dict[str, Any]]
+_Held = dict[tuple[str, str, int], Any]
 
 
 @dataclass
@@ -60,6 +65,23 @@ class Shown:
                 companion=None if data.get("companion") is None else int(data["companion"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """Telegram refused a private message to the user (the chat was never opened, or the bot
+    was blocked). ``token`` names this spell (a deep link is offered once per table and spell);
+    ``at``: when it was last seen refused (Unix time)."""
+
+    token: str
+    at: float
+
+    @classmethod
+    def from_json(cls, data: Any) -> Blocked | None:
+        try:
+            return cls(token=str(data["token"]), at=float(data["at"]))
+        except (KeyError, TypeError, ValueError):
             return None
 
 
@@ -110,7 +132,7 @@ class MessageBook:
             platform=PLATFORM, kind=kind, scope=scope, table_id=table_id
         )
 
-    async def _put(self, value: dict[str, Any], kind: str, scope: str, table_id: int) -> None:
+    async def _put(self, value: Any, kind: str, scope: str, table_id: int) -> None:
         held = self._held.get()
         if held is not None:
             held[(kind, scope, table_id)] = value
@@ -175,6 +197,35 @@ class MessageBook:
             for _, value in sorted(entries.items())
             if (shown := Shown.from_json(value)) is not None
         ]
+
+    async def notice(self, table_id: int, user_id: int) -> int | None:
+        """The message id of the user's latest turn notice at the table."""
+        found = await self._get(NOTICE, str(user_id), table_id)
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+    async def keep_notice(self, table_id: int, user_id: int, message_id: int) -> None:
+        await self._put(message_id, NOTICE, str(user_id), table_id)
+
+    async def blocked(self, user_id: int) -> Blocked | None:
+        found = await self._get(BLOCKED, str(user_id), 0)
+        return None if found is None else Blocked.from_json(found)
+
+    async def keep_blocked(self, user_id: int, mark: Blocked) -> None:
+        await self._put(asdict(mark), BLOCKED, str(user_id), 0)
+
+    async def unblock(self, user_id: int) -> None:
+        held = self._held.get()
+        if held is not None:
+            held.pop((BLOCKED, str(user_id), 0), None)
+        await self.state.state_delete(platform=PLATFORM, kind=BLOCKED, scope=str(user_id))
+
+    async def linked(self, table_id: int, user_id: int) -> str | None:
+        """The token of the blocked spell a deep link was offered for at this table."""
+        found = await self._get(LINK, str(user_id), table_id)
+        return found if isinstance(found, str) else None
+
+    async def keep_linked(self, table_id: int, user_id: int, token: str) -> None:
+        await self._put(token, LINK, str(user_id), table_id)
 
     async def forget_table(self, table_id: int) -> None:
         """The table is over: its messages need no more edits."""

@@ -5,7 +5,10 @@
   "the cards are dealt") are folded into that message instead of being posted on their own.
 * Hands (to a user) edit the player's private message in place. When Telegram refuses a private
   message (403: the user never opened the bot), the table's chat gets, once, a deep-link button
-  that opens the private chat; ``/start`` from it delivers the hand.
+  that opens the private chat; ``/start`` from it delivers the hand. The refusal is remembered
+  (in the adapter state, with a copy in memory) so the next hands and notices do not knock again;
+  ``/start`` clears it, and after ``retry_blocked_after`` seconds the next hand tries anyway (the
+  user may have opened the chat some other way).
 * Everything else is posted as a new message.
 
 With pictures on (``IMAGES``), a table, a hand and the /stats reply are photo messages whose
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -46,7 +51,7 @@ from bot.service import (
     decode_button,
 )
 from bot.telegram import phrases
-from bot.telegram.book import MessageBook, Shown
+from bot.telegram.book import Blocked, MessageBook, Shown
 from bot.telegram.ids import PLATFORM, deep_link, hand_payload, where_of
 from bot.telegram.messenger import BlockedError, Messenger, Where
 
@@ -67,6 +72,11 @@ CAPTION_LIMIT = 1024
 # state under this kind, so other processes reuse them).
 _FILE_IDS = 1024
 FILE = "file"
+# A refused private chat is tried again after this many seconds.
+RETRY_BLOCKED_AFTER = 600.0
+# A refusal remembered in memory is checked against the adapter state (another process may have
+# seen the user's /start) at most this often.
+RECHECK_BLOCKED_AFTER = 30.0
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -89,16 +99,20 @@ class Delivery:
         renderer: Renderer,
         book: MessageBook,
         pictures: Pictures | None = None,
+        retry_blocked_after: float = RETRY_BLOCKED_AFTER,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         # A getter, not a Bot: the Application (and its bot) is built after the adapter.
         self._bot = bot
         self._renderer = renderer
         self.book = book
         self.pictures = pictures
+        self._retry_blocked_after = retry_blocked_after
+        self.clock = clock
         self._file_ids: OrderedDict[str, str] = OrderedDict()
-        self._blocked: set[int] = set()
-        self._linked: set[tuple[int, int]] = set()
-        self._notices: dict[tuple[int, int], int] = {}
+        # Refused private chats seen by this process: user id -> (mark, when last checked
+        # against the adapter state). Users not in it are assumed reachable.
+        self._blocked: dict[int, tuple[Blocked, float]] = {}
         # Updates are handled concurrently: one table's results are delivered one at a time.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -109,10 +123,16 @@ class Delivery:
     async def say(
         self, where: Where, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> int | None:
-        """Post a text; ``None`` if Telegram refused (a private chat never opened)."""
+        """Post a text; ``None`` if Telegram refused (a private chat never opened), or refuses
+        that private chat as far as we know."""
+        private = where.chat_id > 0  # Telegram: users' (private chats') ids are positive
+        if private and await self._is_blocked(where.chat_id):
+            return None
         try:
             message_id = await self.messenger.send(where, text, markup)
         except BlockedError:
+            if private:
+                await self._refused(where.chat_id)
             return None
         self.book.saw(where.chat_id, message_id)
         return message_id
@@ -190,10 +210,37 @@ class Delivery:
             except TelegramError as error:
                 logger.info("could not clear the buttons of a hand: %s", error)
 
-    def unblocked(self, user_id: int) -> None:
-        """The user opened the private chat: hands go there again."""
-        self._blocked.discard(user_id)
-        self._linked = {k for k in self._linked if k[1] != user_id}
+    async def unblocked(self, user_id: int) -> None:
+        """The user opened the private chat: hands go there again (in every process)."""
+        self._blocked.pop(user_id, None)
+        await self.book.unblock(user_id)
+
+    async def _is_blocked(self, user_id: int) -> bool:
+        """Whether the user's private chat is known to refuse messages (and not due a retry)."""
+        known = self._blocked.get(user_id)
+        if known is None:
+            return False
+        mark, checked = known
+        now = self.clock()
+        if now - checked > RECHECK_BLOCKED_AFTER:
+            stored = await self.book.blocked(user_id)
+            if stored is None:  # cleared by a /start another process served
+                del self._blocked[user_id]
+                return False
+            mark = stored
+            self._blocked[user_id] = (mark, now)
+        return now - mark.at < self._retry_blocked_after
+
+    async def _refused(self, user_id: int) -> Blocked:
+        """Telegram refused a private message: remember it, in the same spell as before if any."""
+        now = self.clock()
+        known = self._blocked.get(user_id)
+        previous = known[0] if known is not None else await self.book.blocked(user_id)
+        token = previous.token if previous is not None else uuid.uuid4().hex
+        mark = Blocked(token, now)
+        self._blocked[user_id] = (mark, now)
+        await self.book.keep_blocked(user_id, mark)
+        return mark
 
     async def learn(self, message: Message, data: str, *, user_id: int) -> None:
         """A press on ``message`` tells which message shows a table (re-learned after a restart)."""
@@ -312,8 +359,8 @@ class Delivery:
         image: RenderedImage | None = None,
     ) -> None:
         table_id = event.table.id
-        if user_id in self._blocked:
-            await self._offer_link(event, user_id)
+        if await self._is_blocked(user_id):
+            await self._offer_link(event, user_id, self._blocked[user_id][0])
             return
         shown = await self.book.private(table_id, user_id)
         if shown is not None and event.table.version < shown.version:
@@ -323,8 +370,7 @@ class Delivery:
                 Where(user_id), shown, event.table.version, text, markup, image
             )
         except BlockedError:
-            self._blocked.add(user_id)
-            await self._offer_link(event, user_id)
+            await self._offer_link(event, user_id, await self._refused(user_id))
             return
         if shown is not None and shown_now.message_id != shown.message_id and shown.photo:
             # A picture replaced by a text (pictures switched off): its buttons go.
@@ -469,10 +515,10 @@ class Delivery:
             self._file_ids.popitem(last=False)
         await self.book.state.state_put(file_id, platform=PLATFORM, kind=FILE, scope=image.digest)
 
-    async def _offer_link(self, event: HandView, user_id: int) -> None:
-        """Once per table and player: a button in the table's chat that opens the private chat."""
-        key = (event.table.id, user_id)
-        if key in self._linked:
+    async def _offer_link(self, event: HandView, user_id: int, mark: Blocked) -> None:
+        """Once per table, player and spell of refusal: a button in the table's chat that opens
+        the private chat."""
+        if await self.book.linked(event.table.id, user_id) == mark.token:
             return
         bot = self._bot()
         t = self._renderer.translations(event.locale)
@@ -483,20 +529,19 @@ class Delivery:
         text = t.gettext(phrases.OPEN_PRIVATE_CHAT).format(name=name)
         where = where_of(event.table.chat_id)
         if await self.say(where, text, InlineKeyboardMarkup([[button]])) is not None:
-            self._linked.add(key)
+            await self.book.keep_linked(event.table.id, user_id, mark.token)
 
     async def _notice(self, event: TurnNotice, user_id: int, text: str) -> None:
         """A fresh message notifies (an edit does not); the previous notice is removed."""
-        if user_id in self._blocked:
+        if await self._is_blocked(user_id):
             return
-        key = (event.table.id, user_id)
-        old = self._notices.pop(key, None)
+        table_id = event.table.id
+        old = await self.book.notice(table_id, user_id)
         message_id = await self.say(Where(user_id), text)
         if message_id is None:
-            self._blocked.add(user_id)
             return
-        self._notices[key] = message_id
-        if old is not None:
+        await self.book.keep_notice(table_id, user_id, message_id)
+        if old is not None and old != message_id:
             try:
                 await self._bot().delete_message(chat_id=user_id, message_id=old)
             except Exception as error:

@@ -337,6 +337,10 @@ class FakeBotApi:
         """``user_id`` has never opened the bot: a first private message to them gets a 403."""
         self._blocked_private.add(user_id)
 
+    def unblock_private(self, user_id: int) -> None:
+        """``user_id`` opened the bot in a way the bot is not told of (no ``/start``)."""
+        self._blocked_private.discard(user_id)
+
     def make_admin(self, chat_id: int, user_id: int) -> None:
         """``user_id`` administers the group ``chat_id`` (``getChatMember`` says so)."""
         self.admins.add((chat_id, user_id))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import decode_button
-from tests.fakes.telegram_api import FakeBotApi, StoredMessage, group_chat, user
+from tests.fakes.telegram_api import FakeBotApi, StoredMessage, group_chat, private_chat, user
 from tests.telegram.harness import Tavolo, action_data, hand_message, play_turn
 
 ALICE = user(1001, "Alice")
@@ -88,3 +88,114 @@ async def test_restart_mid_game_edits_the_same_messages(
                 and r.params.get("reply_markup")
             ]
             assert reposted == [], reposted
+
+
+def link_buttons(api: FakeBotApi) -> int:
+    return sum("url" in b for m in api.bot_messages(GROUP["id"]) for b in m.buttons())
+
+
+def refused(api: FakeBotApi, user_id: int, since: int = 0) -> int:
+    return sum(
+        1
+        for r in api.requests[since:]
+        if r.chat_id == user_id and r.method in ("sendMessage", "sendPhoto") and r.status == 403
+    )
+
+
+def notices(api: FakeBotApi, user_id: int) -> list[StoredMessage]:
+    """The turn notices still in the user's private chat (button-less "your turn" messages)."""
+    return [
+        m
+        for m in api.bot_messages(user_id)
+        if not m.buttons() and m.text is not None and "turn" in m.text
+    ]
+
+
+async def test_refused_private_chats_and_turn_notices_survive_a_restart(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    api.block_private(BOB["id"])
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, ALICE, "/scopa 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        assert link_buttons(api) == 1 and refused(api, BOB["id"]) == 1
+        table = table_message(api, table_id)
+        await tavolo.restart()
+        # The new process knocks once more (it cannot know without trying), learns from the
+        # store that the deep link was already offered in this spell, and does not repeat it.
+        # ("My hand" also shows Bob the table: refused in private, it goes to the group.)
+        since = len(api.requests)
+        for _ in range(3):
+            await tavolo.press_action(table, BOB, "@hand")
+        assert refused(api, BOB["id"], since) == 1 and link_buttons(api) == 1
+        # Bob opens the private chat from the link: his hand arrives, and the game goes on.
+        await tavolo.say(private_chat(BOB), BOB, f"/start hand-{table_id}")
+        assert hand_message(api, BOB["id"], table_id) is not None
+        rng = random.Random(5)
+        for round_no in range(6):
+            if round_no == 3:
+                await tavolo.restart()
+            for player in (ALICE, BOB):
+                await play_turn(tavolo, player, table_id, rng)
+            # each player's previous notice was deleted when the next came, across the restart
+            for player in (ALICE, BOB):
+                assert len(notices(api, player["id"])) <= 1, notices(api, player["id"])
+        assert any(notices(api, p["id"]) for p in (ALICE, BOB))
+        assert link_buttons(api) == 1
+
+
+async def test_a_start_seen_by_another_process_unblocks_the_hands(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    api.block_private(BOB["id"])
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, ALICE, "/scopa 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        assert tavolo.bot is not None and tavolo.store is not None
+        delivery = tavolo.bot.delivery
+        now = [delivery.clock()]
+        delivery.clock = lambda: now[0]
+        # Another process on the same database served Bob's /start: the mark is gone there.
+        api.unblock_private(BOB["id"])
+        await tavolo.store.state_delete(platform="telegram", kind="blocked", scope=str(BOB["id"]))
+        # This process still trusts its memory for a while (no store read per hand) ...
+        since = len(api.requests)
+        table = table_message(api, table_id)
+        await tavolo.press_action(table, BOB, "@hand")
+        assert hand_message(api, BOB["id"], table_id) is None
+        assert not [r for r in api.requests[since:] if r.chat_id == BOB["id"]]
+        # ... then checks the store, and Bob's hand goes to his private chat.
+        now[0] += 31
+        await tavolo.press_action(table, BOB, "@hand")
+        assert hand_message(api, BOB["id"], table_id) is not None
+
+
+async def test_a_refused_private_chat_is_tried_again_after_a_while(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    api.block_private(BOB["id"])
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, ALICE, "/scopa 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        assert tavolo.bot is not None
+        delivery = tavolo.bot.delivery
+        now = [delivery.clock()]
+        delivery.clock = lambda: now[0]
+        # Bob opened the private chat without the link (Telegram tells the bot nothing).
+        api.unblock_private(BOB["id"])
+        table = table_message(api, table_id)
+        await tavolo.press_action(table, BOB, "@hand")
+        assert hand_message(api, BOB["id"], table_id) is None
+        now[0] += 601
+        await tavolo.press_action(table, BOB, "@hand")
+        assert hand_message(api, BOB["id"], table_id) is not None
+        assert link_buttons(api) == 1
