@@ -41,6 +41,7 @@ from bot.discord.delivery import (
     shown_picture,
 )
 from bot.discord.limits import (
+    MAX_CONTENT,
     MAX_ROW_BUTTONS,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
@@ -454,7 +455,9 @@ class ServiceHandler:
         if table is None or table.seat_of(PLATFORM, str(interaction.user.id)) is not None:
             return True  # an unknown or closed table: the service gives the precise refusal
         refusal = Refusal("not_seated", locale_hint(interaction.locale))
-        await interaction.response.send_message(self.renderer.refusal(refusal), ephemeral=True)
+        await interaction.response.send_message(
+            self.renderer.refusal(refusal, limit=MAX_CONTENT), ephemeral=True
+        )
         return False
 
     async def act(
@@ -494,7 +497,9 @@ class ServiceHandler:
             chat = await self._chat_for(interaction, ref.table_id)
             result = await self.service.show(chat, self.user_of(interaction), ref.table_id)
             if result.refusal is not None:
-                await self._alert(interaction, self.renderer.refusal(result.refusal))
+                await self._alert(
+                    interaction, self.renderer.refusal(result.refusal, limit=MAX_CONTENT)
+                )
                 return
             mine = str(interaction.user.id)
             hand = next(
@@ -517,7 +522,9 @@ class ServiceHandler:
     async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """A command or press raised: logged with its stack; the user sees a generic refusal."""
         logger.error("interaction %s failed", interaction.id, exc_info=error)
-        text = self.renderer.refusal(Refusal("bad_button", locale_hint(interaction.locale)))
+        text = self.renderer.refusal(
+            Refusal("bad_button", locale_hint(interaction.locale)), limit=MAX_CONTENT
+        )
         try:
             await answer(interaction, text, ephemeral=True)
         except discord.HTTPException:
@@ -531,7 +538,9 @@ class ServiceHandler:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
         if result.refusal is not None:
             if interaction is not None:
-                await self._alert(interaction, self.renderer.refusal(result.refusal))
+                await self._alert(
+                    interaction, self.renderer.refusal(result.refusal, limit=MAX_CONTENT)
+                )
             return
         edited_source = False
         # A player's hand already says whose turn it is and shows the table: their private

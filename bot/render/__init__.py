@@ -54,6 +54,7 @@ from bot.service.events import (
 __all__ = [
     "COMMANDS",
     "LOCALES",
+    "MAX_TEXT",
     "NOTICES",
     "SELECT",
     "Button",
@@ -68,6 +69,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
+ALERT_LIMIT = 200  # Telegram's callback query alerts
 MAX_ROWS = 5  # Discord: 5 action rows of 5 buttons
 MAX_PER_ROW = 5
 
@@ -266,8 +268,10 @@ class Renderer:
     def level_label(self, level: str, locale: str) -> str:
         return self.translations(locale).gettext(LEVEL_NAMES.get(level, level))
 
-    def refusal(self, refusal: Refusal) -> str:
-        """A short alert (Telegram callback alerts hold 200 characters)."""
+    def refusal(self, refusal: Refusal, *, limit: int | None = ALERT_LIMIT) -> str:
+        """Why it was refused, cut to ``limit`` characters: by default a short alert (Telegram's
+        callback alerts hold 200); where it goes as a message, pass ``MAX_TEXT`` (the list of a
+        rule option's allowed values can be long), or ``None``."""
         _ = self.translations(refusal.locale).gettext
         text = _(REFUSAL_TEXTS.get(refusal.code, N_("That is not possible now.")))
         if refusal.code == "unknown_game" and refusal.detail:
@@ -279,7 +283,7 @@ class Renderer:
             text += " " + self._rule_text(refusal)
         elif refusal.code in ("bad_level", "bad_locale") and refusal.detail:
             text += " " + _("Allowed: {allowed}").format(allowed=refusal.detail)
-        return text if len(text) <= 200 else text[:199] + "…"
+        return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
 
     def _rule_text(self, refusal: Refusal) -> str:
         """The engine's reason in the refusal's language: its template translated, then filled

@@ -29,7 +29,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.render import GAME_NAMES, LOCALES, Renderer
+from bot.render import GAME_NAMES, LOCALES, MAX_TEXT, Renderer
 from bot.service import ChatRef, Event, HandView, Result, TableService, UserRef, decode_button
 from bot.telegram import phrases
 from bot.telegram.delivery import Delivery
@@ -399,7 +399,8 @@ class TelegramAdapter:
         origin = where_of_message(message)
         await self._delivery.deliver(result, origin=origin)
         if result.refusal is not None:
-            await self._delivery.say(origin, self._renderer.refusal(result.refusal))
+            text = self._renderer.refusal(result.refusal, limit=MAX_TEXT)
+            await self._delivery.say(origin, text)
 
     def _alert(self, result: Result) -> str | None:
         return None if result.refusal is None else self._renderer.refusal(result.refusal)

@@ -121,7 +121,7 @@ class TerminalPlay:
 
     def _show(self, result: Result) -> bool:
         if result.refusal is not None:
-            self.say("! " + self.renderer.refusal(result.refusal))
+            self.say("! " + self.renderer.refusal(result.refusal, limit=None))
             return False
         for event in result.events:
             if isinstance(event, LobbyView | TurnNotice):

@@ -16,7 +16,7 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot.render import Renderer
+from bot.render import MAX_TEXT, Renderer
 from bot.render.i18n import LOCALE_DIR, Catalogs
 from bot.service import Refusal
 from engine import scala40, scopa
@@ -229,3 +229,16 @@ def test_long_rule_texts_are_cut_to_an_alert() -> None:
     for locale in ("it", "en"):
         text = Renderer().refusal(_refusal("illegal_move", locale, error))
         assert len(text) == 200 and text.endswith("…")
+
+
+def test_a_refusal_sent_as_a_message_keeps_the_whole_list_of_options() -> None:
+    # Only a callback alert is cut to 200 characters: a command's refusal is a message, and the
+    # options a table offers must all be named.
+    with pytest.raises(scala40.RulesError) as refused:
+        scala40.Rules.from_dict({"colour": "red"})
+    for locale in ("it", "en"):
+        refusal = _refusal("bad_option", locale, refused.value)
+        whole = Renderer().refusal(refusal, limit=MAX_TEXT)
+        assert len(whole) > 200 and whole.endswith("max_restocks"), whole
+        assert Renderer().refusal(refusal, limit=None) == whole
+        assert len(Renderer().refusal(refusal)) == 200

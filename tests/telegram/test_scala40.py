@@ -141,3 +141,14 @@ async def test_scala40_against_the_computer_to_game_over(api: FakeBotApi, tmp_pa
         assert len(summaries) >= 2
         hidden = await hidden_cards_by_version(tavolo, table_id)
         assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
+
+
+async def test_an_unknown_option_is_refused_with_every_option_named(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, ALICE, "/scala40 2 colour=red")
+        reply = api.last_bot_message(GROUP["id"])
+        assert reply.text is not None and not reply.buttons()
+        # a message, not a 200-character alert: the whole list, up to its last option
+        assert "colour" in reply.text and reply.text.endswith("unopened_pays"), reply.text
