@@ -2,14 +2,14 @@
 
 Adding a game is one :class:`GameKind` entry: its family (leaderboards are per family), the
 player counts it allows, and how to build rules, new games and saved games from the engine
-module, which follows the generic engine contract (``Rules``, ``new_game``, ``Game.from_dict``,
-``game.view``, ``game.outcome``...). Engines are imported lazily, so a missing engine only removes
+module, which follows the generic engine contract (``Rules.from_dict``, which refuses an unknown
+option by name with a ValueError, ``new_game``, ``Game.from_dict``, ``game.view``,
+``game.outcome``...). Engines are imported lazily, so a missing engine only removes
 its kinds.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -50,23 +50,8 @@ class GameKind:
             raise RuleText(
                 "option {option} is set by the game {game}", option=sorted(clash)[0], game=self.name
             )
-        if dataclasses.is_dataclass(self.module.Rules):
-            # Named here: the engine's constructor would raise a bare TypeError for these.
-            known = sorted(f.name for f in dataclasses.fields(self.module.Rules))
-            unknown = sorted(set(map(str, options)) - set(known))
-            if len(unknown) == 1:
-                raise RuleText(
-                    "unknown option {unknown}; the options are: {options}",
-                    unknown=unknown[0],
-                    options=", ".join(known),
-                )
-            if unknown:
-                raise RuleText(
-                    "unknown options {unknown}; the options are: {options}",
-                    unknown=", ".join(unknown),
-                    options=", ".join(known),
-                )
-        return self.module.Rules(players=players, **self.fixed, **options)
+        # The engine names an unknown option and the options it knows (RulesError).
+        return self.module.Rules.from_dict({"players": players, **self.fixed, **options})
 
     def new_game(self, rules: Any, seed: int) -> Any:
         return self.module.new_game(rules, seed=seed)

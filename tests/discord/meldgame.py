@@ -37,6 +37,13 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "hand": self.hand}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        unknown = sorted(set(data) - {"players", "hand"})
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
+        return cls(**data)
+
 
 @dataclass(frozen=True)
 class Outcome:

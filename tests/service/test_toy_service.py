@@ -78,6 +78,7 @@ async def test_bad_game_players_and_options(service: TableService) -> None:
     assert "hand must be 1..9" in r.refusal.detail
     r = await service.create_table(CHAT, ANNA, "toy", options={"colour": "red"})
     assert r.refusal is not None and r.refusal.code == "bad_option"
+    assert "unknown option colour" in r.refusal.detail  # named by the engine's Rules.from_dict
     assert await service.open_tables(CHAT) == []
 
 

@@ -36,6 +36,9 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
+        unknown = sorted(set(d) - {"players", "hand", "variant"})
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
         return cls(**d)
 
 

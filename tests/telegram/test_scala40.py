@@ -151,4 +151,4 @@ async def test_an_unknown_option_is_refused_with_every_option_named(
         reply = api.last_bot_message(GROUP["id"])
         assert reply.text is not None and not reply.buttons()
         # a message, not a 200-character alert: the whole list, up to its last option
-        assert "colour" in reply.text and reply.text.endswith("unopened_pays"), reply.text
+        assert "colour" in reply.text and reply.text.endswith("max_restocks"), reply.text
