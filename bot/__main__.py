@@ -51,6 +51,7 @@ from bot.service import (
     archive,
     default_registry,
 )
+from bot.service.players import default_processes
 from bot.store import Store, StoreError
 
 logger = logging.getLogger("bot")
@@ -245,11 +246,11 @@ async def _open_store(settings: Settings) -> Store:
     return store
 
 
-def _service(settings: Settings, store: Store, *, timers: bool) -> TableService:
+def _service(settings: Settings, store: Store, *, timers: bool, processes: int = 0) -> TableService:
     return TableService(
         store,
         registry=default_registry(),
-        computers=ComputerPlayers(),
+        computers=ComputerPlayers(processes=processes),
         timers=TimerSettings(
             reminder=settings.turn_reminder_seconds if timers else 0.0,
             autoplay=settings.turn_timeout_seconds,
@@ -350,7 +351,14 @@ async def _serve(settings: Settings) -> int:
             loop.add_signal_handler(sig, stop.set)
     metrics = Metrics()
     metrics.gauges["tavolo_live_tables"] = lambda: live_tables(store)
-    observed = ObservedService(_service(settings, store, timers=True), metrics)
+    processes = settings.computer_processes
+    inner = _service(
+        settings,
+        store,
+        timers=True,
+        processes=default_processes() if processes is None else processes,
+    )
+    observed = ObservedService(inner, metrics)
     service = cast(TableService, observed)
     app = App(settings, service, Renderer(Catalogs(default=settings.default_locale)), stop)
     adapters = []
@@ -407,6 +415,7 @@ async def _serve(settings: Settings) -> int:
     finally:
         if http is not None:
             http.close()
+        await inner.computers.aclose()
         await store.close()
         logger.info("database closed", extra={"event": "stopped"})
 

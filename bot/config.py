@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     # A claimed timer belongs to its process this long (then another process may fire it).
     timer_lease_seconds: float = Field(60.0, gt=0, le=3600)
     max_cached_tables: int = Field(5000, ge=10)
+    # Worker processes for the "hard" computer's moves while serving bots (0: in a thread;
+    # none: every core but one, at least 1, at most 4).
+    computer_processes: int | None = Field(None, ge=0, le=64)
     images: bool = Field(True, description="IMAGES=on|off: card pictures in the chats.")
 
     @field_validator(
@@ -79,6 +82,7 @@ class Settings(BaseSettings):
         "discord_shard_count",
         "discord_shard_id",
         "metrics_port",
+        "computer_processes",
         mode="before",
     )
     @classmethod

@@ -3,21 +3,36 @@
 Levels are ``easy``, ``medium``, ``hard``. Each level lists engine player names (of
 ``engine.ai.get_player``) from the preferred to the fallback, so the strong players of a later
 issue take over as soon as they exist, with no change elsewhere.
+
+Moves are chosen off the event loop. ``hard`` searches for a good fraction of a second of CPU:
+in a thread it would hold the GIL against the event loop (four at once put 90-130 ms of lag on
+every other table), so with ``processes`` > 0 it runs in that many worker processes instead
+(the same move: players keep no state between moves, and the view and ``rng`` travel with the
+call). The quick levels stay in a thread: a process round trip would cost more than they do.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
+import os
+import pickle
 import random
+import signal
 from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LEVELS", "ComputerPlayers"]
+__all__ = ["LEVELS", "ComputerPlayers", "default_processes"]
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+# Levels whose moves take long enough to be worth a worker process.
+SLOW_LEVELS = frozenset({"hard"})
 
 # family -> level -> engine player names, preferred first.
 CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
@@ -40,12 +55,28 @@ def _engine_get_player(name: str) -> Any:
     return ai.get_player(name)
 
 
-class ComputerPlayers:
-    """Chooses computer moves; ``choose`` is synchronous: the service runs it in a thread."""
+def default_processes() -> int:
+    """Worker processes for the slow levels when none are configured: every core but the one
+    the event loop runs on, at least one, at most four."""
+    return max(1, min(4, (os.cpu_count() or 1) - 1))
 
-    def __init__(self, get_player: Callable[[str], Any] | None = None) -> None:
+
+class ComputerPlayers:
+    """Chooses computer moves: ``choose`` synchronously, ``choose_off_loop`` from the event loop
+    (the service's way). ``processes`` > 0 (only with the engine's players) runs the slow levels
+    in that many worker processes, started at the first such move; ``aclose`` stops them."""
+
+    def __init__(
+        self, get_player: Callable[[str], Any] | None = None, *, processes: int = 0
+    ) -> None:
+        if type(processes) is not int or processes < 0:
+            raise ValueError(f"processes must be a whole number >= 0; got {processes!r}")
+        if processes and get_player is not None:
+            raise ValueError("worker processes play the engine's players only")
         self._get_player = get_player or _engine_get_player
         self._players: dict[tuple[str, str], Any] = {}
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
 
     def player_name(self, family: str, level: str) -> str:
         return self._resolve(family, level)[0]
@@ -72,3 +103,46 @@ class ComputerPlayers:
         """A legal move string for the view's seat."""
         _name, player = self._resolve(family, level)
         return str(player.choose(view, rng))
+
+    async def choose_off_loop(self, family: str, level: str, view: Any, rng: random.Random) -> str:
+        """``choose`` without blocking the event loop: a slow level in a worker process (when
+        there are any), anything else in a thread. A worker that died is replaced, and that
+        move is chosen in a thread."""
+        if self.processes and level in SLOW_LEVELS:
+            loop = asyncio.get_running_loop()
+            pool = self._pool
+            if pool is None:
+                pool = self._pool = ProcessPoolExecutor(
+                    self.processes, mp_context=get_context("spawn"), initializer=_start_worker
+                )
+            try:
+                return await loop.run_in_executor(pool, _choose_in_worker, family, level, view, rng)
+            except (BrokenProcessPool, pickle.PicklingError) as error:
+                logger.warning("computer worker failed (%r): choosing in a thread", error)
+                if isinstance(error, BrokenProcessPool) and self._pool is pool:
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.to_thread(self.choose, family, level, view, rng)
+
+    async def aclose(self) -> None:
+        """Stop the worker processes (a move in progress is finished first)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+# The players of a worker process: set by its initializer, in the worker only.
+_worker_players: ComputerPlayers | None = None
+
+
+def _start_worker() -> None:
+    global _worker_players
+    # Ctrl-C in a terminal reaches the whole process group: the parent decides when to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_players = ComputerPlayers()
+
+
+def _choose_in_worker(family: str, level: str, view: Any, rng: random.Random) -> str:
+    if _worker_players is None:  # pragma: no cover - the initializer always ran
+        raise RuntimeError("not a computer worker process")
+    return _worker_players.choose(family, level, view, rng)

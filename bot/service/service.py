@@ -1286,7 +1286,7 @@ class TableService:
         family = live.kind.family
         try:
             # Off the event loop: strong players think for a while.
-            return await asyncio.to_thread(self.computers.choose, family, level, view, rng)
+            return await self.computers.choose_off_loop(family, level, view, rng)
         except Exception:
             logger.exception("table %s: computer player failed, playing a random move", live.row.id)
             return str(rng.choice(live.game.legal_moves()))

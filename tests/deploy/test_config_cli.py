@@ -65,6 +65,7 @@ def test_env_example_values_load() -> None:
         ({"DISCORD_SHARD_ID": "1"}, "DISCORD_SHARD_COUNT"),
         ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_ID": "2"}, "DISCORD_SHARD_ID"),
         ({"TIMER_LEASE_SECONDS": "0"}, "TIMER_LEASE_SECONDS"),
+        ({"COMPUTER_PROCESSES": "-1"}, "COMPUTER_PROCESSES"),
         ({"SHUTDOWN_GRACE_SECONDS": "x"}, "SHUTDOWN_GRACE_SECONDS"),
         ({"TURN_REMINDER_SECONDS": "60", "TURN_TIMEOUT_SECONDS": "30"}, "TURN_TIMEOUT_SECONDS"),
     ],
