@@ -39,16 +39,32 @@ def group_posts(api: FakeBotApi) -> int:
     )
 
 
+async def start_game(tavolo: Tavolo) -> int:
+    """Alice opens Scopa for two in the group, Bob joins, Alice deals; the table's id."""
+    api = tavolo.api
+    await tavolo.say(GROUP, ALICE, "/scopa 2")
+    lobby = api.last_bot_message(GROUP["id"])
+    table_id = decode_button(action_data(lobby, "@join")).table_id
+    await tavolo.press_action(lobby, BOB, "@join")
+    await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+    return table_id
+
+
+def stopped_clock(tavolo: Tavolo) -> list[float]:
+    """The delivery's clock stands still at ``now[0]`` until the test moves it."""
+    assert tavolo.bot is not None
+    delivery = tavolo.bot.delivery
+    now = [delivery.clock()]
+    delivery.clock = lambda: now[0]
+    return now
+
+
 @pytest.mark.parametrize("images", [False, True])
 async def test_restart_mid_game_edits_the_same_messages(
     api: FakeBotApi, tmp_path: Path, images: bool
 ) -> None:
     async with Tavolo(api, tmp_path / "t.sqlite3", images=images) as tavolo:
-        await tavolo.say(GROUP, ALICE, "/scopa 2")
-        lobby = api.last_bot_message(GROUP["id"])
-        table_id = decode_button(action_data(lobby, "@join")).table_id
-        await tavolo.press_action(lobby, BOB, "@join")
-        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        table_id = await start_game(tavolo)
         rng = random.Random(2)
         for _ in range(2):
             for player in (ALICE, BOB):
@@ -116,11 +132,7 @@ async def test_refused_private_chats_and_turn_notices_survive_a_restart(
 ) -> None:
     api.block_private(BOB["id"])
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
-        await tavolo.say(GROUP, ALICE, "/scopa 2")
-        lobby = api.last_bot_message(GROUP["id"])
-        table_id = decode_button(action_data(lobby, "@join")).table_id
-        await tavolo.press_action(lobby, BOB, "@join")
-        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        table_id = await start_game(tavolo)
         assert link_buttons(api) == 1 and refused(api, BOB["id"]) == 1
         table = table_message(api, table_id)
         await tavolo.restart()
@@ -152,15 +164,9 @@ async def test_a_start_seen_by_another_process_unblocks_the_hands(
 ) -> None:
     api.block_private(BOB["id"])
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
-        await tavolo.say(GROUP, ALICE, "/scopa 2")
-        lobby = api.last_bot_message(GROUP["id"])
-        table_id = decode_button(action_data(lobby, "@join")).table_id
-        await tavolo.press_action(lobby, BOB, "@join")
-        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
-        assert tavolo.bot is not None and tavolo.store is not None
-        delivery = tavolo.bot.delivery
-        now = [delivery.clock()]
-        delivery.clock = lambda: now[0]
+        table_id = await start_game(tavolo)
+        now = stopped_clock(tavolo)
+        assert tavolo.store is not None
         # Another process on the same database served Bob's /start: the mark is gone there.
         api.unblock_private(BOB["id"])
         await tavolo.store.state_delete(platform="telegram", kind="blocked", scope=str(BOB["id"]))
@@ -181,15 +187,8 @@ async def test_a_refused_private_chat_is_tried_again_after_a_while(
 ) -> None:
     api.block_private(BOB["id"])
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
-        await tavolo.say(GROUP, ALICE, "/scopa 2")
-        lobby = api.last_bot_message(GROUP["id"])
-        table_id = decode_button(action_data(lobby, "@join")).table_id
-        await tavolo.press_action(lobby, BOB, "@join")
-        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
-        assert tavolo.bot is not None
-        delivery = tavolo.bot.delivery
-        now = [delivery.clock()]
-        delivery.clock = lambda: now[0]
+        table_id = await start_game(tavolo)
+        now = stopped_clock(tavolo)
         # Bob opened the private chat without the link (Telegram tells the bot nothing).
         api.unblock_private(BOB["id"])
         table = table_message(api, table_id)
