@@ -15,6 +15,11 @@ The plan of a good club player, in order:
   to be caught with, and least useful to the next player (a card that fits a table meld helps an
   opened next player; the card that player has just thrown away is safe);
 * closing follows: melds and attaches empty the hand, the last card is discarded.
+
+``get_player("scala40-easy")`` is the beginner the ``easy`` level offers: it always draws from the
+tallone, never takes a joker back, and now and then (``mistakes``, a third of its discards)
+throws a card at random instead of the least useful one. It still opens, melds and attaches as
+soon as it can.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from engine.cards import FRENCH_RANKS, Card
 from engine.scala40 import Scala40View, can_attach, card_penalty, parse_move
 from engine.scala40.moves import MoveKind
 
-__all__ = ["Scala40Player"]
+__all__ = ["Scala40Player", "easy_scala40"]
 
 _ORDER = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
 
@@ -63,9 +68,18 @@ def usefulness(card: Card, hand: Sequence[Card]) -> float:
 
 
 class Scala40Player:
-    """A heuristic Scala 40 player (see the module docstring); deterministic, view-only."""
+    """A heuristic Scala 40 player (see the module docstring); view-only, and deterministic for a
+    given ``rng``. ``pile=False`` never draws from the pozzo, ``swaps=False`` never takes a joker
+    back, ``mistakes`` is the share of discards chosen at random (a beginner's)."""
 
     name = "scala40"
+
+    def __init__(self, *, pile: bool = True, swaps: bool = True, mistakes: float = 0.0) -> None:
+        if not (isinstance(mistakes, int | float) and 0.0 <= mistakes <= 1.0):
+            raise ValueError(f"mistakes must be between 0 and 1; got {mistakes!r}")
+        self.pile = pile
+        self.swaps = swaps
+        self.mistakes = float(mistakes)
 
     def choose(self, view: object, rng: random.Random) -> str:
         moves = legal_moves_of(view)
@@ -83,7 +97,7 @@ class Scala40Player:
         assert seat is not None
         hand = list(view.hand)
         swaps = [m for m in moves if kinds[m].kind is MoveKind.SWAP]
-        if swaps:
+        if swaps and self.swaps:
             return swaps[0]
         melds = [m for m in moves if kinds[m].kind is MoveKind.MELD]
         if melds:
@@ -101,6 +115,8 @@ class Scala40Player:
         discards = [m for m in moves if kinds[m].kind is MoveKind.DISCARD]
         if not discards:
             return moves[0]
+        if self.mistakes and rng.random() < self.mistakes:
+            return rng.choice(discards)
         return min(discards, key=lambda m: self._keep_value(view, hand, kinds[m].card))
 
     def _draw(self, view: Scala40View, moves: Sequence[str]) -> str:
@@ -108,6 +124,8 @@ class Scala40Player:
             return "t"
         if "t" not in moves:
             return "p"
+        if not self.pile:
+            return "t"
         top = view.pile_top
         assert view.seat is not None and top is not None
         hand = list(view.hand)
@@ -135,3 +153,10 @@ class Scala40Player:
             if taken.startswith("d ") and taken[2:].upper() == f"{card.rank}{card.suit}":
                 value -= 1.0  # the next player just threw its like away: safe
         return value
+
+
+def easy_scala40() -> Scala40Player:
+    """The beginner of the ``easy`` level (see the module docstring)."""
+    player = Scala40Player(pile=False, swaps=False, mistakes=1 / 3)
+    player.name = "scala40-easy"
+    return player

@@ -84,3 +84,27 @@ def test_whole_matches_against_random_players_end(seed: int) -> None:
         assert move in view.legal_moves
         game = game.play(move)
     assert game.is_over
+
+
+def test_the_easy_level_is_a_beginner() -> None:
+    easy = get_player("scala40-easy")
+    assert easy.name == "scala40-easy"
+    # It never takes the pozzo, even a card that would open for it ...
+    game = position([HAND_48, *OTHERS], pile="7S")
+    seat = game.current_player
+    assert seat is not None
+    assert easy.choose(game.view(seat), random.Random(0)) == "t"
+    # ... and a third of its discards, about, go at random.
+    game = position([HAND_48, *OTHERS], pile="7S").play("p").play("o 7D7C7S 8D9DTD")
+    view = game.view(game.current_player)
+    good = {"d QC", "d KB", "d JB"}
+    picks = [easy.choose(view, random.Random(seed)) for seed in range(300)]
+    assert all(p in view.legal_moves for p in picks)
+    assert 0.15 < sum(p not in good for p in picks) / len(picks) < 0.45
+    # The same rng, the same move.
+    assert easy.choose(view, random.Random(7)) == easy.choose(view, random.Random(7))
+
+
+def test_bad_mistake_rates_are_refused() -> None:
+    with pytest.raises(ValueError, match="mistakes"):
+        get_player("scala40", mistakes=2)
