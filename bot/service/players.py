@@ -45,7 +45,7 @@ CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "scala40": {
         "easy": ("scala40-easy", "scala40", "random"),
         "medium": ("scala40-medium", "scala40", "random"),
-        "hard": ("scala40-hard", "scala40-medium", "scala40", "random"),
+        "hard": ("scala40-hard", "scala40", "random"),
     },
 }
 

@@ -4,9 +4,9 @@ Names (Scopa family): ``random`` (any legal move, every game), ``greedy`` alias 
 classical beginner: the baseline of every strength figure), ``medium`` (the classical advice with
 card counting, ``engine.ai.medium``), ``hard`` (ISMCTS with determinization, ``engine.ai.ismcts``;
 options ``iterations``, ``seconds``, ``workers``, ``epsilon``, ``exploration``, ``inference``).
-Scala 40: ``scala40`` (a heuristic club player, ``engine.ai.scala40_player``), ``scala40-easy``
-(the beginner of the easy level: never draws from the pozzo nor takes a joker back, a third of
-its discards at random) and ``random``.
+Scala 40: ``scala40`` (a heuristic club player, ``engine.ai.scala40_player``: the hard level),
+``scala40-medium`` (the same, one discard in seven at random), ``scala40-easy`` (a beginner: never
+draws from the pozzo nor takes a joker back, a third of its discards at random) and ``random``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from engine.ai.base import NoMove, Player
 from engine.ai.ismcts import HardPlayer
 from engine.ai.medium import MediumPlayer
-from engine.ai.scala40_player import Scala40Player, easy_scala40
+from engine.ai.scala40_player import Scala40Player, easy_scala40, medium_scala40
 from engine.ai.simple import GreedyPlayer, RandomPlayer
 
 __all__ = ["PLAYER_NAMES", "NoMove", "Player", "get_player"]
@@ -32,6 +32,7 @@ _FACTORIES: Mapping[str, Callable[..., Player]] = MappingProxyType(
         "hard": HardPlayer,
         "scala40": Scala40Player,
         "scala40-easy": easy_scala40,
+        "scala40-medium": medium_scala40,
     }
 )
 PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)

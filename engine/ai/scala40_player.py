@@ -16,10 +16,11 @@ The plan of a good club player, in order:
   opened next player; the card that player has just thrown away is safe);
 * closing follows: melds and attaches empty the hand, the last card is discarded.
 
-``get_player("scala40-easy")`` is the beginner the ``easy`` level offers: it always draws from the
-tallone, never takes a joker back, and now and then (``mistakes``, a third of its discards)
-throws a card at random instead of the least useful one. It still opens, melds and attaches as
-soon as it can.
+The service's levels: ``hard`` is this player; ``medium`` (``get_player("scala40-medium")``) plays
+the same plan but throws one discard in seven at random (``mistakes``); ``easy``
+(``get_player("scala40-easy")``) is a beginner: it always draws from the tallone, never takes a
+joker back, and throws a third of its discards at random. Both still open, meld and attach as
+soon as they can.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from engine.cards import FRENCH_RANKS, Card
 from engine.scala40 import Scala40View, can_attach, card_penalty, parse_move
 from engine.scala40.moves import MoveKind
 
-__all__ = ["Scala40Player", "easy_scala40"]
+__all__ = ["Scala40Player", "easy_scala40", "medium_scala40"]
 
 _ORDER = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
 
@@ -159,4 +160,11 @@ def easy_scala40() -> Scala40Player:
     """The beginner of the ``easy`` level (see the module docstring)."""
     player = Scala40Player(pile=False, swaps=False, mistakes=1 / 3)
     player.name = "scala40-easy"
+    return player
+
+
+def medium_scala40() -> Scala40Player:
+    """The ``medium`` level (see the module docstring)."""
+    player = Scala40Player(mistakes=1 / 7)
+    player.name = "scala40-medium"
     return player

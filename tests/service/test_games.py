@@ -186,3 +186,11 @@ async def test_scala40_turn_notice_once_per_turn(make_service: Callable[..., Any
     assert [n.audience.id for n in notices] == [users[1 - info.current_seat].user_id]
     for store in make_service.stores:  # type: ignore[attr-defined]
         await store.close()
+
+
+def test_every_level_is_a_different_player_in_both_families() -> None:
+    computers = ComputerPlayers()
+    for family in ("scopa", "scala40"):
+        names = [computers.player_name(family, level) for level in ("easy", "medium", "hard")]
+        assert len(set(names)) == 3, (family, names)
+    assert computers.player_name("scala40", "hard") == "scala40"  # the full club player
