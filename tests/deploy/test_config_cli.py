@@ -50,6 +50,8 @@ def test_env_example_values_load() -> None:
             values[match[1].lower()] = match[2]
     settings = load_settings(**values)
     assert settings.telegram_token is None and settings.metrics_port is None
+    assert settings.computer_processes is None  # empty: every core but one
+    assert load_settings(computer_processes="0").computer_processes == 0  # in a thread
 
 
 @pytest.mark.parametrize(

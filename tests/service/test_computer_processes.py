@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.service import ChatRef, ComputerPlayers, HandView, UserRef, default_registry
+from bot.service.players import default_processes
 from engine import scopa
 
 ANNA = UserRef("discord", "a", "Anna", "it")
@@ -109,3 +110,9 @@ async def test_a_table_plays_the_same_game_with_workers_as_with_threads(
     assert sum(actor == "computer" for _, _, actor in logs[0]) >= 3
     for store in make_service.stores:  # type: ignore[attr-defined]
         await store.close()
+
+
+def test_the_default_leaves_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cores, expected in ((None, 1), (1, 1), (2, 1), (3, 2), (8, 4), (64, 4)):
+        monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
+        assert default_processes() == expected
