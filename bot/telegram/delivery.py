@@ -134,6 +134,8 @@ class Delivery:
             if private:
                 await self._refused(where.chat_id)
             return None
+        if private and where.chat_id in self._blocked:
+            await self.unblocked(where.chat_id)  # a retry got through: the chat is open now
         self.book.saw(where.chat_id, message_id)
         return message_id
 
@@ -372,6 +374,8 @@ class Delivery:
         except BlockedError:
             await self._offer_link(event, user_id, await self._refused(user_id))
             return
+        if user_id in self._blocked:
+            await self.unblocked(user_id)  # a retry got through: the chat is open now
         if shown is not None and shown_now.message_id != shown.message_id and shown.photo:
             # A picture replaced by a text (pictures switched off): its buttons go.
             await self.messenger.edit_markup(Where(user_id), shown.message_id, None)

@@ -198,3 +198,13 @@ async def test_a_refused_private_chat_is_tried_again_after_a_while(
         await tavolo.press_action(table, BOB, "@hand")
         assert hand_message(api, BOB["id"], table_id) is not None
         assert link_buttons(api) == 1
+        # The retry got through, so the refusal is forgotten (here and in the store): if Bob
+        # closes the chat again, that is a new spell, and the link is offered anew.
+        assert tavolo.store is not None
+        assert (
+            await tavolo.store.state_get(platform="telegram", kind="blocked", scope=str(BOB["id"]))
+            is None
+        )
+        api.block_private(BOB["id"])
+        await tavolo.press_action(table, BOB, "@hand")
+        assert link_buttons(api) == 2
