@@ -154,7 +154,7 @@ class Rules:
                 "rules must be a mapping of options; got {value}", value=type(data).__name__
             )
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
             if len(unknown) == 1:
                 raise RulesError(

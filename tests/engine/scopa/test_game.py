@@ -45,6 +45,9 @@ def test_defaults_and_unknown_options() -> None:
     assert scopa.Rules.from_dict(rules.to_dict()) == rules
     with pytest.raises(scopa.RulesError, match="unknown option sette_e_mezzo; the options are"):
         scopa.Rules.from_dict({"sette_e_mezzo": True})
+    # Keys that are not even strings are named too (no TypeError from sorting them).
+    with pytest.raises(scopa.RulesError, match="unknown options 1, sette_e_mezzo; the options"):
+        scopa.Rules.from_dict({1: "x", "sette_e_mezzo": True})
 
 
 # ---------------------------------------------------------------- dealing
