@@ -81,8 +81,9 @@ names (in ``bot/service/players.py``, the one place to change when stronger play
 
 Guarantees: every accepted move is committed before its events are returned; updates are
 compare-and-set on the table's version (two processes on one database never apply two moves on
-one version); computer turns run in a worker thread right after the move that leads to them and
-are stored like any move; turn deadlines live in the database, so timers survive a restart.
+one version); computer turns run off the event loop (a thread, or for ``hard`` a worker process
+when ``ComputerPlayers(processes=N)``) right after the move that leads to them and are stored
+like any move; turn deadlines live in the database, so timers survive a restart.
 """
 
 from __future__ import annotations
