@@ -311,9 +311,20 @@ class Delivery:
         elif (
             await self._say_event(event, Where(user_id), text, markup) is None
             and origin is not None
+            and not self._shown_in(event, origin)
         ):
             # Not secret (rules, stats): say it where it was asked.
             await self._say_event(event, origin, text, markup)
+
+    @staticmethod
+    def _shown_in(event: Event, where: Where) -> bool:
+        """A table or lobby view asked for from its own chat: the table message there shows it
+        already (a "My hand" press by a user whose private chat is refused would otherwise post
+        a copy of the table in the group at every press)."""
+        return (
+            isinstance(event, TableView | LobbyView)
+            and where_of(event.table.chat_id).chat_id == where.chat_id
+        )
 
     async def _say_event(
         self, event: Event, where: Where, text: str, markup: InlineKeyboardMarkup | None

@@ -138,11 +138,12 @@ async def test_refused_private_chats_and_turn_notices_survive_a_restart(
         await tavolo.restart()
         # The new process knocks once more (it cannot know without trying), learns from the
         # store that the deep link was already offered in this spell, and does not repeat it.
-        # ("My hand" also shows Bob the table: refused in private, it goes to the group.)
-        since = len(api.requests)
+        since, posts = len(api.requests), group_posts(api)
         for _ in range(3):
             await tavolo.press_action(table, BOB, "@hand")
         assert refused(api, BOB["id"], since) == 1 and link_buttons(api) == 1
+        # Nor is the table posted again in the group, where its message already shows it.
+        assert group_posts(api) == posts
         # Bob opens the private chat from the link: his hand arrives, and the game goes on.
         await tavolo.say(private_chat(BOB), BOB, f"/start hand-{table_id}")
         assert hand_message(api, BOB["id"], table_id) is not None
