@@ -171,6 +171,10 @@ class MessageBook:
         newest = self._newest.get(shown.where.chat_id, shown.message_id)
         return newest - shown.message_id > self._repost_after
 
+    def newer_than(self, shown: Shown) -> bool:
+        """Whether a message came after ``shown`` in its chat (as far as this process saw)."""
+        return self._newest.get(shown.where.chat_id, shown.message_id) > shown.message_id
+
     async def private(self, table_id: int, user_id: int) -> Shown | None:
         found = await self._get(HAND, str(user_id), table_id)
         return None if found is None else Shown.from_json(found)

@@ -21,6 +21,7 @@ file ids live in the adapter state (the store), so restarts and other processes 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -77,6 +78,30 @@ RETRY_BLOCKED_AFTER = 600.0
 # A refusal remembered in memory is checked against the adapter state (another process may have
 # seen the user's /start) at most this often.
 RECHECK_BLOCKED_AFTER = 30.0
+
+
+def _asked_hands(events: list[Event]) -> tuple[list[Event], frozenset[int]]:
+    """A "My hand" press shows the asker the table and their hand, privately: the hand message
+    already shows the table's cards, so the table copy is left out (it would be a new message at
+    every press, burying the hand). Returns the events to deliver and the users who asked."""
+    hands = {
+        int(e.audience.id) for e in events if isinstance(e, HandView) and e.audience.kind == "user"
+    }
+    asked = frozenset(
+        int(e.audience.id)
+        for e in events
+        if isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in hands
+    )
+    if not asked:
+        return events, asked
+    kept = [
+        e
+        for e in events
+        if not (
+            isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in asked
+        )
+    ]
+    return kept, asked
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -152,15 +177,17 @@ class Delivery:
             await self._deliver(result, origin=origin)
 
     async def _deliver(self, result: Result, *, origin: Where | None) -> None:
-        events = list(result.events)
+        events, asked = _asked_hands(list(result.events))
         chains = self._independent_chains(events)
         if chains is None:
-            await self._deliver_chain(events, origin=origin)
+            await self._deliver_chain(events, origin=origin, asked=asked)
             return
         # Each chat's messages in order, the chats at once: a move's table edit, hand edits
         # and turn notice were five round trips one after the other (each one a wait for
         # Telegram; on the load benchmark's busy machine, for the scheduler too).
-        await asyncio.gather(*(self._deliver_chain(chain, origin=origin) for chain in chains))
+        await asyncio.gather(
+            *(self._deliver_chain(chain, origin=origin, asked=asked) for chain in chains)
+        )
 
     def _independent_chains(self, events: list[Event]) -> list[list[Event]] | None:
         """The events split by the Telegram chat they go to (a quick game's table and hand
@@ -184,7 +211,9 @@ class Delivery:
             chains.setdefault(chat_id, []).append(event)
         return list(chains.values()) if len(chains) > 1 else None
 
-    async def _deliver_chain(self, events: list[Event], *, origin: Where | None) -> None:
+    async def _deliver_chain(
+        self, events: list[Event], *, origin: Where | None, asked: frozenset[int] = frozenset()
+    ) -> None:
         folded: dict[int, list[str]] = {}
         for index, event in enumerate(events):
             try:
@@ -192,7 +221,7 @@ class Delivery:
                     folded.setdefault(event.table.id, []).append(self._renderer.render(event).text)
                     continue
                 extra = folded.pop(event.table.id, []) if isinstance(event, TableView) else []
-                await self._deliver_one(event, origin=origin, extra=extra)
+                await self._deliver_one(event, origin=origin, extra=extra, asked=asked)
             except BlockedError as error:
                 logger.info("chat %s cannot be written to", error.chat_id)
             except TelegramError as error:
@@ -277,7 +306,14 @@ class Delivery:
             for e in rest
         )
 
-    async def _deliver_one(self, event: Event, *, origin: Where | None, extra: list[str]) -> None:
+    async def _deliver_one(
+        self,
+        event: Event,
+        *,
+        origin: Where | None,
+        extra: list[str],
+        asked: frozenset[int] = frozenset(),
+    ) -> None:
         if (
             isinstance(event, HandView)
             and event.table.family == "scala40"
@@ -305,7 +341,7 @@ class Delivery:
             if self.pictures is not None:
                 selected = selection_of(event.focus, len(getattr(event.view, "hand", ())))
                 image = await self.pictures.hand(event, selected=selected)
-            await self._show_hand(event, user_id, text, markup, image)
+            await self._show_hand(event, user_id, text, markup, image, asked=user_id in asked)
         elif isinstance(event, TurnNotice):
             await self._notice(event, user_id, text)
         elif (
@@ -370,7 +406,12 @@ class Delivery:
         text: str,
         markup: InlineKeyboardMarkup | None,
         image: RenderedImage | None = None,
+        *,
+        asked: bool = False,
     ) -> None:
+        """Edit the player's hand message in place; when the player asked for it ("My hand")
+        and other messages came after it in the private chat, post it anew at the bottom (the
+        old one loses its buttons)."""
         table_id = event.table.id
         if await self._is_blocked(user_id):
             await self._offer_link(event, user_id, self._blocked[user_id][0])
@@ -379,17 +420,24 @@ class Delivery:
         if shown is not None and event.table.version < shown.version:
             return
         try:
-            shown_now = await self._put(
-                Where(user_id), shown, event.table.version, text, markup, image
-            )
+            if asked and shown is not None and self.book.newer_than(shown):
+                shown_now = await self._post(
+                    Where(user_id), event.table.version, text, markup, image
+                )
+            else:
+                shown_now = await self._put(
+                    Where(user_id), shown, event.table.version, text, markup, image
+                )
         except BlockedError:
             await self._offer_link(event, user_id, await self._refused(user_id))
             return
         if user_id in self._blocked:
             await self.unblocked(user_id)  # a retry got through: the chat is open now
-        if shown is not None and shown_now.message_id != shown.message_id and shown.photo:
-            # A picture replaced by a text (pictures switched off): its buttons go.
-            await self.messenger.edit_markup(Where(user_id), shown.message_id, None)
+        if shown is not None and shown_now.message_id != shown.message_id:
+            # Posted anew (asked for, or a picture replaced by a text): the old copy's buttons
+            # would only confuse.
+            with contextlib.suppress(TelegramError):
+                await self.messenger.edit_markup(Where(user_id), shown.message_id, None)
         await self.book.keep_private(table_id, user_id, shown_now)
 
     # --- one message, with or without its picture --------------------------------------------

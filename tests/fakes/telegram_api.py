@@ -59,6 +59,7 @@ _STRING_PARAMS = frozenset(
 MAX_POLL_SECONDS = 5.0
 
 FORBIDDEN_DM = "Forbidden: bot can't initiate conversation with a user"
+FORBIDDEN_BLOCKED = "Forbidden: bot was blocked by the user"
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
@@ -270,6 +271,7 @@ class FakeBotApi:
         self.admins: set[tuple[int, int]] = set()
         # Users who never opened the bot: it may not write to them first (Telegram's 403).
         self._blocked_private: set[int] = set()
+        self._blocked_bot: set[int] = set()
         self._pending: list[JSON] = []
         self._confirmed_offset = 0
         self._update_ids = itertools.count(1)
@@ -340,6 +342,12 @@ class FakeBotApi:
     def unblock_private(self, user_id: int) -> None:
         """``user_id`` opened the bot in a way the bot is not told of (no ``/start``)."""
         self._blocked_private.discard(user_id)
+        self._blocked_bot.discard(user_id)
+
+    def block_bot(self, user_id: int) -> None:
+        """``user_id`` blocked the bot: every message to their private chat, sent or edited,
+        gets a 403 until they write to it again."""
+        self._blocked_bot.add(user_id)
 
     def make_admin(self, chat_id: int, user_id: int) -> None:
         """``user_id`` administers the group ``chat_id`` (``getChatMember`` says so)."""
@@ -406,6 +414,7 @@ class FakeBotApi:
                 raise ValueError("only the user writes in their private chat with the bot")
             # Writing to the bot opens the private chat: from now on the bot may write first.
             self._blocked_private.discard(sender["id"])
+            self._blocked_bot.discard(sender["id"])
         stored = self._store(chat, sender, text=text, thread_id=thread_id)
         message = stored.to_api()
         if text.startswith("/"):
@@ -725,6 +734,8 @@ class FakeBotApi:
         if chat_id > 0:
             if chat_id in self._blocked_private:
                 raise FakeApiError(403, FORBIDDEN_DM)
+            if chat_id in self._blocked_bot:
+                raise FakeApiError(403, FORBIDDEN_BLOCKED)
             return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
         # The chat as its oldest message still there shows it.
         for message_id in self._chat_index.get(chat_id, ()):
@@ -835,6 +846,8 @@ class FakeBotApi:
         chat_id, message_id = params.get("chat_id"), params.get("message_id")
         if not isinstance(chat_id, int) or not isinstance(message_id, int):
             raise FakeApiError(400, "Bad Request: message identifier is not specified")
+        if chat_id in self._blocked_bot:
+            raise FakeApiError(403, FORBIDDEN_BLOCKED)
         stored = self.messages.get((chat_id, message_id))
         if stored is None:
             raise FakeApiError(400, "Bad Request: message to edit not found")

@@ -206,6 +206,6 @@ async def test_a_refused_private_chat_is_tried_again_after_a_while(
             await tavolo.store.state_get(platform="telegram", kind="blocked", scope=str(BOB["id"]))
             is None
         )
-        api.block_private(BOB["id"])
+        api.block_bot(BOB["id"])
         await tavolo.press_action(table, BOB, "@hand")
         assert link_buttons(api) == 2

@@ -403,3 +403,31 @@ async def test_a_double_tap_plays_once_and_the_table_shows_the_newest_state(
 
 def _data(message: StoredMessage) -> list[str]:
     return [str(b["callback_data"]) for b in message.buttons() if "callback_data" in b]
+
+
+async def test_my_hand_brings_the_hand_to_the_bottom_of_the_private_chat(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await start_two_player_game(tavolo)
+        # Bob moves first: his hand, then his turn notice under it, in his private chat.
+        old = hand_message(api, BOB["id"], table_id)
+        assert old is not None and api.bot_messages(BOB["id"])[-1].message_id > old.message_id
+        table = table_messages(api, GROUP["id"], table_id)[-1]
+        before = len(api.requests)
+        await tavolo.press_action(table, BOB, "@hand")
+        # The hand is posted anew at the bottom (its buttons with it), and no copy of the table
+        # comes with it: the hand message shows the table's cards.
+        new = hand_message(api, BOB["id"], table_id)
+        assert new is not None and new.message_id > old.message_id
+        assert api.bot_messages(BOB["id"])[-1].message_id == new.message_id
+        assert not move_buttons(api.message(BOB["id"], old.message_id))
+        posted = [
+            r for r in api.requests[before:] if r.method == "sendMessage" and r.chat_id == BOB["id"]
+        ]
+        assert len(posted) == 1
+        # Pressed again with the hand already at the bottom: nothing new is posted.
+        before = len(api.requests)
+        await tavolo.press_action(table, BOB, "@hand")
+        assert not [r for r in api.requests[before:] if r.method == "sendMessage"]
+        assert hand_message(api, BOB["id"], table_id).message_id == new.message_id  # type: ignore[union-attr]
