@@ -341,7 +341,10 @@ class Delivery:
             if self.pictures is not None:
                 selected = selection_of(event.focus, len(getattr(event.view, "hand", ())))
                 image = await self.pictures.hand(event, selected=selected)
-            await self._show_hand(event, user_id, text, markup, image, asked=user_id in asked)
+            # Surfaced only when asked from elsewhere (the group): a press in the private chat
+            # itself ("« Back" on the hand) edits the hand where it is.
+            surface = user_id in asked and (origin is None or origin.chat_id != user_id)
+            await self._show_hand(event, user_id, text, markup, image, asked=surface)
         elif isinstance(event, TurnNotice):
             await self._notice(event, user_id, text)
         elif (

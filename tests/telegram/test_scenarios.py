@@ -431,3 +431,17 @@ async def test_my_hand_brings_the_hand_to_the_bottom_of_the_private_chat(
         await tavolo.press_action(table, BOB, "@hand")
         assert not [r for r in api.requests[before:] if r.method == "sendMessage"]
         assert hand_message(api, BOB["id"], table_id).message_id == new.message_id  # type: ignore[union-attr]
+
+
+async def test_back_on_the_hand_edits_it_where_it_is(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await start_two_player_game(tavolo)
+        hand = hand_message(api, BOB["id"], table_id)
+        assert hand is not None  # with Bob's turn notice under it
+        table_part, version, _ = move_buttons(hand)[0].split(":", 2)
+        before = len(api.requests)
+        # "« Back" (a capture choice's way back to the hand) is "@hand" pressed on the hand.
+        answer = await tavolo.press(hand, BOB, f"{table_part}:{version}:@hand")
+        assert answer["text"] is None
+        assert not [r for r in api.requests[before:] if r.method in ("sendMessage", "sendPhoto")]
+        assert hand_message(api, BOB["id"], table_id).message_id == hand.message_id  # type: ignore[union-attr]
