@@ -5,7 +5,7 @@ Levels are ``easy``, ``medium``, ``hard``. Each level lists engine player names 
 issue take over as soon as they exist, with no change elsewhere.
 
 Moves are chosen off the event loop. ``hard`` searches for a good fraction of a second of CPU:
-in a thread it would hold the GIL against the event loop (four at once put 90-130 ms of lag on
+in a thread it would hold the GIL against the event loop (four at once put 90-180 ms of lag on
 every other table), so with ``processes`` > 0 it runs in that many worker processes instead
 (the same move: players keep no state between moves, and the view and ``rng`` travel with the
 call). The quick levels stay in a thread: a process round trip would cost more than they do.
@@ -31,8 +31,9 @@ logger = logging.getLogger(__name__)
 __all__ = ["LEVELS", "ComputerPlayers", "default_processes"]
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
-# Levels whose moves take long enough to be worth a worker process.
-SLOW_LEVELS = frozenset({"hard"})
+# (family, level) whose moves take long enough to be worth a worker process (Scala 40's players
+# answer in milliseconds).
+SLOW_LEVELS = frozenset({("scopa", "hard")})
 
 # family -> level -> engine player names, preferred first.
 CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
@@ -108,7 +109,7 @@ class ComputerPlayers:
         """``choose`` without blocking the event loop: a slow level in a worker process (when
         there are any), anything else in a thread. A worker that died is replaced, and that
         move is chosen in a thread."""
-        if self.processes and level in SLOW_LEVELS:
+        if self.processes and (family, level) in SLOW_LEVELS:
             loop = asyncio.get_running_loop()
             pool = self._pool
             if pool is None:

@@ -116,3 +116,13 @@ def test_the_default_leaves_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyP
     for cores, expected in ((None, 1), (1, 1), (2, 1), (3, 2), (8, 4), (64, 4)):
         monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
         assert default_processes() == expected
+
+
+async def test_scala40_moves_stay_in_a_thread() -> None:
+    from engine import scala40
+
+    game = scala40.new_game(scala40.Rules(players=2), seed=3)
+    view = game.view(game.current_player)
+    players = ComputerPlayers(processes=1)
+    move = await players.choose_off_loop("scala40", "hard", view, random.Random(1))
+    assert move in view.legal_moves and players._pool is None  # milliseconds: no process
