@@ -142,6 +142,9 @@ class _Call:
     # Did the turn pass to another seat during the call (so the player to move is notified)?
     turn_passed: bool = False
     dealt: bool = False
+    # Who made the call (platform, user id): a turn that comes back to them needs no notice,
+    # they are looking at the answer (on a phone against the computer: no ping every move).
+    caller: tuple[str, str] | None = None
 
 
 def _seat_doc(user: UserRef) -> dict[str, Any]:
@@ -408,7 +411,7 @@ class TableService:
                     seats = [s if s is not None else _computer_doc(fill_with) for s in seats]
                 if any(s is None for s in seats):
                     raise Refused("not_full", free=sum(s is None for s in seats))
-                call = _Call()
+                call = _Call(caller=(user.platform, user.user_id))
                 await self._deal(call, live, seats)
                 return Result(call.events, self._info(live))
         except Refused as r:
@@ -446,7 +449,7 @@ class TableService:
                         raise Refused(
                             "illegal_move", str(exc), move=move, **_rule_text(exc)
                         ) from exc
-                    call = _Call()
+                    call = _Call(caller=(user.platform, user.user_id))
                     before = self._snapshot(live)
                     seat_doc = row.seats[seat]
                     assert seat_doc is not None
@@ -612,7 +615,7 @@ class TableService:
             else:
                 async with self._lock(new_id):
                     new = await self._live(new_id)
-                    call = _Call()
+                    call = _Call(caller=(user.platform, user.user_id))
                     await self._deal(call, new, list(new.row.seats))
                     return Result(call.events, self._info(new))
         # Someone (maybe in another process) pressed "rematch" first: show that table.
@@ -1435,7 +1438,7 @@ class TableService:
         if notify and current is not None and _is_human(live.row.seats[current]):
             doc = live.row.seats[current]
             assert doc is not None
-            if not doc["away"]:
+            if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
                 call.events.append(
                     TurnNotice(
                         audience=Audience("user", doc["platform"], doc["user_id"]),

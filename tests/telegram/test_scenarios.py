@@ -445,3 +445,20 @@ async def test_back_on_the_hand_edits_it_where_it_is(api: FakeBotApi, tmp_path: 
         assert answer["text"] is None
         assert not [r for r in api.requests[before:] if r.method in ("sendMessage", "sendPhoto")]
         assert hand_message(api, BOB["id"], table_id).message_id == hand.message_id  # type: ignore[union-attr]
+
+
+async def test_no_turn_notice_pings_a_player_alone_against_the_computer(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        chat = private_chat(CARLA)
+        await tavolo.say(chat, CARLA, "/play scopa 2")
+        (table,) = await tavolo.service.tables_of(UserRef("telegram", str(CARLA["id"])))  # type: ignore[union-attr]
+        before = len(api.requests)
+        rng = random.Random(4)
+        for _ in range(4):
+            assert await play_turn(tavolo, CARLA, table.id, rng)
+        # Each move is answered by the computer at once and the turn comes back: the table and
+        # the hand are edited in place, and no "your turn" message pings the phone.
+        posted = [r for r in api.requests[before:] if r.method in ("sendMessage", "sendPhoto")]
+        assert posted == [], [r.params.get("text") for r in posted]
