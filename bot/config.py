@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     turn_reminder_seconds: float = Field(60.0, ge=0)
     turn_timeout_seconds: float = Field(120.0, ge=0)
     idle_turns_before_takeover: int = Field(2, ge=1, le=100)
-    takeover_level: Literal["easy", "medium", "hard"] = "easy"
+    takeover_level: Literal["easy", "medium", "hard"] = "medium"
     timer_interval_seconds: float = Field(2.0, gt=0, le=3600)
     # A claimed timer belongs to its process this long (then another process may fire it).
     timer_lease_seconds: float = Field(60.0, gt=0, le=3600)

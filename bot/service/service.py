@@ -72,7 +72,8 @@ class TimerSettings:
     reminder: float = 60.0
     autoplay: float = 120.0
     takeover_after: int = 2  # idle turns in a row before a computer takes the seat over
-    takeover_level: str = "easy"
+    # The idle player's game counts for them: played sensibly (Scala 40's easy is a beginner).
+    takeover_level: str = "medium"
     # How long a claimed timer stays with the process that claimed it (Store.claim_due): longer
     # than firing one timer takes, short enough that a dead process's timers soon come due again.
     claim_lease: float = 60.0

@@ -51,6 +51,7 @@ def test_env_example_values_load() -> None:
     settings = load_settings(**values)
     assert settings.telegram_token is None and settings.metrics_port is None
     assert settings.computer_processes is None  # empty: every core but one
+    assert settings.takeover_level == "medium"
     assert load_settings(computer_processes="0").computer_processes == 0  # in a thread
 
 

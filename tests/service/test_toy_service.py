@@ -292,6 +292,8 @@ async def test_takeover_and_take_back(service: TableService, clock: Clock) -> No
     assert info is not None
     if info.status == "playing":
         assert info.seats[0] is not None and info.seats[0].away
+        # The absent player's game counts for them: played at medium by default, not easy.
+        assert info.seats[0].level == "medium"
         back = await service.take_back(CHAT, ANNA, table_id)
         assert back.ok
         assert any(isinstance(e, Announcement) and e.kind == "taken_back" for e in back.events)
