@@ -21,12 +21,13 @@ import getpass
 import importlib
 import json
 import logging
+import os
 import signal
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -79,6 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Tavolo: Scopa, Scopone and Scala 40 on Telegram, Discord or in the "
         "terminal. Settings come from the environment and .env (see .env.example).",
     )
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help="with no command and no token: start a new game instead of resuming the saved one",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser(
         "run",
@@ -110,7 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="strength of the computer players (default: easy)",
     )
     play.add_argument("--new", action="store_true", help="abandon the saved game, start anew")
-    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument(
+        "--name",
+        default=None,
+        help="your name at the table (asked on the first run, then remembered)",
+    )
     sub.add_parser(
         "simulate",
         help="computer-vs-computer games for measuring the computer players "
@@ -190,10 +200,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tavolo: {exc}", file=sys.stderr)
         return 2
     command = args.command or "run"
-    playing = command == "play" or (command == "run" and not settings.has_bot_token)
+    serving = command == "run" and settings.has_bot_token
     configure_logging(
-        # At the keyboard only warnings interrupt the game, unless LOG_LEVEL asks for more.
-        settings.log_level or ("WARNING" if playing or command == "health" else "INFO"),
+        # Only a serving bot logs its progress: at the keyboard, and for one-off commands
+        # (export-game, db...), only warnings interrupt, unless LOG_LEVEL asks for more.
+        settings.log_level or ("INFO" if serving else "WARNING"),
         settings.log_format,
         secrets=_secrets(settings),
     )
@@ -226,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not settings.has_bot_token:
             logger.info("no TELEGRAM_TOKEN or DISCORD_TOKEN: playing in the terminal")
             return asyncio.run(
-                _play(settings, "scopa", players=None, level="easy", new=False, name=None)
+                _play(settings, "scopa", players=None, level="easy", new=args.new, name=None)
             )
         return asyncio.run(_serve(settings))
     except StoreError as exc:
@@ -315,7 +326,7 @@ async def _play(
     new: bool,
     name: str | None,
 ) -> int:
-    from bot.terminal import TerminalPlay
+    from bot.terminal import LineReader, TerminalPlay
 
     store = await _open_store(settings)
     try:
@@ -323,11 +334,60 @@ async def _play(
         service = _service(settings, store, timers=False)
         renderer = Renderer(Catalogs(default=settings.default_locale))
         user_id = _login()
-        user = UserRef("terminal", user_id, name or user_id, settings.default_locale)
-        terminal = TerminalPlay(service, renderer, user=user, read=_readline, out=sys.stdout)
+        locale = terminal_locale(settings, os.environ)
+        user = UserRef("terminal", user_id, name or user_id, locale)
+        names = _NameBook(store, user_id) if name is None else None
+        terminal = TerminalPlay(
+            service,
+            renderer,
+            user=user,
+            read=LineReader(sys.stdin).readline,
+            out=sys.stdout,
+            resume_command=_program(),
+            names=names,
+            ask_name=sys.stdin.isatty(),
+        )
+        if name is not None:
+            await _NameBook(store, user_id).put(name)
         return await terminal.run(game, players=players, level=level, new=new)
     finally:
         await store.close()
+
+
+class _NameBook:
+    """The terminal player's name, kept in the store between runs."""
+
+    def __init__(self, store: Store, user_id: str) -> None:
+        self.store = store
+        self.user_id = user_id
+
+    async def get(self) -> str | None:
+        value = await self.store.state_get(platform="terminal", kind="name", scope=self.user_id)
+        return str(value) if isinstance(value, str) and value else None
+
+    async def put(self, name: str) -> None:
+        await self.store.state_put(name, platform="terminal", kind="name", scope=self.user_id)
+
+
+def terminal_locale(settings: Settings, environ: Mapping[str, str]) -> str:
+    """The terminal's language: DEFAULT_LOCALE when it is set, else the system's (LC_ALL,
+    LC_MESSAGES, LANG: Italian for it_*, English for any other language, the default for C)."""
+    if "default_locale" in settings.model_fields_set:
+        return settings.default_locale
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        language = value.split(".", 1)[0].split("_", 1)[0].lower()
+        if language in ("c", "posix"):
+            break
+        return "it" if language == "it" else "en"
+    return settings.default_locale
+
+
+def _program() -> str:
+    """How the player started us, to say how to resume: ``tavolo`` or ``python -m bot``."""
+    return "tavolo" if Path(sys.argv[0]).stem == "tavolo" else "python -m bot"
 
 
 def _login() -> str:
@@ -335,11 +395,6 @@ def _login() -> str:
         return getpass.getuser()
     except (OSError, KeyError):
         return "player"
-
-
-def _readline() -> str | None:
-    line = sys.stdin.readline()
-    return line if line else None
 
 
 async def _serve(settings: Settings) -> int:

@@ -123,6 +123,17 @@ class Settings(BaseSettings):
             raise ValueError("must look like 123456:ABC... (from @BotFather)")
         return value
 
+    @model_validator(mode="before")
+    @classmethod
+    def _unset_when_empty(cls, data: object) -> object:
+        """An empty ``DEFAULT_LOCALE=`` is no choice: the default stays, and the terminal
+        follows the system's language (``model_fields_set`` tells a choice)."""
+        if isinstance(data, dict):
+            value = data.get("default_locale")
+            if isinstance(value, str) and not value.strip():
+                return {k: v for k, v in data.items() if k != "default_locale"}
+        return data
+
     @model_validator(mode="after")
     def _timeouts(self) -> Settings:
         if self.turn_reminder_seconds and self.turn_timeout_seconds <= self.turn_reminder_seconds:

@@ -37,7 +37,7 @@ def test_quit_and_resume_then_finish(tmp_path: Path) -> None:
     first = run_tavolo(["play", "scopa", "--players", "2", "--name", "Eva"], "1\n1\nq\n", tmp_path)
     assert first.returncode == 0, first.stderr
     assert "Your hand:" in first.stdout
-    assert "Game saved: run again to resume." in first.stdout
+    assert "Game saved. To resume it, run: python -m bot" in first.stdout
     assert (tmp_path / "tavolo.sqlite3").exists()
     last_hand = first.stdout.rsplit("Your hand:", 1)[1].splitlines()[0]
 
@@ -48,7 +48,7 @@ def test_quit_and_resume_then_finish(tmp_path: Path) -> None:
     assert second.returncode == 0, second.stderr
     assert "Resuming the saved game (table 1)." in second.stdout
     assert "Your hand:" + last_hand in second.stdout
-    assert "That move is not allowed." in second.stdout
+    assert "“zz” is not a move. Type a number from 1 to" in second.stdout
     assert "game over!" in second.stdout
     assert "Play again? [y/N]" in second.stdout
     assert "Traceback" not in second.stderr
@@ -86,3 +86,102 @@ def test_export_game(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "Unknown game." in bad.stdout
     kept = json.loads(run_tavolo(["export-game", "1"], "", tmp_path).stdout)
     assert kept["status"] == "playing"
+
+
+def _hand(stdout: str) -> list[str]:
+    """The cards of the last "Your hand:" line, as shown."""
+    return stdout.rsplit("Your hand: ", 1)[1].splitlines()[0].split()
+
+
+def test_cards_typed_as_shown_and_every_move_listed(tmp_path: Path) -> None:
+    # Scopone: three computers move between two of the player's turns; every one is listed.
+    first = run_tavolo(["play", "scopone", "--name", "Eva"], "q\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    card = _hand(first.stdout)[0]  # e.g. "7♦": typed exactly as the screen shows it
+    second = run_tavolo(["play", "scopone"], f"{card}\n99\nq\n", tmp_path)
+    assert second.returncode == 0, second.stderr
+    after = second.stdout.split("Your move", 2)[1]
+    moves = after.split("Moves:", 1)[1].split("Scopone ·", 1)[0].strip().splitlines()
+    assert moves[0].startswith(f"You: {card}")  # the player's own move, echoed
+    names = [line.split(":", 1)[0].strip() for line in moves[1:]]
+    assert names == ["Computer 2 (easy)", "Computer 3 (easy)", "Computer 4 (easy)"]
+    assert "Choose a number from 1 to" in second.stdout
+    assert "Traceback" not in second.stderr
+
+
+def test_english_letters_and_the_scala40_help(tmp_path: Path) -> None:
+    dealt = run_tavolo(["play", "scala40", "--players", "2", "--name", "Eva"], "h\nq\n", tmp_path)
+    assert dealt.returncode == 0, dealt.stderr
+    assert "t draws from the stock" in dealt.stdout  # the game's own help
+    # "t" draws (a move, not a command), then a discard typed with English letters.
+    card = _hand(run_tavolo(["play"], "t\nq\n", tmp_path).stdout)[0]
+    letters = {"♥": "H", "♦": "D", "♣": "C", "♠": "S"}
+    typed = "d " + card[:-1] + letters[card[-1]].lower() if card != "🃏" else "d *"
+    played = run_tavolo(["play"], f"{typed}\nq\n", tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert f"You: Discard: {card}" in played.stdout
+
+
+def test_ctrl_c_leaves_at_once_and_says_the_game_is_saved(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    env = {
+        **os.environ,
+        "DATA_DIR": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": "",
+        "TELEGRAM_TOKEN": "",
+        "DISCORD_TOKEN": "",
+        "DEFAULT_LOCALE": "en",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "--name", "Eva"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    seen = ""
+    for _ in range(2000):  # up to the first prompt (the input stays open: nothing typed)
+        seen += process.stdout.read(1)
+        if seen.endswith("q = quit): "):
+            break
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=30)  # a bound for a hang, not a measurement
+    finally:
+        process.kill()
+        time.sleep(0)
+    assert process.returncode == 130
+    assert "Game saved. To resume it, run: python -m bot" in out
+    assert "Traceback" not in err
+
+
+def test_new_on_the_default_command_and_quiet_one_off_commands(tmp_path: Path) -> None:
+    run_tavolo(["play", "scopone", "--name", "Eva"], "q\n", tmp_path)
+    resumed = run_tavolo([], "q\n", tmp_path)
+    assert "To leave it and start Scopa instead, run: python -m bot play scopa --new" in (
+        resumed.stdout
+    )
+    fresh = run_tavolo(["--new"], "q\n", tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "Scopa · table 2" in fresh.stdout
+    exported = run_tavolo(["export-game", "2"], "", tmp_path)
+    assert exported.returncode == 0 and exported.stderr == ""  # no migration INFO lines
+
+
+def test_terminal_language_follows_the_system() -> None:
+    from bot.__main__ import terminal_locale
+    from bot.config import load_settings
+
+    settings = load_settings()
+    assert terminal_locale(settings, {"LANG": "en_GB.UTF-8"}) == "en"
+    assert terminal_locale(settings, {"LANG": "it_IT.UTF-8"}) == "it"
+    assert terminal_locale(settings, {"LC_ALL": "it_CH", "LANG": "en_US"}) == "it"
+    assert terminal_locale(settings, {"LANG": "C.UTF-8"}) == settings.default_locale
+    chosen = load_settings(default_locale="en")
+    assert terminal_locale(chosen, {"LANG": "it_IT.UTF-8"}) == "en"  # DEFAULT_LOCALE wins
