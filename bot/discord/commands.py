@@ -67,6 +67,8 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "language": "lingua",
     "style": "stile",
     "deck": "mazzo",
+    "notify": "notifiche",
+    "state": "stato",
 }
 
 # Descriptions and choice names, in English (Discord's default); their Italian is in the
@@ -129,6 +131,10 @@ TEXTS: tuple[str, ...] = (
     N_("French cards, four colours"),
     N_("Default (Neapolitan; French for Scala 40)"),
     N_("just me"),
+    N_("Turn mentions: on or off"),
+    N_("Mention me in the channel when it is my turn"),
+    N_("on"),
+    N_("off"),
 )
 
 
@@ -434,7 +440,16 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Leave the current table (a computer takes the seat)."""
         await _forward(interaction, "abandon")
 
+    @app_commands.command(name=_t("notify"), description=_t("Turn mentions: on or off"))
+    @app_commands.rename(state=_t("state"))
+    @app_commands.describe(state=_t("Mention me in the channel when it is my turn"))
+    @app_commands.choices(state=_named(("on", "on"), ("off", "off")))
+    async def notify_command(interaction: discord.Interaction[Any], state: str) -> None:
+        """Turn the user's turn mentions on or off."""
+        await _forward(interaction, "notify", state=state)
+
     return [
+        notify_command,
         scopa_command,
         scopone_command,
         scala40_command,
