@@ -643,6 +643,9 @@ class ServiceHandler:
                     await self._show_table(event, message, interaction)
                     if event.table.status not in ("lobby", "playing"):
                         await self._clear_turn_message(event.table.id, interaction)
+                        client = self._client(interaction)
+                        if client is not None:
+                            await self.hands.close_table(client, event.table.id)
                 else:
                     await self._post(int(event.audience.id), message, interaction, event=event)
                 continue

@@ -157,6 +157,27 @@ class LiveHands:
         picture = None if image is None else image.filename
         return dataclasses.replace(place, picture=picture)
 
+    async def close_table(self, client: discord.Client, table_id: int) -> None:
+        """The table is over: every hand message of it loses its buttons (best effort) and
+        is forgotten."""
+        for scope, value in await self.state.state_of_table(
+            platform=PLATFORM, kind=HAND, table_id=table_id
+        ):
+            place = HandPlace.from_value(value)
+            if place is not None and self.usable(place):
+                try:
+                    if place.via == "dm":
+                        channel = client.get_partial_messageable(place.channel_id)
+                        await channel.get_partial_message(int(place.message)).edit(view=None)
+                    else:
+                        webhook = self._webhook(client, place)
+                        await webhook.edit_message(self._message_id(place), view=None)
+                except discord.HTTPException as error:
+                    logger.info("could not clear an old hand's buttons: %s", error.status)
+            await self.state.state_delete(
+                platform=PLATFORM, kind=HAND, scope=scope, table_id=table_id
+            )
+
     async def remove(self, client: discord.Client, place: HandPlace) -> None:
         """Delete an old hand message, so no stale buttons stay on screen (best effort: one
         whose token ran out stays, and a press on it shows the current hand)."""

@@ -107,11 +107,11 @@ async def test_two_players_each_open_my_hand_once_and_finish_the_game(
             assert len(_turn_notices(fake)) <= 1
         else:
             raise AssertionError("the game did not end within the bound")
-        # Each kept the one hand message all game long, never pressing "My hand" again.
-        for user_id, message_id in hands.items():
-            assert message_id in fake.messages
-            place = await handler.hands.get(user_id, table_id)
-            assert place is not None and place.message_id == message_id
+        # Each kept the one hand message all game long, never pressing "My hand" again; once
+        # the game is over the hands keep no buttons.
+        for message_id in hands.values():
+            assert message_id in fake.messages and not fake.messages[message_id].components
+            assert fake.messages[message_id].history[0] != fake.messages[message_id].content
         hand_presses = [
             r
             for r in fake.interactions.values()
@@ -168,6 +168,8 @@ async def test_an_expired_hand_falls_back_to_a_fresh_my_hand_prompt(
         first, second = (alice, alice_hand), (bob, bob_hand)
         if not move_ids(alice_hand):
             first, second = second, first
+        place = await handler.hands.get(first[0].id, table_id)
+        assert place is not None and place.message_id == first[1].id
         # Fifteen minutes pass for Discord only: the bot still trusts the token, and the edit
         # of the waiting player's hand is refused (401); the turn notice takes over.
         fake.advance(16 * 60)
