@@ -25,6 +25,8 @@ No rule and no game text here: the service decides, ``bot.render`` writes.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -67,9 +69,12 @@ from bot.render import Message, Renderer, card_text, move_text, scala40_move_tex
 from bot.render.images import RenderedImage
 from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
+    Announcement,
+    Audience,
     ChatRef,
     Event,
     HandView,
+    Leaderboard,
     LobbyView,
     Refusal,
     Result,
@@ -105,6 +110,9 @@ TURN_MESSAGE = "turn"
 # The adapter's own "My hand" button on a turn notice (the service gets "@hand"); adapter
 # actions keep a turn notice from being taken for the table message.
 TURN_HAND = "~hand"
+# A table command answers with the table itself; only a slower service gets "thinking…" first.
+DEFER_AFTER = 1.5
+LANGUAGE_NAMES = {"it": "Italiano", "en": "English"}
 
 
 def N_(message: str) -> str:
@@ -116,6 +124,11 @@ TEXTS = {
     "old_button": N_("This button is no longer in use."),
     "notify_on": N_("Turn notices: on. I will mention you in the channel when it is your turn."),
     "notify_off": N_("Turn notices: off. I will not mention you when it is your turn."),
+    "lang_user": N_("Your language: {language}. Your hands and private messages will be in it."),
+    "lang_chat": N_(
+        "This channel's language: {language}. Its tables and public messages will be in it."
+    ),
+    "lang_admin": N_("Only a server admin can set this channel's language."),
 }
 
 
@@ -395,9 +408,15 @@ class ServiceHandler:
     ) -> None:
         """Run a slash command (one service use case each)."""
         chat, user = self.chat_of(interaction), self.user_of(interaction)
+        self._hint_chat(interaction)
         if name in TABLE_GAMES:
-            await _defer_command(interaction, private=False)
-            result = await self._open_table(chat, user, name, options)
+            # No public "thinking…" unless the service is slow: a refusal (a table is already
+            # open here) then stays private, and a new table is the command's own reply.
+            opening = asyncio.ensure_future(self._open_table(chat, user, name, options))
+            done, _ = await asyncio.wait({opening}, timeout=DEFER_AFTER)
+            if not done:
+                await _defer_command(interaction, private=False)
+            result = await opening
         elif name == "hand":
             await self._set_dm(interaction.user.id, bool(options.get("dm")))
             await _defer_command(interaction, private=True)
@@ -407,28 +426,43 @@ class ServiceHandler:
             result = await self.service.leaderboard(
                 options.get("family") or "scopa", user=user, chat=chat if scoped else None
             )
+            if not scoped and interaction.guild_id is not None:
+                # The global board too is a public answer in the channel, like the chat's.
+                where = Audience("chat", PLATFORM, chat.chat_id)
+                locale = await self.service.chat_locale(chat)
+                result = _retarget(result, where, locale)
         elif name == "stats":
             player = options.get("player")
             who = user
             if isinstance(player, discord.abc.User):
                 who = UserRef(PLATFORM, str(player.id), player.display_name, user.locale)
             result = await self.service.stats(who, chat=chat)
+            if who.user_id != user.user_id:
+                # About another player, but for the asker to read, in the asker's language.
+                asker = Audience("user", PLATFORM, user.user_id)
+                locale = await self.service.user_locale(user, chat=chat)
+                result = _retarget(result, asker, locale)
         elif name == "rules":
             result = await self.service.rules(chat, user)
         elif name == "lang":
-            result = await self.service.set_language(str(options.get("language")), user=user)
+            await self._language(interaction, chat, user, options)
+            return
         elif name == "abandon":
-            perms = interaction.permissions
-            is_admin = perms.manage_guild or perms.manage_messages or perms.administrator
-            result = await self.service.abandon(chat, user, is_admin=is_admin)
+            result = await self.service.abandon(chat, user, is_admin=_is_admin(interaction))
         elif name == "notify":
             on = options.get("state") != "off"
             await self._set_notify(interaction.user.id, on)
-            text = self.text("notify_on" if on else "notify_off", user.locale)
+            text = self.text(
+                "notify_on" if on else "notify_off", await self.service.user_locale(user, chat=chat)
+            )
             await answer(interaction, text, ephemeral=True)
             return
         elif name == "help":
-            await answer(interaction, self._help(interaction), ephemeral=True)
+            await answer(
+                interaction,
+                self._help(interaction, await self._locale(interaction)),
+                ephemeral=True,
+            )
             return
         elif name == "style":
             await answer(interaction, await self._style(interaction, options), ephemeral=True)
@@ -436,6 +470,44 @@ class ServiceHandler:
         else:
             raise ValueError(f"unknown command {name!r}")
         await self.deliver(result, interaction)
+
+    def _hint_chat(self, interaction: discord.Interaction[Any]) -> None:
+        """A server's preferred language is its channels' language until one is set."""
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
+
+    async def _locale(self, interaction: discord.Interaction[Any]) -> str:
+        """The interacting user's language: their /lang, else their Discord client's."""
+        return await self.service.user_locale(
+            self.user_of(interaction), chat=self.chat_of(interaction)
+        )
+
+    async def _language(
+        self,
+        interaction: discord.Interaction[Any],
+        chat: ChatRef,
+        user: UserRef,
+        options: Mapping[str, Any],
+    ) -> None:
+        """/lang: the user's own language, or (``scope:chat``, admins) the channel's."""
+        code = str(options.get("language"))
+        for_chat = options.get("scope") == "chat" and interaction.guild_id is not None
+        if for_chat and not _is_admin(interaction):
+            await answer(
+                interaction,
+                self.text("lang_admin", await self._locale(interaction)),
+                ephemeral=True,
+            )
+            return
+        result = await self.service.set_language(code, user=user, chat=chat if for_chat else None)
+        if result.refusal is not None:
+            await self.deliver(result, interaction)
+            return
+        name = LANGUAGE_NAMES.get(code, code)
+        key = "lang_chat" if for_chat else "lang_user"
+        await answer(
+            interaction, self.text(key, code).format(language=name), ephemeral=not for_chat
+        )
 
     async def _open_table(
         self, chat: ChatRef, user: UserRef, game: str, options: Mapping[str, Any]
@@ -462,7 +534,7 @@ class ServiceHandler:
         self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
     ) -> str:
         """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
-        locale = locale_hint(interaction.locale)
+        locale = await self._locale(interaction)
         if self.pictures is None or not self.pictures.enabled:
             return self.renderer.notice("style_off", locale)
         deck = str(options.get("deck") or DEFAULT_STYLE)
@@ -474,10 +546,9 @@ class ServiceHandler:
         label = self.pictures.style_label(deck, locale)
         return self.renderer.notice("style_set", locale).format(style=label)
 
-    def _help(self, interaction: discord.Interaction[Any]) -> str:
+    def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
         """The slash commands with their descriptions, in the user's language (the command
         catalog's own text: what to type, not how to play)."""
-        locale = locale_hint(interaction.locale)
         italian = locale == "it"
         translations = self.renderer.translations(locale)
         client = interaction.client
@@ -521,6 +592,7 @@ class ServiceHandler:
         """A button press or a select: acknowledge at once, then hand it to the service."""
         if not interaction.response.is_done():
             await interaction.response.defer()
+        self._hint_chat(interaction)
         action = ref.action
         if action == TURN_HAND:
             action = "@hand"  # "My hand" on a turn notice
@@ -630,7 +702,10 @@ class ServiceHandler:
             e.audience.id for e in result.events if isinstance(e, TurnNotice) and not e.reminder
         }
         reached: set[str] = set()  # players whose hand message now shows this result
-        for event in _latest_table_views(result.events):
+        events = _latest_table_views(result.events)
+        if interaction is not None and not interaction.response.is_done():
+            events = _reply_first(events, interaction)
+        for event in events:
             if (
                 event.audience.kind == "user"
                 and isinstance(event, TableView)
@@ -648,6 +723,8 @@ class ServiceHandler:
                             await self.hands.close_table(client, event.table.id)
                 else:
                     await self._post(int(event.audience.id), message, interaction, event=event)
+                    if isinstance(event, Announcement) and event.kind == "abandoned":
+                        await self._closed(event, message, interaction)
                 continue
             target = int(event.audience.id)
             mine = interaction is not None and interaction.user.id == target
@@ -724,6 +801,19 @@ class ServiceHandler:
             sent = await _fill_original(interaction, message.text, view, image)
             picture = None if image is None else image.filename
             await self._keep_table_message(picture, table_id=table_id, message_id=sent.id)
+            return
+        if (
+            interaction is not None
+            and interaction.type is discord.InteractionType.application_command
+            and interaction.channel_id == channel_id
+            and not interaction.response.is_done()
+        ):
+            # A table command answered at once: the table is the command's own reply.
+            reply = await answer(interaction, message.text, view=view, image=image)
+            if reply is None:
+                reply = await interaction.original_response()
+            picture = None if image is None else image.filename
+            await self._keep_table_message(picture, table_id=table_id, message_id=reply.id)
             return
         client = self._client(interaction)
         if client is None:
@@ -956,6 +1046,33 @@ class ServiceHandler:
             table_id=table.id,
         )
 
+    async def _closed(
+        self,
+        event: Announcement,
+        message: Message,
+        interaction: discord.Interaction[Any] | None,
+    ) -> None:
+        """A closed table: its channel message says so and keeps no buttons (nor a picture of
+        a game that is over); its turn notice goes, its hands lose their buttons."""
+        table_id = event.table.id
+        client = self._client(interaction)
+        await self._clear_turn_message(table_id, interaction)
+        if client is None:
+            return
+        await self.hands.close_table(client, table_id)
+        known, shown = await self.table_message(table_id)
+        if known is None:
+            return
+        channel = client.get_partial_messageable(int(event.audience.id))
+        kwargs: dict[str, Any] = {"attachments": [], "embed": None} if shown else {}
+        try:
+            await channel.get_partial_message(known).edit(
+                content=fit_content(message.text), view=None, **kwargs
+            )
+        except discord.HTTPException as error:
+            logger.info("table message of closed table %s not edited: %s", table_id, error.status)
+        await self._keep_table_message(None, table_id=table_id, message_id=known)
+
     async def _clear_turn_message(
         self, table_id: int, interaction: discord.Interaction[Any] | None
     ) -> None:
@@ -980,8 +1097,7 @@ class ServiceHandler:
     async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A button or menu that is not Tavolo's current kind (left by an older version):
         acknowledged with a short notice instead of Discord's "This interaction failed"."""
-        locale = locale_hint(interaction.locale)
-        text = self.text("old_button", locale)
+        text = self.text("old_button", locale_hint(interaction.locale))
         try:
             await answer(interaction, text, ephemeral=True)
         except discord.HTTPException:
@@ -1032,6 +1148,39 @@ class ServiceHandler:
             return False
         await answer(interaction, message.text, view=view, ephemeral=True, image=image)
         return False
+
+
+def _reply_first(events: list[Event], interaction: discord.Interaction[Any]) -> list[Event]:
+    """The events with the one that answers the interaction first: Discord hears back as soon
+    as the service has decided, before the other messages are edited."""
+    channel = str(interaction.channel_id)
+    user = str(interaction.user.id)
+    for index, event in enumerate(events):
+        here = event.audience.kind == "chat" and event.audience.id == channel
+        if (here and interaction.guild_id is not None) or (
+            event.audience.kind == "user" and event.audience.id == user
+        ):
+            return [event, *events[:index], *events[index + 1 :]]
+    return events
+
+
+def _is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member may run the channel: manage the server, its messages or channels."""
+    perms = interaction.permissions
+    return bool(
+        perms.administrator or perms.manage_guild or perms.manage_messages or perms.manage_channels
+    )
+
+
+def _retarget(result: Result, audience: Audience, locale: str) -> Result:
+    """The result with its leaderboard and stats events sent to ``audience`` in ``locale``."""
+    events: list[Event] = [
+        dataclasses.replace(e, audience=audience, locale=locale)
+        if isinstance(e, Leaderboard | Stats)
+        else e
+        for e in result.events
+    ]
+    return Result(events, result.table, result.refusal)
 
 
 _DEFERRED = "tavolo.deferred"  # "public" or "private": how a command was deferred

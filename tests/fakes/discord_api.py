@@ -252,6 +252,7 @@ class FakeDiscord:
         self.text_channels: dict[int, str] = {self.channel_id: "tavolo"}
         self.dm_channels: dict[int, int] = {}  # channel id -> recipient user id
         self.closed_dms: set[int] = set()
+        self.admins: set[int] = set()  # members with Manage Server in the guild
         self.interactions: dict[int, InteractionRecord] = {}
         self.global_commands: list[JsonDict] = []
         self.command_overwrites = 0
@@ -432,11 +433,23 @@ class FakeDiscord:
             allowed = [c["value"] for c in option.get("choices", [])]
             if allowed and value not in allowed:
                 raise FakeDiscordError(f"/{name} {key}={value!r} is not one of {allowed}")
+            if option["type"] == OPTION_USER:
+                value = str(value)  # snowflakes travel as strings
             sent.append({"name": key, "type": option["type"], "value": value})
         missing = [k for k, o in declared.items() if o.get("required") and k not in options]
         if missing:
             raise FakeDiscordError(f"/{name} needs options {missing}")
-        data = {"id": command["id"], "name": name, "type": 1, "options": sent}
+        data: JsonDict = {"id": command["id"], "name": name, "type": 1, "options": sent}
+        users = [self.users[int(o["value"])] for o in sent if o["type"] == OPTION_USER]
+        if users:
+            # Discord sends the users (and members) an option names, resolved.
+            data["resolved"] = {
+                "users": {str(u.id): u.payload() for u in users},
+                "members": {
+                    str(u.id): {k: v for k, v in self._member_payload(u).items() if k != "user"}
+                    for u in users
+                },
+            }
         return await self._dispatch_interaction(
             APPLICATION_COMMAND, user, data, channel_id=channel_id, locale=locale
         )
@@ -622,7 +635,7 @@ class FakeDiscord:
             "deaf": False,
             "mute": False,
             "flags": 0,
-            "permissions": str(0x800 | 0x400),
+            "permissions": str(0x800 | 0x400 | (0x20 if user.id in self.admins else 0)),
         }
 
     async def _dispatch_interaction(
