@@ -1006,7 +1006,7 @@ class ServiceHandler:
         """Tell a player their turn has come: by DM if they asked for DMs, else in the table's
         channel, mentioning them (only them) unless they turned mentions off or play alone
         against the computer; without a mention only when their hand could not be updated,
-        as a fresh "My hand" prompt. A reminder mentions nobody (one notification a turn)."""
+        as a fresh "My hand" prompt. A reminder adds nothing (one notification a turn)."""
         user_id = int(event.audience.id)
         client = self._client(interaction)
         if client is None:
@@ -1015,10 +1015,10 @@ class ServiceHandler:
             if not hand_shown or event.reminder:
                 await send_private(client, user_id, message.text)
             return
-        if event.reminder and hand_shown:
-            return
+        if event.reminder:
+            return  # the turn's notice (and its "My hand" button) is in the channel already
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
-        mention = not event.reminder and humans > 1 and await self.notify_on(user_id)
+        mention = humans > 1 and await self.notify_on(user_id)
         if not mention and hand_shown:
             return
         table = event.table
@@ -1216,6 +1216,7 @@ def _shows_table(message: discord.Message, table_id: int) -> bool:
     for row in message.components:
         for child in getattr(row, "children", ()):
             custom_id = getattr(child, "custom_id", None) or ""
-            if custom_id.startswith(prefix):
+            # The adapter's own actions ("~") ride on other messages too (a turn notice).
+            if custom_id.startswith(prefix) and not custom_id.split(":", 2)[-1].startswith("~"):
                 return True
     return False

@@ -261,3 +261,66 @@ async def test_a_button_of_an_older_version_is_acknowledged(
         (reply,) = await record.wait_messages(1)
         assert reply.ephemeral and reply.content == "This button is no longer in use."
     assert_all_answered(fake)
+
+
+async def test_a_dm_hand_is_edited_in_place_all_game(fake: FakeDiscord, backend: Backend) -> None:
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend)
+    rng = random.Random(8)
+    async with running(bot, fake):
+        lobby = await open_table(fake, alice, "scopa", computers=1, level="easy")
+        table_id = table_id_of(lobby)
+        start = await fake.click(alice, lobby, find_id(lobby, "@start"))
+        await start.wait_answer()
+        await settle(handler, fake, start)
+        asked = await fake.slash(alice, "hand", dm=True)
+        await asked.wait_answer()
+        await settle(handler, fake, asked)
+        (hand,) = fake.dm_messages(alice)
+        presses = 0
+        for _ in range(MAX_PRESSES):
+            if await _finished(handler.service, table_id):
+                break
+            choices = move_ids(fake.messages[hand.id])
+            assert choices, fake.messages[hand.id].content
+            record = await fake.click(alice, fake.messages[hand.id], rng.choice(choices))
+            await record.wait_answer()
+            await settle(handler, fake, record)
+            presses += 1
+        else:
+            raise AssertionError("the game did not end within the bound")
+        # One DM all game long, edited at every press, without buttons once the game is over.
+        assert [m.id for m in fake.dm_messages(alice)] == [hand.id]
+        assert len(fake.messages[hand.id].history) > presses // 2
+        assert fake.messages[hand.id].components == []
+    assert_all_answered(fake)
+
+
+async def test_hands_keep_following_the_game_after_a_restart(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    users = {alice.id: alice, bob.id: bob}
+
+    async def play(handler: object, hands: dict[int, StoredMessage], moves: int) -> None:
+        for _ in range(moves):
+            user_id = next(u for u, m in hands.items() if move_ids(fake.messages[m.id]))
+            hand = fake.messages[hands[user_id].id]
+            record = await fake.click(users[user_id], hand, move_ids(hand)[-1])
+            await record.wait_answer()
+            await settle(handler, fake, record)  # type: ignore[arg-type]
+
+    async with running(bot, fake):
+        table, _ = await _two_player_table(fake, handler, alice, bob)
+        hands = {
+            alice.id: await my_hand(fake, handler, alice, table),
+            bob.id: await my_hand(fake, handler, bob, fake.messages[table.id]),
+        }
+        await play(handler, hands, 4)
+    bot, handler = await make_bot(backend)  # a new process: where the hands are is in the store
+    async with running(bot, fake):
+        edits = {u: len(fake.messages[m.id].history) for u, m in hands.items()}
+        await play(handler, hands, 6)
+        assert all(len(fake.messages[m.id].history) > edits[u] for u, m in hands.items())
+    assert_all_answered(fake)
