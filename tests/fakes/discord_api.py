@@ -18,6 +18,12 @@ What it emulates faithfully because the library depends on it:
   3 s) or its token stops working (``10062 Unknown interaction``); late answers are recorded.
 * A DM to a user in ``closed_dms`` fails with ``403`` and code ``50007`` (Discord creates the DM
   channel fine and refuses the message).
+* An interaction token works for webhook calls (follow-ups, edits and deletes of ``@original``
+  or a follow-up, also of ephemeral messages) for ``token_lifetime`` seconds (Discord: 15
+  minutes), then ``401`` / ``50027 Invalid Webhook Token``; ``advance(seconds)`` moves the fake's
+  clock so a test need not wait.
+* A new message notifies (``pings``) the users its ``<@id>`` mentions that ``allowed_mentions``
+  lets through (all of them when absent); edits notify nobody.
 
 Pointing the client at the fake: ``discord.http.Route.BASE`` (REST, also used by the webhook
 adapter for interaction callbacks and follow-ups) and
