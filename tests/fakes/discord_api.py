@@ -259,6 +259,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # channel id -> recipient user id
         self.closed_dms: set[int] = set()
         self.admins: set[int] = set()  # members with Manage Server in the guild
+        self.pinged: list[int] = []  # every notification a mention sent, in order (user ids)
         self.interactions: dict[int, InteractionRecord] = {}
         self.global_commands: list[JsonDict] = []
         self.command_overwrites = 0
@@ -798,6 +799,7 @@ class FakeDiscord:
         )
         message.history.append(message.content)
         message.pings = _pings(message.content, body.get("allowed_mentions"))
+        self.pinged.extend(message.pings)
         self._attach(message, body)
         self.messages[message.id] = message
         return message
