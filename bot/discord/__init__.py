@@ -10,6 +10,7 @@ Modules:
 * ``commands``   the slash commands, their option choices and Italian localizations.
 * ``sync``       syncing the command tree only when it changed (Discord caps creates per day).
 * ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
+* ``hands``      each player's one hand message, edited through interaction webhooks or in DMs.
 * ``bot``        ``TavoloBot``: the ``commands.Bot`` subclass all of it hangs on, deps injected.
 * ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages.
 * ``app``        ``serve(app)`` for the composition root; ``sync_commands_cli``.

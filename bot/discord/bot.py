@@ -81,6 +81,20 @@ class TavoloBot(commands.Bot):
         """Upload the slash commands if they changed since the last sync (or ``force``)."""
         return await sync_commands(self.tree, self.sync_state, force=force)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component whose custom id is not Tavolo's current format (an older version's, or
+        someone else's) matches no persistent item, and discord.py would leave it unanswered
+        ("This interaction failed"): the handler acknowledges it with a short notice."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        try:
+            ActionRef.parse(str(data.get("custom_id", "")))
+        except ValueError:
+            unknown = getattr(self.handler, "unknown_component", None)
+            if unknown is not None:
+                await unknown(interaction)
+
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:

@@ -67,6 +67,8 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "language": "lingua",
     "style": "stile",
     "deck": "mazzo",
+    "notify": "notifiche",
+    "state": "stato",
 }
 
 # Descriptions and choice names, in English (Discord's default); their Italian is in the
@@ -129,6 +131,12 @@ TEXTS: tuple[str, ...] = (
     N_("French cards, four colours"),
     N_("Default (Neapolitan; French for Scala 40)"),
     N_("just me"),
+    N_("Close this channel's table for everyone (its creator or an admin)"),
+    N_("Your own language, or this channel's (admins)"),
+    N_("Turn mentions: on or off"),
+    N_("Mention me in the channel when it is my turn"),
+    N_("on"),
+    N_("off"),
 )
 
 
@@ -402,12 +410,19 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         await _forward(interaction, "help")
 
     @app_commands.command(name=_t("lang"), description=_t("Choose your language"))
-    @app_commands.rename(language=_t("language"))
-    @app_commands.describe(language=_t("Language"))
-    @app_commands.choices(language=_named(("Italiano", "it"), ("English", "en")))
-    async def lang_command(interaction: discord.Interaction[Any], language: str) -> None:
-        """Set the user's language."""
-        await _forward(interaction, "lang", language=language)
+    @app_commands.rename(language=_t("language"), scope=_t("scope"))
+    @app_commands.describe(
+        language=_t("Language"), scope=_t("Your own language, or this channel's (admins)")
+    )
+    @app_commands.choices(
+        language=_named(("Italiano", "it"), ("English", "en")),
+        scope=_named(("just me", "me"), ("this channel", "chat")),
+    )
+    async def lang_command(
+        interaction: discord.Interaction[Any], language: str, scope: str = "me"
+    ) -> None:
+        """Set the user's language, or the channel's."""
+        await _forward(interaction, "lang", language=language, scope=scope)
 
     @app_commands.command(name=_t("style"), description=_t("Deck style of the card pictures"))
     @app_commands.rename(deck=_t("deck"), scope=_t("scope"))
@@ -428,13 +443,25 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Choose the deck style of the pictures (the channel's, or one's own)."""
         await _forward(interaction, "style", deck=deck, scope=scope)
 
-    @app_commands.command(name=_t("abandon"), description=_t("Leave the table you are playing at"))
+    @app_commands.command(
+        name=_t("abandon"),
+        description=_t("Close this channel's table for everyone (its creator or an admin)"),
+    )
     @app_commands.guild_only()
     async def abandon_command(interaction: discord.Interaction[Any]) -> None:
-        """Leave the current table (a computer takes the seat)."""
+        """Close the channel's table, without a result (its creator or an admin)."""
         await _forward(interaction, "abandon")
 
+    @app_commands.command(name=_t("notify"), description=_t("Turn mentions: on or off"))
+    @app_commands.rename(state=_t("state"))
+    @app_commands.describe(state=_t("Mention me in the channel when it is my turn"))
+    @app_commands.choices(state=_named(("on", "on"), ("off", "off")))
+    async def notify_command(interaction: discord.Interaction[Any], state: str) -> None:
+        """Turn the user's turn mentions on or off."""
+        await _forward(interaction, "notify", state=state)
+
     return [
+        notify_command,
         scopa_command,
         scopone_command,
         scala40_command,

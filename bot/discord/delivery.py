@@ -23,6 +23,7 @@ from bot.render.images import RenderedImage
 logger = logging.getLogger(__name__)
 
 CANNOT_MESSAGE_USER = 50007
+MAX_ALT = 1024  # an attachment's description (alt text)
 
 
 class Delivered(enum.Enum):
@@ -36,14 +37,15 @@ def _view_kwargs(view: discord.ui.View | None) -> dict[str, Any]:
     return {} if view is None else {"view": view}
 
 
-def picture_to_send(image: RenderedImage | None) -> dict[str, Any]:
-    """A new message's picture: the file, and an embed that shows it."""
+def picture_to_send(image: RenderedImage | None, *, alt: str) -> dict[str, Any]:
+    """A new message's picture: the file, and an embed that shows it. ``alt``: the picture's
+    alt text (the text view of the same event), for screen readers and failed loads."""
     if image is None:
         return {}
-    return {"file": _file(image), "embed": _embed(image)}
+    return {"file": _file(image, alt), "embed": _embed(image)}
 
 
-def picture_to_edit(image: RenderedImage | None, shown: str | None) -> dict[str, Any]:
+def picture_to_edit(image: RenderedImage | None, shown: str | None, *, alt: str) -> dict[str, Any]:
     """An edit's picture, given the file name ``shown`` now (``None``: no picture, or unknown).
 
     The same picture (file names carry the digest) is not uploaded again; no picture any more
@@ -53,7 +55,7 @@ def picture_to_edit(image: RenderedImage | None, shown: str | None) -> dict[str,
         return {"attachments": [], "embed": None} if shown else {}
     if shown == image.filename:
         return {}
-    return {"attachments": [_file(image)], "embed": _embed(image)}
+    return {"attachments": [_file(image, alt)], "embed": _embed(image)}
 
 
 def shown_picture(message: discord.Message | None) -> str | None:
@@ -63,8 +65,14 @@ def shown_picture(message: discord.Message | None) -> str | None:
     return message.attachments[0].filename
 
 
-def _file(image: RenderedImage) -> discord.File:
-    return discord.File(io.BytesIO(image.data), filename=image.filename)
+def alt_text(text: str) -> str:
+    """A picture's alt text from its message's text (Discord keeps up to 1024 characters)."""
+    text = text.strip() or "-"
+    return text if len(text) <= MAX_ALT else text[: MAX_ALT - 1] + "…"
+
+
+def _file(image: RenderedImage, alt: str) -> discord.File:
+    return discord.File(io.BytesIO(image.data), filename=image.filename, description=alt_text(alt))
 
 
 def _embed(image: RenderedImage) -> discord.Embed:
@@ -96,7 +104,7 @@ async def answer(
     message: discord.Message | None = None
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
-        kwargs = {**_view_kwargs(view), **picture_to_send(image)} if last else {}
+        kwargs = {**_view_kwargs(view), **picture_to_send(image, alt=content)} if last else {}
         if not interaction.response.is_done():
             callback = await interaction.response.send_message(part, ephemeral=ephemeral, **kwargs)
             resource = callback.resource
@@ -140,7 +148,7 @@ async def send_private(
         parts = split_text(content)
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
-            kwargs = {**_view_kwargs(view), **picture_to_send(image)} if last else {}
+            kwargs = {**_view_kwargs(view), **picture_to_send(image, alt=content)} if last else {}
             await channel.send(part, **kwargs)
         return Delivered.DM
     except discord.Forbidden as error:
@@ -175,10 +183,10 @@ async def post_or_edit(
     if message_id is not None:
         try:
             edited = await channel.get_partial_message(message_id).edit(
-                content=text, **_view_kwargs(view), **picture_to_edit(image, shown)
+                content=text, **_view_kwargs(view), **picture_to_edit(image, shown, alt=content)
             )
             return edited.id
         except discord.NotFound:
             logger.info("table message %s is gone: posting a new one", message_id)
-    sent = await channel.send(text, **_view_kwargs(view), **picture_to_send(image))
+    sent = await channel.send(text, **_view_kwargs(view), **picture_to_send(image, alt=content))
     return sent.id

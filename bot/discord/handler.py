@@ -5,10 +5,16 @@ Where each event goes (its ``audience`` says chat or user):
   place; it is the slash command's own reply at first, and is re-learned from any press on it
   (after a restart too);
 * other chat events (announcements, summaries, game over, leaderboards): new channel messages;
-* a user's events (``HandView``, ``TurnNotice``, private views, stats): to the user who is
-  interacting, ephemerally (editing the hand message in place when the press came from it), or
-  by DM for users who asked for DMs (``/hand dm:True``); closed DMs fall back to the ephemeral
-  path with a hint; private events for other users go by DM only to those who asked for it.
+* a player's hand (``HandView``): one hand message per player and table (``bot.discord.hands``),
+  edited in place as the game goes on, also after other players' moves, while Discord lets the
+  bot edit it (an ephemeral message: 15 minutes from the last press on it; a DM: always); a new
+  one (the old one removed) when the player asks for it, or in DM mode when their turn comes;
+* a turn notice for another player: a channel message mentioning only them (``/notify``; none
+  against the computer alone), with a "My hand" button, replacing the table's previous notice;
+  by DM for players who asked for DMs;
+* other events for a user (private views, stats): to the user who is interacting, ephemerally,
+  or by DM for users who asked for DMs (``/hand dm:True``); closed DMs fall back to the
+  ephemeral path with a hint.
 
 Discord's 3 seconds: a component press is deferred before the service is called (the service
 plays the computers' turns before it returns), a table-creating command is deferred too; fast
@@ -19,9 +25,12 @@ No rule and no game text here: the service decides, ``bot.render`` writes.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import logging
 import os
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -30,8 +39,15 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.commands import ITALIAN_NAMES
-from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
+from bot.discord.components import (
+    ActionButton,
+    ActionRef,
+    ButtonSpec,
+    SelectSpec,
+    build_view,
+)
 from bot.discord.delivery import (
+    CANNOT_MESSAGE_USER,
     Delivered,
     answer,
     picture_to_edit,
@@ -40,6 +56,7 @@ from bot.discord.delivery import (
     send_private,
     shown_picture,
 )
+from bot.discord.hands import HandPlace, LiveHands
 from bot.discord.limits import (
     MAX_CONTENT,
     MAX_ROW_BUTTONS,
@@ -52,9 +69,12 @@ from bot.render import Message, Renderer, card_text, move_text, scala40_move_tex
 from bot.render.images import RenderedImage
 from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
+    Announcement,
+    Audience,
     ChatRef,
     Event,
     HandView,
+    Leaderboard,
     LobbyView,
     Refusal,
     Result,
@@ -80,9 +100,36 @@ MAX_REMEMBERED = 10_000
 PICK_CARDS = "~pick"
 # Games whose hands always get the card picker (many moves per turn: melds, attaches, discards).
 PICKER_FAMILIES = ("scala40",)
-# Adapter-state kinds: a table's channel message, a user's wish for DMs.
+# Adapter-state kinds: a table's channel message, a user's wish for DMs, a user's wish for
+# turn mentions (the same key as Telegram's: {"on": bool}, on when absent), the channel message
+# of a table's last turn notice (one at a time: the next one replaces it).
 TABLE_MESSAGE = "table"
 DM_WISH = "dm"
+NOTIFY = "notify"
+TURN_MESSAGE = "turn"
+# The adapter's own "My hand" button on a turn notice (the service gets "@hand"); adapter
+# actions keep a turn notice from being taken for the table message.
+TURN_HAND = "~hand"
+# A table command answers with the table itself; only a slower service gets "thinking…" first.
+DEFER_AFTER = 1.5
+LANGUAGE_NAMES = {"it": "Italiano", "en": "English"}
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction (the catalogs of ``bot/render/locale``)."""
+    return message
+
+
+TEXTS = {
+    "old_button": N_("This button is no longer in use."),
+    "notify_on": N_("Turn notices: on. I will mention you in the channel when it is your turn."),
+    "notify_off": N_("Turn notices: off. I will not mention you when it is your turn."),
+    "lang_user": N_("Your language: {language}. Your hands and private messages will be in it."),
+    "lang_chat": N_(
+        "This channel's language: {language}. Its tables and public messages will be in it."
+    ),
+    "lang_admin": N_("Only a server admin can set this channel's language."),
+}
 
 
 def locale_hint(locale: discord.Locale | None) -> str:
@@ -249,6 +296,7 @@ class ServiceHandler:
         *,
         state: AdapterState | None = None,
         pictures: Pictures | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
         self.renderer = renderer
@@ -256,6 +304,8 @@ class ServiceHandler:
         # Which message shows each table (and the picture file it shows), who wants DMs: in the
         # store in production, so a restarted or second process edits the same message.
         self.state: AdapterState = state if state is not None else MemoryState()
+        # Each player's hand message, kept up to date while Discord lets us edit it.
+        self.hands = LiveHands(self.state, clock=clock)
         self.client: discord.Client | None = None
 
     def bind(self, client: discord.Client) -> None:
@@ -333,6 +383,18 @@ class ServiceHandler:
         found = await self.state.state_get(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
         return bool(found)
 
+    def text(self, key: str, locale: str | None) -> str:
+        """One of the adapter's own few texts (``TEXTS``), in ``locale``."""
+        return self.renderer.translations(locale).gettext(TEXTS[key])
+
+    async def notify_on(self, user_id: int) -> bool:
+        """Whether the user wants turn mentions (``/notify``; on unless they said off)."""
+        found = await self.state.state_get(platform=PLATFORM, kind=NOTIFY, scope=str(user_id))
+        return not (isinstance(found, dict) and found.get("on") is False)
+
+    async def _set_notify(self, user_id: int, on: bool) -> None:
+        await self.state.state_put({"on": on}, platform=PLATFORM, kind=NOTIFY, scope=str(user_id))
+
     async def _set_dm(self, user_id: int, wanted: bool) -> None:
         if wanted:
             await self.state.state_put(True, platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
@@ -346,9 +408,15 @@ class ServiceHandler:
     ) -> None:
         """Run a slash command (one service use case each)."""
         chat, user = self.chat_of(interaction), self.user_of(interaction)
+        self._hint_chat(interaction)
         if name in TABLE_GAMES:
-            await _defer_command(interaction, private=False)
-            result = await self._open_table(chat, user, name, options)
+            # No public "thinking…" unless the service is slow: a refusal (a table is already
+            # open here) then stays private, and a new table is the command's own reply.
+            opening = asyncio.ensure_future(self._open_table(chat, user, name, options))
+            done, _ = await asyncio.wait({opening}, timeout=DEFER_AFTER)
+            if not done:
+                await _defer_command(interaction, private=False)
+            result = await opening
         elif name == "hand":
             await self._set_dm(interaction.user.id, bool(options.get("dm")))
             await _defer_command(interaction, private=True)
@@ -358,22 +426,43 @@ class ServiceHandler:
             result = await self.service.leaderboard(
                 options.get("family") or "scopa", user=user, chat=chat if scoped else None
             )
+            if not scoped and interaction.guild_id is not None:
+                # The global board too is a public answer in the channel, like the chat's.
+                where = Audience("chat", PLATFORM, chat.chat_id)
+                locale = await self.service.chat_locale(chat)
+                result = _retarget(result, where, locale)
         elif name == "stats":
             player = options.get("player")
             who = user
             if isinstance(player, discord.abc.User):
                 who = UserRef(PLATFORM, str(player.id), player.display_name, user.locale)
             result = await self.service.stats(who, chat=chat)
+            if who.user_id != user.user_id:
+                # About another player, but for the asker to read, in the asker's language.
+                asker = Audience("user", PLATFORM, user.user_id)
+                locale = await self.service.user_locale(user, chat=chat)
+                result = _retarget(result, asker, locale)
         elif name == "rules":
             result = await self.service.rules(chat, user)
         elif name == "lang":
-            result = await self.service.set_language(str(options.get("language")), user=user)
+            await self._language(interaction, chat, user, options)
+            return
         elif name == "abandon":
-            perms = interaction.permissions
-            is_admin = perms.manage_guild or perms.manage_messages or perms.administrator
-            result = await self.service.abandon(chat, user, is_admin=is_admin)
+            result = await self.service.abandon(chat, user, is_admin=_is_admin(interaction))
+        elif name == "notify":
+            on = options.get("state") != "off"
+            await self._set_notify(interaction.user.id, on)
+            text = self.text(
+                "notify_on" if on else "notify_off", await self.service.user_locale(user, chat=chat)
+            )
+            await answer(interaction, text, ephemeral=True)
+            return
         elif name == "help":
-            await answer(interaction, self._help(interaction), ephemeral=True)
+            await answer(
+                interaction,
+                self._help(interaction, await self._locale(interaction)),
+                ephemeral=True,
+            )
             return
         elif name == "style":
             await answer(interaction, await self._style(interaction, options), ephemeral=True)
@@ -381,6 +470,44 @@ class ServiceHandler:
         else:
             raise ValueError(f"unknown command {name!r}")
         await self.deliver(result, interaction)
+
+    def _hint_chat(self, interaction: discord.Interaction[Any]) -> None:
+        """A server's preferred language is its channels' language until one is set."""
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
+
+    async def _locale(self, interaction: discord.Interaction[Any]) -> str:
+        """The interacting user's language: their /lang, else their Discord client's."""
+        return await self.service.user_locale(
+            self.user_of(interaction), chat=self.chat_of(interaction)
+        )
+
+    async def _language(
+        self,
+        interaction: discord.Interaction[Any],
+        chat: ChatRef,
+        user: UserRef,
+        options: Mapping[str, Any],
+    ) -> None:
+        """/lang: the user's own language, or (``scope:chat``, admins) the channel's."""
+        code = str(options.get("language"))
+        for_chat = options.get("scope") == "chat" and interaction.guild_id is not None
+        if for_chat and not _is_admin(interaction):
+            await answer(
+                interaction,
+                self.text("lang_admin", await self._locale(interaction)),
+                ephemeral=True,
+            )
+            return
+        result = await self.service.set_language(code, user=user, chat=chat if for_chat else None)
+        if result.refusal is not None:
+            await self.deliver(result, interaction)
+            return
+        name = LANGUAGE_NAMES.get(code, code)
+        key = "lang_chat" if for_chat else "lang_user"
+        await answer(
+            interaction, self.text(key, code).format(language=name), ephemeral=not for_chat
+        )
 
     async def _open_table(
         self, chat: ChatRef, user: UserRef, game: str, options: Mapping[str, Any]
@@ -407,7 +534,7 @@ class ServiceHandler:
         self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
     ) -> str:
         """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
-        locale = locale_hint(interaction.locale)
+        locale = await self._locale(interaction)
         if self.pictures is None or not self.pictures.enabled:
             return self.renderer.notice("style_off", locale)
         deck = str(options.get("deck") or DEFAULT_STYLE)
@@ -419,10 +546,9 @@ class ServiceHandler:
         label = self.pictures.style_label(deck, locale)
         return self.renderer.notice("style_set", locale).format(style=label)
 
-    def _help(self, interaction: discord.Interaction[Any]) -> str:
+    def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
         """The slash commands with their descriptions, in the user's language (the command
         catalog's own text: what to type, not how to play)."""
-        locale = locale_hint(interaction.locale)
         italian = locale == "it"
         translations = self.renderer.translations(locale)
         client = interaction.client
@@ -466,12 +592,15 @@ class ServiceHandler:
         """A button press or a select: acknowledge at once, then hand it to the service."""
         if not interaction.response.is_done():
             await interaction.response.defer()
-        if ref.action.startswith("~"):
+        self._hint_chat(interaction)
+        action = ref.action
+        if action == TURN_HAND:
+            action = "@hand"  # "My hand" on a turn notice
+        elif action.startswith("~"):
             # The adapter's own: picking cards, turning a page of moves. No service action.
             if ref.action == PICK_CARDS or ref.page is not None:
                 await self._redraw_hand(interaction, ref, picked=values, page=ref.page or 0)
             return
-        action = ref.action
         if values:
             # A select menu's action is completed by the chosen values, joined with "+" (cards
             # picked for a meld: "<action>7D+8D+9D").
@@ -481,6 +610,15 @@ class ServiceHandler:
             user = self.user_of(interaction)
             result = await self.service.press(chat, user, f"{ref.table_id}:{ref.version}:{action}")
             await self.deliver(result, interaction)
+            source = interaction.message
+            if (
+                result.refusal is not None
+                and result.refusal.code == "stale"
+                and source is not None
+                and source.flags.ephemeral
+            ):
+                # An old hand message: it heals, showing the current hand (and becomes the hand).
+                await self._redraw_hand(interaction, ref, picked=(), page=0)
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -513,9 +651,22 @@ class ServiceHandler:
             image = await self.picture(hand, picked=picked)
             kwargs: dict[str, Any] = {
                 "view": view,
-                **picture_to_edit(image, shown_picture(interaction.message)),
+                **picture_to_edit(image, shown_picture(interaction.message), alt=message.text),
             }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            source = interaction.message
+            if source is not None and source.flags.ephemeral:
+                # The pressed message is the player's hand from now on, with a fresh token.
+                user_id, table_id = interaction.user.id, hand.table.id
+                place = await self.hands.get(user_id, table_id)
+                if place is not None and not place.is_message(source):
+                    await self.hands.remove(interaction.client, place)
+                picture = None if image is None else image.filename
+                await self.hands.put(
+                    user_id,
+                    table_id,
+                    self.hands.hook(interaction, source, original=True, picture=picture),
+                )
         except Exception as error:
             await self.failed(interaction, error)
 
@@ -544,12 +695,20 @@ class ServiceHandler:
             return
         edited_source = False
         # A player's hand already says whose turn it is and shows the table: their private
-        # table view and turn notice in the same result would only repeat it.
+        # table view in the same result would only repeat it, and so would a private turn
+        # notice (a channel mention is another matter: it is the notification).
         with_hand = {e.audience.id for e in result.events if isinstance(e, HandView)}
-        for event in _latest_table_views(result.events):
+        turns = {
+            e.audience.id for e in result.events if isinstance(e, TurnNotice) and not e.reminder
+        }
+        reached: set[str] = set()  # players whose hand message now shows this result
+        events = _latest_table_views(result.events)
+        if interaction is not None and not interaction.response.is_done():
+            events = _reply_first(events, interaction)
+        for event in events:
             if (
                 event.audience.kind == "user"
-                and isinstance(event, TableView | TurnNotice)
+                and isinstance(event, TableView)
                 and event.audience.id in with_hand
             ):
                 continue
@@ -557,11 +716,40 @@ class ServiceHandler:
             if event.audience.kind == "chat":
                 if isinstance(event, LobbyView | TableView):
                     await self._show_table(event, message, interaction)
+                    if event.table.status not in ("lobby", "playing"):
+                        await self._clear_turn_message(event.table.id, interaction)
+                        client = self._client(interaction)
+                        if client is not None:
+                            await self.hands.close_table(client, event.table.id)
                 else:
                     await self._post(int(event.audience.id), message, interaction, event=event)
+                    if isinstance(event, Announcement) and event.kind == "abandoned":
+                        await self._closed(event, message, interaction)
                 continue
             target = int(event.audience.id)
-            if interaction is not None and interaction.user.id == target:
+            mine = interaction is not None and interaction.user.id == target
+            if isinstance(event, HandView):
+                shown, edited = await self._deliver_hand(
+                    event,
+                    message,
+                    interaction if mine else None,
+                    client=self._client(interaction),
+                    can_edit_source=not edited_source,
+                    turn=event.audience.id in turns,
+                )
+                edited_source |= edited
+                if shown:
+                    reached.add(event.audience.id)
+                continue
+            if isinstance(event, TurnNotice) and not mine:
+                await self._turn_notice(
+                    event, message, interaction, hand_shown=event.audience.id in reached
+                )
+                continue
+            if isinstance(event, TurnNotice) and event.audience.id in with_hand:
+                continue
+            if mine:
+                assert interaction is not None
                 edited_source |= await self._to_interacting_user(
                     interaction, event, message, can_edit_source=not edited_source
                 )
@@ -614,6 +802,19 @@ class ServiceHandler:
             picture = None if image is None else image.filename
             await self._keep_table_message(picture, table_id=table_id, message_id=sent.id)
             return
+        if (
+            interaction is not None
+            and interaction.type is discord.InteractionType.application_command
+            and interaction.channel_id == channel_id
+            and not interaction.response.is_done()
+        ):
+            # A table command answered at once: the table is the command's own reply.
+            reply = await answer(interaction, message.text, view=view, image=image)
+            if reply is None:
+                reply = await interaction.original_response()
+            picture = None if image is None else image.filename
+            await self._keep_table_message(picture, table_id=table_id, message_id=reply.id)
+            return
         client = self._client(interaction)
         if client is None:
             logger.warning("no Discord client to show table %s", table_id)
@@ -662,9 +863,245 @@ class ServiceHandler:
         for index, part in enumerate(parts):
             if index == len(parts) - 1:
                 extra: dict[str, Any] = {} if view is None else {"view": view}
-                await channel.send(part, **extra, **picture_to_send(image))
+                await channel.send(part, **extra, **picture_to_send(image, alt=message.text))
             else:
                 await channel.send(part)
+
+    async def _deliver_hand(
+        self,
+        event: HandView,
+        message: Message,
+        interaction: discord.Interaction[Any] | None,
+        *,
+        client: discord.Client | None,
+        can_edit_source: bool,
+        turn: bool,
+    ) -> tuple[bool, bool]:
+        """Show a player their hand: in the one hand message they have at this table (edited
+        in place while Discord allows), or in a new one when they asked for it (``interaction``
+        is theirs) or it is their turn in DM mode. Returns (the hand is on their screen, the
+        pressed message was edited)."""
+        user_id, table_id = int(event.audience.id), event.table.id
+        place = await self.hands.get(user_id, table_id)
+        view = self.view_for(event, message)
+        image = await self.picture(event)
+        if await self.wants_dm(user_id):
+            shown = await self._dm_hand(
+                event, message, place, interaction, client=client, view=view, image=image, turn=turn
+            )
+            if shown or interaction is None:
+                return shown, False
+            place = await self.hands.get(user_id, table_id)  # DMs closed: ephemeral after all
+        if interaction is None:
+            # Another player's move changed this hand: edit it where it is, if we still can.
+            if place is None or client is None or not self.hands.usable(place):
+                return False, False
+            try:
+                place = await self.hands.edit(client, place, message.text, view=view, image=image)
+            except discord.HTTPException as error:
+                logger.info("hand of user %s unreachable (%s): forgotten", user_id, error.status)
+                await self.hands.forget(user_id, table_id)
+                return False, False
+            await self.hands.put(user_id, table_id, place)
+            return True, False
+        source = interaction.message
+        picture = None if image is None else image.filename
+        if can_edit_source and source is not None and source.flags.ephemeral:
+            # A press on a hand message (this one, or an older one that now shows the current
+            # hand): edit it, and it is the hand from now on, with a fresh token.
+            kwargs: dict[str, Any] = {
+                "view": view,  # None clears the old move buttons
+                **picture_to_edit(image, shown_picture(source), alt=message.text),
+            }
+            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            if place is not None and not place.is_message(source) and client is not None:
+                await self.hands.remove(client, place)
+            new = self.hands.hook(interaction, source, original=True, picture=picture)
+            await self.hands.put(user_id, table_id, new)
+            return True, True
+        # "My hand" on the table or a turn notice, or /hand: a new hand message, the old one
+        # removed so no stale buttons stay on screen.
+        if _original_pending(interaction) and interaction.extras.get(_DEFERRED) == "private":
+            filled = await _fill_original(interaction, message.text, view, image)
+            new = self.hands.hook(interaction, filled, original=True, picture=picture)
+        else:
+            sent = await answer(interaction, message.text, view=view, ephemeral=True, image=image)
+            new = self.hands.hook(interaction, sent, original=False, picture=picture)
+        if place is not None and client is not None:
+            await self.hands.remove(client, place)
+        await self.hands.put(user_id, table_id, new)
+        return True, False
+
+    async def _dm_hand(
+        self,
+        event: HandView,
+        message: Message,
+        place: HandPlace | None,
+        interaction: discord.Interaction[Any] | None,
+        *,
+        client: discord.Client | None,
+        view: discord.ui.View | None,
+        image: RenderedImage | None,
+        turn: bool,
+    ) -> bool:
+        """A hand by DM: the DM hand edited in place; posted anew (the old one deleted) when
+        the player's turn comes (the new message is their notification) or they asked for it.
+        DMs closed: the player's own interaction gets it ephemerally, with a hint."""
+        user_id, table_id = int(event.audience.id), event.table.id
+        if client is None:
+            return False
+        asked = interaction is not None and not (
+            place is not None and place.is_message(interaction.message)
+        )
+        if place is not None and place.via == "dm" and not (turn or asked):
+            try:
+                place = await self.hands.edit(client, place, message.text, view=view, image=image)
+                await self.hands.put(user_id, table_id, place)
+                return True
+            except discord.HTTPException as error:
+                logger.info("DM hand of user %s not editable (%s)", user_id, error.status)
+        try:
+            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            channel = user.dm_channel or await user.create_dm()
+            extra: dict[str, Any] = {} if view is None else {"view": view}
+            extra.update(picture_to_send(image, alt=message.text))
+            sent = await channel.send(fit_content(message.text), **extra)
+        except discord.Forbidden as error:
+            if error.code != CANNOT_MESSAGE_USER:
+                raise
+            logger.info("DMs to user %s are closed", user_id)
+            await self._set_dm(user_id, False)
+            if interaction is not None:
+                hint = self.renderer.notice("dm_closed_discord", event.locale)
+                text = f"{message.text}\n\n{hint}"
+                picture = None if image is None else image.filename
+                if (
+                    _original_pending(interaction)
+                    and interaction.extras.get(_DEFERRED) == "private"
+                ):
+                    filled = await _fill_original(interaction, text, view, image)
+                    new = self.hands.hook(interaction, filled, original=True, picture=picture)
+                else:
+                    sent_here = await answer(
+                        interaction, text, view=view, ephemeral=True, image=image
+                    )
+                    new = self.hands.hook(interaction, sent_here, original=False, picture=picture)
+                await self.hands.put(user_id, table_id, new)
+                return True
+            return False
+        if place is not None:
+            await self.hands.remove(client, place)
+        picture = None if image is None else image.filename
+        await self.hands.put(user_id, table_id, self.hands.dm(sent, picture=picture))
+        return True
+
+    async def _turn_notice(
+        self,
+        event: TurnNotice,
+        message: Message,
+        interaction: discord.Interaction[Any] | None,
+        *,
+        hand_shown: bool,
+    ) -> None:
+        """Tell a player their turn has come: by DM if they asked for DMs, else in the table's
+        channel, mentioning them (only them) unless they turned mentions off or play alone
+        against the computer; without a mention only when their hand could not be updated,
+        as a fresh "My hand" prompt. A reminder adds nothing (one notification a turn)."""
+        user_id = int(event.audience.id)
+        client = self._client(interaction)
+        if client is None:
+            return
+        if await self.wants_dm(user_id):
+            if not hand_shown or event.reminder:
+                await send_private(client, user_id, message.text)
+            return
+        if event.reminder:
+            return  # the turn's notice (and its "My hand" button) is in the channel already
+        humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
+        mention = humans > 1 and await self.notify_on(user_id)
+        if not mention and hand_shown:
+            return
+        table = event.table
+        seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
+        if mention:
+            text = f"<@{user_id}> {message.text}"
+            allowed = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
+            )
+        else:
+            name = discord.utils.escape_markdown(seat.name) if seat is not None else ""
+            text = f"**{name}** {message.text}" if name else message.text
+            allowed = discord.AllowedMentions.none()
+        label = self.renderer.translations(event.locale).gettext("My hand")
+        view = discord.ui.View(timeout=None)
+        view.add_item(ActionButton(ActionRef(table.id, table.version, TURN_HAND), label=label))
+        channel = client.get_partial_messageable(int(table.chat_id))
+        sent = await channel.send(fit_content(text), view=view, allowed_mentions=allowed)
+        await self._clear_turn_message(table.id, interaction)
+        await self.state.state_put(
+            {"channel_id": sent.channel.id, "message_id": sent.id},
+            platform=PLATFORM,
+            kind=TURN_MESSAGE,
+            scope="",
+            table_id=table.id,
+        )
+
+    async def _closed(
+        self,
+        event: Announcement,
+        message: Message,
+        interaction: discord.Interaction[Any] | None,
+    ) -> None:
+        """A closed table: its channel message says so and keeps no buttons (nor a picture of
+        a game that is over); its turn notice goes, its hands lose their buttons."""
+        table_id = event.table.id
+        client = self._client(interaction)
+        await self._clear_turn_message(table_id, interaction)
+        if client is None:
+            return
+        await self.hands.close_table(client, table_id)
+        known, shown = await self.table_message(table_id)
+        if known is None:
+            return
+        channel = client.get_partial_messageable(int(event.audience.id))
+        kwargs: dict[str, Any] = {"attachments": [], "embed": None} if shown else {}
+        try:
+            await channel.get_partial_message(known).edit(
+                content=fit_content(message.text), view=None, **kwargs
+            )
+        except discord.HTTPException as error:
+            logger.info("table message of closed table %s not edited: %s", table_id, error.status)
+        await self._keep_table_message(None, table_id=table_id, message_id=known)
+
+    async def _clear_turn_message(
+        self, table_id: int, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """Delete a table's last turn notice: it has served (the channel keeps one at most)."""
+        found = await self.state.state_get(
+            platform=PLATFORM, kind=TURN_MESSAGE, scope="", table_id=table_id
+        )
+        if not isinstance(found, dict):
+            return
+        await self.state.state_delete(
+            platform=PLATFORM, kind=TURN_MESSAGE, scope="", table_id=table_id
+        )
+        client = self._client(interaction)
+        if client is None:
+            return
+        try:
+            channel = client.get_partial_messageable(int(found["channel_id"]))
+            await channel.get_partial_message(int(found["message_id"])).delete()
+        except (discord.HTTPException, KeyError, TypeError, ValueError) as error:
+            logger.info("old turn notice of table %s not deleted: %s", table_id, error)
+
+    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A button or menu that is not Tavolo's current kind (left by an older version):
+        acknowledged with a short notice instead of Discord's "This interaction failed"."""
+        text = self.text("old_button", locale_hint(interaction.locale))
+        try:
+            await answer(interaction, text, ephemeral=True)
+        except discord.HTTPException:
+            logger.warning("could not answer a press on an unknown component")
 
     async def _to_interacting_user(
         self,
@@ -702,7 +1139,7 @@ class ServiceHandler:
         ):
             kwargs: dict[str, Any] = {
                 "view": view,  # None clears the old move buttons
-                **picture_to_edit(image, shown_picture(source)),
+                **picture_to_edit(image, shown_picture(source), alt=message.text),
             }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
             return True
@@ -711,6 +1148,39 @@ class ServiceHandler:
             return False
         await answer(interaction, message.text, view=view, ephemeral=True, image=image)
         return False
+
+
+def _reply_first(events: list[Event], interaction: discord.Interaction[Any]) -> list[Event]:
+    """The events with the one that answers the interaction first: Discord hears back as soon
+    as the service has decided, before the other messages are edited."""
+    channel = str(interaction.channel_id)
+    user = str(interaction.user.id)
+    for index, event in enumerate(events):
+        here = event.audience.kind == "chat" and event.audience.id == channel
+        if (here and interaction.guild_id is not None) or (
+            event.audience.kind == "user" and event.audience.id == user
+        ):
+            return [event, *events[:index], *events[index + 1 :]]
+    return events
+
+
+def _is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member may run the channel: manage the server, its messages or channels."""
+    perms = interaction.permissions
+    return bool(
+        perms.administrator or perms.manage_guild or perms.manage_messages or perms.manage_channels
+    )
+
+
+def _retarget(result: Result, audience: Audience, locale: str) -> Result:
+    """The result with its leaderboard and stats events sent to ``audience`` in ``locale``."""
+    events: list[Event] = [
+        dataclasses.replace(e, audience=audience, locale=locale)
+        if isinstance(e, Leaderboard | Stats)
+        else e
+        for e in result.events
+    ]
+    return Result(events, result.table, result.refusal)
 
 
 _DEFERRED = "tavolo.deferred"  # "public" or "private": how a command was deferred
@@ -734,7 +1204,7 @@ async def _fill_original(
     image: RenderedImage | None = None,
 ) -> discord.Message:
     kwargs: dict[str, Any] = {} if view is None else {"view": view}
-    kwargs.update(picture_to_edit(image, None))
+    kwargs.update(picture_to_edit(image, None, alt=text))
     sent = await interaction.edit_original_response(content=fit_content(text), **kwargs)
     interaction.extras[_FILLED] = True
     return sent
@@ -746,6 +1216,7 @@ def _shows_table(message: discord.Message, table_id: int) -> bool:
     for row in message.components:
         for child in getattr(row, "children", ()):
             custom_id = getattr(child, "custom_id", None) or ""
-            if custom_id.startswith(prefix):
+            # The adapter's own actions ("~") ride on other messages too (a turn notice).
+            if custom_id.startswith(prefix) and not custom_id.split(":", 2)[-1].startswith("~"):
                 return True
     return False

@@ -33,6 +33,8 @@ Use cases (all ``async``, all return :class:`Result`)::
     leaderboard(family, *, user, chat=None, limit=10)  # per chat when chat is given, else global
     stats(user, *, chat=None)
     set_language(locale, *, user, chat=None)  # "it" | "en": the chat's when chat is given
+    chat_hint(chat, locale)                  # sync: the platform's hint for a chat's language
+    chat_locale(chat) / user_locale(user, *, chat=None) -> str   # the language in use
     fire_due_timers(now=None) -> list[Result]  # call every few seconds (one per table fired)
     open_tables(chat) / tables_of(user) -> list[TableInfo];  export_game(table_id) -> dict
     import_game(document, *, chat_id=None) -> Imported   # an export_game document, replayed,

@@ -258,6 +258,8 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._chat_locales: dict[tuple[str, str], str | None] = {}
         self._user_locales: dict[tuple[str, str], str | None] = {}
+        # Platform language hints of chats (Discord: the server's preferred locale), in memory.
+        self._chat_hints: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._locale_epoch = 0
 
     # ------------------------------------------------------------------ lobby use cases ------
@@ -869,6 +871,29 @@ class TableService:
             self._user_locales[(user.platform, user.user_id)] = code
             self._locale_epoch += 1
         return Result()
+
+    def chat_hint(self, chat: ChatRef, locale: str | None) -> None:
+        """The platform's language hint for a chat (Discord: the server's preferred locale):
+        the chat's public messages use it while the chat has no language of its own. Kept in
+        memory for the most recent chats; adapters give it with every interaction."""
+        code = self._hint(locale)
+        key = (chat.platform, chat.chat_id)
+        if code is None or self._chat_hints.get(key) == code:
+            return
+        self._chat_hints[key] = code
+        self._chat_hints.move_to_end(key)
+        while len(self._chat_hints) > max(self._cache_size, 1):
+            self._chat_hints.popitem(last=False)
+        self._locale_epoch += 1
+
+    async def chat_locale(self, chat: ChatRef) -> str:
+        """The language of the chat's public messages (its own, else its platform hint)."""
+        return await self._locale_of_chat(chat.platform, chat.chat_id, None)
+
+    async def user_locale(self, user: UserRef, *, chat: ChatRef | None = None) -> str:
+        """The language of a user's private messages (their choice, else their platform hint,
+        else the chat's)."""
+        return await self._locale_for_user(user, None, chat=chat)
 
     async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
         """Let a chat hold more than one open table (an admin setting)."""
@@ -1569,7 +1594,12 @@ class TableService:
         return await self._locale_of_chat(row.platform, row.chat_id, None)
 
     async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
-        return await self._chat_choice(platform, chat_id) or self._hint(hint) or self.default_locale
+        return (
+            await self._chat_choice(platform, chat_id)
+            or self._chat_hints.get((platform, chat_id))
+            or self._hint(hint)
+            or self.default_locale
+        )
 
     async def _locale_for_user(
         self, user: UserRef, row: TableRow | None, *, chat: ChatRef | None = None

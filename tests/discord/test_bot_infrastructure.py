@@ -112,6 +112,7 @@ async def test_commands_sync_once_then_only_when_changed(fake: FakeDiscord) -> N
     async with running(make_bot(ScriptedHandler(), state), fake):
         assert fake.command_overwrites == 1
     expected = [
+        "notify",
         "scopa",
         "scopone",
         "scala40",

@@ -212,3 +212,28 @@ async def test_resume_after_a_dropped_connection(fake: FakeDiscord) -> None:
     finally:
         await bot.close()
         await asyncio.wait_for(task, 10)
+
+
+async def test_an_interaction_token_edits_its_messages_until_it_expires(
+    fake: FakeDiscord,
+) -> None:
+    """Follow-ups and @original are edited through the token (discord.py's own Webhook), for
+    ``token_lifetime`` seconds; then Discord answers 401 / 50027."""
+    bot = EchoBot()
+    user = fake.add_user("ada")
+    async with running(bot, fake):
+        await bot.tree.sync()
+        record = await fake.slash(user, "echo", word="hi", mode="secret")
+        (reply,) = await record.wait_messages(1)
+        assert bot.application_id is not None
+        hook = discord.Webhook.partial(bot.application_id, record.token, client=bot)
+        await hook.edit_message(reply.id, content="edited by id")
+        assert fake.messages[reply.id].content == "edited by id" and reply.ephemeral
+        await hook.edit_message("@original", content="edited as @original")  # type: ignore[arg-type]
+        assert fake.messages[reply.id].content == "edited as @original"
+        fake.advance(fake.token_lifetime + 1)
+        with pytest.raises(discord.HTTPException) as refused:
+            await hook.edit_message(reply.id, content="too late")
+        assert refused.value.status == 401 and refused.value.code == 50027
+        assert fake.messages[reply.id].content == "edited as @original"
+        assert fake.expired_calls == 1

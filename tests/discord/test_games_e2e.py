@@ -72,7 +72,7 @@ async def make_bot(backend: Backend) -> tuple[TavoloBot, ServiceHandler]:
     """A fresh process: a new service over the same database, a new handler, a new client; the
     table-message index and DM wishes live in that database (migration 0004)."""
     service = await backend.service()
-    handler = TrackedHandler(service, Renderer(), state=service.store)
+    handler = TrackedHandler(service, Renderer(), state=service.store, clock=lambda: backend.now)
     bot = TavoloBot(handler=handler, sync_state=MemorySyncState(), guild_ready_timeout=0.05)
     handler.bind(bot)
     return bot, handler
@@ -338,12 +338,20 @@ def _refusal(code: str, locale: str) -> Any:
 
 
 async def test_a_stale_button_is_refused_politely(fake: FakeDiscord, backend: Backend) -> None:
+    """A second "My hand" removes the first hand message; one that could not be removed any
+    more (its token ran out) refuses a press politely and heals: it shows the current hand."""
     alice = fake.add_user("alice")
     bot, handler = await make_bot(backend)
     async with running(bot, fake):
         table, table_id = await _started_game(fake, handler, alice)
-        old = await my_hand(fake, handler, alice, table)
+        first = await my_hand(fake, handler, alice, table)
+        second = await my_hand(fake, handler, alice, fake.messages[table.id])
+        assert first.id not in fake.messages and second.id in fake.messages  # one hand message
+        fake.advance(16 * 60)  # the second hand's token runs out
+        backend.now += 16 * 60
+        old = fake.messages[second.id]
         current = await my_hand(fake, handler, alice, fake.messages[table.id])
+        assert old.id in fake.messages  # no token left to remove it with
         move = move_ids(current)[0]
         record = await fake.click(alice, current, move)
         await record.wait_answer()
@@ -351,9 +359,16 @@ async def test_a_stale_button_is_refused_politely(fake: FakeDiscord, backend: Ba
         moves = len((await handler.service.export_game(table_id))["moves"])
         stale = await fake.click(alice, old, move_ids(old)[0])
         (reply,) = await stale.wait_messages(1)
+        await settle(handler, fake, stale)
         assert reply.ephemeral
         assert reply.content == handler.renderer.refusal(_refusal("stale", "it"))
         assert len((await handler.service.export_game(table_id))["moves"]) == moves
+        # The old message now shows the current hand, and is the hand from now on.
+        healed = fake.messages[old.id]
+        assert current.id not in fake.messages  # the other copy is removed
+        assert healed.edited and (move_ids(healed) or "Tocca" not in healed.content)
+        place = await handler.hands.get(alice.id, table_id)
+        assert place is not None and place.message_id == old.id
     assert_all_answered(fake)
 
 
@@ -426,7 +441,9 @@ async def test_hand_by_dm_and_closed_dms_fall_back_to_ephemeral(
         await played.wait_answer()
         await settle(handler, fake, played)
         assert len((await handler.service.export_game(table_id))["moves"]) > before
-        assert len(fake.dm_messages(alice)) > len(dms)  # the next hand came by DM too
+        # The next hand came by DM too, in the same message, edited in place.
+        assert [m.id for m in fake.dm_messages(alice)] == [dms[-1].id]
+        assert len(fake.messages[dms[-1].id].history) > 1 and move_ids(fake.messages[dms[-1].id])
         assert fake.messages[table2.id].edited
     assert_all_answered(fake)
 
@@ -504,9 +521,10 @@ async def test_commands_answer_and_refuse_privately(fake: FakeDiscord, backend: 
         closed = await fake.slash(alice, "abandon")
         (announcement,) = await closed.wait_messages(1)
         assert not announcement.ephemeral
-        late = await fake.click(bob, lobby, find_id(fake.messages[lobby.id], "@leave"))
-        (reply,) = await late.wait_messages(1)
-        assert reply.ephemeral
+        await settle(handler, fake, closed)
+        # The lobby message says the table is closed and keeps no buttons to press.
+        assert fake.messages[lobby.id].components == []
+        assert "chiuso" in fake.messages[lobby.id].content
     assert_all_answered(fake)
 
 
@@ -522,6 +540,7 @@ async def test_turn_timers_reach_discord_without_an_interaction(
         await asked.wait_answer()
         await settle(handler, fake, asked)
         dms = len(fake.dm_messages(alice))
+        first_hands = {m.id for m in fake.dm_messages(alice)}
         edits = len(fake.messages[table.id].history)
         posts = len(fake.channel_messages())
 
@@ -537,7 +556,9 @@ async def test_turn_timers_reach_discord_without_an_interaction(
             await handler.deliver(result)
         assert len(fake.messages[table.id].history) > edits  # the table, edited in place
         assert len(fake.channel_messages()) > posts  # the "time is up" announcement
-        assert len(fake.dm_messages(alice)) > dms + 1  # her new hand, by DM
+        # Her turn again: her hand came to the bottom of the DMs (a new message, the old gone).
+        hands = [m for m in fake.dm_messages(alice) if move_ids(m)]
+        assert len(hands) == 1 and hands[0].id not in first_hands
         export = await handler.service.export_game(table_id)
         assert any(m["actor"] == "timeout" for m in export["moves"])
     assert_all_answered(fake)

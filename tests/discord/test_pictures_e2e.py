@@ -66,6 +66,9 @@ def picture_of(message: StoredMessage) -> tuple[str, bytes]:
     ]
     # the embed holds the picture only: the words stay in the message text
     assert all(set(e) <= {"image", "type", "flags"} for e in message.embeds), message.embeds
+    # alt text: the text view of the same thing (its first line is the title in both)
+    alt = attachment.get("description") or ""
+    assert alt.split("\n")[0] == message.content.split("\n")[0], (alt, message.content)
     data = message.files[attachment["id"]]
     Image.open(io.BytesIO(data)).verify()
     return attachment["filename"], data

@@ -18,6 +18,12 @@ What it emulates faithfully because the library depends on it:
   3 s) or its token stops working (``10062 Unknown interaction``); late answers are recorded.
 * A DM to a user in ``closed_dms`` fails with ``403`` and code ``50007`` (Discord creates the DM
   channel fine and refuses the message).
+* An interaction token works for webhook calls (follow-ups, edits and deletes of ``@original``
+  or a follow-up, also of ephemeral messages) for ``token_lifetime`` seconds (Discord: 15
+  minutes), then ``401`` / ``50027 Invalid Webhook Token``; ``advance(seconds)`` moves the fake's
+  clock so a test need not wait.
+* A new message notifies (``pings``) the users its ``<@id>`` mentions that ``allowed_mentions``
+  lets through (all of them when absent); edits notify nobody.
 
 Pointing the client at the fake: ``discord.http.Route.BASE`` (REST, also used by the webhook
 adapter for interaction callbacks and follow-ups) and
@@ -96,6 +102,9 @@ class StoredMessage:
     edited: bool = False
     # Every content this message has shown, oldest first: what channel readers could have seen.
     history: list[str] = field(default_factory=list)
+    # The users this message notified when it was posted (its <@id> mentions that its
+    # allowed_mentions let through; an edit notifies nobody).
+    pings: list[int] = field(default_factory=list)
     # Uploaded files as Discord lists them (id, filename, size, url), and their bytes by id.
     attachments: list[JsonDict] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
@@ -225,10 +234,18 @@ class FakeDiscord:
         *,
         token: str = "fake-bot-token",
         interaction_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60,
         guild_name: str = "Osteria",
+        guild_locale: str = "it",
     ) -> None:
         self.token = token
         self.interaction_deadline = interaction_deadline
+        # An interaction's token works for follow-ups and edits this long after the interaction
+        # (Discord: 15 minutes); then webhook calls get 401 / 50027 "Invalid Webhook Token".
+        self.token_lifetime = token_lifetime
+        self.guild_locale = guild_locale
+        # Seconds added to the event loop's clock: ``advance()`` lets tokens expire at once.
+        self.clock_offset = 0.0
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.bot_user = FakeUser(self.next_id(), "Tavolo", bot=True)
         self.owner = FakeUser(self.next_id(), "owner")
@@ -241,6 +258,8 @@ class FakeDiscord:
         self.text_channels: dict[int, str] = {self.channel_id: "tavolo"}
         self.dm_channels: dict[int, int] = {}  # channel id -> recipient user id
         self.closed_dms: set[int] = set()
+        self.admins: set[int] = set()  # members with Manage Server in the guild
+        self.pinged: list[int] = []  # every notification a mention sent, in order (user ids)
         self.interactions: dict[int, InteractionRecord] = {}
         self.global_commands: list[JsonDict] = []
         self.command_overwrites = 0
@@ -252,6 +271,7 @@ class FakeDiscord:
         # Message bodies Discord would have refused (400); a test should end with none.
         self.violations: list[str] = []
         self.resumes = 0
+        self.expired_calls = 0  # webhook calls refused because the token had expired
         self._sockets: set[web.WebSocketResponse] = set()
         self._socket_sessions: dict[web.WebSocketResponse, str] = {}
         self._sessions: dict[str, int] = {}  # session id -> last sequence number sent
@@ -330,6 +350,14 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- test controls
 
+    def now(self) -> float:
+        """The fake's clock (the event loop's, moved on by ``advance``)."""
+        return asyncio.get_running_loop().time() + self.clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass for the fake's deadlines (interaction tokens expire)."""
+        self.clock_offset += seconds
+
     async def drop_connections(self) -> None:
         """Close every gateway socket with 4000 (unknown error): a client should RESUME."""
         for ws in list(self._sockets):
@@ -347,6 +375,14 @@ class FakeDiscord:
         user = FakeUser(self.next_id(), username)
         self.users[user.id] = user
         return user
+
+    def post_as_bot(
+        self, content: str, components: list[JsonDict], *, channel_id: int | None = None
+    ) -> StoredMessage:
+        """A message the bot posted earlier (e.g. by an older version, with its buttons)."""
+        channel = self.channel_id if channel_id is None else channel_id
+        body = {"content": content, "components": components}
+        return self._new_message(channel_id=channel, body=body)
 
     def rate_limit(
         self, method: str, path_regex: str, *, times: int = 1, retry_after: float = 0.05
@@ -404,11 +440,23 @@ class FakeDiscord:
             allowed = [c["value"] for c in option.get("choices", [])]
             if allowed and value not in allowed:
                 raise FakeDiscordError(f"/{name} {key}={value!r} is not one of {allowed}")
+            if option["type"] == OPTION_USER:
+                value = str(value)  # snowflakes travel as strings
             sent.append({"name": key, "type": option["type"], "value": value})
         missing = [k for k, o in declared.items() if o.get("required") and k not in options]
         if missing:
             raise FakeDiscordError(f"/{name} needs options {missing}")
-        data = {"id": command["id"], "name": name, "type": 1, "options": sent}
+        data: JsonDict = {"id": command["id"], "name": name, "type": 1, "options": sent}
+        users = [self.users[int(o["value"])] for o in sent if o["type"] == OPTION_USER]
+        if users:
+            # Discord sends the users (and members) an option names, resolved.
+            data["resolved"] = {
+                "users": {str(u.id): u.payload() for u in users},
+                "members": {
+                    str(u.id): {k: v for k, v in self._member_payload(u).items() if k != "user"}
+                    for u in users
+                },
+            }
         return await self._dispatch_interaction(
             APPLICATION_COMMAND, user, data, channel_id=channel_id, locale=locale
         )
@@ -568,7 +616,7 @@ class FakeDiscord:
             "features": [],
             "voice_states": [],
             "presences": [],
-            "preferred_locale": "it",
+            "preferred_locale": self.guild_locale,
         }
 
     def _channel_payload(self, channel_id: int) -> JsonDict:
@@ -594,7 +642,7 @@ class FakeDiscord:
             "deaf": False,
             "mute": False,
             "flags": 0,
-            "permissions": str(0x800 | 0x400),
+            "permissions": str(0x800 | 0x400 | (0x20 if user.id in self.admins else 0)),
         }
 
     async def _dispatch_interaction(
@@ -607,7 +655,6 @@ class FakeDiscord:
         message: StoredMessage | None = None,
         locale: str,
     ) -> InteractionRecord:
-        loop = asyncio.get_running_loop()
         if message is not None:
             channel_id = message.channel_id
         channel_id = self.channel_id if channel_id is None else channel_id
@@ -617,8 +664,8 @@ class FakeDiscord:
             type=kind,
             user=user,
             channel_id=channel_id,
-            dispatched_at=loop.time(),
-            deadline=loop.time() + self.interaction_deadline,
+            dispatched_at=self.now(),
+            deadline=self.now() + self.interaction_deadline,
             source_message_id=None if message is None else message.id,
         )
         self.interactions[record.id] = record
@@ -642,7 +689,7 @@ class FakeDiscord:
             payload["authorizing_integration_owners"] = {"1": str(user.id)}
         else:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = "it"
+            payload["guild_locale"] = self.guild_locale
             payload["channel"] = self._channel_payload(channel_id)
             payload["member"] = self._member_payload(user)
             payload["context"] = 0
@@ -751,6 +798,8 @@ class FakeDiscord:
             interaction_id=None if interaction is None else interaction.id,
         )
         message.history.append(message.content)
+        message.pings = _pings(message.content, body.get("allowed_mentions"))
+        self.pinged.extend(message.pings)
         self._attach(message, body)
         self.messages[message.id] = message
         return message
@@ -783,6 +832,7 @@ class FakeDiscord:
                 {
                     "id": new_id,
                     "filename": item.get("filename") or filename,
+                    "description": item.get("description"),
                     "size": len(data),
                     "url": url,
                     "proxy_url": url,
@@ -923,7 +973,7 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         if record.acknowledged:
             return _error(400, 40060, "Interaction has already been acknowledged.")
-        if asyncio.get_running_loop().time() > record.deadline:
+        if self.now() > record.deadline:
             record.late = True
             record.changed.set()
             return _error(404, 10062, "Unknown interaction")
@@ -980,6 +1030,13 @@ class FakeDiscord:
             return None
         return record
 
+    def _expired(self, record: InteractionRecord | None) -> web.Response | None:
+        """Discord's answer to a webhook call with an interaction token past its lifetime."""
+        if record is None or self.now() <= record.dispatched_at + self.token_lifetime:
+            return None
+        self.expired_calls += 1
+        return _error(401, 50027, "Invalid Webhook Token")
+
     def _hook_message(
         self, request: web.Request, record: InteractionRecord
     ) -> StoredMessage | None:
@@ -995,6 +1052,9 @@ class FakeDiscord:
 
     async def _followup(self, request: web.Request) -> web.Response:
         record = self._hook_record(request)
+        expired = self._expired(record)
+        if expired is not None:
+            return expired
         if record is None:
             return _error(404, 10015, "Unknown Webhook")
         body = await self._body(request)
@@ -1009,6 +1069,9 @@ class FakeDiscord:
 
     async def _get_hook_message(self, request: web.Request) -> web.Response:
         record = self._hook_record(request)
+        expired = self._expired(record)
+        if expired is not None:
+            return expired
         message = None if record is None else self._hook_message(request, record)
         if message is None:
             return _error(404, 10008, "Unknown Message")
@@ -1016,6 +1079,9 @@ class FakeDiscord:
 
     async def _edit_hook_message(self, request: web.Request) -> web.Response:
         record = self._hook_record(request)
+        expired = self._expired(record)
+        if expired is not None:
+            return expired
         message = None if record is None else self._hook_message(request, record)
         if record is None or message is None:
             return _error(404, 10008, "Unknown Message")
@@ -1030,6 +1096,9 @@ class FakeDiscord:
 
     async def _delete_hook(self, request: web.Request) -> web.Response:
         record = self._hook_record(request)
+        expired = self._expired(record)
+        if expired is not None:
+            return expired
         message = None if record is None else self._hook_message(request, record)
         if message is None:
             return _error(404, 10008, "Unknown Message")
@@ -1088,6 +1157,18 @@ def _command_problem(command: JsonDict) -> str | None:
     if not 1 <= len(command.get("description", "")) <= 100:
         return f"description of {command.get('name')} must be 1-100 characters"
     return None
+
+
+def _pings(content: str, allowed: JsonDict | None) -> list[int]:
+    """Who a new message's user mentions notify: every ``<@id>`` when ``allowed_mentions`` is
+    absent, else only those it allows (``parse: ["users"]`` or listed in ``users``)."""
+    mentioned = [int(found) for found in re.findall(r"<@!?(\d+)>", content)]
+    if allowed is None:
+        return mentioned
+    if "users" in (allowed.get("parse") or []):
+        return mentioned
+    listed = {int(u) for u in allowed.get("users") or []}
+    return [u for u in mentioned if u in listed]
 
 
 def _message_problem(body: JsonDict) -> str | None:

@@ -422,3 +422,21 @@ async def test_fuori_announced_and_last_human_leaving_closes_lobby(service: Tabl
     left = await service.leave(CHAT, CARLA)
     assert left.ok and left.table is not None and left.table.status == "abandoned"
     assert await service.open_tables(CHAT) == []
+
+
+async def test_a_chat_hint_sets_public_language_until_the_chat_chooses(
+    service: TableService,
+) -> None:
+    chat = ChatRef("discord", "555")
+    anna = UserRef("discord", "1", "Anna", "it")
+    assert await service.chat_locale(chat) == "it"  # the default
+    service.chat_hint(chat, "en-US")  # the server's preferred locale
+    service.chat_hint(chat, "xx")  # not a language we speak: ignored
+    assert await service.chat_locale(chat) == "en"
+    created = await service.create_table(chat, anna, "toy")
+    assert created.events[0].locale == "en"  # the lobby is public
+    assert await service.user_locale(anna, chat=chat) == "it"  # her own hint wins for her
+    assert (await service.set_language("it", user=anna, chat=chat)).ok
+    assert await service.chat_locale(chat) == "it"  # the chat's own choice wins over the hint
+    assert (await service.set_language("en", user=anna)).ok
+    assert await service.user_locale(anna) == "en"
