@@ -268,6 +268,7 @@ def _service(settings: Settings, store: Store, *, timers: bool, processes: int =
             takeover_after=settings.idle_turns_before_takeover,
             takeover_level=settings.takeover_level,
             claim_lease=settings.timer_lease_seconds,
+            chat_timers=timers,
         ),
         default_locale=settings.default_locale,
         cache_size=settings.max_cached_tables,

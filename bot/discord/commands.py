@@ -69,6 +69,7 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "deck": "mazzo",
     "notify": "notifiche",
     "state": "stato",
+    "settings": "impostazioni",
 }
 
 # Descriptions and choice names, in English (Discord's default); their Italian is in the
@@ -137,6 +138,7 @@ TEXTS: tuple[str, ...] = (
     N_("Mention me in the channel when it is my turn"),
     N_("on"),
     N_("off"),
+    N_("Settings of this chat"),
 )
 
 
@@ -460,6 +462,11 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Turn the user's turn mentions on or off."""
         await _forward(interaction, "notify", state=state)
 
+    @app_commands.command(name=_t("settings"), description=_t("Settings of this chat"))
+    async def settings_command(interaction: discord.Interaction[Any]) -> None:
+        """The channel's settings (its admins; anyone in a DM with the bot)."""
+        await _forward(interaction, "settings")
+
     return [
         notify_command,
         scopa_command,
@@ -473,6 +480,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         lang_command,
         style_command,
         abandon_command,
+        settings_command,
     ]
 
 

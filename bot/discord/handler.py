@@ -65,6 +65,8 @@ from bot.discord.limits import (
     fit_content,
     split_text,
 )
+from bot.discord.settings_menu import ACTION_PREFIX as SETTINGS_ACTION
+from bot.discord.settings_menu import SettingsMenu, is_channel_admin
 from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
 from bot.render.images import RenderedImage
 from bot.render.pictures import DEFAULT_STYLE, Pictures
@@ -307,6 +309,7 @@ class ServiceHandler:
         # Each player's hand message, kept up to date while Discord lets us edit it.
         self.hands = LiveHands(self.state, clock=clock)
         self.client: discord.Client | None = None
+        self.settings_menu = SettingsMenu(service, renderer)
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""
@@ -412,7 +415,9 @@ class ServiceHandler:
         if name in TABLE_GAMES:
             # No public "thinking…" unless the service is slow: a refusal (a table is already
             # open here) then stays private, and a new table is the command's own reply.
-            opening = asyncio.ensure_future(self._open_table(chat, user, name, options))
+            opening = asyncio.ensure_future(
+                self._open_table(chat, user, name, options, is_admin=is_channel_admin(interaction))
+            )
             done, _ = await asyncio.wait({opening}, timeout=DEFER_AFTER)
             if not done:
                 await _defer_command(interaction, private=False)
@@ -448,7 +453,7 @@ class ServiceHandler:
             await self._language(interaction, chat, user, options)
             return
         elif name == "abandon":
-            result = await self.service.abandon(chat, user, is_admin=_is_admin(interaction))
+            result = await self.service.abandon(chat, user, is_admin=is_channel_admin(interaction))
         elif name == "notify":
             on = options.get("state") != "off"
             await self._set_notify(interaction.user.id, on)
@@ -466,6 +471,9 @@ class ServiceHandler:
             return
         elif name == "style":
             await answer(interaction, await self._style(interaction, options), ephemeral=True)
+            return
+        elif name == "settings":
+            await self.settings_menu.command(interaction, chat, user)
             return
         else:
             raise ValueError(f"unknown command {name!r}")
@@ -492,7 +500,7 @@ class ServiceHandler:
         """/lang: the user's own language, or (``scope:chat``, admins) the channel's."""
         code = str(options.get("language"))
         for_chat = options.get("scope") == "chat" and interaction.guild_id is not None
-        if for_chat and not _is_admin(interaction):
+        if for_chat and not is_channel_admin(interaction):
             await answer(
                 interaction,
                 self.text("lang_admin", await self._locale(interaction)),
@@ -510,11 +518,17 @@ class ServiceHandler:
         )
 
     async def _open_table(
-        self, chat: ChatRef, user: UserRef, game: str, options: Mapping[str, Any]
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        game: str,
+        options: Mapping[str, Any],
+        *,
+        is_admin: bool = False,
     ) -> Result:
         rules = {k: v for k, v in options.items() if k not in SEATING_OPTIONS}
         result = await self.service.create_table(
-            chat, user, game, players=options.get("players"), options=rules
+            chat, user, game, players=options.get("players"), options=rules, is_admin=is_admin
         )
         computers = int(options.get("computers") or 0)
         if not result.ok or result.table is None or computers <= 0:
@@ -593,6 +607,14 @@ class ServiceHandler:
         if not interaction.response.is_done():
             await interaction.response.defer()
         self._hint_chat(interaction)
+        if ref.action.startswith(SETTINGS_ACTION):
+            try:
+                await self.settings_menu.press(
+                    interaction, ref, self.chat_of(interaction), self.user_of(interaction)
+                )
+            except Exception as error:
+                await self.failed(interaction, error)
+            return
         action = ref.action
         if action == TURN_HAND:
             action = "@hand"  # "My hand" on a turn notice
@@ -1162,14 +1184,6 @@ def _reply_first(events: list[Event], interaction: discord.Interaction[Any]) -> 
         ):
             return [event, *events[:index], *events[index + 1 :]]
     return events
-
-
-def _is_admin(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the member may run the channel: manage the server, its messages or channels."""
-    perms = interaction.permissions
-    return bool(
-        perms.administrator or perms.manage_guild or perms.manage_messages or perms.manage_channels
-    )
 
 
 def _retarget(result: Result, audience: Audience, locale: str) -> Result:

@@ -125,6 +125,9 @@ REFUSAL_TEXTS = {
     "bad_locale": N_("Unknown language."),
     "not_away": N_("You are already playing your seat."),
     "conflict": N_("The table changed at the same moment: please try again."),
+    "not_admin": N_("Only the chat's admins can change its settings."),
+    "bad_setting": N_("That setting cannot take this value."),
+    "admins_only": N_("In this chat only the admins can open tables."),
 }
 
 
@@ -670,9 +673,14 @@ class Renderer:
             return Message(_("{table}: the cards are dealt!").format(table=self._title(table, t)))
         if e.kind == "rules":
             options = _options_text(data.get("options", {})) or "—"
-            return Message(
-                _("{table}\nRules: {options}").format(table=self._title(table, t), options=options)
+            text = _("{table}\nRules: {options}").format(
+                table=self._title(table, t), options=options
             )
+            if "sources" in data:  # where each value came from (bot.render.settings)
+                from bot.render.settings import sources_text
+
+                text += "\n" + sources_text(data.get("options", {}), data["sources"], t)
+            return Message(text)
         return Message(f"{self._title(table, t)}: {e.kind}")
 
     def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:

@@ -55,6 +55,8 @@ logger = logging.getLogger(__name__)
 # A player's conservative rating after each game of a family, oldest first (the store's
 # ``rating_history(platform=, user_id=, family=) -> [(unix time, rating), ...]``).
 RatingHistory = Callable[..., Awaitable[list[tuple[float, float]]]]
+# Whether a chat wants pictures: ``(platform, chat_id) -> bool`` (TableService.pictures_on).
+ChatPictures = Callable[[str, str], Awaitable[bool]]
 
 # The adapter-state kind under which a chat's or user's deck style is kept.
 STYLE = "style"
@@ -196,8 +198,10 @@ class Pictures:
         enabled: bool = True,
         state: AdapterState | None = None,
         history: RatingHistory | None = None,
+        chat_pictures: ChatPictures | None = None,
     ) -> None:
         self.renderer = renderer
+        self._chat_pictures = chat_pictures
         self.images = images
         self.enabled = enabled and images.enabled
         self.state = state
@@ -245,9 +249,19 @@ class Pictures:
                 return preferred
         return choose_style(None, deck)
 
+    async def wanted(self, table: TableInfo) -> bool:
+        """Whether the table's chat wants pictures (``/settings``; on unless switched off)."""
+        if self._chat_pictures is None:
+            return True
+        try:
+            return await self._chat_pictures(table.platform, table.chat_id)
+        except Exception as error:  # a lost setting must not cost the message
+            logger.warning("could not read the pictures setting of %s: %s", table.chat_id, error)
+            return True
+
     async def table(self, event: TableView) -> RenderedImage | None:
         """The picture of a public table; ``None`` when pictures are off or it cannot be drawn."""
-        if not self.enabled:
+        if not self.enabled or not await self.wanted(event.table):
             return None
         try:
             scene = table_scene(self.renderer, event)
@@ -287,7 +301,7 @@ class Pictures:
         self, event: HandView, *, selected: frozenset[int] = frozenset()
     ) -> RenderedImage | None:
         """The picture of a player's hand (``selected``: positions drawn raised)."""
-        if not self.enabled:
+        if not self.enabled or not await self.wanted(event.table):
             return None
         try:
             scene = hand_scene(self.renderer, event, selected=selected)
@@ -315,6 +329,7 @@ def pictures_of(app: Any) -> Pictures:
         enabled=enabled,
         state=adapter_state_of(app),
         history=getattr(store, "rating_history", None),
+        chat_pictures=getattr(getattr(app, "service", None), "pictures_on", None),
     )
     try:
         app.pictures = pictures

@@ -40,6 +40,11 @@ Use cases (all ``async``, all return :class:`Result`)::
     import_game(document, *, chat_id=None) -> Imported   # an export_game document, replayed,
                         # checked and stored once (bot.service.archive; archive.GameFileError)
     set_max_open_tables(chat, count)           # an admin setting: more open tables in a chat
+    chat_settings(chat) -> ChatSettings       # /settings: language, deck style, pictures, turn
+                        # timer, who opens tables, default options per game (bot.service.settings)
+    settings_view(chat, user, *, page="main", public=True)   # the menu, as a SettingsView
+    change_setting(chat, user, key, value, *, is_admin)   # an admin's (anyone's in private)
+    locale_for(chat, user, *, public)         # the language of an adapter's own reply
 
 When a table is not given, the service picks the chat's open table where the user sits, else the
 chat's newest open table. A chat holds at most one open table unless ``set_max_open_tables``.
@@ -53,7 +58,9 @@ travels as English ``detail`` and, when the engine gave one, as ``params["templa
 ``params["params"]`` (``engine.errors.RuleText``), which the renderer translates.
 
 Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
-id)``) and ``locale`` (already resolved: user > chat > platform hint > default):
+id)``) and ``locale`` (already resolved: a chat's events in the chat's language,
+``/settings``, else the default; a user's in the user's choice > their platform hint > the
+chat's > default):
 
 * :class:`LobbyView` (chat): the lobby; buttons join/leave/add computer/start.
 * :class:`TableView` (chat): the public view (``view`` = ``game.view(None)``), after every call
@@ -119,6 +126,7 @@ from bot.service.events import (
 from bot.service.games import GameKind, Registry, default_registry
 from bot.service.players import LEVELS, ComputerPlayers
 from bot.service.service import Imported, TableService, TimerSettings
+from bot.service.settings import ChatSettings, SettingsView
 
 __all__ = [
     "LEVELS",
@@ -128,6 +136,7 @@ __all__ = [
     "BoardRow",
     "ButtonData",
     "ChatRef",
+    "ChatSettings",
     "ComputerPlayers",
     "Event",
     "GameKind",
@@ -141,6 +150,7 @@ __all__ = [
     "Registry",
     "Result",
     "SeatInfo",
+    "SettingsView",
     "SmazzataSummary",
     "Stats",
     "TableEvent",

@@ -1,7 +1,8 @@
 """What the service says back: platform-neutral ids, table snapshots, events, refusals, buttons.
 
 Every event names its :class:`Audience` (a chat, or one user privately) and the locale it should
-be rendered in (already resolved: user setting > chat setting > the platform's locale > default).
+be rendered in (already resolved: a chat's events in the chat's language, else the default; a
+user's in the user's setting > the platform's locale > the chat's setting > default).
 Adapters render events with :func:`bot.render.render` and send the text and buttons to the
 audience; they never build game text themselves.
 """
@@ -268,6 +269,9 @@ REFUSALS = (
     "bad_locale",
     "not_away",
     "conflict",  # another process changed the table at the same moment: try again
+    "not_admin",  # /settings in a group: only its admins
+    "bad_setting",  # an unknown setting or value; params: key (template, params)
+    "admins_only",  # the chat lets only its admins open tables (/settings)
 )
 
 

@@ -8,7 +8,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +41,19 @@ from bot.service.events import (
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS, ComputerPlayers
 from bot.service.ratings import COMPUTER_RATINGS, Ratings
+from bot.service.settings import (
+    GAME_OPTIONS,
+    OPEN_CHOICES,
+    RESET,
+    STYLE_CHOICES,
+    STYLE_KIND,
+    TIMER_CHOICES,
+    ChatSettings,
+    SettingsKeeper,
+    SettingsView,
+    decode_value,
+    option_spec,
+)
 from bot.store import (
     DueTimer,
     Finish,
@@ -77,6 +90,9 @@ class TimerSettings:
     # How long a claimed timer stays with the process that claimed it (Store.claim_due): longer
     # than firing one timer takes, short enough that a dead process's timers soon come due again.
     claim_lease: float = 60.0
+    # Whether a chat's own turn timer (/settings) applies: only where the timer loop runs
+    # (not at the terminal, not in one-shot commands).
+    chat_timers: bool = True
 
     @property
     def enabled(self) -> bool:
@@ -261,6 +277,7 @@ class TableService:
         # Platform language hints of chats (Discord: the server's preferred locale), in memory.
         self._chat_hints: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._locale_epoch = 0
+        self._settings = SettingsKeeper(store)
 
     # ------------------------------------------------------------------ lobby use cases ------
 
@@ -272,8 +289,13 @@ class TableService:
         *,
         players: int | None = None,
         options: Mapping[str, Any] | None = None,
+        is_admin: bool | Callable[[], Awaitable[bool]] = False,
     ) -> Result:
-        """Open a lobby for ``game`` in the chat, with the creator in seat 0."""
+        """Open a lobby for ``game`` in the chat, with the creator in seat 0.
+
+        The chat's default options of the game (``/settings``) apply unless ``options`` gives
+        them. Where the chat lets only admins open tables, ``is_admin`` must say so (a bool, or
+        a coroutine function asked only then: a platform call the other chats need not make)."""
         try:
             kind = self.registry.get(game)
             if kind is None:
@@ -281,11 +303,8 @@ class TableService:
             count = players if players is not None else kind.default_players
             if count not in kind.players:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
-            opts = dict(options or {})
-            try:
-                rules = kind.rules(count, opts)
-            except (ValueError, TypeError) as exc:
-                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
+            await self._check_opener(chat, is_admin)
+            rules, sources = await self._rules_with_defaults(chat, kind, count, options)
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
@@ -304,6 +323,8 @@ class TableService:
                 now=now,
             )
             table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
+            if sources:
+                await self.store.set_option_sources(table_id, sources)
             row = await self.store.load_table(table_id)
             assert row is not None
             live = _Live(row, kind, None)
@@ -616,6 +637,9 @@ class TableService:
             except sa_exc.IntegrityError:
                 existing = await self.store.rematch_of(table_id)
             else:
+                sources = await self.store.option_sources(old.id)
+                if sources:
+                    await self.store.set_option_sources(new_id, sources)
                 async with self._lock(new_id):
                     new = await self._live(new_id)
                     call = _Call(caller=(user.platform, user.user_id))
@@ -673,7 +697,12 @@ class TableService:
                 locale=await self._locale_for_user(user, live.row),
                 table=info,
                 kind="rules",
-                data={"options": dict(live.row.options)},
+                data={
+                    "options": dict(live.row.options),
+                    # Where each option came from: "chat" (/settings), "command" (the table's
+                    # own command); an option not named is the game's default.
+                    "sources": await self.store.option_sources(live.row.id),
+                },
             )
             return Result([event], info)
         except Refused as r:
@@ -724,7 +753,9 @@ class TableService:
             call = _Call()
             info = self._info(live)
             if row.deadline_kind == "remind":
-                deadline = now + max(self.timers.autoplay - self.timers.reminder, 0.0)
+                turn = await self._turn_timer(row)
+                reminder, autoplay = turn or (self.timers.reminder, self.timers.autoplay)
+                deadline = now + max(autoplay - reminder, 0.0)
                 if not await self.store.move_deadline(
                     table_id,
                     version=row.version,
@@ -990,7 +1021,7 @@ class TableService:
                 # (and so even with the turn timers off).
                 values.update(deadline=self.clock(), deadline_kind="computer")
             else:
-                values.update(self._deadline(live, game, None))
+                values.update(self._deadline(live, game, None, await self._turn_timer(row)))
         if record.status == "finished":
             assert record.finished_at is not None
             finish = self._finish(live, game, record.finished_at)
@@ -1017,6 +1048,223 @@ class TableService:
         else:
             logger.info("%s is table %s already: nothing imported", record.origin, table_id)
         return Imported(table_id, created=created, status=record.status, rating_changes=changes)
+
+    # ------------------------------------------------------------------ chat settings --------
+
+    async def chat_settings(self, chat: ChatRef) -> ChatSettings:
+        """The chat's settings (``/settings``) as they apply now."""
+        raw = await self._settings.raw(chat.platform, chat.chat_id)
+        games = tuple(g for g in self.registry.names if g in GAME_OPTIONS)
+        defaults = {}
+        for game in games:
+            found = await self._settings.game_defaults(chat.platform, chat.chat_id, game)
+            if found:
+                defaults[game] = found
+        timer = raw.get("timer")
+        open_mode = raw.get("open")
+        return ChatSettings(
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            language=await self._chat_choice(chat.platform, chat.chat_id),
+            style=await self._chat_style(chat),
+            pictures=raw.get("pictures") is not False,
+            timer=timer if _is_timer(timer) else None,
+            default_timer=int(self.timers.autoplay) if self.timers.enabled else 0,
+            open=open_mode if open_mode in OPEN_CHOICES else "all",
+            defaults=defaults,
+            languages=self.locales,
+            games=games,
+        )
+
+    async def settings_view(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        *,
+        page: str = "main",
+        public: bool = True,
+        saved: str | None = None,
+    ) -> Result:
+        """The settings menu (a :class:`SettingsView`) for the chat (``public``) or the user."""
+        settings = await self.chat_settings(chat)
+        if public:
+            audience = Audience("chat", chat.platform, chat.chat_id)
+        else:
+            audience = Audience("user", user.platform, user.user_id)
+        locale = await self.locale_for(chat, user, public=public)
+        view = SettingsView(
+            audience=audience,
+            locale=locale,
+            settings=settings,
+            page=_settings_page(page, settings),
+            saved=saved,
+        )
+        return Result([view])
+
+    async def change_setting(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        key: str,
+        value: Any,
+        *,
+        is_admin: bool,
+        public: bool = True,
+    ) -> Result:
+        """Change one setting of the chat (an admin's, or anyone's in a private chat: the
+        adapter says which with ``is_admin``); ``value`` a choice or its button text
+        (``settings.encode_value``), ``settings.RESET`` for the bot's default. Answers with the
+        settings menu where the change shows."""
+        try:
+            if not is_admin:
+                raise Refused("not_admin")
+            page = await self._apply_setting(chat, user, key, value)
+            logger.info(
+                "chat %s:%s: setting %s changed by %s",
+                chat.platform,
+                chat.chat_id,
+                key,
+                user.user_id,
+                extra={"platform": chat.platform},
+            )
+            return await self.settings_view(chat, user, page=page, public=public, saved=key)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
+    async def pictures_on(self, platform: str, chat_id: str) -> bool:
+        """Whether the chat wants card pictures (``/settings``; on unless switched off)."""
+        raw = await self._settings.raw(platform, chat_id)
+        return raw.get("pictures") is not False
+
+    async def locale_for(self, chat: ChatRef | None, user: UserRef, *, public: bool) -> str:
+        """The language of a reply: for a public one the chat's choice first (then the
+        user's, their platform's hint, the default); for a private one the user's first."""
+        if not public or chat is None:
+            return await self._locale_for_user(user, None, chat=chat)
+        chosen = await self._chat_choice(chat.platform, chat.chat_id)
+        if chosen:
+            return chosen
+        return await self._locale_for_user(user, None)
+
+    async def _apply_setting(self, chat: ChatRef, user: UserRef, key: str, value: Any) -> str:
+        """Validate and store one setting; the settings page to show after it."""
+        key = key.strip()
+        reset = value is None or value == RESET
+        where = {"platform": chat.platform, "chat_id": chat.chat_id}
+        if key == "lang":
+            if reset:
+                current = await self.store.chat(**where)
+                await self.store.set_chat(
+                    **where, locale=None, max_open_tables=current.max_open_tables
+                )
+                self._chat_locales[(chat.platform, chat.chat_id)] = None
+                self._locale_epoch += 1
+                return "main"
+            changed = await self.set_language(str(value), user=user, chat=chat)
+            if changed.refusal is not None:
+                raise Refused("bad_setting", changed.refusal.detail, key=key)
+            return "main"
+        if key == "style":
+            style = "default" if reset else _choice(key, value, STYLE_CHOICES)
+            await self._set_chat_style(chat, None if style == "default" else style)
+            return "main"
+        simple = {"pictures": (True, False), "timer": TIMER_CHOICES, "open": OPEN_CHOICES}
+        if key in simple:
+            chosen = None if reset else _choice(key, value, simple[key])
+            await self._settings.put(chosen, **where, key=key)
+            return "main"
+        game, _, name = key.partition(".")
+        kind = self.registry.get(game)
+        spec = option_spec(game, name)
+        if kind is None or spec is None:
+            raise Refused("bad_setting", f"unknown setting {key!r}", key=key)
+        if reset:
+            await self._settings.put(None, **where, key=key)
+            return f"game.{game}"
+        chosen = _choice(key, value, spec.choices)
+        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, game)
+        defaults[name] = chosen
+        try:
+            kind.rules(kind.default_players, defaults)
+        except (ValueError, TypeError) as exc:
+            raise Refused("bad_setting", str(exc), key=key, **_rule_text(exc)) from exc
+        await self._settings.put(chosen, **where, key=key)
+        return f"game.{game}"
+
+    async def _chat_style(self, chat: ChatRef) -> str | None:
+        getter = getattr(self.store, "state_get", None)
+        if getter is None:
+            return None
+        try:
+            found = await getter(platform=chat.platform, kind=STYLE_KIND, scope=chat.chat_id)
+        except ValueError:  # a chat id the adapter state cannot hold
+            return None
+        return found if isinstance(found, str) and found in STYLE_CHOICES else None
+
+    async def _set_chat_style(self, chat: ChatRef, style: str | None) -> None:
+        # The same entry /style writes (bot.render.pictures), so both always agree.
+        platform, scope = chat.platform, chat.chat_id
+        if style is None:
+            await self.store.state_delete(platform=platform, kind=STYLE_KIND, scope=scope)
+        else:
+            await self.store.state_put(style, platform=platform, kind=STYLE_KIND, scope=scope)
+
+    async def _turn_timer(self, row: TableRow) -> tuple[float, float] | None:
+        """(reminder, autoplay) seconds of a turn at this table's chat; ``None``: no timers."""
+        base = (self.timers.reminder, self.timers.autoplay) if self.timers.enabled else None
+        if not self.timers.chat_timers:
+            return base
+        chosen = (await self._settings.raw(row.platform, row.chat_id)).get("timer")
+        if not isinstance(chosen, int) or not _is_timer(chosen):
+            return base
+        if chosen == 0:
+            return None
+        # The reminder comes at the same share of the turn as with the bot's own timers.
+        reminder, autoplay = self.timers.reminder, self.timers.autoplay
+        share = reminder / autoplay if 0 < reminder < autoplay else 0.5
+        return (chosen * share, float(chosen))
+
+    async def _check_opener(
+        self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
+    ) -> None:
+        """Where the chat lets only admins open tables, refuse everyone else."""
+        raw = await self._settings.raw(chat.platform, chat.chat_id)
+        if raw.get("open") != "admins":
+            return
+        allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
+        if not allowed:
+            raise Refused("admins_only")
+
+    async def _rules_with_defaults(
+        self, chat: ChatRef, kind: GameKind, count: int, options: Mapping[str, Any] | None
+    ) -> tuple[Any, dict[str, str]]:
+        """The rules of a new table: the command's options over the chat's defaults of the
+        game; and where each option came from. A default that cannot go with the command's
+        options (or this player count) is left out, never the command's own."""
+        given = dict(options or {})
+        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, kind.name)
+        chosen = {k: v for k, v in defaults.items() if k not in given}
+        try:
+            rules = kind.rules(count, {**chosen, **given})
+        except (ValueError, TypeError) as exc:
+            if not chosen:
+                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
+            try:
+                rules = kind.rules(count, given)
+            except (ValueError, TypeError) as exc2:
+                raise Refused("bad_option", str(exc2), **_rule_text(exc2)) from exc2
+            kept: dict[str, Any] = {}
+            for name, value in chosen.items():
+                try:
+                    rules = kind.rules(count, {**kept, name: value, **given})
+                except (ValueError, TypeError):
+                    continue
+                kept[name] = value
+            rules = kind.rules(count, {**kept, **given})
+            chosen = kept
+        sources = {name: "chat" for name in chosen}
+        sources.update({name: "command" for name in given})
+        return rules, sources
 
     # ------------------------------------------------------------------ internals ------------
 
@@ -1174,7 +1422,7 @@ class TableService:
             "state_version": row.version + 1,
             "updated_at": self.clock(),
         }
-        values.update(self._deadline(live, game, None))
+        values.update(self._deadline(live, game, None, await self._turn_timer(row)))
         if not await self._save(live, values):
             raise Refused("conflict")
         row.state_version = values["state_version"]
@@ -1184,10 +1432,13 @@ class TableService:
         await self._computer_turns(call, live)
         await self._after(call, live, before, force_hands=set(range(row.players)))
 
-    def _deadline(self, live: _Live, game: Any, previous: int | None) -> dict[str, Any]:
-        """Timer columns after a move: a new deadline when a human's turn starts."""
+    def _deadline(
+        self, live: _Live, game: Any, previous: int | None, turn: tuple[float, float] | None
+    ) -> dict[str, Any]:
+        """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
+        the chat's (reminder, autoplay) seconds, ``None`` for no timers)."""
         seat = game.current_player
-        if not self.timers.enabled or game.is_over or seat is None:
+        if turn is None or game.is_over or seat is None:
             return {"deadline": None, "deadline_kind": None}
         if _plays_computer(live.row.seats[seat]):
             # The computer plays right after this commit; should the process die first, this
@@ -1195,7 +1446,7 @@ class TableService:
             return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
         if seat == previous and live.row.deadline is not None:
             return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
-        return {"deadline": self.clock() + self.timers.reminder, "deadline_kind": "remind"}
+        return {"deadline": self.clock() + turn[0], "deadline_kind": "remind"}
 
     async def _commit_move(
         self,
@@ -1217,7 +1468,7 @@ class TableService:
             values["state_version"] = row.version + 1
         if seats_changed:
             values["seats"] = row.seats
-        values.update(self._deadline(live, game, seat))
+        values.update(self._deadline(live, game, seat, await self._turn_timer(row)))
         finish = None
         if game.is_over:
             values["status"] = "finished"
@@ -1564,7 +1815,8 @@ class TableService:
         locale = await self._locale_for_user(user, None, chat=chat)
         return Result(refusal=Refusal(r.code, locale, r.detail, dict(r.params)))
 
-    # -- locales: user's choice > chat's choice > platform hint > default ---------------------
+    # -- locales: chat events: the chat's choice > default;
+    #    user events: the user's choice > platform hint > the chat's choice > default ---------
 
     async def _user_choice(self, platform: str, user_id: str) -> str | None:
         key = (platform, user_id)
@@ -1680,3 +1932,34 @@ def _stored_options(rules: Any, kind: GameKind) -> dict[str, Any]:
         logger.warning("%s: Rules.to_dict() does not round-trip as options", kind.name)
         raise
     return options
+
+
+def _is_timer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value in TIMER_CHOICES
+
+
+def _choice(key: str, value: Any, choices: tuple[Any, ...]) -> Any:
+    """The choice ``value`` names (itself, or its button text); Refused("bad_setting")."""
+    if isinstance(value, str):
+        try:
+            return decode_value(value, choices)
+        except ValueError as exc:
+            raise Refused("bad_setting", str(exc), key=key) from exc
+    for choice in choices:
+        if type(choice) is type(value) and choice == value:
+            return choice
+    raise Refused("bad_setting", f"{key} cannot be {value!r}", key=key)
+
+
+def _settings_page(page: str, settings: ChatSettings) -> str:
+    """A page of the settings menu that exists (anything else: the main page)."""
+    if page in ("main", "lang", "style", "timer", "open"):
+        return page
+    kind, _, rest = page.partition(".")
+    if kind == "game" and rest in settings.games:
+        return page
+    if kind == "option":
+        game, _, name = rest.partition(".")
+        if game in settings.games and option_spec(game, name) is not None:
+            return page
+    return "main"

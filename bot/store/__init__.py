@@ -827,6 +827,55 @@ class Store:
             {"locale": locale, "name": name},
         )
 
+    # -- per-chat settings (migration 0007) ---------------------------------------------------
+
+    async def chat_settings(self, *, platform: str, chat_id: str) -> dict[str, Any]:
+        """A chat's own settings, ``{key: value}`` (a setting never changed is absent)."""
+        s = schema.chat_settings
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(s.c.key, s.c.value).where(
+                        s.c.platform == platform, s.c.chat_id == chat_id
+                    )
+                )
+            ).all()
+        return {key: json.loads(value) for key, value in rows}
+
+    async def set_chat_setting(self, value: Any, *, platform: str, chat_id: str, key: str) -> None:
+        """Set one setting of a chat; ``None`` removes it (back to the bot's default)."""
+        s = schema.chat_settings
+        if not key or len(key) > 64:
+            raise ValueError(f"a chat setting's key must be 1..64 characters: {key!r}")
+        where = (s.c.platform == platform, s.c.chat_id == chat_id, s.c.key == key)
+        if value is None:
+            async with self.engine.begin() as conn:
+                await conn.execute(s.delete().where(*where))
+            return
+        await self._upsert(
+            s,
+            {"platform": platform, "chat_id": chat_id, "key": key},
+            {"value": dumps(value), "updated_at": time.time()},
+        )
+
+    async def set_option_sources(self, table_id: int, sources: dict[str, str]) -> None:
+        """Where the table's rule options came from (``{option: "chat" | "command"}``)."""
+        await self._upsert(
+            schema.table_option_sources, {"table_id": table_id}, {"sources": dumps(sources)}
+        )
+
+    async def option_sources(self, table_id: int) -> dict[str, str]:
+        """The table's option sources (``{}``: every option is the game's default)."""
+        t = schema.table_option_sources
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(t.c.sources).where(t.c.table_id == table_id))
+            ).first()
+        if row is None:
+            return {}
+        found = json.loads(row[0])
+        return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
     # -- adapter state (bot.store.adapter_state.AdapterState) ---------------------------------
 
     async def state_get(

@@ -154,3 +154,27 @@ adapter_state = sa.Table(
     # A finished table's entries are dropped together.
     sa.Index("ix_adapter_state_table", "platform", "table_id"),
 )
+
+# A chat's own settings (migration 0007): ``/settings`` in a chat, one row per setting.
+# ``key`` names it (``timer``, ``pictures``, ``open``, or ``<game>.<option>`` for a default rule
+# option of a game); ``value`` a JSON document written by the store. No row: the bot's default.
+# The chat's language stays in ``chats.locale`` and its deck style in ``adapter_state`` (where
+# ``/lang`` and ``/style`` always kept them), so nothing set before is lost.
+chat_settings = sa.Table(
+    "chat_settings",
+    metadata,
+    sa.Column("platform", sa.String(16), primary_key=True),
+    sa.Column("chat_id", sa.String(64), primary_key=True),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+# Where each rule option of a table came from (migration 0007), for ``/rules``: a JSON object
+# ``{option: "chat" | "command"}``; an option not named is the game's default.
+table_option_sources = sa.Table(
+    "table_option_sources",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("sources", sa.Text, nullable=False),
+)

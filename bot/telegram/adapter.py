@@ -31,10 +31,12 @@ from telegram.ext import (
 
 from bot.render import GAME_NAMES, LOCALES, MAX_TEXT, Renderer
 from bot.service import ChatRef, Event, HandView, Result, TableService, UserRef, decode_button
+from bot.service.settings import SETTINGS_PREFIX
 from bot.telegram import phrases
 from bot.telegram.delivery import Delivery
 from bot.telegram.ids import PLATFORM, chat_key, parse_hand_payload
 from bot.telegram.messenger import Where
+from bot.telegram.settings_menu import SettingsMenu, is_chat_admin
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +76,7 @@ class TelegramAdapter:
         self._service = service
         self._renderer = renderer
         self._delivery = delivery
+        self._settings_menu = SettingsMenu(service=service, renderer=renderer, delivery=delivery)
 
     def install(self, application: Application) -> None:  # type: ignore[type-arg]
         """Register the handlers on ``application``."""
@@ -89,6 +92,7 @@ class TelegramAdapter:
         add(CommandHandler("lang", self.on_lang))
         add(CommandHandler("help", self.on_help))
         add(CommandHandler("style", self.on_style))
+        add(CommandHandler("settings", self.on_settings))
         add(CallbackQueryHandler(self.on_button))
         # Group 1 runs beside the commands: every group message the bot sees moves the table
         # message further up (with privacy mode on, Telegram only shows it some of them).
@@ -113,7 +117,7 @@ class TelegramAdapter:
         if args and args[0].lower() in GAMES:
             await self._open(message, user, args[0].lower(), args[1:])
             return
-        t = self._renderer.translations(user.language_code)
+        t = self._renderer.translations(await self._reply_locale(message, user))
         keyboard = InlineKeyboardMarkup(
             [
                 [InlineKeyboardButton(t.gettext(GAME_NAMES[g]), callback_data=PICKER_PREFIX + g)]
@@ -204,7 +208,7 @@ class TelegramAdapter:
         message, user = self._seen(update)
         if message is None or user is None:
             return
-        t = self._renderer.translations(user.language_code)
+        t = self._renderer.translations(await self._reply_locale(message, user))
         await self._delivery.say(where_of_message(message), t.gettext(phrases.HELP))
 
     async def on_style(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -213,7 +217,7 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         where = where_of_message(message)
-        t_locale = self._locale_of(user)
+        t_locale = await self._reply_locale(message, user)
         pictures = self._delivery.pictures
         if pictures is None or not pictures.enabled:
             await self._delivery.say(where, self._renderer.notice("style_off", t_locale))
@@ -259,6 +263,27 @@ class TelegramAdapter:
         assert pictures is not None
         await pictures.set_style(style, platform=PLATFORM, owner=self._style_owner(message))
 
+    async def on_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/settings: the chat's settings menu (a group's admins; anyone in private)."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        await self._settings_menu.command(
+            message,
+            user_ref(user),
+            chat=self._chat(message),
+            where=where_of_message(message),
+            bot=context.bot,
+        )
+
+    async def _reply_locale(self, message: Message, user: User) -> str:
+        """The language of the adapter's own reply: in a group the chat's (/settings) first,
+        in private the user's."""
+        private = message.chat.type == ChatType.PRIVATE
+        return await self._service.locale_for(
+            self._chat(message), user_ref(user), public=not private
+        )
+
     async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Any group message: only its id is noted (how far the table message has scrolled)."""
         self._seen(update)
@@ -292,11 +317,24 @@ class TelegramAdapter:
             if message.chat.type == ChatType.PRIVATE:
                 await self._open(message, query.from_user, game, [])
                 return None
-            result = await self._service.create_table(self._chat(message), user, game)
+            result = await self._service.create_table(
+                self._chat(message),
+                user,
+                game,
+                is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, query.from_user.id),
+            )
             await self._delivery.deliver(result, origin=where_of_message(message))
             return self._alert(result)
         if data.startswith(STYLE_PREFIX) and message is not None:
             return await self._press_style(message, query.from_user, data)
+        if data.startswith(SETTINGS_PREFIX) and message is not None:
+            return await self._settings_menu.press(
+                message,
+                query.from_user,
+                data,
+                chat=self._chat(message),
+                where=where_of_message(message),
+            )
         chat = await self._chat_of_press(message, user, data)
         result = await self._service.press(chat, user, data)
         if result.ok and message is not None:
@@ -310,7 +348,7 @@ class TelegramAdapter:
         """A deck-style button: set it, and say so in the button's message."""
         pictures = self._delivery.pictures
         style = data.removeprefix(STYLE_PREFIX)
-        t_locale = self._locale_of(user)
+        t_locale = await self._reply_locale(message, user)
         if pictures is None or style not in pictures.style_choices():
             return self._renderer.notice("style_off", t_locale) if pictures is None else None
         await self._set_style(message, style)
@@ -362,7 +400,12 @@ class TelegramAdapter:
         origin = where_of_message(message)
         if message.chat.type != ChatType.PRIVATE:
             result = await self._service.create_table(
-                chat, who, game, players=players, options=options
+                chat,
+                who,
+                game,
+                players=players,
+                options=options,
+                is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, user.id),
             )
             await self._reply(message, result)
             return
@@ -371,7 +414,7 @@ class TelegramAdapter:
             await self._service.abandon(chat, who, table.id, is_admin=True)
             await self._delivery.book.forget_table(table.id)
         created = await self._service.create_table(
-            chat, who, game, players=players, options=options
+            chat, who, game, players=players, options=options, is_admin=True
         )
         if created.refusal is not None or created.table is None:
             await self._reply(message, created)

@@ -30,6 +30,7 @@ GROUP_COMMANDS: Sequence[tuple[str, str]] = (
     ("abandon", N_("Close the open table")),
     ("lang", N_("Language: /lang it or /lang en")),
     ("style", N_("Deck style of the card pictures")),
+    ("settings", N_("Settings of this chat")),
     ("help", N_("How to play")),
 )
 PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
@@ -41,6 +42,7 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
     ("leaderboard", N_("Global leaderboard")),
     ("lang", N_("Language: /lang it or /lang en")),
     ("style", N_("Deck style of the card pictures")),
+    ("settings", N_("Settings of this chat")),
     ("help", N_("How to play")),
 )
 

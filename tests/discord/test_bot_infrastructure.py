@@ -124,6 +124,7 @@ async def test_commands_sync_once_then_only_when_changed(fake: FakeDiscord) -> N
         "lang",
         "style",
         "abandon",
+        "settings",
     ]
     assert sorted(fake.command_names()) == sorted(expected)
     async with running(make_bot(ScriptedHandler(), state), fake):

@@ -254,6 +254,8 @@ class FakeDiscord:
         self.guild_name = guild_name
         self.channel_id = self.next_id()
         self.users: dict[int, FakeUser] = {}
+        # Members with the Manage Server permission (guild admins), as set by a test.
+        self.admins: set[int] = set()
         self.messages: dict[int, StoredMessage] = {}
         self.text_channels: dict[int, str] = {self.channel_id: "tavolo"}
         self.dm_channels: dict[int, int] = {}  # channel id -> recipient user id
@@ -383,6 +385,10 @@ class FakeDiscord:
         channel = self.channel_id if channel_id is None else channel_id
         body = {"content": content, "components": components}
         return self._new_message(channel_id=channel, body=body)
+
+    def make_admin(self, user: FakeUser) -> None:
+        """``user`` may manage the guild: their member permissions include Manage Server."""
+        self.admins.add(user.id)
 
     def rate_limit(
         self, method: str, path_regex: str, *, times: int = 1, retry_after: float = 0.05
@@ -642,6 +648,7 @@ class FakeDiscord:
             "deaf": False,
             "mute": False,
             "flags": 0,
+            # VIEW_CHANNEL | SEND_MESSAGES; a guild admin also MANAGE_GUILD (0x20).
             "permissions": str(0x800 | 0x400 | (0x20 if user.id in self.admins else 0)),
         }
 

@@ -80,6 +80,7 @@ class Tavolo:
                 ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
                 state=self.store,
                 history=self.store.rating_history,
+                chat_pictures=self.service.pictures_on,  # as pictures_of wires it
             )
         self.bot = build_bot(
             self.settings,
