@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, decks and the text notation of ``shared/rules/RULES.md``.
+"""Cards, suits, ranks, decks and the text notation of docs/rules.md.
 
 Glossary (Italian terms used across the engine):
 
@@ -39,7 +39,7 @@ __all__ = [
 
 
 class Suit(StrEnum):
-    """The four suits, by the Italian correspondence of [002] art. 2."""
+    """The four suits, by the Italian correspondence of FIGS art. 2."""
 
     DENARI = "D"
     COPPE = "C"

@@ -18,7 +18,7 @@ Discord channel/thread, the terminal) and ``UserRef(platform, user_id, name, loc
 Use cases (all ``async``, all return :class:`Result`)::
 
     create_table(chat, user, game, *, players=None, options=None)   # game: scopa | scopone |
-                        # scientifico | scala40; options: RULES.md option names -> values
+                        # scientifico | scala40; options: docs/rules.md option names -> values
     join(chat, user, table_id=None)          leave(chat, user, table_id=None)
     add_computer(chat, user, level="easy", table_id=None)            # easy | medium | hard
     choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3

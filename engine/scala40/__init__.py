@@ -1,4 +1,4 @@
-"""Scala 40 (Italian rummy, 2-6 players, two French decks with 4 jokers): RULES.md "Scala 40".
+"""Scala 40 (Italian rummy, 2-6 players, two French decks with 4 jokers): docs/rules.md "Scala 40".
 
 Glossary:
 
@@ -54,7 +54,8 @@ points (``find_opening``), if any; for an opened player, every meld the hand can
 (both ends listed when a card fits both), every joker swap; and every allowed discard. ``play()``
 validates any well-formed move, listed or not, and refuses it with ``IllegalMove`` and a reason.
 
-Engine choices where RULES.md and [004] are silent (each documented where implemented):
+Engine choices where docs/rules.md and Regole Scala 40 are silent (each documented where
+implemented):
 
 * A meld holds at least two real cards (only matters with ``jokers_per_meld`` >= 2).
 * A joker in a tris stands for its rank in any suit the tris lacks; it is swapped by such a card.
@@ -62,20 +63,20 @@ Engine choices where RULES.md and [004] are silent (each documented where implem
 * A player who cannot draw (tallone empty and the pozzo cannot be re-formed into one) plays the
   turn without drawing.
 * ``discard_attachable = "forbidden"``: when every card held fits a meld, any card may go.
-* RULES.md: "a player who takes it [the pozzo's card] must use it": the card taken from the
+* docs/rules.md: "a player who takes it [the pozzo's card] must use it": the card taken from the
   pozzo is laid by the first move after the draw (the opening that uses it, a meld holding it,
   attaching it, or swapping it for a joker), so ``p`` is listed only when that is possible. The
   free first card (``first_pile_card_free``) need not be laid, only kept that turn.
-* [004]'s ``discard_attachable = "allowed"`` rule: a card discarded while it fitted a table meld,
-  taken by the next player, may go into a new meld that turn but not onto a table meld.
+* Regole Scala 40's ``discard_attachable = "allowed"`` rule: a card discarded while it fitted a
+  table meld, taken by the next player, may go into a new meld that turn but not onto a table meld.
 * A move that would leave in hand only a card that may not be discarded is refused.
 * In the first round, when nobody may close, a player keeps at least two cards before the
   discard, so the turn can always end.
-* Chiusura in mano (``close_in_hand``) is closing in the turn the player opened. [004] also
-  waives the 40 points for it ("non è necessario che la somma ... sia di 40 punti"); RULES.md
-  does not, so the opening still needs ``opening_points``.
+* Chiusura in mano (``close_in_hand``) is closing in the turn the player opened. Regole Scala 40
+  also waives the 40 points for it ("non è necessario che la somma ... sia di 40 punti");
+  docs/rules.md does not, so the opening still needs ``opening_points``.
 * ``Rules.max_restocks`` (default 0 = off, the rules as written) is an optional safeguard, not a
-  rule of RULES.md: a hand can deadlock (every meld on the table complete, no jokers allowed,
+  rule of docs/rules.md: a hand can deadlock (every meld on the table complete, no jokers allowed,
   players left with one card each), and with the option set the hand then ends, unclosed, when
   the tallone runs out once more than that many re-formings; everybody pays the cards held.
 """

@@ -270,7 +270,7 @@ class _Turns:
         return self.s.hands[self.s.current]
 
     def closing_allowed(self) -> bool:
-        """RULES.md: "No one may close before every player has had at least one turn"."""
+        """docs/rules.md: "No one may close before every player has had at least one turn"."""
         return self.s.turn >= sum(self.s.dealt)
 
     def min_left(self) -> int:
@@ -315,8 +315,8 @@ class _Turns:
             return []
         distinct = list(dict.fromkeys(_without_pile(hand, self.s.pile_card)))
         if self.rules.discard_attachable == "forbidden" and len(hand) > 1:
-            # [004]: the holder keeps such a card until able to attach it; when every card fits
-            # a meld the player could not end the turn at all, so then any card may go.
+            # Regole Scala 40: the holder keeps such a card until able to attach it; when every card
+            # fits a meld the player could not end the turn at all, so then any card may go.
             keep = [card for card in distinct if not self.attachable(card)]
             if keep:
                 return keep
@@ -492,7 +492,7 @@ class _Turns:
             s.phase = Phase.MELD
 
     def recycle(self) -> bool:
-        """RULES.md: the discard pile except its top card is turned over to become the stock.
+        """docs/rules.md: the discard pile except its top card is turned over to become the stock.
 
         With the ``max_restocks`` safeguard, once the tallone has been re-formed that many times
         in this hand, running out again ends the hand with nobody closing; True then.
@@ -637,8 +637,8 @@ class _Turns:
         self.hand.append(top)
         s.pile_card = top
         s.must_open = must_open
-        # RULES.md: "a player who takes it must use it" (the free first card excepted: [004]
-        # lets it be taken "senza aver l'obbligo di apertura").
+        # docs/rules.md: "a player who takes it must use it" (the free first card excepted: Regole
+        # Scala 40 lets it be taken "senza aver l'obbligo di apertura").
         s.must_use = not free
         s.no_attach = top if s.top_attachable else None
         s.top_attachable = False

@@ -10,8 +10,8 @@ In a tris the order does not matter and a joker stands for its rank in a suit th
 (in a quartetto that is exactly one suit).
 
 Scala positions run 1..14: ace low = 1, 2..10, J = 11, Q = 12, K = 13, ace high = 14; a scala
-never holds both (no K-A-2). Values (RULES.md): face value, J/Q/K = 10, ace = 1 low in a scala and
-11 in a tris or a high scala; a joker counts as the card it stands for.
+never holds both (no K-A-2). Values (docs/rules.md): face value, J/Q/K = 10, ace = 1 low in a scala
+and 11 in a tris or a high scala; a joker counts as the card it stands for.
 
 Every meld holds at least two real cards (an engine choice that only matters when
 ``jokers_per_meld`` >= 2): with two real cards the kind of the meld and every joker's card are
@@ -340,7 +340,8 @@ def card_penalty(card: Card, *, alone: bool = False) -> int:
 
 
 def hand_penalty(cards: Sequence[Card], rules: Rules | None = None) -> int:
-    """The penalty of the cards still held when someone closes (RULES.md "Closing and scoring").
+    """The penalty of the cards still held when someone closes (docs/rules.md "Closing and
+    scoring").
 
     ``rules`` is accepted for symmetry with the other helpers; options that change what a hand
     pays (``unopened_pays``, ``close_in_hand``) depend on the game and are applied by it.

@@ -1,4 +1,4 @@
-"""Scala 40 rule options (RULES.md, "Scala 40"), a frozen value validated on construction."""
+"""Scala 40 rule options (docs/rules.md, "Scala 40"), a frozen value validated on construction."""
 
 from __future__ import annotations
 
@@ -31,26 +31,26 @@ class RulesError(RuleText):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of one Scala 40 table; every default is the one RULES.md names.
+    """The options of one Scala 40 table; every default is the one docs/rules.md names.
 
     * ``players``: 2 to 6, each for themselves.
     * ``dealer_fourteen``: the dealer gets 14 cards, no card is turned up, and the dealer starts
       by discarding without drawing.
     * ``jokers_per_meld``: how many jokers one meld may hold (0 to 4; default 1).
     * ``opening_points``: points the opening melds must reach (0 to 100; default 40; 0 is the
-      "Machiavelli" variant of [004]).
+      "Machiavelli" variant of Regole Scala 40).
     * ``first_pile_card_free``: while the pozzo has held a single card since the deal, a player
       who has not opened may take it.
-    * ``discard_attachable``: ``"allowed"`` ([004]: the next player may not take that card only to
-      attach it) or ``"forbidden"`` (a card that fits a table meld may not be discarded, except
-      the last card).
+    * ``discard_attachable``: ``"allowed"`` (Regole Scala 40: the next player may not take that card
+      only to attach it) or ``"forbidden"`` (a card that fits a table meld may not be discarded,
+      except the last card).
     * ``close_in_hand``: ``"double"`` (the others pay double), ``"bonus"`` (the closer scores
       -25) or ``"off"``.
     * ``unopened_pays``: ``"sum"`` (the cards held) or ``"100"`` (a flat 100).
     * ``elimination``: the score that puts a player out: 101, 151, 201 or 501.
     * ``reentry``: an eliminated player may re-enter once, with the highest score among those
       still in.
-    * ``max_restocks`` (not in RULES.md; an engine safeguard, 0 = off, the rules as written):
+    * ``max_restocks`` (not in docs/rules.md; an engine safeguard, 0 = off, the rules as written):
       a hand can deadlock (e.g. every table meld complete, no jokers allowed, and each player
       left with one or two cards that can never be laid), and then it would never end. With
       ``max_restocks = k``, when the tallone runs out after the pozzo has already been turned

@@ -19,11 +19,11 @@ __all__ = ["Scala40View", "make_view"]
 class Scala40View:
     """A seat's view; ``seat`` None is the public view (no hand, no legal moves).
 
-        ``hand`` is in the sorted-hand order; ``legal_moves`` are move strings, only for the seat to
-        move; ``pile_card_taken`` is the card the player to move took from the pozzo this turn (all
-        saw it); ``must_open`` says that player must now open using it, ``must_use`` that the next
-    move must lay it (RULES.md "a player who takes it must use it"); ``closing_allowed`` is False
-        in the first round of a hand.
+    ``hand`` is in the sorted-hand order; ``legal_moves`` are move strings, only for the seat to
+    move; ``pile_card_taken`` is the card the player to move took from the pozzo this turn (all
+    saw it); ``must_open`` says that player must now open using it, ``must_use`` that the next
+    move must lay it (docs/rules.md "a player who takes it must use it"); ``closing_allowed`` is
+    False in the first round of a hand.
     """
 
     seat: int | None

@@ -1,8 +1,8 @@
-"""Scopa (2, 3 or 4 players), Scopone (FIGS) and Scopone scientifico, exact to RULES.md.
+"""Scopa (2, 3 or 4 players), Scopone (FIGS) and Scopone scientifico, exact to docs/rules.md.
 
 ```python
 from engine import scopa
-rules = scopa.Rules(variant="scopone", target=8)       # every option of RULES.md; bad -> RulesError
+rules = scopa.Rules(variant="scopone", target=8)       # docs/rules.md options; bad: RulesError
 game = scopa.new_game(rules, seed=7)                   # same seed + same moves = same game
 game.legal_moves(); game = game.play("7D:3C+4S")       # IllegalMove / MoveParseError otherwise
 scopa.capture_options(table, card)                     # [] = the card stays on the table

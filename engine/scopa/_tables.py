@@ -15,9 +15,9 @@ INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
 FULL_MASK = (1 << 40) - 1
 
-# Capture value: A=1, 2..7 face, J=8, Q=9, K=10 (RULES.md "Values").
+# Capture value: A=1, 2..7 face, J=8, Q=9, K=10 (docs/rules.md "Values").
 VALUE: tuple[int, ...] = tuple(r + 1 for _ in SUITS for r in range(len(ITALIAN_RANKS)))
-# Primiera value: 7=21, 6=18, A=16, 5=15, 4=14, 3=13, 2=12, J/Q/K=10 (RULES.md "Values").
+# Primiera value: 7=21, 6=18, A=16, 5=15, 4=14, 3=13, 2=12, J/Q/K=10 (docs/rules.md "Values").
 PRIMIERA_BY_RANK: tuple[int, ...] = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
 PRIMIERA: tuple[int, ...] = tuple(PRIMIERA_BY_RANK[i % 10] for i in range(40))
 

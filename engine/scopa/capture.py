@@ -1,4 +1,4 @@
-"""Capture rules (RULES.md "A turn: play one card"), on card masks.
+"""Capture rules (docs/rules.md "A turn: play one card"), on card masks.
 
 Glossary: **presa** = capture; **presa pari** = taking one table card of the played card's value;
 **presa dispari** = taking two or more table cards whose values add up to it; **scopa** = a capture
@@ -63,7 +63,8 @@ def capture_masks(
     """The sets the card at index ``card`` may capture from ``table``; [] = it stays on the table.
 
     Presa pari (one card of equal value, the player's choice) excludes presa dispari (one set of two
-    or more cards summing to the value, the player's choice) - [000], [001] rule 2-3, [002] art. 9.
+    or more cards summing to the value, the player's choice) - Regolamento Scopa, Aiuto rule 2-3,
+    FIGS art. 9.
     """
     value = VALUE[card]
     if asso_piglia_tutto and value == 1 and table:

@@ -237,8 +237,9 @@ _SINGLE: tuple[tuple[tuple[Move, str], ...], ...] = tuple(
 def needs_redeal(variant: str, table: int) -> bool:
     """Whether the first four table cards (a mask) call for a new deal by the same dealer.
 
-    Scopa: 3 or 4 kings ([000], [001], [003]); Scopone: 3 or more kings, or the four cards summing
-    to 10 or less ([002] art. 6); Scopone scientifico deals nothing to the table.
+    Scopa: 3 or 4 kings (Regolamento Scopa, Aiuto, The game of Scopa); Scopone: 3 or more kings, or
+    the four cards summing to 10 or less (FIGS art. 6); Scopone scientifico deals nothing to the
+    table.
     """
     if variant == "scientifico":
         return False
@@ -362,7 +363,7 @@ class Game:
             hands = [0] * n
             table = 0
             if rules.variant == "scopa":
-                # [001]: three to each player, then four face up on the table.
+                # Aiuto: three to each player, then four face up on the table.
                 for seat in order:
                     for _ in range(3):
                         hands[seat] |= 1 << deck.pop()
@@ -370,7 +371,7 @@ class Game:
                     table |= 1 << deck.pop()
                 redeal = needs_redeal(rules.variant, table)
             elif rules.variant == "scopone":
-                # [002] art. 4: three each, two to the table, three each, two, three each.
+                # FIGS art. 4: three each, two to the table, three each, two, three each.
                 for packet in (3, 2, 3, 2, 3):
                     if packet == 2:
                         table |= (1 << deck.pop()) | (1 << deck.pop())

@@ -1,4 +1,4 @@
-"""Rule options of the Scopa family (RULES.md "Scopa family"), as one frozen value.
+"""Rule options of the Scopa family (docs/rules.md "Scopa family"), as one frozen value.
 
 Glossary: **Scopone** = the 4-player game in pairs with 9 cards each (FIGS rules); **Scopone
 scientifico** = 10 cards each and none on the table; **primiera** = the best card of each suit,
@@ -28,7 +28,7 @@ class RulesError(RuleText):
 
 @dataclass(frozen=True, init=False)
 class Rules:
-    """The options a Scopa-family table is played with; defaults as in RULES.md.
+    """The options a Scopa-family table is played with; defaults as in docs/rules.md.
 
     ``players`` defaults to 2 for Scopa and 4 for Scopone; ``target`` to 11; ``fuori`` to on for
     Scopone games to 8 and off otherwise.

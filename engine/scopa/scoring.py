@@ -1,4 +1,4 @@
-"""Scoring a smazzata (RULES.md "Scoring a smazzata") and the FIGS "certain points" of a fuori.
+"""Scoring a smazzata (docs/rules.md "Scoring a smazzata") and the FIGS "certain points" of a fuori.
 
 Glossary: **smazzata** = one deal played out; **carte** = most cards; **denari** = most cards of
 denari; **settebello** = the 7 of denari; **primiera** = best card of each suit summed;
@@ -47,7 +47,7 @@ def _suit_bests(mask: int) -> list[int]:
 def primiera_winner(piles: Sequence[int], mode: str) -> int | None:
     """The side winning primiera, or None.
 
-    ``void``: a side missing a suit has no primiera. ``lenient`` ([001]): a side missing a suit
+    ``void``: a side missing a suit has no primiera. ``lenient`` (Aiuto): a side missing a suit
     loses to one that has all four; when every side misses some suit, the totals over the suits
     every side holds are compared.
     """

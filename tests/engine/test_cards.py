@@ -1,4 +1,4 @@
-"""Card notation of RULES.md ("Card notation")."""
+"""Card notation of docs/rules.md ("Card notation")."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from engine.cards import (
 @pytest.mark.parametrize(
     ("text", "rank", "suit", "deck"),
     [
-        # RULES.md: "One card = rank + suit, e.g. 7D, KC, AS, JB."
+        # docs/rules.md: "One card = rank + suit, e.g. 7D, KC, AS, JB."
         ("7D", "7", "D", 0),
         ("KC", "K", "C", 0),
         ("AS", "A", "S", 0),
         ("JB", "J", "B", 0),
-        # RULES.md: "French 54-card deck (Scala 40): ranks A 2 3 4 5 6 7 8 9 T J Q K (T = 10)
+        # docs/rules.md: "French 54-card deck (Scala 40): ranks A 2 3 4 5 6 7 8 9 T J Q K (T = 10)
         # and the joker *" ... "where identity matters, the deck index follows (7D, 7D')".
         ("TD", "T", "D", 0),
         ("10D", "T", "D", 0),
@@ -54,7 +54,7 @@ def test_parse_cards_separators_and_str() -> None:
 
 
 def test_deck_index_is_display_only() -> None:
-    # RULES.md: "meld rules compare rank and suit only".
+    # docs/rules.md: "meld rules compare rank and suit only".
     assert parse_card("7D'") == parse_card("7D")
     assert hash(parse_card("7D'")) == hash(parse_card("7D"))
     assert str(parse_card("7D'")) == "7D'"

@@ -30,7 +30,7 @@ from engine import scopa
     [("7D", "7♦"), ("KC", "K♥"), ("AS", "A♠"), ("JB", "J♣"), ("TD", "10♦"), ("*", "🃏")],
 )
 def test_card_text(card: str, text: str) -> None:
-    # RULES.md "Card notation": D denari = quadri ♦, C coppe = cuori ♥, S spade = picche ♠,
+    # docs/rules.md "Card notation": D denari = quadri ♦, C coppe = cuori ♥, S spade = picche ♠,
     # B bastoni = fiori ♣.
     assert card_text(card) == text
 
@@ -220,7 +220,7 @@ def test_scala40_hand_buttons_reach_every_move(locale: str) -> None:
                 else:
                     reachable.add(action)
         moves = set(view.legal_moves)
-        # Up to 24 moves of one kind fit the second step (RULES.md: a hand holds 13-14 cards).
+        # Up to 24 moves of one kind fit the second step (docs/rules.md: a hand holds 13-14 cards).
         assert moves <= reachable or len(moves) > 24
         public = renderer.render(
             TableView(

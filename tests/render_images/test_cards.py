@@ -74,7 +74,7 @@ def test_backs_render(sprites: SpriteCache) -> None:
 @pytest.mark.parametrize(
     ("style", "card", "message"),
     [
-        # The Italian deck has no 8, 9, 10 nor jokers (RULES.md: ranks A 2..7 J Q K).
+        # The Italian deck has no 8, 9, 10 nor jokers (docs/rules.md: ranks A 2..7 J Q K).
         ("napoletane", Card("8", "D"), "no card '8D'"),
         ("piacentine", Card("T", "C"), "no card 'TC'"),
         ("napoletane", Card("*", ""), "no joker"),

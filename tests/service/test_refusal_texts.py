@@ -52,7 +52,7 @@ async def _hand(service: TableService, user: UserRef, table_id: int) -> Any:
     return next(e for e in shown.events if isinstance(e, HandView)).view
 
 
-# RULES.md, Scopa: "the card played captures ... or stays on the table"; fuori only in Scopone
+# docs/rules.md, Scopa: "the card played captures ... or stays on the table"; fuori only in Scopone
 # games to 8 (FIGS art. 16).
 SCOPA_CASES = [
     ("not_in_hand", "it", "Mossa non consentita. non hai {card} in mano"),
@@ -94,7 +94,7 @@ async def test_scopa_refusals_read_in_the_players_language(
 
 
 async def test_scopa_must_capture_names_the_choices(real: TableService) -> None:
-    """RULES.md: a card that can capture must capture (the player chooses which)."""
+    """docs/rules.md: a card that can capture must capture (the player chooses which)."""
     table_id, info = await _started(real, "scopa")
     for _turn in range(40):
         user = USERS[info.current_seat]
@@ -118,7 +118,7 @@ async def test_scopa_must_capture_names_the_choices(real: TableService) -> None:
     pytest.fail("no capture came up in 40 turns")
 
 
-# RULES.md, Scala 40: draw first; open with 40 points; tris = one rank in different suits.
+# docs/rules.md, Scala 40: draw first; open with 40 points; tris = one rank in different suits.
 SCALA40_CASES = [
     (
         [],

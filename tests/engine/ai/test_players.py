@@ -40,7 +40,7 @@ def test_names_and_options() -> None:
 @pytest.mark.parametrize(
     ("name", "hand", "table", "expected"),
     [
-        # RULES.md "Scopa": a capture that leaves the table empty is a scopa, worth 1 point.
+        # docs/rules.md "Scopa": a capture that leaves the table empty is a scopa, worth 1 point.
         ("medium", "7C 2D KB", "3C 4S", "7C:3C+4S"),
         ("hard", "7C 2D KB", "3C 4S", "7C:3C+4S"),
         # The settebello (7D) is a point by itself: take it.

@@ -34,8 +34,8 @@ def test_usefulness_counts_tris_and_run_partners() -> None:
 @pytest.mark.parametrize(
     ("pile", "expected"),
     [
-        # RULES.md: the discard "can be taken only by a player who has opened, or who opens in this
-        # same turn using that card": 7S makes a tris of 7s and the opening.
+        # docs/rules.md: the discard "can be taken only by a player who has opened, or who opens in
+        # this same turn using that card": 7S makes a tris of 7s and the opening.
         ("7S", "p"),
         ("KS", "t"),
     ],

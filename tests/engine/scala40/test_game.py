@@ -1,5 +1,5 @@
-"""The Scala 40 game, rule by rule (RULES.md "Scala 40": "A turn", "Closing and scoring a hand",
-"The match"; [004] where RULES.md settles it)."""
+"""The Scala 40 game, rule by rule (docs/rules.md "Scala 40": "A turn", "Closing and scoring a
+hand", "The match"; Regole Scala 40 where docs/rules.md settles it)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ OTHERS = ["KB", "QB", "JB"]
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_deal(players: int) -> None:
-    # RULES.md: "2 to 6 players ... 13 cards each. One card face up starts the discard pile
+    # docs/rules.md: "2 to 6 players ... 13 cards each. One card face up starts the discard pile
     # (pozzo); the rest face down is the stock (tallone)." 104 cards and 4 jokers.
     game = new_game(Rules(players=players), seed=players)
     assert [len(game.hand(seat)) for seat in range(players)] == [13] * players
@@ -32,7 +32,7 @@ def test_deal(players: int) -> None:
 
 
 def test_dealer_fourteen() -> None:
-    # RULES.md option dealer_fourteen: "the dealer gets 14 and discards without drawing on the
+    # docs/rules.md option dealer_fourteen: "the dealer gets 14 and discards without drawing on the
     # first turn".
     game = new_game(Rules(players=3, dealer_fourteen=True), seed=5)
     dealer = game.dealer
@@ -50,7 +50,7 @@ def test_dealer_fourteen() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    # RULES.md: "The same seed and the same moves give the same game".
+    # docs/rules.md: "The same seed and the same moves give the same game".
     a, b = new_game(Rules(), seed=42), new_game(Rules(), seed=42)
     for _ in range(12):
         assert a.to_dict() == b.to_dict()
@@ -76,7 +76,7 @@ HAND_48 = "7D 7C 8D 9D TD 2B 3B 4S 6B 8C JC 5C 9B"  # with 7S: 7D 7C 7S + 8D 9D 
 
 
 def test_pile_card_only_to_open_with_it() -> None:
-    # RULES.md: "The discard can be taken only by a player who has opened, or who opens in this
+    # docs/rules.md: "The discard can be taken only by a player who has opened, or who opens in this
     # same turn using that card."
     useless = position([HAND_48, *OTHERS], pile="KS")
     assert moves(useless) == ["t"]
@@ -98,8 +98,8 @@ def test_pile_card_only_to_open_with_it() -> None:
 
 
 def test_opened_player_takes_the_pile_card_only_to_lay_it() -> None:
-    # RULES.md: "The card just taken from the pile may not be discarded in the same turn (a
-    # player who takes it must use it; not written in [004], universal in practice)".
+    # docs/rules.md: "The card just taken from the pile may not be discarded in the same turn (a
+    # player who takes it must use it; not written in Regole Scala 40, universal in practice)".
     game = position(
         ["2D 5C 9S", *OTHERS],
         pile="7S",
@@ -142,8 +142,9 @@ def test_second_copy_of_the_pile_card_may_be_discarded() -> None:
 
 
 def test_first_pile_card_free() -> None:
-    # RULES.md option first_pile_card_free: "the first card turned up on the pile may be taken by
-    # a player who has not opened" ([004]: "deve continuare ad esserci solo una carta nel pozzo").
+    # docs/rules.md option first_pile_card_free: "the first card turned up on the pile may be taken
+    # by a player who has not opened" (Regole Scala 40: "deve continuare ad esserci solo una carta
+    # nel pozzo").
     rules = Rules(first_pile_card_free=True)
     game = position([HAND_48, *OTHERS], rules=rules, pile="KS", pile_free=True)
     assert moves(game) == ["t", "p"]
@@ -161,7 +162,7 @@ def test_first_pile_card_free() -> None:
 
 
 def test_opening_at_39_and_40() -> None:
-    # RULES.md: "Open (once): lay down one or more melds from hand worth 40 or more in total".
+    # docs/rules.md: "Open (once): lay down one or more melds from hand worth 40 or more in total".
     game = position(["4D 5D 6D 7D 8D 9D TD 2C 3S", *OTHERS], phase="meld")
     with pytest.raises(IllegalMove, match="opening needs 40 points, you have 39"):
         game.play("o 4D5D6D7D8D9D")
@@ -178,14 +179,14 @@ def test_opening_at_39_and_40() -> None:
 
 
 def test_opening_points_zero() -> None:
-    # RULES.md: "0 gives the 'Machiavelli' variant of [004]".
+    # docs/rules.md: "0 gives the 'Machiavelli' variant of Regole Scala 40".
     game = position(["2D 3D 4D 9S 9C", *OTHERS], phase="meld", rules=Rules(opening_points=0))
     assert "o 2D3D4D" in moves(game)
     assert game.play("o 2D3D4D").has_opened(0)
 
 
 def test_more_melds_after_opening() -> None:
-    # RULES.md: "After opening (the same turn included): lay down more melds".
+    # docs/rules.md: "After opening (the same turn included): lay down more melds".
     game = position(["4D 5D 6D 7D 8D 9D TD 2C 3C 4C 5S", *OTHERS], phase="meld")
     opened = game.play("o 4D5D6D7D8D9DTD")
     assert "m 2C3C4C" in moves(opened)
@@ -196,7 +197,7 @@ def test_more_melds_after_opening() -> None:
 
 
 def test_attach_to_a_run_holding_a_joker() -> None:
-    # RULES.md: "attach cards to any meld on the table" (another player's meld too).
+    # docs/rules.md: "attach cards to any meld on the table" (another player's meld too).
     game = position(
         ["8D 4D 6D 2C 3S", *OTHERS],
         phase="meld",
@@ -230,8 +231,8 @@ def test_attach_a_joker_at_either_end() -> None:
 
 
 def test_swap_a_joker_only_with_its_exact_card() -> None:
-    # RULES.md: "swap a joker: put the real card it stands for into a table meld and take the
-    # joker into the hand" ([004]: "si ha la carta che quest'ultimo sostituisce").
+    # docs/rules.md: "swap a joker: put the real card it stands for into a table meld and take the
+    # joker into the hand" (Regole Scala 40: "si ha la carta che quest'ultimo sostituisce").
     game = position(
         ["6D 6C 2B 9S", *OTHERS],
         phase="meld",
@@ -255,8 +256,8 @@ def test_swap_a_joker_only_with_its_exact_card() -> None:
 
 
 def test_discard_attachable_allowed() -> None:
-    # RULES.md: [004] "allows discarding a card that could be attached to a table meld but then
-    # forbids the next player to take it from the pile only to attach it".
+    # docs/rules.md: Regole Scala 40 "allows discarding a card that could be attached to a table
+    # meld but then forbids the next player to take it from the pile only to attach it".
     game = position(
         ["8D 2C 3S", "8C 8S 9B 4C", "QB", "JB"],
         phase="meld",
@@ -274,7 +275,7 @@ def test_discard_attachable_allowed() -> None:
 
 
 def test_discard_attachable_forbidden() -> None:
-    # RULES.md: "forbidden is the widespread variant that never allows such a discard (except
+    # docs/rules.md: "forbidden is the widespread variant that never allows such a discard (except
     # the last card)".
     rules = Rules(discard_attachable="forbidden")
     game = position(
@@ -304,8 +305,8 @@ def test_discard_attachable_forbidden() -> None:
 
 
 def test_no_closing_in_the_first_round() -> None:
-    # RULES.md: "No one may close before every player has had at least one turn" ([004]: "Non è
-    # valido chiudere al primo giro").
+    # docs/rules.md: "No one may close before every player has had at least one turn" (Regole Scala
+    # 40: "Non è valido chiudere al primo giro").
     first = position(["5D 6D 7D 2C", *OTHERS], phase="meld", turn=3, opened=[True] * 4)
     assert not first.closing_allowed
     assert "m 5D6D7D" not in moves(first)
@@ -330,7 +331,7 @@ HANDS_PAY = ["5D 6D 7D 2C", "KB 3C", "AS", "* 9D"]  # the others hold 13, 1 (a l
 @pytest.mark.parametrize(
     ("rules", "opened_before", "penalties"),
     [
-        # RULES.md: "Each other player adds the penalty of the cards still held".
+        # docs/rules.md: "Each other player adds the penalty of the cards still held".
         (Rules(), True, (0, 13, 1, 34)),
         # "close_in_hand (default double): a player who lays the whole hand down in one turn
         # without having opened before makes every other player pay double".
@@ -362,7 +363,7 @@ def test_closing_and_penalties(
 
 
 def test_closing_by_melding_needs_no_discard() -> None:
-    # RULES.md: "Discard one card onto the pile — except when the hand is already empty".
+    # docs/rules.md: "Discard one card onto the pile — except when the hand is already empty".
     game = position(["5D 6D 7D", *OTHERS], phase="meld", opened=[True] * 4)
     closed = game.play("m 5D6D7D")
     assert closed.last_hand is not None and closed.last_hand.penalties == (0, 10, 10, 10)
@@ -385,8 +386,8 @@ def test_opened_player_pays_the_sum_with_flat_option() -> None:
 @pytest.mark.parametrize(
     ("elimination", "score", "out"),
     [
-        # RULES.md: "A player reaching the limit, option elimination (101 default; 151, 201, 501
-        # allowed), is out."
+        # docs/rules.md: "A player reaching the limit, option elimination (101 default; 151, 201,
+        # 501 allowed), is out."
         (101, 91, True),  # 91 + 10 = 101
         (101, 90, False),  # 100
         (151, 141, True),
@@ -414,7 +415,7 @@ def test_elimination(elimination: int, score: int, out: bool) -> None:
 
 
 def test_last_player_left_wins() -> None:
-    # RULES.md: "The last player left wins."
+    # docs/rules.md: "The last player left wins."
     game = position(["5D 6D 7D", "KB"], phase="meld", opened=[True, True], scores=[50, 95])
     over = game.play("m 5D6D7D")
     assert over.is_over and over.winner == 0 and over.current_player is None
@@ -440,7 +441,7 @@ def test_outcome_ranks_by_elimination_order() -> None:
 
 
 def test_reentry() -> None:
-    # RULES.md option reentry: "an eliminated player may re-enter once with the highest score
+    # docs/rules.md option reentry: "an eliminated player may re-enter once with the highest score
     # among those still in."
     rules = Rules(players=3, reentry=True)
     game = position(
@@ -493,7 +494,7 @@ def test_reentry_with_two_players() -> None:
 
 
 def test_dealer_rotation_skips_eliminated_seats() -> None:
-    # RULES.md: "Dealer random, then passes in play order."
+    # docs/rules.md: "Dealer random, then passes in play order."
     game = position(
         ["5D 6D 7D", "KB", "2C", "3C"],
         phase="meld",
@@ -510,8 +511,8 @@ def test_dealer_rotation_skips_eliminated_seats() -> None:
 
 
 def test_stock_exhausted_pile_turned_over() -> None:
-    # RULES.md: "When the stock runs out, the discard pile except its top card is turned over to
-    # become the stock."
+    # docs/rules.md: "When the stock runs out, the discard pile except its top card is turned over
+    # to become the stock."
     game = position(["2D 9S", *OTHERS], stock="5C", pile="")
     pile_before = game.pile_count
     top = game.pile_top
@@ -547,7 +548,7 @@ def test_nothing_to_draw() -> None:
 
 
 def test_max_restocks_safeguard() -> None:
-    # Not in RULES.md: an optional safeguard. Once the pozzo has become the tallone
+    # Not in docs/rules.md: an optional safeguard. Once the pozzo has become the tallone
     # max_restocks times, the tallone running out again ends the hand unclosed; all pay.
     rules = Rules(max_restocks=2)
     game = position(["2D 9S", "KB", "QB", "JB"], rules=rules, stock="5C", pile="", restocks=1)
@@ -614,8 +615,8 @@ def test_errors() -> None:
 
 
 def test_views() -> None:
-    # RULES.md: "A player sees only their own hand; the public view shows table, melds, pile top,
-    # counts of cards in hands and stock ..., whose turn it is, and the scores."
+    # docs/rules.md: "A player sees only their own hand; the public view shows table, melds, pile
+    # top, counts of cards in hands and stock ..., whose turn it is, and the scores."
     game = position(
         [HAND_48, "KB 2C", "QB", "JB"], pile="7S", melds=[(1, "QD KD AD")], scores=[3, 5, 7, 9]
     )

@@ -1,5 +1,5 @@
-"""Melds, attaching, joker swaps and penalties: RULES.md "Scala 40" > "Melds", "Closing and
-scoring a hand", and [004]."""
+"""Melds, attaching, joker swaps and penalties: docs/rules.md "Scala 40" > "Melds", "Closing and
+scoring a hand", and Regole Scala 40."""
 
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ from .support import cards
 @pytest.mark.parametrize(
     ("laid", "points"),
     [
-        # RULES.md: "Tris / quartetto: 3 or 4 cards of one rank, all of different suits."
+        # docs/rules.md: "Tris / quartetto: 3 or 4 cards of one rank, all of different suits."
         ("7D 7C 7S", 21),
         ("7D 7C 7S 7B", 28),
         ("KD KC KS", 30),
-        # "ace = ... 11 in a tris/quartetto"; [004]: "vale 11 punti se messo in tris".
+        # "ace = ... 11 in a tris/quartetto"; Regole Scala 40: "vale 11 punti se messo in tris".
         ("AD AC AS", 33),
         ("AD AC AS AB", 44),
-        # RULES.md: "Scala: 3 or more consecutive cards of one suit. Ace is low (A-2-3) or high
+        # docs/rules.md: "Scala: 3 or more consecutive cards of one suit. Ace is low (A-2-3) or high
         # (Q-K-A)"; "ace = 1 low in a scala, 11 in a ... high scala".
         ("AD 2D 3D", 6),
         ("QD KD AD", 31),
@@ -47,7 +47,7 @@ from .support import cards
         ("QD KD *", 31),  # the joker is the high ace: 11
         ("JD * KD", 30),
         ("* * 3D", None),  # jokers_per_meld 1 (default), and two real cards at least
-        # [004] "quatris"/quartetto at most: five of a rank is no meld.
+        # Regole Scala 40 "quatris"/quartetto at most: five of a rank is no meld.
         ("7D 7C 7S 7B 7D", None),
         ("7D 7C 7S 7B *", None),
         # Duplicate suits from the second deck: "all of different suits".
@@ -75,7 +75,7 @@ def test_meld_points(laid: str, points: int | None) -> None:
 @pytest.mark.parametrize(
     ("laid", "limit", "points"),
     [
-        # RULES.md option jokers_per_meld: default 1.
+        # docs/rules.md option jokers_per_meld: default 1.
         ("5D * * 8D", 1, None),
         ("5D * * 8D", 2, 26),
         ("7D * *", 2, None),  # the engine asks for two real cards: 7-tris or 7-8-9? undecidable
@@ -98,7 +98,7 @@ def test_invalid_meld_reasons_are_readable() -> None:
 @pytest.mark.parametrize(
     ("meld", "card", "fits"),
     [
-        # RULES.md "attach cards to any meld on the table": at either end of a scala ...
+        # docs/rules.md "attach cards to any meld on the table": at either end of a scala ...
         ("5D 6D 7D", "4D", True),
         ("5D 6D 7D", "8D", True),
         ("5D 6D 7D", "9D", False),
@@ -137,7 +137,7 @@ def test_can_attach(meld: str, card: str, fits: bool) -> None:
 @pytest.mark.parametrize(
     ("meld", "card", "index"),
     [
-        # RULES.md: "swap a joker: put the real card it stands for into a table meld".
+        # docs/rules.md: "swap a joker: put the real card it stands for into a table meld".
         ("5D * 7D", "6D", 1),
         ("5D * 7D", "6C", None),
         ("5D * 7D", "4D", None),
@@ -166,7 +166,8 @@ def test_swap_position(meld: str, card: str, index: int | None) -> None:
 @pytest.mark.parametrize(
     ("hand", "penalty"),
     [
-        # RULES.md: "face value, J/Q/K = 10, ace = 11 (1 if it is the only card left), joker = 25".
+        # docs/rules.md: "face value, J/Q/K = 10, ace = 11 (1 if it is the only card left),
+        # joker = 25".
         ("7D", 7),
         ("TD JC QS KB", 40),
         ("AD", 1),

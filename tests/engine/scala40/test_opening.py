@@ -1,4 +1,4 @@
-"""The opening helper (RULES.md "A turn" 2: "lay down one or more melds from hand worth 40 or
+"""The opening helper (docs/rules.md "A turn" 2: "lay down one or more melds from hand worth 40 or
 more in total"), checked against a brute force on small hands."""
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ def _text(melds: list[tuple[Card, ...]] | None) -> list[str] | None:
 @pytest.mark.parametrize(
     ("hand", "expected"),
     [
-        # Opening at 39 vs 40: RULES.md "worth 40 or more".
+        # Opening at 39 vs 40: docs/rules.md "worth 40 or more".
         ("4D 5D 6D 7D 8D 9D KB", None),  # 39
         ("4D 5D 6D 7D 8D 9D TD", ["4D 5D 6D 7D 8D 9D TD"]),  # 49
         ("TD TC TS TB 2C", ["TD TC TS TB"]),  # 40 exactly
         ("TD TC TS 2C", None),  # 30
-        # [004]: "almeno due o più tris e/o uno o più quartetti o scale": several melds add up.
+        # Regole Scala 40: "almeno due o più tris e/o uno o più quartetti o scale": several melds
+        # add up.
         ("7D 7C 7S 2B 3B 4B 9D", None),  # 21 + 9 = 30
         ("7D 7C 7S 8B 9B TB 2D", ["7D 7C 7S", "8B 9B TB"]),  # 21 + 27
         ("AD AC AS 2D 3D", None),  # the aces are 33 as a tris; A-2-3 only 6
@@ -48,8 +49,8 @@ def test_best_opening(hand: str, expected: list[str] | None) -> None:
 
 
 def test_opening_with_the_pile_card() -> None:
-    # RULES.md: the discard can be taken "by a player who ... opens in this same turn using that
-    # card"; [004]: "che si possa realizzarle con la stessa carta che si prende".
+    # docs/rules.md: the discard can be taken "by a player who ... opens in this same turn using
+    # that card"; Regole Scala 40: "che si possa realizzarle con la stessa carta che si prende".
     hand = cards("7D 7C 8D 9D TD 2B")
     assert best_opening(hand) is None
     (pile,) = cards("7S")
@@ -66,7 +67,8 @@ def test_opening_with_the_pile_card() -> None:
 
 
 def test_opening_points_option() -> None:
-    # RULES.md option opening_points (default 40; 0 gives the "Machiavelli" variant of [004]).
+    # docs/rules.md option opening_points (default 40; 0 gives the "Machiavelli" variant of Regole
+    # Scala 40).
     hand = cards("2D 3D 4D 9C")
     assert best_opening(hand) is None
     assert _text(best_opening(hand, Rules(opening_points=0))) == ["2D 3D 4D"]

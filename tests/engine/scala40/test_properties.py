@@ -1,6 +1,6 @@
-"""Seeded random matches with a random-legal player (RULES.md "What every implementation must
-also guarantee"): the 108 cards are always all somewhere, every match ends, every state survives
-a JSON round trip, a view never shows another player's hand, every listed move is legal."""
+"""Seeded random matches with a random-legal player (docs/rules.md "What every game guarantees"):
+the 108 cards are always all somewhere, every match ends, every state survives a JSON round trip, a
+view never shows another player's hand, every listed move is legal."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from engine.scala40 import Game, Phase, Rules, new_game, parse_move
 
 MAX_MOVES = 20_000  # a bound on the loop; real matches here take a few thousand moves
 
-# Every option of RULES.md takes a non-default value in at least one variant.
+# Every option of docs/rules.md takes a non-default value in at least one variant.
 VARIANTS = [
     Rules(players=2, reentry=True, close_in_hand="off", first_pile_card_free=True),
     Rules(

@@ -1,4 +1,4 @@
-"""Rule options (RULES.md "Scala 40": every option and its default) and move strings."""
+"""Rule options (docs/rules.md "Scala 40": every option and its default) and move strings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md "A turn: play one card": presa pari, presa dispari, and the options."""
+"""docs/rules.md "A turn: play one card": presa pari, presa dispari, and the options."""
 
 from __future__ import annotations
 
@@ -10,22 +10,23 @@ from engine.cards import parse_card, parse_cards
 from .helpers import cards
 
 CASES = [
-    # [000]: "se vi sono sul tavolo un tre, un cinque e un fante (valore 8), il giocatore giocando
-    # un fante (valore 8) puo prendere solo il fante" - presa pari over the sum 3+5.
+    # Regolamento Scopa: "se vi sono sul tavolo un tre, un cinque e un fante (valore 8), il
+    # giocatore giocando un fante (valore 8) puo prendere solo il fante" - presa pari over the sum
+    # 3+5.
     ("3C 5S JB", "JD", ["JB"]),
-    # [000]: "se in tavola ci sono un asso (valore 1), un tre, un quattro e un cinque, il giocatore,
-    # giocando un cavallo (valore 9) puo scegliere se prendere asso, tre e cinque oppure quattro e
-    # cinque" - presa dispari of any size, the player's choice.
+    # Regolamento Scopa: "se in tavola ci sono un asso (valore 1), un tre, un quattro e un cinque,
+    # il giocatore, giocando un cavallo (valore 9) puo scegliere se prendere asso, tre e cinque
+    # oppure quattro e cinque" - presa dispari of any size, the player's choice.
     ("AC 3C 4S 5B", "QD", ["AC 3C 5B", "4S 5B"]),
-    # RULES.md 1. "if one or more table cards have value v, the player captures exactly one of
-    # them, choosing which" ([001] rule 2, [002] art. 9).
+    # docs/rules.md 1. "if one or more table cards have value v, the player captures exactly one of
+    # them, choosing which" (Aiuto rule 2, FIGS art. 9).
     ("7C 7S 3B 4B", "7D", ["7C", "7S"]),
-    # RULES.md 3. "Otherwise the card stays on the table."
+    # docs/rules.md 3. "Otherwise the card stays on the table."
     ("AC 2S", "KD", []),
     ("", "5D", []),
     # A sum needs two or more cards; one card of another value is no capture.
     ("6C", "7D", []),
-    # RULES.md 2.: "whatever its size": all four cards.
+    # docs/rules.md 2.: "whatever its size": all four cards.
     ("AD 2C 3S 4B", "KD", ["AD 2C 3S 4B"]),
     # Several sums of different sizes, each a separate choice.
     ("AD 2C 3S 4B 5C", "6D", ["AD 5C", "2C 4B", "AD 2C 3S"]),
@@ -48,7 +49,8 @@ def sorted_key(option: frozenset[object]) -> str:
 
 
 def test_asso_piglia_tutto() -> None:
-    # RULES.md options: "asso_piglia_tutto (an ace captures the whole table, and is not a scopa)".
+    # docs/rules.md options: "asso_piglia_tutto (an ace captures the whole table, and is not a
+    # scopa)".
     rules = scopa.Rules(asso_piglia_tutto=True)
     table = parse_cards("7C 3S KB")
     assert scopa.capture_options(table, parse_card("AD"), rules) == [cards("7C 3S KB")]
@@ -58,8 +60,8 @@ def test_asso_piglia_tutto() -> None:
 
 
 def test_scopa_a_15() -> None:
-    # RULES.md options: "scopa_a_15 (a played card also captures any set whose values plus its own
-    # sum to 15)".
+    # docs/rules.md options: "scopa_a_15 (a played card also captures any set whose values plus its
+    # own sum to 15)".
     rules = scopa.Rules(scopa_a_15=True)
     # 8 + 7 = 15 and 8 + 4 + 3 = 15 (no ordinary capture of value 8 on this table).
     options = scopa.capture_options(parse_cards("7C 4S 3B"), parse_card("JD"), rules)

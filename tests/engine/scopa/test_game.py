@@ -1,4 +1,5 @@
-"""RULES.md "Scopa family": seats, dealing, turns, scope, the end of a smazzata, winning, fuori."""
+"""docs/rules.md "Scopa family": seats, dealing, turns, scope, the end of a smazzata, winning,
+fuori."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_bad_options_are_refused_clearly(options: dict[str, object], message: st
 
 
 def test_defaults_and_unknown_options() -> None:
-    # RULES.md "Winning the game": "default 11 for Scopa ([001], [003]); 11 for Scopone".
+    # docs/rules.md "Winning the game": "default 11 for Scopa (Aiuto, The game of Scopa); 11 for
+    # Scopone".
     rules = scopa.Rules()
     assert (rules.variant, rules.players, rules.target) == ("scopa", 2, 11)
     assert scopa.Rules(variant="scopone").players == 4
@@ -76,11 +78,12 @@ def test_deal_sizes(rules: scopa.Rules, hand: int, table: int, deck: int) -> Non
 @pytest.mark.parametrize(
     ("variant", "table", "redeal"),
     [
-        # "re-deal when the table shows ... 3 or 4 kings ([000], [001], [003])"
+        # "re-deal when the table shows ... 3 or 4 kings (Regolamento Scopa, Aiuto, The game of
+        # Scopa)"
         ("scopa", "KD KC KS 7B", True),
         ("scopa", "KD KC KS KB", True),
         ("scopa", "KD KC 7S 7B", False),
-        # Scopone: "3 or 4 kings, or the 4 cards sum to 10 or less ([002] art. 4, 6)"
+        # Scopone: "3 or 4 kings, or the 4 cards sum to 10 or less (FIGS art. 4, 6)"
         ("scopone", "KD KC KS 2B", True),
         ("scopone", "AD 2C 3S 4B", True),
         ("scopone", "AD 2C 3S 5B", False),
@@ -92,7 +95,7 @@ def test_redeal_condition(variant: str, table: str, redeal: bool) -> None:
 
 
 def test_redeal_is_by_the_same_dealer_and_games_never_start_on_a_bad_table() -> None:
-    # "A re-deal is by the same dealer ([001]) with a fresh shuffle."
+    # "A re-deal is by the same dealer (Aiuto) with a fresh shuffle."
     redealt = 0
     for seed in range(400):
         game = scopa.new_game(scopa.Rules(variant="scopone"), seed=seed)
@@ -105,7 +108,7 @@ def test_redeal_is_by_the_same_dealer_and_games_never_start_on_a_bad_table() -> 
 
 
 def test_same_seed_same_game() -> None:
-    # RULES.md: "The same seed and the same moves give the same game".
+    # docs/rules.md: "The same seed and the same moves give the same game".
     a = scopa.new_game(scopa.Rules(), seed=42)
     b = scopa.new_game(scopa.Rules(), seed=42)
     assert a.to_dict() == b.to_dict()
@@ -116,8 +119,8 @@ def test_same_seed_same_game() -> None:
 
 
 def test_first_to_play_is_after_the_dealer_and_the_dealer_plays_last() -> None:
-    # "the first to play is the seat after the dealer, the dealer plays last ([000], [001], [002]
-    # art. 3, 7)"; play goes round the seats in one direction.
+    # "the first to play is the seat after the dealer, the dealer plays last (Regolamento Scopa,
+    # Aiuto, FIGS art. 3, 7)"; play goes round the seats in one direction.
     for players in (2, 3, 4):
         game = scopa.new_game(scopa.Rules(players=players), seed=players)
         dealer = game.dealer
@@ -150,8 +153,8 @@ def test_three_more_cards_each_when_hands_are_empty() -> None:
 
 
 def test_any_card_may_be_played_but_a_possible_capture_is_compulsory() -> None:
-    # "any card may be played ([001]: there is no duty to play a card that captures)"; "A capture
-    # that is possible is compulsory ([000], [001], [002] art. 11)".
+    # "any card may be played (Aiuto: there is no duty to play a card that captures)"; "A capture
+    # that is possible is compulsory (Regolamento Scopa, Aiuto, FIGS art. 11)".
     game = position(hands=["7D 2C 5S", "KB QB JB"], table="7C 4S")
     moves = {str(m) for m in game.legal_moves()}
     assert moves == {"7D:7C", "2C", "5S"}
@@ -259,14 +262,15 @@ def test_tie_for_first_plays_another_smazzata() -> None:
 
 
 def test_checked_only_at_the_end_of_a_smazzata() -> None:
-    # "Checked only at the end of a smazzata (every started smazzata is finished, [003])."
+    # "Checked only at the end of a smazzata (every started smazzata is finished, The game of
+    # Scopa)."
     game = position(hands=["7D 2C", "KB QB"], table="3C 4S", deck="AS 2S", totals=[10, 0])
     game = game.play("7D:3C+4S")  # a scopa: side 0 has 11 counting it, but plays on
     assert not game.is_over
 
 
 def test_win_by_two() -> None:
-    # "Option win_by_two ([001]): a side must also lead by two or more points, else play on."
+    # "Option win_by_two (Aiuto): a side must also lead by two or more points, else play on."
     game = _end_with([8, 8], rules=scopa.Rules(win_by_two=True), seat0_gets="")
     assert game.points(1) == 12 and game.is_over and game.winner == 1  # 12 - 8
     seven = "7D 7C 7S 7B 6D 6C 6S"  # side 0: settebello + primiera; side 1: carte + denari
@@ -424,7 +428,7 @@ def test_play_does_not_change_the_old_game() -> None:
 
 
 def test_first_dealer_is_random() -> None:
-    # "First dealer: random ([000], [001])": fixed by the seed, spread over every seat.
+    # "First dealer: random (Regolamento Scopa, Aiuto)": fixed by the seed, spread over every seat.
     dealers = {scopa.new_game(scopa.Rules(players=4), seed=s).dealer for s in range(60)}
     assert dealers == {0, 1, 2, 3}
     assert (

@@ -1,5 +1,5 @@
-"""Seeded random playouts of every variant and player count, checking the invariants of RULES.md
-("What every implementation must also guarantee") at every step."""
+"""Seeded random playouts of every variant and player count, checking the invariants of
+docs/rules.md ("What every game guarantees") at every step."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md "Scoring a smazzata", the primiera modes, re bello and napola."""
+"""docs/rules.md "Scoring a smazzata", the primiera modes, re bello and napola."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def split(first: str, *, sides: int = 2, third: str = "") -> list[tuple[object, 
 
 
 def test_keys_and_scope() -> None:
-    # RULES.md: "scope | 1 per scopa"; every side gets every key.
+    # docs/rules.md: "scope | 1 per scopa"; every side gets every key.
     scores = scopa.score_smazzata(split("7D"), [2, 0])
     assert set(scores[0]) == {
         "carte",
@@ -74,11 +74,11 @@ def test_primiera_tie_no_point() -> None:
 @pytest.mark.parametrize(
     ("mode", "first", "second", "expected"),
     [
-        # void (default; [000], [002], [003]): "a side that lacks a suit has no primiera and cannot
-        # win it; if every side lacks one, nobody scores it."
+        # void (default; Regolamento Scopa, FIGS, The game of Scopa): "a side that lacks a suit has
+        # no primiera and cannot win it; if every side lacks one, nobody scores it."
         ("void", "KD KC KS", "7D 7C 7S 7B", [0, 1]),
         ("void", "7D 7C 7S", "AD AC", [0, 0]),
-        # lenient ([001]): "if one side lacks a suit, the other wins it"
+        # lenient (Aiuto): "if one side lacks a suit, the other wins it"
         ("lenient", "7D 7C 7S", "JD JC JS JB", [0, 1]),
         # "if both lack some suit, compare the totals over the suits that both hold"
         # common suits D and C: side 0 has 7D 6C = 39, side 1 has AD 7C = 37.
@@ -93,7 +93,7 @@ def test_primiera_missing_suit(mode: str, first: str, second: str, expected: lis
 
 
 def test_three_sides_most_means_more_than_each_other() -> None:
-    # RULES.md: "With three players 'most' means strictly more than each other side".
+    # docs/rules.md: "With three players 'most' means strictly more than each other side".
     piles = [
         parse_cards("AD 2D 3D 4D AC 2C 3C 4C 5C 6C 7C 5S 6S 7S"),  # 14 cards, 4 denari
         parse_cards("5D 6D 7D JD JC QC KC AS 2S 3S 4S JS QS"),  # 13 cards, 4 denari
