@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bot.service import GameKind, default_registry
 
@@ -115,3 +117,24 @@ def test_the_repository_cites_nothing_outside_itself() -> None:
             if pattern.search(line):
                 offenders.append(f"{name}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_the_license_is_the_one_pyproject_announces() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["license"] == {"text": "MIT"}
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License")
+    assert "The Tavolo authors" in text
+
+
+def test_pre_commit_runs_the_checks_of_ci() -> None:
+    """Every lint and type command of .ci/run is a local pre-commit hook (no network)."""
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = [hook for repo in config["repos"] for hook in repo["hooks"]]
+    assert all(repo["repo"] == "local" for repo in config["repos"])
+    assert all(hook["language"] == "system" for hook in hooks)
+    entries = {hook["entry"] for hook in hooks}
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    checks = {line.strip().removesuffix(" .") for line in ci if line.startswith(("ruff", "mypy"))}
+    assert checks == {"ruff check", "ruff format --check", "mypy"}
+    assert entries == checks
