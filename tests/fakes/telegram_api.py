@@ -281,6 +281,8 @@ class FakeBotApi:
         self._runner: web.AppRunner | None = None
         self._client: aiohttp.ClientSession | None = None
         self._push_tasks: set[asyncio.Task[None]] = set()
+        # Set by stop(): long polls still waiting answer at once (see stop()).
+        self._closing = False
         self.port = 0
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -300,6 +302,13 @@ class FakeBotApi:
         logger.debug("fake Bot API listening on port %s", self.port)
 
     async def stop(self) -> None:
+        # A client that stopped polling (PTB cancels its request) leaves the server's getUpdates
+        # handler waiting out its long poll, and the server's cleanup waits for every handler:
+        # answer them now, as Telegram answers a poll when the bot goes away, so a test's
+        # teardown does not sit out the poll timeout.
+        self._closing = True
+        async with self._changed:
+            self._changed.notify_all()
         for task in list(self._push_tasks):
             task.cancel()
         if self._push_tasks:
@@ -667,7 +676,7 @@ class FakeBotApi:
         if not self._pending and timeout > 0:
             deadline = time.monotonic() + timeout
             async with self._changed:
-                while not self._pending:
+                while not self._pending and not self._closing:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         break
