@@ -6,6 +6,8 @@ No I/O, no clock, no global random: randomness comes in as a seed.
 * ``engine.scopa``: Scopa (2, 3, 4 players), Scopone (FIGS) and Scopone scientifico.
 * ``engine.scala40``: Scala 40 (Italian rummy, 2-6 players).
 * ``engine.ai``: computer players behind one interface.
+* ``engine.contract``: what every game kind's module and games provide (``typing.Protocol``s):
+  ``Rules.from_dict``, ``new_game``, ``legal_moves``/``play``, ``view``, ``outcome``, saving.
 * ``engine.errors``: ``RuleText``, the base of the player-facing errors (an English template and
   its params, so a reader can translate them), and ``Problem``, a reason returned as a value.
 """

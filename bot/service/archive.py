@@ -27,6 +27,7 @@ from typing import Any
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS
 from bot.store import MoveRow, TableRow, game_origin
+from engine.contract import GameState
 
 __all__ = [
     "FORMAT",
@@ -59,7 +60,7 @@ class Replayed:
     """A document replayed: the engine's final game and what ``tavolo replay`` prints."""
 
     kind: GameKind
-    game: Any
+    game: GameState
     summary: dict[str, Any]
 
 
@@ -82,7 +83,7 @@ class GameRecord:
     updated_at: float
     moves: list[MoveRow]
     finished_at: float | None
-    game: Any  # the replayed engine game: the state the table is stored with
+    game: GameState  # the replayed engine game: the state the table is stored with
 
 
 def digest(doc: Mapping[str, Any]) -> str:
@@ -174,7 +175,7 @@ def _replay(doc: Mapping[str, Any], registry: Registry) -> Replayed:
     return Replayed(kind, game, summary)
 
 
-def _matches(recorded: Any, game: Any) -> bool | None:
+def _matches(recorded: Any, game: GameState) -> bool | None:
     """Does the stored result agree with the replayed game? Ranks, points and sides live in the
     result's ``data`` (as the store keeps them; older documents had ``ranks`` at the top)."""
     if not isinstance(recorded, Mapping):

@@ -1,21 +1,22 @@
 """The registry of game kinds: what the service needs to know of each engine module.
 
 Adding a game is one :class:`GameKind` entry: its family (leaderboards are per family), the
-player counts it allows, and how to build rules, new games and saved games from the engine
-module, which follows the generic engine contract (``Rules.from_dict``, which refuses an unknown
-option by name with a ValueError, ``new_game``, ``Game.from_dict``, ``game.view``,
-``game.outcome``...). Engines are imported lazily, so a missing engine only removes
-its kinds.
+player counts it allows, and the engine module, which implements the engine contract
+(:class:`engine.contract.GameModule`: ``Rules.from_dict``, which refuses an unknown option by
+name with a ValueError, ``new_game``, ``Game.from_dict``, and games that answer ``view``,
+``play``, ``outcome``...). The engines are imported here, so mypy checks each registration
+against the contract, and ``tests/engine/test_contract.py`` plays every registered kind.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import scala40, scopa
+from engine.contract import GameModule, GameRules, GameState
 from engine.errors import RuleText
 
 logger = logging.getLogger(__name__)
@@ -29,13 +30,13 @@ class GameKind:
 
     name: str
     family: str
-    module: Any  # the engine module (engine.scopa, engine.scala40)
+    module: GameModule  # the engine module (engine.scopa, engine.scala40)
     players: tuple[int, ...]
     default_players: int
     fixed: Mapping[str, Any] = field(default_factory=dict)  # options the kind implies
     teams: Callable[[int], bool] = lambda players: False  # are seats chosen for pairs?
 
-    def rules(self, players: int, options: Mapping[str, Any]) -> Any:
+    def rules(self, players: int, options: Mapping[str, Any]) -> GameRules:
         """The engine's Rules, or ValueError naming what is allowed: the engine's RulesError, or a
         RuleText of the same kind (template and params, so the refusal translates)."""
         if players not in self.players:
@@ -53,10 +54,11 @@ class GameKind:
         # The engine names an unknown option and the options it knows (RulesError).
         return self.module.Rules.from_dict({"players": players, **self.fixed, **options})
 
-    def new_game(self, rules: Any, seed: int) -> Any:
+    def new_game(self, rules: GameRules, seed: int) -> GameState:
+        """A new game of this kind; ``rules`` are the ones :meth:`rules` made."""
         return self.module.new_game(rules, seed=seed)
 
-    def load(self, state: Mapping[str, Any]) -> Any:
+    def load(self, state: Mapping[str, Any]) -> GameState:
         return self.module.Game.from_dict(state)
 
 
@@ -86,22 +88,12 @@ def _pairs(players: int) -> bool:
 
 
 def default_registry() -> Registry:
-    """Scopa, Scopone, Scopone scientifico and Scala 40, for the engines that are installed."""
-    registry = Registry()
-    try:
-        scopa = importlib.import_module("engine.scopa")
-    except ImportError:
-        logger.warning("engine.scopa is not available: no Scopa tables")
-    else:
-        registry.add(GameKind("scopa", "scopa", scopa, (2, 3, 4), 2, {"variant": "scopa"}, _pairs))
-        registry.add(GameKind("scopone", "scopa", scopa, (4,), 4, {"variant": "scopone"}, _pairs))
-        registry.add(
-            GameKind("scientifico", "scopa", scopa, (4,), 4, {"variant": "scientifico"}, _pairs)
-        )
-    try:
-        scala40 = importlib.import_module("engine.scala40")
-    except ImportError:
-        logger.info("engine.scala40 is not available: no Scala 40 tables")
-    else:
-        registry.add(GameKind("scala40", "scala40", scala40, (2, 3, 4, 5, 6), 2))
-    return registry
+    """Scopa, Scopone, Scopone scientifico and Scala 40."""
+    return Registry(
+        [
+            GameKind("scopa", "scopa", scopa, (2, 3, 4), 2, {"variant": "scopa"}, _pairs),
+            GameKind("scopone", "scopa", scopa, (4,), 4, {"variant": "scopone"}, _pairs),
+            GameKind("scientifico", "scopa", scopa, (4,), 4, {"variant": "scientifico"}, _pairs),
+            GameKind("scala40", "scala40", scala40, (2, 3, 4, 5, 6), 2),
+        ]
+    )

@@ -64,6 +64,7 @@ from bot.store import (
     TableRow,
     TableUpdate,
 )
+from engine.contract import GameRules, GameState, GameView
 
 logger = logging.getLogger(__name__)
 
@@ -136,17 +137,24 @@ class _Live:
 
     row: TableRow
     kind: GameKind
-    game: Any  # None while in the lobby
+    game: GameState | None  # None while in the lobby
     # Views of the current version, by seat (None = public): each is computed once per move.
-    views: dict[int | None, Any] = field(default_factory=dict)
+    views: dict[int | None, GameView] = field(default_factory=dict)
     info: TableInfo | None = None
     locales: dict[int, str] = field(default_factory=dict)  # per seat
     locales_epoch: int = -1
 
-    def view(self, seat: int | None) -> Any:
+    @property
+    def started(self) -> GameState:
+        """The game of a table that has been dealt (a lobby has none)."""
+        if self.game is None:
+            raise Refused("not_playing")
+        return self.game
+
+    def view(self, seat: int | None) -> GameView:
         found = self.views.get(seat)
         if found is None:
-            found = self.game.view(seat)
+            found = self.started.view(seat)
             self.views[seat] = found
         return found
 
@@ -464,11 +472,11 @@ class TableService:
                         raise Refused("not_seated")
                     if version != row.version:
                         raise Refused("stale", version=row.version)
-                    if live.game.current_player != seat or _plays_computer(row.seats[seat]):
+                    if live.started.current_player != seat or _plays_computer(row.seats[seat]):
                         raise Refused("not_your_turn")
                     move = move.strip()
                     try:
-                        game = live.game.play(move)
+                        game = live.started.play(move)
                     except ValueError as exc:
                         raise Refused(
                             "illegal_move", str(exc), move=move, **_rule_text(exc)
@@ -738,7 +746,7 @@ class TableService:
                 return None
             # The claim leased the deadline; the timer is the one that came due.
             row.deadline, row.deadline_kind = claim.deadline, claim.kind
-            seat = live.game.current_player
+            seat = live.started.current_player
             if seat is None:
                 return None
             if _plays_computer(row.seats[seat]):
@@ -786,7 +794,7 @@ class TableService:
             away = idle >= self.timers.takeover_after > 0
             row.seats[seat] = dict(doc, idle=idle, away=away, level=self.timers.takeover_level)
             move = await self._computer_move(live, seat, self.timers.takeover_level)
-            game = live.game.play(move)
+            game = live.started.play(move)
             head = await self._chat_head(live)
             if not await self._commit_move(
                 call, live, seat, move, game, actor="timeout", seats_changed=True
@@ -1237,7 +1245,7 @@ class TableService:
 
     async def _rules_with_defaults(
         self, chat: ChatRef, kind: GameKind, count: int, options: Mapping[str, Any] | None
-    ) -> tuple[Any, dict[str, str]]:
+    ) -> tuple[GameRules, dict[str, str]]:
         """The rules of a new table: the command's options over the chat's defaults of the
         game; and where each option came from. A default that cannot go with the command's
         options (or this player count) is left out, never the command's own."""
@@ -1433,7 +1441,7 @@ class TableService:
         await self._after(call, live, before, force_hands=set(range(row.players)))
 
     def _deadline(
-        self, live: _Live, game: Any, previous: int | None, turn: tuple[float, float] | None
+        self, live: _Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
     ) -> dict[str, Any]:
         """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
         the chat's (reminder, autoplay) seconds, ``None`` for no timers)."""
@@ -1454,7 +1462,7 @@ class TableService:
         live: _Live,
         seat: int,
         move: str,
-        game: Any,
+        game: GameState,
         *,
         actor: str,
         seats_changed: bool = False,
@@ -1497,9 +1505,10 @@ class TableService:
         await self._announce(call, live, seat, move, old_public, game, saved.rating_changes)
         return True
 
-    def _finish(self, live: _Live, game: Any, now: float) -> Finish:
+    def _finish(self, live: _Live, game: GameState, now: float) -> Finish:
         row = live.row
         outcome = game.outcome()
+        assert outcome is not None, "a finished game has an outcome"
         sides = [list(side) for side in game.sides]
         points = [game.points(i) for i in range(len(sides))]
         ranks = list(outcome.ranks)
@@ -1544,7 +1553,7 @@ class TableService:
 
     async def _computer_turns(self, call: _Call, live: _Live) -> None:
         for _ in range(MAX_COMPUTER_MOVES):
-            game = live.game
+            game = live.started
             seat = game.current_player
             if game.is_over or seat is None or not _plays_computer(live.row.seats[seat]):
                 return
@@ -1569,7 +1578,7 @@ class TableService:
             return await self.computers.choose_off_loop(family, level, view, rng)
         except Exception:
             logger.exception("table %s: computer player failed, playing a random move", live.row.id)
-            return str(rng.choice(live.game.legal_moves()))
+            return str(rng.choice(live.started.legal_moves()))
 
     async def _announce(
         self,
@@ -1578,7 +1587,7 @@ class TableService:
         seat: int,
         move: str,
         old_public: Any,
-        game: Any,
+        game: GameState,
         rating_changes: Sequence[Any],
     ) -> None:
         """Announcements for one move: scopa, fuori, smazzata/hand summary, game over."""
@@ -1590,6 +1599,7 @@ class TableService:
             self._announce_scopa(call, head, seat, move, old_public, new_public, game)
         if game.is_over:
             outcome = game.outcome()
+            assert outcome is not None, "a finished game has an outcome"
             deltas = tuple(
                 RatingDelta(
                     name=c.name,
@@ -1620,7 +1630,7 @@ class TableService:
         move: str,
         old_public: Any,
         new_public: Any,
-        game: Any,
+        game: GameState,
     ) -> None:
         if move.endswith("!"):
             call.events.append(
@@ -1646,7 +1656,7 @@ class TableService:
 
     @staticmethod
     def _announce_scala40(
-        call: _Call, head: dict[str, Any], old_public: Any, new_public: Any, game: Any
+        call: _Call, head: dict[str, Any], old_public: Any, new_public: Any, game: GameState
     ) -> None:
         last = new_public.last_hand
         if last is None or last == old_public.last_hand:
@@ -1695,7 +1705,7 @@ class TableService:
         call.events.append(TableView(**head, view=live.view(None)))
         if live.row.status != "playing":
             return
-        current = live.game.current_player
+        current = live.started.current_player
         for seat, doc in enumerate(live.row.seats):
             if doc is None or not _is_human(doc):
                 continue
@@ -1920,7 +1930,7 @@ def _hand_key(view: Any) -> Any:
     return (getattr(view, "hand", None), getattr(view, "legal_moves", None))
 
 
-def _stored_options(rules: Any, kind: GameKind) -> dict[str, Any]:
+def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:
     """The options a table keeps: the engine's full rules minus what the kind and the player
     count already say, so ``/rules`` shows every option the game is played with."""
     options = dict(rules.to_dict())

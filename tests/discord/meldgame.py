@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,7 @@ class Rules:
         return {"players": self.players, "hand": self.hand}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         unknown = sorted(set(data) - {"players", "hand"})
         if unknown:
             raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
@@ -49,6 +50,8 @@ class Rules:
 class Outcome:
     ranks: tuple[int, ...]
     multiplier: int = 1
+    points: tuple[int, ...] = ()
+    winner: int | None = None  # None: first place shared
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,13 @@ class Game:
         if not self.is_over:
             return None
         left = [len(h) for h in self.hands]
-        return Outcome(tuple(sum(1 for q in left if q < p) for p in left))
+        ranks = tuple(sum(1 for q in left if q < p) for p in left)
+        firsts = [i for i, r in enumerate(ranks) if r == 0]
+        winner = firsts[0] if len(firsts) == 1 else None
+        return Outcome(ranks, points=tuple(-n for n in left), winner=winner)
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        return tuple(self.hands[seat])
 
     @property
     def winner(self) -> int | None:
@@ -154,7 +163,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
+    def from_dict(cls, d: Mapping[str, Any]) -> Game:
         return cls(
             Rules(**d["rules"]),
             [list(h) for h in d["hands"]],

@@ -9,6 +9,7 @@ to the previous one is a "scopa".
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,7 @@ class Rules:
         return {"players": self.players, "hand": self.hand, "variant": self.variant}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Rules:
+    def from_dict(cls, d: Mapping[str, Any]) -> Rules:
         unknown = sorted(set(d) - {"players", "hand", "variant"})
         if unknown:
             raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
@@ -65,6 +66,8 @@ class View:
 class Outcome:
     ranks: tuple[int, ...]
     multiplier: int = 1
+    points: tuple[int, ...] = ()
+    winner: int | None = None  # None: first place shared
 
 
 @dataclass
@@ -141,7 +144,13 @@ class Game:
         if not self.is_over:
             return None
         pts = [self.points(i) for i in range(len(self.sides))]
-        return Outcome(tuple(sum(1 for q in pts if q > p) for p in pts))
+        ranks = tuple(sum(1 for q in pts if q > p) for p in pts)
+        firsts = [i for i, r in enumerate(ranks) if r == 0]
+        winner = firsts[0] if len(firsts) == 1 else None
+        return Outcome(ranks, points=tuple(pts), winner=winner)
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        return tuple(str(c) for c in sorted(self.hands[seat]))
 
     def view(self, seat: int | None) -> View:
         over = self.is_over
@@ -177,7 +186,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
+    def from_dict(cls, d: Mapping[str, Any]) -> Game:
         return cls(
             Rules.from_dict(d["rules"]),
             [list(h) for h in d["hands"]],
