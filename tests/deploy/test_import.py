@@ -378,6 +378,7 @@ def tavolo_start(*args: str, database_url: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 async def test_the_cli(services: Services, source_url: str, db_url: str, tmp_path: Path) -> None:
     source = await services.open(source_url)
     [table_id, *_] = await finished_games(source)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 import sqlalchemy as sa
 from aiohttp import web
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -190,6 +191,7 @@ async def scrape(port: int) -> dict[str, float]:
     return totals
 
 
+@pytest.mark.slow
 async def test_two_bot_processes_on_one_postgresql(pg_url: str, tmp_path: Path) -> None:
     webhook_ports = [free_port(), free_port()]
     metrics_ports = [free_port(), free_port()]

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.deploy.conftest import ROOT, bot_env, free_port, start_bot, stop_bot
 from tests.deploy.test_scale_out import freshest_hand, open_table
 from tests.fakes.telegram_api import FakeBotApi, group_chat, user
@@ -19,6 +21,7 @@ from tests.telegram.harness import move_buttons
 TABLES = 4
 
 
+@pytest.mark.slow
 async def test_sigterm_finishes_the_moves_in_flight(tmp_path: Path) -> None:
     metrics_port = free_port()
     async with FakeBotApi() as api:

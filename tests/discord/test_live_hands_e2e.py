@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.service import TableService
 from tests.discord.conftest import running
 from tests.discord.test_games_e2e import (
@@ -64,6 +66,7 @@ async def _finished(service: TableService, table_id: int) -> bool:
     return (await service.export_game(table_id))["status"] == "finished"
 
 
+@pytest.mark.slow
 async def test_two_players_each_open_my_hand_once_and_finish_the_game(
     fake: FakeDiscord, backend: Backend
 ) -> None:

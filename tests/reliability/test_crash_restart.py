@@ -22,6 +22,7 @@ from bot.store import Store
 from tests.reliability.crash import crash_run
 
 
+@pytest.mark.slow
 async def test_sigkill_and_restart_lose_no_acknowledged_move(tmp_path: Path) -> None:
     figures = await crash_run(tmp_path, tables=2, kills=3, seed=2026, max_gap=2.0)
     assert figures.kills == 3

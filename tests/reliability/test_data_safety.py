@@ -101,6 +101,7 @@ def acks(lines: list[str]) -> set[tuple[int, int, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_mid_write_loses_no_acknowledged_move(tmp_path: Path) -> None:
     db = tmp_path / "tavolo.sqlite3"
     url = f"sqlite+aiosqlite:///{db}"

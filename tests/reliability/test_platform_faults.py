@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.service import decode_button
 from tests.fakes.telegram_api import FakeBotApi, group_chat, user
 from tests.reliability.players import Ledger, play_table
@@ -41,6 +43,7 @@ async def assert_nothing_lost(tavolo: Tavolo, table_id: int, ledger: Ledger) -> 
     assert not missing, f"acknowledged moves missing from the log: {missing[:5]}"
 
 
+@pytest.mark.slow
 async def test_429_5xx_timeouts_and_a_blocked_dm_mid_game(api: FakeBotApi, tmp_path: Path) -> None:
     api.block_private(BOB["id"])  # Bob never opened the bot: his first hand gets a 403
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:

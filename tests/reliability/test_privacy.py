@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.reliability.privacy import discord_games, telegram_games
 
 
+@pytest.mark.slow
 async def test_telegram_hands_stay_private(tmp_path: Path) -> None:
     figures = await telegram_games(tmp_path / "p.sqlite3", 3, seed=4)
     assert figures.games == 3

@@ -49,6 +49,7 @@ async def test_a_worker_process_chooses_the_move_a_thread_would() -> None:
     assert players._pool is None
 
 
+@pytest.mark.slow
 async def test_a_killed_worker_is_replaced_and_no_move_is_lost() -> None:
     view = a_view()
     expected = ComputerPlayers().choose("scopa", "hard", view, random.Random(9))
@@ -80,6 +81,7 @@ def test_bad_process_counts_are_refused() -> None:
         ComputerPlayers(lambda name: None, processes=1)
 
 
+@pytest.mark.slow
 async def test_a_table_plays_the_same_game_with_workers_as_with_threads(
     make_service: Callable[..., Any],
 ) -> None:

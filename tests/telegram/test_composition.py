@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.fakes.telegram_api import FakeBotApi, group_chat, user
 from tests.telegram.harness import Tavolo, action_data, hand_message
 
@@ -18,6 +20,7 @@ BOB = user(1002, "Bob", lang="en")
 GROUP = group_chat(-100500, "Amici")
 
 
+@pytest.mark.slow
 async def test_python_m_bot_serves_telegram_through_the_api_url(
     api: FakeBotApi, tmp_path: Path
 ) -> None:

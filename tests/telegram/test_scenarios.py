@@ -6,6 +6,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.service import ChatRef, UserRef, decode_button
 from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage, group_chat, private_chat, user
 from tests.telegram.harness import (
@@ -256,6 +258,7 @@ async def test_restart_mid_game_old_buttons_still_work(api: FakeBotApi, tmp_path
         assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden)
 
 
+@pytest.mark.slow
 async def test_a_429_burst_mid_game_still_delivers(api: FakeBotApi, tmp_path: Path) -> None:
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
         table_id = await start_two_player_game(tavolo)
@@ -306,6 +309,7 @@ async def test_table_message_is_reposted_after_n_other_messages(
         assert len(latest) == 1
 
 
+@pytest.mark.slow
 async def test_commands_menu_help_and_language(api: FakeBotApi, tmp_path: Path) -> None:
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
         scopes = {

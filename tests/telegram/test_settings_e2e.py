@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.service import decode_button
 from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage, group_chat, user
 from tests.telegram.harness import Tavolo, action_data, button_data, hand_message
@@ -95,6 +97,7 @@ async def test_timer_of_one_group_also_after_a_restart(api: FakeBotApi, tmp_path
         assert table_b in await fired_tables(tavolo, 70)
 
 
+@pytest.mark.slow
 async def test_defaults_rules_sources_language_and_openers(api: FakeBotApi, tmp_path: Path) -> None:
     api.make_admin(GROUP_A["id"], ADA["id"])
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:

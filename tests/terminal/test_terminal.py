@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,6 +34,7 @@ def run_tavolo(args: list[str], stdin: str, data_dir: Path) -> subprocess.Comple
     )
 
 
+@pytest.mark.slow
 def test_quit_and_resume_then_finish(tmp_path: Path) -> None:
     # Two moves, then quit: the game is saved.
     first = run_tavolo(["play", "scopa", "--players", "2", "--name", "Eva"], "1\n1\nq\n", tmp_path)
@@ -54,6 +57,7 @@ def test_quit_and_resume_then_finish(tmp_path: Path) -> None:
     assert "Traceback" not in second.stderr
 
 
+@pytest.mark.slow
 def test_help_text_and_bad_setting(tmp_path: Path) -> None:
     helped = run_tavolo(["--help"], "", tmp_path)
     assert helped.returncode == 0
@@ -71,6 +75,7 @@ def test_help_text_and_bad_setting(tmp_path: Path) -> None:
     assert len(lines) == 1 and "TURN_REMINDER_SECONDS" in lines[0]
 
 
+@pytest.mark.slow
 def test_export_game(tmp_path: Path) -> None:
     run_tavolo(["play", "--new"], "1\nq\n", tmp_path)
     exported = run_tavolo(["export-game", "1"], "", tmp_path)
@@ -93,6 +98,7 @@ def _hand(stdout: str) -> list[str]:
     return stdout.rsplit("Your hand: ", 1)[1].splitlines()[0].split()
 
 
+@pytest.mark.slow
 def test_cards_typed_as_shown_and_every_move_listed(tmp_path: Path) -> None:
     # Scopone: three computers move between two of the player's turns; every one is listed.
     first = run_tavolo(["play", "scopone", "--name", "Eva"], "q\n", tmp_path)
@@ -109,6 +115,7 @@ def test_cards_typed_as_shown_and_every_move_listed(tmp_path: Path) -> None:
     assert "Traceback" not in second.stderr
 
 
+@pytest.mark.slow
 def test_english_letters_and_the_scala40_help(tmp_path: Path) -> None:
     dealt = run_tavolo(["play", "scala40", "--players", "2", "--name", "Eva"], "h\nq\n", tmp_path)
     assert dealt.returncode == 0, dealt.stderr
@@ -161,6 +168,7 @@ def test_ctrl_c_leaves_at_once_and_says_the_game_is_saved(tmp_path: Path) -> Non
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_new_on_the_default_command_and_quiet_one_off_commands(tmp_path: Path) -> None:
     run_tavolo(["play", "scopone", "--name", "Eva"], "q\n", tmp_path)
     resumed = run_tavolo([], "q\n", tmp_path)
