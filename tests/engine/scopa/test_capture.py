@@ -49,8 +49,7 @@ def sorted_key(option: frozenset[object]) -> str:
 
 
 def test_asso_piglia_tutto() -> None:
-    # docs/rules.md options: "asso_piglia_tutto (an ace captures the whole table, and is not a
-    # scopa)".
+    # docs/rules.md option asso_piglia_tutto: "an ace captures the whole table, and is not a scopa".
     rules = scopa.Rules(asso_piglia_tutto=True)
     table = parse_cards("7C 3S KB")
     assert scopa.capture_options(table, parse_card("AD"), rules) == [cards("7C 3S KB")]
@@ -60,8 +59,8 @@ def test_asso_piglia_tutto() -> None:
 
 
 def test_scopa_a_15() -> None:
-    # docs/rules.md options: "scopa_a_15 (a played card also captures any set whose values plus its
-    # own sum to 15)".
+    # docs/rules.md option scopa_a_15: "a played card also captures any set whose values plus its
+    # own sum to 15".
     rules = scopa.Rules(scopa_a_15=True)
     # 8 + 7 = 15 and 8 + 4 + 3 = 15 (no ordinary capture of value 8 on this table).
     options = scopa.capture_options(parse_cards("7C 4S 3B"), parse_card("JD"), rules)
