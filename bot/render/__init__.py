@@ -349,9 +349,12 @@ class Renderer:
         table = e.table
         lines = [self._title(table, t)]
         if table.status == "abandoned":
-            lines.append(_("The table was closed."))
+            if e.reason in ("expired", "replaced"):
+                lines.append(_("Nobody started this table in time: it was closed."))
+            else:
+                lines.append(_("The table was closed."))
             return Message("\n".join(lines))
-        lines.append(_("{n} players").format(n=table.players))
+        lines.append(t.ngettext("{n} player", "{n} players", table.players).format(n=table.players))
         if table.teams:
             lines.append(_("Pairs: seats 1 + 3 against seats 2 + 4."))
         for seat in range(table.players):
@@ -668,7 +671,16 @@ class Renderer:
         if e.kind == "taken_back":
             return Message(_("{name} is back at the table.").format(name=name))
         if e.kind == "abandoned":
-            return Message(_("{table}: the table was closed.").format(table=self._title(table, t)))
+            title = self._title(table, t)
+            minutes = data.get("minutes")
+            if data.get("reason") in ("expired", "replaced") and isinstance(minutes, int):
+                text = t.ngettext(
+                    "{table}: nobody started the game for {n} minute, so the table was closed.",
+                    "{table}: nobody started the game for {n} minutes, so the table was closed.",
+                    minutes,
+                )
+                return Message(text.format(table=title, n=minutes))
+            return Message(_("{table}: the table was closed.").format(table=title))
         if e.kind == "started":
             return Message(_("{table}: the cards are dealt!").format(table=self._title(table, t)))
         if e.kind == "rules":

@@ -130,7 +130,11 @@ class TableEvent(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LobbyView(TableEvent):
-    """The lobby of a table not started yet (for the chat): seats, options, who may start."""
+    """The lobby of a table not started yet (for the chat): seats, options, who may start.
+    ``reason`` says why a closed lobby closed: "expired" (nobody started it in time),
+    "replaced" (a new table took the place of an expired one), "" (abandoned)."""
+
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,7 +169,9 @@ class TurnNotice(TableEvent):
 class Announcement(TableEvent):
     """A short public announcement. ``kind``: "scopa" (data: seat, side), "fuori" (seat, move),
     "timeout" (seat: the computer played for an idle player), "taken_over" (seat),
-    "taken_back" (seat), "abandoned" (by), "started"."""
+    "taken_back" (seat), "abandoned" (by; a lobby closed by itself: reason "expired" or
+    "replaced", and minutes), "started", "left" (seat, name; by: who kicked them, "" for a
+    player who left; back: whether they may take the seat back)."""
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive
+from bot.service import archive, lobby_timer
 from bot.service.events import (
     Announcement,
     Audience,
@@ -93,6 +93,8 @@ class TimerSettings:
     # Whether a chat's own turn timer (/settings) applies: only where the timer loop runs
     # (not at the terminal, not in one-shot commands).
     chat_timers: bool = True
+    # An unstarted lobby closes this many seconds after its last change (0: never).
+    lobby: float = 600.0
 
     @property
     def enabled(self) -> bool:
@@ -305,6 +307,8 @@ class TableService:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
             await self._check_opener(chat, is_admin)
             rules, sources = await self._rules_with_defaults(chat, kind, count, options)
+            # A lobby nobody started, past its expiry, gives its place to the new table.
+            replaced = await lobby_timer.close_stale(self, chat)
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
@@ -322,6 +326,7 @@ class TableService:
                 rematch_of=None,
                 now=now,
             )
+            values.update(lobby_timer.lobby_deadline(self, now))
             table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
                 await self.store.set_option_sources(table_id, sources)
@@ -329,7 +334,7 @@ class TableService:
             assert row is not None
             live = _Live(row, kind, None)
             self._remember(live)
-            call = _Call()
+            call = _Call(events=list(replaced))
             await self._lobby_events(call, live)
             return Result(call.events, self._info(live))
         except Refused as r:
@@ -730,6 +735,8 @@ class TableService:
 
     async def _fire(self, claim: DueTimer, now: float) -> Result | None:
         table_id = claim.table_id
+        if claim.kind == lobby_timer.LOBBY:
+            return await lobby_timer.expire(self, claim, now)
         async with self._lock(table_id):
             live = await self._reload(table_id)
             row = live.row
@@ -1365,11 +1372,13 @@ class TableService:
                 except Refused:
                     live.row.seats, live.row.status = saved
                     raise
-                values = {
-                    "seats": live.row.seats,
-                    "status": live.row.status,
-                    "updated_at": self.clock(),
-                }
+                now = self.clock()
+                values = {"seats": live.row.seats, "status": live.row.status, "updated_at": now}
+                # Every change of seats gives the lobby its full time again.
+                if live.row.status == "lobby":
+                    values.update(lobby_timer.lobby_deadline(self, now))
+                else:
+                    values.update(deadline=None, deadline_kind=None)
                 humans = [
                     (s["platform"], s["user_id"])
                     for s in live.row.seats
@@ -1377,6 +1386,8 @@ class TableService:
                 ]
                 if not await self._save(live, values, members=humans):
                     raise Refused("conflict")
+                live.row.deadline = values["deadline"]
+                live.row.deadline_kind = values["deadline_kind"]
                 call = _Call()
                 await self._lobby_events(call, live)
                 return Result(call.events, self._info(live))

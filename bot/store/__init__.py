@@ -697,7 +697,8 @@ class Store:
             return [int(r[0]) for r in await conn.execute(query)]
 
     async def claim_due(self, now: float, *, lease: float, limit: int = 100) -> list[DueTimer]:
-        """Claim the due timers of playing tables for this process, most overdue first.
+        """Claim the due timers of open tables (turn timers, lobby expiry) for this process,
+        most overdue first.
 
         The claim pushes each claimed deadline ``lease`` seconds on (the version stays, so the
         player's buttons stay valid): another process sharing the database does not see the
@@ -710,7 +711,12 @@ class Store:
         t = schema.tables
         query = (
             sa.select(t.c.id, t.c.version, t.c.deadline, t.c.deadline_kind)
-            .where(t.c.deadline.is_not(None), t.c.deadline <= now, t.c.status == "playing")
+            # Turn timers of playing tables, and the expiry of lobbies nobody started.
+            .where(
+                t.c.deadline.is_not(None),
+                t.c.deadline <= now,
+                t.c.status.in_(OPEN_STATUSES),
+            )
             .order_by(t.c.deadline)
             .limit(limit)
         )
