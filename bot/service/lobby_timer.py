@@ -19,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
-from bot.store import DueTimer
+from bot.store import DueTimer, TableRow
 
 if TYPE_CHECKING:
     from bot.service.service import TableService, _Live
@@ -59,14 +59,14 @@ async def close_stale(service: TableService, chat: ChatRef) -> list[Event]:
     rows = await service.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
     if not rows or service.timers.lobby <= 0:
         return []
-    if any(not _stale(r.status, r.deadline_kind, r.deadline, r.updated_at, service, now) for r in rows):
+    if any(not _stale(r, service, now) for r in rows):
         return []
     events: list[Event] = []
     for r in rows:
         async with service._lock(r.id):
             live = await service._reload(r.id)
             row = live.row
-            if not _stale(row.status, row.deadline_kind, row.deadline, row.updated_at, service, now):
+            if not _stale(row, service, now):
                 continue
             closed = await _close(service, live, now, reason="replaced")
             if closed:
@@ -74,24 +74,19 @@ async def close_stale(service: TableService, chat: ChatRef) -> list[Event]:
     return events
 
 
-def _stale(
-    status: str,
-    kind: str | None,
-    deadline: float | None,
-    updated_at: float,
-    service: TableService,
-    now: float,
-) -> bool:
-    if status != "lobby":
+def _stale(row: TableRow, service: TableService, now: float) -> bool:
+    if row.status != "lobby":
         return False
-    if kind == LOBBY and deadline is not None:
-        # A claimed timer's deadline is pushed on by the lease: the last change counts too.
-        return deadline <= now or updated_at + service.timers.lobby <= now
-    # A lobby from before expiry existed (no deadline): its last change tells.
-    return updated_at + service.timers.lobby <= now
+    # The last change tells (a claimed timer's deadline is pushed on by the lease, and a lobby
+    # from before expiry existed has none).
+    if row.deadline_kind == LOBBY and row.deadline is not None and row.deadline <= now:
+        return True
+    return row.updated_at + service.timers.lobby <= now
 
 
-async def _close(service: TableService, live: _Live, now: float, *, reason: str) -> list[Event] | None:
+async def _close(
+    service: TableService, live: _Live, now: float, *, reason: str
+) -> list[Event] | None:
     """Close the lobby (compare-and-set); ``None`` when another change came first."""
     row = live.row
     row.status = "abandoned"
@@ -108,7 +103,9 @@ async def _close(service: TableService, live: _Live, now: float, *, reason: str)
     )
     head = await service._chat_head(live)
     events: list[Event] = [
-        Announcement(**head, kind="abandoned", data={"by": "", "reason": reason, "minutes": minutes}),
+        Announcement(
+            **head, kind="abandoned", data={"by": "", "reason": reason, "minutes": minutes}
+        ),
         LobbyView(**head, reason=reason),
     ]
     service._forget(row.id)

@@ -1373,7 +1373,11 @@ class TableService:
                     live.row.seats, live.row.status = saved
                     raise
                 now = self.clock()
-                values = {"seats": live.row.seats, "status": live.row.status, "updated_at": now}
+                values: dict[str, Any] = {
+                    "seats": live.row.seats,
+                    "status": live.row.status,
+                    "updated_at": now,
+                }
                 # Every change of seats gives the lobby its full time again.
                 if live.row.status == "lobby":
                     values.update(lobby_timer.lobby_deadline(self, now))
