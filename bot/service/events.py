@@ -80,6 +80,7 @@ class SeatInfo:
     computer: bool
     level: str | None  # the computer level playing this seat (a computer, or a taken-over human)
     away: bool  # a human whose seat a computer has taken over
+    left: bool = False  # a human who left the game (or was kicked): a computer plays the seat
 
     @property
     def plays_as_computer(self) -> bool:
@@ -278,6 +279,8 @@ REFUSALS = (
     "not_admin",  # /settings in a group: only its admins
     "bad_setting",  # an unknown setting or value; params: key (template, params)
     "admins_only",  # the chat lets only its admins open tables (/settings)
+    "no_player",  # /kick: that user is not playing at the table; params: name
+    "no_return",  # a player who left may not take the seat back at this table
 )
 
 

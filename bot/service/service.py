@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import exc as sa_exc
 
 from bot.service import archive, lobby_timer
+from bot.service import seats as seating
 from bot.service.events import (
     Announcement,
     Audience,
@@ -306,7 +307,11 @@ class TableService:
             if count not in kind.players:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
             await self._check_opener(chat, is_admin)
-            rules, sources = await self._rules_with_defaults(chat, kind, count, options)
+            given = dict(options or {})
+            rejoin, rejoin_source = await self._rejoin_choice(chat, given.pop(seating.REJOIN, None))
+            rules, sources = await self._rules_with_defaults(chat, kind, count, given)
+            if rejoin_source is not None:
+                sources[seating.REJOIN] = rejoin_source
             # A lobby nobody started, past its expiry, gives its place to the new table.
             replaced = await lobby_timer.close_stale(self, chat)
             await self._check_room(chat)
@@ -330,6 +335,7 @@ class TableService:
             table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
                 await self.store.set_option_sources(table_id, sources)
+            await seating.set_rejoin(self, table_id, chat.platform, rejoin)
             row = await self.store.load_table(table_id)
             assert row is not None
             live = _Live(row, kind, None)
@@ -354,7 +360,25 @@ class TableService:
         return await self._lobby_change(chat, user, table_id, change)
 
     async def leave(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
-        """Leave a lobby; the last human leaving closes it."""
+        """Leave a lobby (the last human leaving closes it), or a game in progress: a computer
+        of the table's level plays the seat to the end, and the game counts as lost for the
+        leaver (``bot.service.seats``)."""
+        try:
+            found = await self._find(chat, user, table_id, lobby=True)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+        if found.row.status == "playing":
+            try:
+                async with self._table(chat, user, found.row.id) as live:
+                    if live.row.status != "playing":
+                        raise Refused("not_playing")
+                    seat = _seat_index(live.row, user)
+                    if seat is None:
+                        raise Refused("not_seated")
+                    return await seating.leave_game(self, live, seat)
+            except Refused as r:
+                return await self._refusal(r, chat, user)
+        table_id = found.row.id
 
         def change(live: _Live) -> None:
             row = live.row
@@ -499,12 +523,22 @@ class TableService:
         except Refused as r:
             return await self._refusal(r, chat, user)
 
-    async def press(self, chat: ChatRef, user: UserRef, data: str) -> Result:
+    async def press(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        data: str,
+        *,
+        is_admin: bool | Callable[[], Awaitable[bool]] = False,
+    ) -> Result:
         """A button press: ``data`` is ``<table>:<version>:<action>`` as made by the renderer.
 
         Actions: a move string; ``?<card>`` (show that card's capture choices); ``@join``,
-        ``@leave``, ``@start``, ``@fill.<level>``, ``@ai.<level>``, ``@seat.<n>``, ``@back``
-        (take a seat back from the computer), ``@hand``, ``@rematch``, ``@abandon``."""
+        ``@leave`` (a lobby, or the game: the computer takes the seat), ``@quit`` (the hand asks
+        "leave the game?"), ``@start``, ``@fill.<level>``, ``@ai.<level>``, ``@seat.<n>``,
+        ``@back`` (take a seat back from the computer), ``@hand``, ``@rematch``, ``@abandon``,
+        ``@kick.<seat>`` (the creator or an admin: ``is_admin`` says, a bool or a coroutine
+        function asked only then)."""
         try:
             button = decode_button(data)
         except ValueError:
@@ -517,6 +551,8 @@ class TableService:
             self._forget(tid)
         if action.startswith("?"):
             return await self._focus(chat, user, tid, version=button.version, card=action[1:])
+        if action == seating.QUIT:
+            return await self._focus(chat, user, tid, version=button.version, card=seating.QUIT)
         if not action.startswith("@"):
             return await self.play(chat, user, tid, version=button.version, move=action)
         name, _, arg = action[1:].partition(".")
@@ -540,7 +576,26 @@ class TableService:
             return await self.rematch(chat, user, tid)
         if name == "abandon":
             return await self.abandon(chat, user, tid)
+        if name == "kick" and arg.isdigit():
+            return await self.kick(chat, user, seat=int(arg), table_id=tid, is_admin=is_admin)
         return await self._refusal(Refused("bad_button"), chat, user)
+
+    async def kick(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        *,
+        target: UserRef | None = None,
+        seat: int | None = None,
+        table_id: int | None = None,
+        is_admin: bool | Callable[[], Awaitable[bool]] = False,
+    ) -> Result:
+        """Remove a seated player (``target`` or ``seat``): from a lobby, or from a game in
+        progress as if they left. The table's creator or a chat admin only; with no target the
+        players to choose from come back as buttons (``bot.service.seats``)."""
+        return await seating.kick(
+            self, chat, user, target=target, seat=seat, table_id=table_id, is_admin=is_admin
+        )
 
     async def take_back(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """A player whose seat a computer took over plays again."""
@@ -556,8 +611,10 @@ class TableService:
                 assert doc is not None
                 if not doc["away"]:
                     raise Refused("not_away")
+                if doc.get("left") and not await seating.may_rejoin(self, row.id, row.platform):
+                    raise Refused("no_return")
                 before = self._snapshot(live)
-                row.seats[seat] = dict(doc, away=False, idle=0)
+                row.seats[seat] = dict(doc, away=False, idle=0, left=False)
                 call = _Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
                 if not await self._save(live, values):
@@ -645,6 +702,8 @@ class TableService:
                 sources = await self.store.option_sources(old.id)
                 if sources:
                     await self.store.set_option_sources(new_id, sources)
+                rejoin = await seating.may_rejoin(self, old.id, old.platform)
+                await seating.set_rejoin(self, new_id, old.platform, rejoin)
                 async with self._lock(new_id):
                     new = await self._live(new_id)
                     call = _Call(caller=(user.platform, user.user_id))
@@ -686,7 +745,7 @@ class TableService:
                 TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )
             seat = _seat_index(live.row, user)
-            if seat is not None and live.row.status == "playing":
+            if seat is not None and live.row.status == "playing" and _present(live.row, seat):
                 call.events.append(await self._hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
@@ -707,6 +766,12 @@ class TableService:
                     # Where each option came from: "chat" (/settings), "command" (the table's
                     # own command); an option not named is the game's default.
                     "sources": await self.store.option_sources(live.row.id),
+                    # The service's own table options (not the game's rules).
+                    "table": {
+                        seating.REJOIN: await seating.may_rejoin(
+                            self, live.row.id, live.row.platform
+                        )
+                    },
                 },
             )
             return Result([event], info)
@@ -1175,7 +1240,12 @@ class TableService:
             style = "default" if reset else _choice(key, value, STYLE_CHOICES)
             await self._set_chat_style(chat, None if style == "default" else style)
             return "main"
-        simple = {"pictures": (True, False), "timer": TIMER_CHOICES, "open": OPEN_CHOICES}
+        simple = {
+            "pictures": (True, False),
+            "timer": TIMER_CHOICES,
+            "open": OPEN_CHOICES,
+            seating.REJOIN: (True, False),
+        }
         if key in simple:
             chosen = None if reset else _choice(key, value, simple[key])
             await self._settings.put(chosen, **where, key=key)
@@ -1230,6 +1300,18 @@ class TableService:
         reminder, autoplay = self.timers.reminder, self.timers.autoplay
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
+
+    async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
+        """Whether a new table lets players who left take their seat back, and where that
+        came from: the command's ``rejoin=on|off``, else the chat's setting, else no."""
+        if given is not None:
+            if not isinstance(given, bool):
+                raise Refused("bad_option", f"rejoin must be on or off, not {given!r}")
+            return given, "command"
+        chosen = (await self._settings.raw(chat.platform, chat.chat_id)).get(seating.REJOIN)
+        if isinstance(chosen, bool):
+            return chosen, "chat"
+        return False, None
 
     async def _check_opener(
         self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
@@ -1525,7 +1607,11 @@ class TableService:
                 doc = row.seats[seat]
                 assert doc is not None
                 fixed = COMPUTER_RATINGS.get(doc["user_id"]) if doc["platform"] == "ai" else None
-                team.append(Participant(doc["platform"], doc["user_id"], doc["name"], fixed))
+                # A player who left (or was kicked) lost, whatever the computer made of it.
+                forfeit = fixed is None and bool(doc.get("left"))
+                team.append(
+                    Participant(doc["platform"], doc["user_id"], doc["name"], fixed, forfeit)
+                )
             teams.append(team)
         result = {
             "platform": row.platform,
@@ -1541,6 +1627,7 @@ class TableService:
                 "ranks": ranks,
                 "seats": [
                     {"platform": s["platform"], "user_id": s["user_id"], "name": s["name"]}
+                    | ({"left": True} if s.get("left") else {})
                     for s in row.seats
                     if s is not None
                 ],
@@ -1687,7 +1774,7 @@ class TableService:
         if live.game is None:
             return out
         for i, doc in enumerate(live.row.seats):
-            if _is_human(doc):
+            if _is_human(doc) and _present(live.row, i):
                 out[i] = _hand_key(live.view(i))
         return out
 
@@ -1712,7 +1799,8 @@ class TableService:
             return
         current = live.game.current_player
         for seat, doc in enumerate(live.row.seats):
-            if doc is None or not _is_human(doc):
+            # A player who left sees nothing more of the deal.
+            if doc is None or not _is_human(doc) or doc.get("left"):
                 continue
             view = live.view(seat)
             if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
@@ -1760,7 +1848,7 @@ class TableService:
                 live = await self._reload(table_id)  # another process moved since: catch up
             self._check_chat(live, chat)
             seat = _seat_index(live.row, user)
-            if seat is None:
+            if seat is None or not _present(live.row, seat):
                 raise Refused("not_seated")
             if live.row.status != "playing":
                 raise Refused("not_playing")
@@ -1797,6 +1885,7 @@ class TableService:
                 computer=s["platform"] == "ai",
                 level=s["level"] if _plays_computer(s) else None,
                 away=bool(s["away"]),
+                left=bool(s.get("left")),
             )
             if s is not None
             else None
@@ -1929,6 +2018,12 @@ def _seat_index(row: TableRow, user: UserRef) -> int | None:
         if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
             return i
     return None
+
+
+def _present(row: TableRow, seat: int) -> bool:
+    """Whether the seat's player still plays it (not left, nor kicked)."""
+    doc = row.seats[seat]
+    return doc is not None and not doc.get("left")
 
 
 def _hand_key(view: Any) -> Any:
