@@ -273,6 +273,7 @@ def _service(settings: Settings, store: Store, *, timers: bool, processes: int =
         ),
         default_locale=settings.default_locale,
         cache_size=settings.max_cached_tables,
+        season=settings.season,
     )
 
 

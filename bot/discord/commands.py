@@ -42,6 +42,9 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "help": "aiuto",
     "lang": "lingua",
     "abandon": "abbandona",
+    "leave": "lascia",
+    "kick": "espelli",
+    "period": "periodo",
     "hand": "mano",
     "dm": "privato",
     "players": "giocatori",
@@ -139,6 +142,12 @@ TEXTS: tuple[str, ...] = (
     N_("on"),
     N_("off"),
     N_("Settings of this chat"),
+    N_("Leave your game: the computer plays your seat to the end"),
+    N_("Remove a player from the table (its creator or an admin)"),
+    N_("The player to remove (none: choose from a list)"),
+    N_("This season, or all time"),
+    N_("this season"),
+    N_("all time"),
 )
 
 
@@ -369,16 +378,23 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     FAMILIES = _named(("Scopa", "scopa"), ("Scala 40", "scala40"))
 
     @app_commands.command(name=_t("leaderboard"), description=_t("Show the leaderboard"))
-    @app_commands.rename(game=_t("game"), scope=_t("scope"))
-    @app_commands.describe(game=_t("Which game"), scope=_t("Whose leaderboard"))
+    @app_commands.rename(game=_t("game"), scope=_t("scope"), period=_t("period"))
+    @app_commands.describe(
+        game=_t("Which game"), scope=_t("Whose leaderboard"), period=_t("This season, or all time")
+    )
     @app_commands.choices(
-        game=FAMILIES, scope=_named(("everyone", "global"), ("this channel", "chat"))
+        game=FAMILIES,
+        scope=_named(("everyone", "global"), ("this channel", "chat")),
+        period=_named(("this season", "season"), ("all time", "all")),
     )
     async def leaderboard_command(
-        interaction: discord.Interaction[Any], game: str | None = None, scope: str | None = None
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        scope: str | None = None,
+        period: str | None = None,
     ) -> None:
         """Show a leaderboard."""
-        await _forward(interaction, "leaderboard", family=game, scope=scope)
+        await _forward(interaction, "leaderboard", family=game, scope=scope, period=period)
 
     @app_commands.command(name=_t("stats"), description=_t("Show a player's statistics"))
     @app_commands.rename(player=_t("player"))
@@ -454,6 +470,28 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Close the channel's table, without a result (its creator or an admin)."""
         await _forward(interaction, "abandon")
 
+    @app_commands.command(
+        name=_t("leave"),
+        description=_t("Leave your game: the computer plays your seat to the end"),
+    )
+    @app_commands.guild_only()
+    async def leave_command(interaction: discord.Interaction[Any]) -> None:
+        """Leave the lobby, or the game (a computer plays the seat; it counts as a loss)."""
+        await _forward(interaction, "leave")
+
+    @app_commands.command(
+        name=_t("kick"),
+        description=_t("Remove a player from the table (its creator or an admin)"),
+    )
+    @app_commands.rename(player=_t("player"))
+    @app_commands.describe(player=_t("The player to remove (none: choose from a list)"))
+    @app_commands.guild_only()
+    async def kick_command(
+        interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        """Remove a seated player (the table's creator or an admin)."""
+        await _forward(interaction, "kick", player=player)
+
     @app_commands.command(name=_t("notify"), description=_t("Turn mentions: on or off"))
     @app_commands.rename(state=_t("state"))
     @app_commands.describe(state=_t("Mention me in the channel when it is my turn"))
@@ -480,6 +518,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         lang_command,
         style_command,
         abandon_command,
+        leave_command,
+        kick_command,
         settings_command,
     ]
 

@@ -226,11 +226,16 @@ class BoardRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Leaderboard(Event):
-    """A leaderboard: ``scope`` is "global" or "chat"; rows best first."""
+    """A leaderboard: ``scope`` is "global" or "chat"; rows best first. ``season`` names the
+    season of a season's board ("" for all time); then ``previous`` is the podium (up to 3
+    rows) of ``previous_season``."""
 
     family: str
     scope: str
     rows: tuple[BoardRow, ...]
+    season: str = ""
+    previous: tuple[BoardRow, ...] = ()
+    previous_season: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

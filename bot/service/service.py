@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive, lobby_timer
+from bot.service import archive, lobby_timer, seasons
 from bot.service import seats as seating
 from bot.service.events import (
     Announcement,
@@ -262,6 +262,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
         cache_size: int = 5000,
+        season: str = "month",
     ) -> None:
         self.store = store
         self.registry = registry
@@ -281,6 +282,9 @@ class TableService:
         self._chat_hints: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._locale_epoch = 0
         self._settings = SettingsKeeper(store)
+        if season not in seasons.LENGTHS:
+            raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
+        self.season = season  # how long a leaderboard season lasts (bot.service.seasons)
 
     # ------------------------------------------------------------------ lobby use cases ------
 
@@ -881,24 +885,25 @@ class TableService:
         user: UserRef,
         chat: ChatRef | None = None,
         limit: int = 10,
+        period: str = "all",
     ) -> Result:
         """The leaderboard of a family (``scopa``, ``scala40``): this chat's when ``chat`` is
-        given, else the global one; sent to the chat (or the user when global)."""
-        scope = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
-        rows = await self.store.leaderboard(scope=scope, family=family, limit=limit)
-        board = tuple(
-            BoardRow(
-                rank=i + 1,
-                name=r.name,
-                platform=r.platform,
-                user_id=r.user_id,
-                rating=r.ordinal,
-                games=r.games,
-                wins=r.wins,
-                win_points=r.win_points,
-            )
-            for i, r in enumerate(rows)
-        )
+        given, else the global one; sent to the chat (or the user when global). ``period``:
+        ``all`` (all time) or ``season`` (the current season's, with the podium of the season
+        before: ``bot.service.seasons``)."""
+        base = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
+        season = ""
+        previous: tuple[BoardRow, ...] = ()
+        if period == "season":
+            season = seasons.season_of(self.clock(), self.season)
+            scope = seasons.scoped(base, season)
+            before = seasons.scoped(base, seasons.previous(season))
+            previous = _board(await self.store.leaderboard(scope=before, family=family, limit=3))
+        elif period == "all":
+            scope = base
+        else:
+            raise ValueError(f"period must be 'all' or 'season', not {period!r}")
+        board = _board(await self.store.leaderboard(scope=scope, family=family, limit=limit))
         if chat is not None:
             audience = Audience("chat", chat.platform, chat.chat_id)
             locale = await self._locale_of_chat(chat.platform, chat.chat_id, user.locale)
@@ -913,6 +918,9 @@ class TableService:
                     family=family,
                     scope="chat" if chat else "global",
                     rows=board,
+                    season=season,
+                    previous=previous,
+                    previous_season=seasons.previous(season) if season else "",
                 )
             ]
         )
@@ -1143,6 +1151,7 @@ class TableService:
             timer=timer if _is_timer(timer) else None,
             default_timer=int(self.timers.autoplay) if self.timers.enabled else 0,
             open=open_mode if open_mode in OPEN_CHOICES else "all",
+            rejoin=raw.get(seating.REJOIN) is True,
             defaults=defaults,
             languages=self.locales,
             games=games,
@@ -1633,9 +1642,12 @@ class TableService:
                 ],
             },
         }
+        season = seasons.season_of(now, self.season)
+        chat = f"{row.platform}:{row.chat_id}"
         return Finish(
             result=result,
-            scopes=("global", f"{row.platform}:{row.chat_id}"),
+            # All time, and this season (bot.service.seasons).
+            scopes=("global", chat, seasons.scoped("global", season), seasons.scoped(chat, season)),
             teams=teams,
             ranks=ranks,
             multiplier=int(outcome.multiplier),
@@ -2018,6 +2030,23 @@ def _seat_index(row: TableRow, user: UserRef) -> int | None:
         if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
             return i
     return None
+
+
+def _board(rows: Sequence[Any]) -> tuple[BoardRow, ...]:
+    """Leaderboard rows (``store.RatingRow``, best first) as the event carries them."""
+    return tuple(
+        BoardRow(
+            rank=i + 1,
+            name=r.name,
+            platform=r.platform,
+            user_id=r.user_id,
+            rating=r.ordinal,
+            games=r.games,
+            wins=r.wins,
+            win_points=r.win_points,
+        )
+        for i, r in enumerate(rows)
+    )
 
 
 def _present(row: TableRow, seat: int) -> bool:
