@@ -102,11 +102,12 @@ async def _close(
         extra={"table_id": row.id, "platform": row.platform},
     )
     head = await service._chat_head(live)
+    # The lobby's message first: an adapter forgets a table's messages once it is closed.
     events: list[Event] = [
+        LobbyView(**head, reason=reason),
         Announcement(
             **head, kind="abandoned", data={"by": "", "reason": reason, "minutes": minutes}
         ),
-        LobbyView(**head, reason=reason),
     ]
     service._forget(row.id)
     return events

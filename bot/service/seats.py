@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "QUIT",
     "REJOIN",
+    "ask",
     "kick",
     "leave_game",
     "may_rejoin",
@@ -120,8 +122,30 @@ async def leave_game(
         )
     )
     await service._computer_turns(call, live)
-    await service._after(call, live, before)
+    # The seats changed the table's version: the player to move gets buttons that carry it.
+    current = live.game.current_player
+    await service._after(call, live, before, force_hands={current} if current is not None else None)
     return Result(call.events, service._info(live))
+
+
+async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+    """The hand's "Leave the game…": the question, at the table's current version (the hand's
+    button may be older: a waiting hand is not redrawn at every move)."""
+    from bot.service.service import Refused, _present, _seat_index
+
+    try:
+        live = await service._reload(table_id)
+        service._check_chat(live, chat)
+        seat = _seat_index(live.row, user)
+        if seat is None or not _present(live.row, seat):
+            raise Refused("not_seated")
+        if live.row.status != "playing":
+            raise Refused("not_playing")
+        info = service._info(live)
+        hand = await service._hand(live, seat, info)
+        return Result([replace(hand, focus=QUIT)], info)
+    except Refused as r:
+        return await service._refusal(r, chat, user)
 
 
 async def kick(

@@ -556,7 +556,7 @@ class TableService:
         if action.startswith("?"):
             return await self._focus(chat, user, tid, version=button.version, card=action[1:])
         if action == seating.QUIT:
-            return await self._focus(chat, user, tid, version=button.version, card=seating.QUIT)
+            return await seating.ask(self, chat, user, tid)
         if not action.startswith("@"):
             return await self.play(chat, user, tid, version=button.version, move=action)
         name, _, arg = action[1:].partition(".")
