@@ -254,8 +254,10 @@ def _main_page(
         ),
     ]
     games = [_b(_game(g, t), f"@game.{g}") for g in s.games]
-    for i in range(0, len(games), 2):
-        rows.append(tuple(games[i : i + 2]))
+    # Two rows hold up to six games (Discord allows five rows in all).
+    per_row = 2 if len(games) <= 4 else 3
+    for i in range(0, len(games), per_row):
+        rows.append(tuple(games[i : i + per_row]))
     return Message("\n".join(lines), tuple(rows[:5]))
 
 
