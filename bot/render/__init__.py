@@ -711,7 +711,7 @@ class Renderer:
             return Message(_("{name} is back at the table.").format(name=name))
         if e.kind == "abandoned":
             title = self._title(table, t)
-            minutes = data.get("minutes")
+            minutes, seconds = data.get("minutes"), data.get("seconds")
             if data.get("reason") in ("expired", "replaced") and isinstance(minutes, int):
                 text = t.ngettext(
                     "{table}: nobody started the game for {n} minute, so the table was closed.",
@@ -719,6 +719,13 @@ class Renderer:
                     minutes,
                 )
                 return Message(text.format(table=title, n=minutes))
+            if data.get("reason") in ("expired", "replaced") and isinstance(seconds, int):
+                text = t.ngettext(
+                    "{table}: nobody started the game for {n} second, so the table was closed.",
+                    "{table}: nobody started the game for {n} seconds, so the table was closed.",
+                    seconds,
+                )
+                return Message(text.format(table=title, n=seconds))
             return Message(_("{table}: the table was closed.").format(table=title))
         if e.kind == "started":
             return Message(_("{table}: the cards are dealt!").format(table=self._title(table, t)))

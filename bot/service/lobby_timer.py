@@ -94,7 +94,9 @@ async def _close(
     if not await service._save(live, values):
         return None
     row.deadline, row.deadline_kind = None, None
-    minutes = max(1, round(service.timers.lobby / 60))
+    seconds = max(1, round(service.timers.lobby))
+    # In minutes when the timeout is whole minutes (the usual), else in seconds.
+    span = {"minutes": seconds // 60} if seconds % 60 == 0 else {"seconds": seconds}
     logger.info(
         "table %s: lobby closed (%s)",
         row.id,
@@ -106,7 +108,7 @@ async def _close(
     events: list[Event] = [
         LobbyView(**head, reason=reason),
         Announcement(
-            **head, kind="abandoned", data={"by": "", "reason": reason, "minutes": minutes}
+            **head, kind="abandoned", data={"by": "", "reason": reason, **span}
         ),
     ]
     service._forget(row.id)

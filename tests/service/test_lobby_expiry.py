@@ -129,3 +129,15 @@ async def test_a_started_table_has_no_lobby_timer_and_zero_means_never(
     assert created.table.id not in [r.table.id for r in fired if r.table is not None]
     refused = await never.create_table(chat, BEA, "toy")
     assert refused.refusal is not None and refused.refusal.code == "too_many_tables"
+
+
+async def test_a_short_timeout_is_said_in_seconds(
+    make_service: Callable[..., Any], clock: Clock
+) -> None:
+    service = await make_service(timers=TimerSettings(reminder=60, autoplay=120, lobby=45))
+    table = await lobby(service)
+    clock.now += 45
+    (fired,) = await service.fire_due_timers()
+    closed = [e for e in fired.events if isinstance(e, Announcement)]
+    assert closed[0].table.id == table and closed[0].data["seconds"] == 45
+    assert "minutes" not in closed[0].data
