@@ -517,7 +517,8 @@ class TelegramAdapter:
                 await self._delivery.deliver(Result(hands, result.table), origin=None)
                 if hands:
                     return
-        t = self._renderer.translations(user.language_code)
+        # A private answer: in the user's own language (/lang), else their client's.
+        t = self._renderer.translations(await self._service.user_locale(who))
         await self._delivery.say(where_of_message(message), t.gettext(phrases.NO_HAND))
 
     async def _reply(self, message: Message, result: Result) -> None:
