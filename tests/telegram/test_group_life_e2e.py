@@ -6,6 +6,7 @@ refused to others; /stats in reply to a message answers the asker; /leaderboard 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -33,6 +34,7 @@ BEA = user(3002, "Bea")
 CID = user(3003, "Cid")
 GROUP = group_chat(-100800, "Circolo")
 GID = int(GROUP["id"])
+ONE_PLURAL = re.compile(r"\b1 (carte|cards|partite|games|vinte|wins|punti|points|giocatori)\b")
 
 
 async def deliver_due(tavolo: Tavolo, after: float) -> set[int]:
@@ -121,6 +123,9 @@ async def test_a_player_who_leaves_is_replaced_and_rated_as_a_loss(
         board = api.last_bot_message(GID).text or ""
         assert f"Stagione {season_of(time.time())}" in board and "Ada" in board
         assert "1 partita" in board and "1 partite" not in board
+        # No number 1 met a plural noun in anything the bot wrote, anywhere, all game long.
+        every = [t for chat in (GID, ADA["id"], BEA["id"]) for t in api.texts_sent_to(chat)]
+        assert every and not [t for t in every if ONE_PLURAL.search(t)]
 
 
 async def test_leaving_from_the_hand_asks_first(api: FakeBotApi, tmp_path: Path) -> None:
