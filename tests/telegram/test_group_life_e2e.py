@@ -196,3 +196,17 @@ async def test_stats_in_reply_go_to_the_asker(api: FakeBotApi, tmp_path: Path) -
         to_ada = texts_after(api, ADA["id"], start)
         assert any("Statistiche di Bea" in t for t in to_ada), to_ada
         assert texts_after(api, BEA["id"], start) == []
+
+
+async def test_a_new_table_replaces_a_stale_lobby(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        old_id, old_lobby = await open_lobby(tavolo, ADA)
+        assert tavolo.service is not None
+        # Eleven minutes on, and the timer loop has not closed the lobby yet.
+        tavolo.service.clock = lambda: time.time() + 660
+        await tavolo.say(GROUP, BEA, "/scopa")
+        closed = api.message(GID, old_lobby.message_id)
+        assert "Nessuno ha iniziato la partita in tempo" in (closed.text or "")
+        assert not button_data(closed)
+        new_id = decode_button(action_data(api.last_bot_message(GID), "@join")).table_id
+        assert new_id != old_id
