@@ -45,6 +45,7 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "leave": "lascia",
     "kick": "espelli",
     "period": "periodo",
+    "rejoin": "rientro",
     "hand": "mano",
     "dm": "privato",
     "players": "giocatori",
@@ -146,6 +147,7 @@ TEXTS: tuple[str, ...] = (
     N_("Remove a player from the table (its creator or an admin)"),
     N_("The player to remove (none: choose from a list)"),
     N_("This season, or all time"),
+    N_("Players who leave may take their seat back"),
     N_("this season"),
     N_("all time"),
 )
@@ -222,7 +224,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.rename(
         **{k: _t(k) for k in ("players", "target", "computers", "level", "napola", "re_bello")},
         **{k: _t(k) for k in ("asso_piglia_tutto", "scopa_a_15", "obbligo_di_presa")},
-        **{k: _t(k) for k in ("win_by_two", "primiera")},
+        **{k: _t(k) for k in ("win_by_two", "primiera", "rejoin")},
     )
     @app_commands.describe(
         players=_t("Number of players"),
@@ -236,6 +238,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         obbligo_di_presa=_t("A card that can capture must be played"),
         win_by_two=_t("Win only with a lead of two points"),
         primiera=_t("Primiera when a side lacks a suit"),
+        rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
         players=_numbers(2, 3, 4),
@@ -260,6 +263,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         obbligo_di_presa: bool | None = None,
         win_by_two: bool | None = None,
         primiera: str | None = None,
+        rejoin: bool | None = None,
     ) -> None:
         """Open a Scopa table."""
         await _forward(
@@ -276,6 +280,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             obbligo_di_presa=obbligo_di_presa,
             win_by_two=win_by_two,
             primiera_missing_suit=primiera,
+            rejoin=rejoin,
         )
 
     @app_commands.command(
@@ -283,6 +288,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.rename(
         **{k: _t(k) for k in ("variant", "target", "computers", "level", "napola", "re_bello")},
+        rejoin=_t("rejoin"),
     )
     @app_commands.describe(
         variant=_t("Which Scopone"),
@@ -291,6 +297,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         level=_t("How strong the computer plays"),
         napola=_t("Napola: A-2-3 of coins score"),
         re_bello=_t("Re bello: the king of coins scores a point"),
+        rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
         variant=_named(("Scopone (FIGS)", "scopone"), ("Scopone scientifico", "scientifico")),
@@ -306,6 +313,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         level: str | None = None,
         napola: bool | None = None,
         re_bello: bool | None = None,
+        rejoin: bool | None = None,
     ) -> None:
         """Open a Scopone table."""
         await _forward(
@@ -316,6 +324,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             level=level,
             napola=napola,
             re_bello=re_bello,
+            rejoin=rejoin,
         )
 
     @app_commands.command(
@@ -323,7 +332,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.rename(
         **{k: _t(k) for k in ("players", "computers", "level", "elimination", "opening_points")},
-        **{k: _t(k) for k in ("close_in_hand", "unopened_pays", "jokers_per_meld")},
+        **{k: _t(k) for k in ("close_in_hand", "unopened_pays", "jokers_per_meld", "rejoin")},
     )
     @app_commands.describe(
         players=_t("Number of players"),
@@ -334,6 +343,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         close_in_hand=_t("Closing in hand without having opened"),
         unopened_pays=_t("What a player who never opened pays"),
         jokers_per_meld=_t("Jokers allowed in one meld"),
+        rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
         players=_numbers(2, 3, 4, 5, 6),
@@ -360,6 +370,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         close_in_hand: str | None = None,
         unopened_pays: str | None = None,
         jokers_per_meld: int | None = None,
+        rejoin: bool | None = None,
     ) -> None:
         """Open a Scala 40 table."""
         await _forward(
@@ -373,6 +384,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             close_in_hand=close_in_hand,
             unopened_pays=unopened_pays,
             jokers_per_meld=jokers_per_meld,
+            rejoin=rejoin,
         )
 
     FAMILIES = _named(("Scopa", "scopa"), ("Scala 40", "scala40"))

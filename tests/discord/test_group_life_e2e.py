@@ -141,3 +141,30 @@ def _label(message: object, custom_id: str) -> str:
             if item.get("custom_id") == custom_id:
                 return str(item.get("label", ""))
     return ""
+
+
+async def test_a_table_opened_with_rejoin_lets_the_leaver_back(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        lobby = await open_table(fake, alice, "scopa", players=2, rejoin=True)
+        joined = await fake.click(bob, lobby, find_id(lobby, "@join"))
+        await joined.wait_answer()
+        await settle(handler, fake, joined)
+        lobby = fake.messages[lobby.id]
+        started = await fake.click(alice, lobby, find_id(lobby, "@start"))
+        await started.wait_answer()
+        await settle(handler, fake, started)
+        left = await fake.slash(bob, "leave")
+        await left.wait_answer()
+        await settle(handler, fake, left)
+        said = next(m for m in fake.channel_messages() if "bob ha lasciato" in m.content)
+        back = await fake.click(bob, said, find_id(said, "@back"))
+        await back.wait_answer()
+        await settle(handler, fake, back)
+        live = await handler.service._live(table_id_of(lobby))
+        bob_seat = next(s for s in live.row.seats if s and s["user_id"] == str(bob.id))
+        assert not bob_seat.get("left") and not bob_seat["away"]
+    assert_all_answered(fake)
