@@ -107,9 +107,7 @@ async def _close(
     # The lobby's message first: an adapter forgets a table's messages once it is closed.
     events: list[Event] = [
         LobbyView(**head, reason=reason),
-        Announcement(
-            **head, kind="abandoned", data={"by": "", "reason": reason, **span}
-        ),
+        Announcement(**head, kind="abandoned", data={"by": "", "reason": reason, **span}),
     ]
     service._forget(row.id)
     return events
