@@ -270,9 +270,11 @@ def _service(settings: Settings, store: Store, *, timers: bool, processes: int =
             takeover_level=settings.takeover_level,
             claim_lease=settings.timer_lease_seconds,
             chat_timers=timers,
+            lobby=settings.lobby_timeout,
         ),
         default_locale=settings.default_locale,
         cache_size=settings.max_cached_tables,
+        season=settings.season,
     )
 
 

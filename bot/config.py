@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     turn_reminder_seconds: float = Field(60.0, ge=0)
     turn_timeout_seconds: float = Field(120.0, ge=0)
     idle_turns_before_takeover: int = Field(2, ge=1, le=100)
+    # An unstarted lobby closes this long after its last join/leave (seconds, or "10m",
+    # "90s", "1h"; 0 = lobbies never expire).
+    lobby_timeout: float = Field(600.0, ge=0, le=7 * 24 * 3600)
+    # Leaderboard seasons: "month" (calendar month, UTC), "quarter" or "year".
+    season: Literal["month", "quarter", "year"] = "month"
     takeover_level: Literal["easy", "medium", "hard"] = "medium"
     timer_interval_seconds: float = Field(2.0, gt=0, le=3600)
     # A claimed timer belongs to its process this long (then another process may fire it).
@@ -93,6 +98,26 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("lobby_timeout", mode="before")
+    @classmethod
+    def _duration(cls, value: object) -> object:
+        """``LOBBY_TIMEOUT=10m`` (or ``90s``, ``1h``; a bare number is seconds)."""
+        if isinstance(value, str):
+            text = value.strip().lower()
+            units = {"s": 1, "m": 60, "h": 3600}
+            if text and text[-1] in units:
+                try:
+                    return float(text[:-1]) * units[text[-1]]
+                except ValueError:
+                    raise ValueError("must be seconds, or a number with s, m or h") from None
+            return text or 600.0
+        return value
+
+    @field_validator("season", mode="before")
+    @classmethod
+    def _season(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("log_format", mode="before")
     @classmethod

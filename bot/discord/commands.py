@@ -42,6 +42,10 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "help": "aiuto",
     "lang": "lingua",
     "abandon": "abbandona",
+    "leave": "lascia",
+    "kick": "espelli",
+    "period": "periodo",
+    "rejoin": "rientro",
     "hand": "mano",
     "dm": "privato",
     "players": "giocatori",
@@ -139,6 +143,13 @@ TEXTS: tuple[str, ...] = (
     N_("on"),
     N_("off"),
     N_("Settings of this chat"),
+    N_("Leave your game: the computer plays your seat to the end"),
+    N_("Remove a player from the table (its creator or an admin)"),
+    N_("The player to remove (none: choose from a list)"),
+    N_("This season, or all time"),
+    N_("Players who leave may take their seat back"),
+    N_("this season"),
+    N_("all time"),
 )
 
 
@@ -213,7 +224,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.rename(
         **{k: _t(k) for k in ("players", "target", "computers", "level", "napola", "re_bello")},
         **{k: _t(k) for k in ("asso_piglia_tutto", "scopa_a_15", "obbligo_di_presa")},
-        **{k: _t(k) for k in ("win_by_two", "primiera")},
+        **{k: _t(k) for k in ("win_by_two", "primiera", "rejoin")},
     )
     @app_commands.describe(
         players=_t("Number of players"),
@@ -227,6 +238,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         obbligo_di_presa=_t("A card that can capture must be played"),
         win_by_two=_t("Win only with a lead of two points"),
         primiera=_t("Primiera when a side lacks a suit"),
+        rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
         players=_numbers(2, 3, 4),
@@ -251,6 +263,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         obbligo_di_presa: bool | None = None,
         win_by_two: bool | None = None,
         primiera: str | None = None,
+        rejoin: bool | None = None,
     ) -> None:
         """Open a Scopa table."""
         await _forward(
@@ -267,6 +280,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             obbligo_di_presa=obbligo_di_presa,
             win_by_two=win_by_two,
             primiera_missing_suit=primiera,
+            rejoin=rejoin,
         )
 
     @app_commands.command(
@@ -274,6 +288,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.rename(
         **{k: _t(k) for k in ("variant", "target", "computers", "level", "napola", "re_bello")},
+        rejoin=_t("rejoin"),
     )
     @app_commands.describe(
         variant=_t("Which Scopone"),
@@ -282,6 +297,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         level=_t("How strong the computer plays"),
         napola=_t("Napola: A-2-3 of coins score"),
         re_bello=_t("Re bello: the king of coins scores a point"),
+        rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
         variant=_named(("Scopone (FIGS)", "scopone"), ("Scopone scientifico", "scientifico")),
@@ -297,6 +313,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         level: str | None = None,
         napola: bool | None = None,
         re_bello: bool | None = None,
+        rejoin: bool | None = None,
     ) -> None:
         """Open a Scopone table."""
         await _forward(
@@ -307,6 +324,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             level=level,
             napola=napola,
             re_bello=re_bello,
+            rejoin=rejoin,
         )
 
     @app_commands.command(
@@ -314,7 +332,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.rename(
         **{k: _t(k) for k in ("players", "computers", "level", "elimination", "opening_points")},
-        **{k: _t(k) for k in ("close_in_hand", "unopened_pays", "jokers_per_meld")},
+        **{k: _t(k) for k in ("close_in_hand", "unopened_pays", "jokers_per_meld", "rejoin")},
     )
     @app_commands.describe(
         players=_t("Number of players"),
@@ -325,6 +343,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         close_in_hand=_t("Closing in hand without having opened"),
         unopened_pays=_t("What a player who never opened pays"),
         jokers_per_meld=_t("Jokers allowed in one meld"),
+        rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
         players=_numbers(2, 3, 4, 5, 6),
@@ -351,6 +370,7 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         close_in_hand: str | None = None,
         unopened_pays: str | None = None,
         jokers_per_meld: int | None = None,
+        rejoin: bool | None = None,
     ) -> None:
         """Open a Scala 40 table."""
         await _forward(
@@ -364,21 +384,29 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             close_in_hand=close_in_hand,
             unopened_pays=unopened_pays,
             jokers_per_meld=jokers_per_meld,
+            rejoin=rejoin,
         )
 
     FAMILIES = _named(("Scopa", "scopa"), ("Scala 40", "scala40"))
 
     @app_commands.command(name=_t("leaderboard"), description=_t("Show the leaderboard"))
-    @app_commands.rename(game=_t("game"), scope=_t("scope"))
-    @app_commands.describe(game=_t("Which game"), scope=_t("Whose leaderboard"))
+    @app_commands.rename(game=_t("game"), scope=_t("scope"), period=_t("period"))
+    @app_commands.describe(
+        game=_t("Which game"), scope=_t("Whose leaderboard"), period=_t("This season, or all time")
+    )
     @app_commands.choices(
-        game=FAMILIES, scope=_named(("everyone", "global"), ("this channel", "chat"))
+        game=FAMILIES,
+        scope=_named(("everyone", "global"), ("this channel", "chat")),
+        period=_named(("this season", "season"), ("all time", "all")),
     )
     async def leaderboard_command(
-        interaction: discord.Interaction[Any], game: str | None = None, scope: str | None = None
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        scope: str | None = None,
+        period: str | None = None,
     ) -> None:
         """Show a leaderboard."""
-        await _forward(interaction, "leaderboard", family=game, scope=scope)
+        await _forward(interaction, "leaderboard", family=game, scope=scope, period=period)
 
     @app_commands.command(name=_t("stats"), description=_t("Show a player's statistics"))
     @app_commands.rename(player=_t("player"))
@@ -454,6 +482,28 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         """Close the channel's table, without a result (its creator or an admin)."""
         await _forward(interaction, "abandon")
 
+    @app_commands.command(
+        name=_t("leave"),
+        description=_t("Leave your game: the computer plays your seat to the end"),
+    )
+    @app_commands.guild_only()
+    async def leave_command(interaction: discord.Interaction[Any]) -> None:
+        """Leave the lobby, or the game (a computer plays the seat; it counts as a loss)."""
+        await _forward(interaction, "leave")
+
+    @app_commands.command(
+        name=_t("kick"),
+        description=_t("Remove a player from the table (its creator or an admin)"),
+    )
+    @app_commands.rename(player=_t("player"))
+    @app_commands.describe(player=_t("The player to remove (none: choose from a list)"))
+    @app_commands.guild_only()
+    async def kick_command(
+        interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        """Remove a seated player (the table's creator or an admin)."""
+        await _forward(interaction, "kick", player=player)
+
     @app_commands.command(name=_t("notify"), description=_t("Turn mentions: on or off"))
     @app_commands.rename(state=_t("state"))
     @app_commands.describe(state=_t("Mention me in the channel when it is my turn"))
@@ -480,6 +530,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         lang_command,
         style_command,
         abandon_command,
+        leave_command,
+        kick_command,
         settings_command,
     ]
 

@@ -67,7 +67,7 @@ from bot.discord.limits import (
 )
 from bot.discord.settings_menu import ACTION_PREFIX as SETTINGS_ACTION
 from bot.discord.settings_menu import SettingsMenu, is_channel_admin
-from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
+from bot.render import QUIT, Message, Renderer, card_text, move_text, scala40_move_text
 from bot.render.images import RenderedImage
 from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
@@ -96,7 +96,18 @@ TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40")
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.
-OPEN_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
+# ("@kick" is the creator's or an admin's, who need not play: the service says who may.)
+OPEN_ACTIONS = (
+    "@join",
+    "@leave",
+    "@start",
+    "@fill",
+    "@ai",
+    "@seat",
+    "@hand",
+    "@rematch",
+    "@kick",
+)
 MAX_REMEMBERED = 10_000
 # The adapter's own action on a hand: narrow the moves to those naming the chosen cards.
 PICK_CARDS = "~pick"
@@ -240,6 +251,8 @@ def hand_view(
     (Scala 40: draw, open, meld, attach, discard...), or, once cards are picked, the moves that
     name every picked card, labelled by ``label`` and paged if need be. Picking is plain text
     matching of the cards' own strings in the move strings: the adapter knows no rules."""
+    if event.focus == QUIT:
+        return view_of(message)  # "leave the game?": yes, or back
     moves = tuple(getattr(event.view, "legal_moves", ()) or ())
     # Move strings name cards without the deck mark (``7D'`` is the second deck's 7D).
     cards = list(dict.fromkeys(str(c).rstrip("'") for c in getattr(event.view, "hand", ())))
@@ -429,7 +442,10 @@ class ServiceHandler:
         elif name == "leaderboard":
             scoped = options.get("scope") == "chat"
             result = await self.service.leaderboard(
-                options.get("family") or "scopa", user=user, chat=chat if scoped else None
+                options.get("family") or "scopa",
+                user=user,
+                chat=chat if scoped else None,
+                period="season" if options.get("period") == "season" else "all",
             )
             if not scoped and interaction.guild_id is not None:
                 # The global board too is a public answer in the channel, like the chat's.
@@ -454,6 +470,16 @@ class ServiceHandler:
             return
         elif name == "abandon":
             result = await self.service.abandon(chat, user, is_admin=is_channel_admin(interaction))
+        elif name == "leave":
+            result = await self.service.leave(chat, user)
+        elif name == "kick":
+            player = options.get("player")
+            target = None
+            if isinstance(player, discord.abc.User):
+                target = UserRef(PLATFORM, str(player.id), player.display_name)
+            result = await self.service.kick(
+                chat, user, target=target, is_admin=is_channel_admin(interaction)
+            )
         elif name == "notify":
             on = options.get("state") != "off"
             await self._set_notify(interaction.user.id, on)
@@ -630,7 +656,12 @@ class ServiceHandler:
         try:
             chat = await self._chat_for(interaction, ref.table_id)
             user = self.user_of(interaction)
-            result = await self.service.press(chat, user, f"{ref.table_id}:{ref.version}:{action}")
+            result = await self.service.press(
+                chat,
+                user,
+                f"{ref.table_id}:{ref.version}:{action}",
+                is_admin=is_channel_admin(interaction),
+            )
             await self.deliver(result, interaction)
             source = interaction.message
             if (

@@ -56,6 +56,7 @@ __all__ = [
     "LOCALES",
     "MAX_TEXT",
     "NOTICES",
+    "QUIT",
     "SELECT",
     "Button",
     "Message",
@@ -128,6 +129,8 @@ REFUSAL_TEXTS = {
     "not_admin": N_("Only the chat's admins can change its settings."),
     "bad_setting": N_("That setting cannot take this value."),
     "admins_only": N_("In this chat only the admins can open tables."),
+    "no_player": N_("That player is not playing at this table."),
+    "no_return": N_("At this table a player who left cannot take the seat back."),
 }
 
 
@@ -326,6 +329,8 @@ class Renderer:
             return t.gettext("Computer {n} ({level})").format(
                 n=seat + 1, level=t.gettext(LEVEL_NAMES.get(info.user_id, info.user_id))
             )
+        if info.left:
+            return t.gettext("{name} (left: computer)").format(name=info.name)
         if info.away:
             return t.gettext("{name} (computer)").format(name=info.name)
         return info.name
@@ -349,14 +354,17 @@ class Renderer:
         table = e.table
         lines = [self._title(table, t)]
         if table.status == "abandoned":
-            lines.append(_("The table was closed."))
+            if e.reason in ("expired", "replaced"):
+                lines.append(_("Nobody started this table in time: it was closed."))
+            else:
+                lines.append(_("The table was closed."))
             return Message("\n".join(lines))
-        lines.append(_("{n} players").format(n=table.players))
+        lines.append(t.ngettext("{n} player", "{n} players", table.players).format(n=table.players))
         if table.teams:
             lines.append(_("Pairs: seats 1 + 3 against seats 2 + 4."))
         for seat in range(table.players):
             lines.append(f"{seat + 1}. {self.seat_name(table, seat, t)}")
-        options = _options_text(table.options)
+        options = self.options_text(table.options, t)
         if options:
             lines.append(_("Rules: {options}").format(options=options))
         if table.free_seats:
@@ -401,7 +409,11 @@ class Renderer:
             return self._generic_table(e, t)
         lines = [self._title(table, t) + " · " + _("hand {n}").format(n=view.smazzata)]
         lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
-        lines.append(_("Deck: {n} cards").format(n=view.deck_count))
+        lines.append(
+            t.ngettext("Deck: {n} card", "Deck: {n} cards", view.deck_count).format(
+                n=view.deck_count
+            )
+        )
         for seat in range(view.players):
             marker = "▶ " if view.current_player == seat else "  "
             lines.append(
@@ -412,7 +424,11 @@ class Renderer:
             )
         for i, side in enumerate(self._sides(table, view)):
             lines.append(
-                _("{side}: {points} points (taken {taken}, scope {scope})").format(
+                t.ngettext(
+                    "{side}: {points} point (taken {taken}, scope {scope})",
+                    "{side}: {points} points (taken {taken}, scope {scope})",
+                    view.points[i],
+                ).format(
                     side=self.side_name(table, side, t),
                     points=view.points[i],
                     taken=view.captured_counts[i],
@@ -465,7 +481,11 @@ class Renderer:
                 state.append(_("out"))
             lines.append(
                 marker
-                + _("{name}: {n} in hand, {score} points").format(
+                + t.ngettext(
+                    "{name}: {n} in hand, {score} point",
+                    "{name}: {n} in hand, {score} points",
+                    view.scores[seat],
+                ).format(
                     name=self.seat_name(table, seat, t),
                     n=view.hand_counts[seat],
                     score=view.scores[seat],
@@ -510,6 +530,28 @@ class Renderer:
         return Message("\n".join(lines), tuple(rows))
 
     def _hand(self, e: HandView, t: gettext.NullTranslations) -> Message:
+        if e.focus == QUIT:
+            return self._quit(e, t)
+        message = self._hand_moves(e, t)
+        if e.table.status != "playing" or len(message.buttons) >= MAX_ROWS:
+            return message
+        leave = self._button(e.table, t.gettext("Leave the game…"), QUIT)
+        return Message(message.text, (*message.buttons, (leave,)))
+
+    def _quit(self, e: HandView, t: gettext.NullTranslations) -> Message:
+        """The hand asks before a player leaves the game for good."""
+        _ = t.gettext
+        text = _(
+            "Leave the game? The computer plays your seat to the end, and the game counts as "
+            "lost for you."
+        )
+        buttons = (
+            self._button(e.table, _("Yes, leave"), "@leave"),
+            self._button(e.table, _("« Back"), "@hand"),
+        )
+        return Message(self._title(e.table, t) + "\n" + text, (buttons,))
+
+    def _hand_moves(self, e: HandView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table, view = e.table, e.view
         lines = [self._title(table, t)]
@@ -668,20 +710,95 @@ class Renderer:
         if e.kind == "taken_back":
             return Message(_("{name} is back at the table.").format(name=name))
         if e.kind == "abandoned":
-            return Message(_("{table}: the table was closed.").format(table=self._title(table, t)))
+            title = self._title(table, t)
+            minutes, seconds = data.get("minutes"), data.get("seconds")
+            if data.get("reason") in ("expired", "replaced") and isinstance(minutes, int):
+                text = t.ngettext(
+                    "{table}: nobody started the game for {n} minute, so the table was closed.",
+                    "{table}: nobody started the game for {n} minutes, so the table was closed.",
+                    minutes,
+                )
+                return Message(text.format(table=title, n=minutes))
+            if data.get("reason") in ("expired", "replaced") and isinstance(seconds, int):
+                text = t.ngettext(
+                    "{table}: nobody started the game for {n} second, so the table was closed.",
+                    "{table}: nobody started the game for {n} seconds, so the table was closed.",
+                    seconds,
+                )
+                return Message(text.format(table=title, n=seconds))
+            return Message(_("{table}: the table was closed.").format(table=title))
         if e.kind == "started":
             return Message(_("{table}: the cards are dealt!").format(table=self._title(table, t)))
         if e.kind == "rules":
-            options = _options_text(data.get("options", {})) or "—"
-            text = _("{table}\nRules: {options}").format(
-                table=self._title(table, t), options=options
-            )
-            if "sources" in data:  # where each value came from (bot.render.settings)
-                from bot.render.settings import sources_text
-
-                text += "\n" + sources_text(data.get("options", {}), data["sources"], t)
-            return Message(text)
+            return Message(self._rules(e, t))
+        if e.kind == "left":
+            return self._left(e, t)
+        if e.kind == "kick_list":
+            buttons = [
+                self._button(table, self.seat_name(table, s, t), f"@kick.{s}")
+                for s in data.get("seats", ())
+                if isinstance(s, int)
+            ]
+            if not buttons:
+                return Message(_("Nobody at this table can be removed."))
+            text = _("Who should leave the table? The computer will play their seat.")
+            return Message(text, _rows(buttons, per_row=2))
         return Message(f"{self._title(table, t)}: {e.kind}")
+
+    def options_text(self, options: dict[str, Any], t: gettext.NullTranslations) -> str:
+        """A table's rule options in words ("Asso piglia tutto: no; Points to win: 11")."""
+        from bot.render.settings import option_label, value_label
+
+        return "; ".join(
+            f"{option_label(k, t)}: {value_label(v, t)}" for k, v in sorted(options.items())
+        )
+
+    def _rules(self, e: Announcement, t: gettext.NullTranslations) -> str:
+        """/rules: every option in words, one a line, and where each value came from."""
+        from bot.render.settings import option_label, sources_text, value_label
+
+        _ = t.gettext
+        options = e.data.get("options", {})
+        lines = [self._title(e.table, t), _("Rules:")]
+        lines.extend(
+            f" · {option_label(k, t)}: {value_label(v, t)}" for k, v in sorted(options.items())
+        )
+        if not options:
+            lines.append(" · " + _("the game's defaults"))
+        table_options = e.data.get("table", {})
+        sources = e.data.get("sources", {})
+        if "rejoin" in table_options:
+            lines.append(
+                " · "
+                + _("Players who leave may come back: {value}").format(
+                    value=value_label(bool(table_options["rejoin"]), t)
+                )
+            )
+        if "sources" in e.data:  # where each value came from (bot.render.settings)
+            named = {**options, **{k: v for k, v in table_options.items() if k in sources}}
+            lines.append(sources_text(named, sources, t))
+        return "\n".join(lines)
+
+    def _left(self, e: Announcement, t: gettext.NullTranslations) -> Message:
+        """A player left the game, or was removed: the computer plays the seat to the end."""
+        _ = t.gettext
+        data = e.data
+        name = str(data.get("name", ""))
+        level = _(LEVEL_NAMES.get(str(data.get("level")), str(data.get("level"))))
+        if data.get("by"):
+            text = _(
+                "{by} removed {name} from the game: the computer ({level}) plays the seat to "
+                "the end, and the game counts as lost for {name}."
+            ).format(by=data["by"], name=name, level=level)
+        else:
+            text = _(
+                "{name} left the game: the computer ({level}) plays the seat to the end, and "
+                "the game counts as lost for {name}."
+            ).format(name=name, level=level)
+        if not data.get("back"):
+            return Message(text)
+        back = self._button(e.table, _("Take my seat back"), "@back")
+        return Message(text + "\n" + _("They may take the seat back."), ((back,),))
 
     def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
@@ -740,7 +857,9 @@ class Renderer:
         lines = [_("{table}: game over!").format(table=self._title(table, t))]
         for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
             lines.append(
-                _("{rank}. {side}: {points} points").format(
+                t.ngettext(
+                    "{rank}. {side}: {points} point", "{rank}. {side}: {points} points", e.points[i]
+                ).format(
                     rank=e.ranks[i] + 1, side=self.side_name(table, sides[i], t), points=e.points[i]
                 )
             )
@@ -764,14 +883,26 @@ class Renderer:
             _("Leaderboard of this chat: {game}") if e.scope == "chat" else _("Leaderboard: {game}")
         )
         lines = [title.format(game=game)]
+        if e.season:
+            lines.append(_("Season {season}").format(season=e.season))
         if not e.rows:
             lines.append(_("No games played yet."))
         for r in e.rows:
             lines.append(
-                _("{rank}. {name} — {rating:.1f} ({games} games, {wins} wins)").format(
-                    rank=r.rank, name=r.name, rating=r.rating, games=r.games, wins=r.wins
+                _("{rank}. {name} — {rating:.1f} ({record})").format(
+                    rank=r.rank, name=r.name, rating=r.rating, record=_record(r, t)
                 )
             )
+        if e.season and e.previous:
+            medals = ("🥇", "🥈", "🥉")
+            podium = ", ".join(f"{medals[i]} {r.name}" for i, r in enumerate(e.previous[:3]))
+            lines.append(
+                _("Last season ({season}): {podium}").format(
+                    season=e.previous_season, podium=podium
+                )
+            )
+        elif e.season:
+            lines.append(_("Last season ({season}): no games.").format(season=e.previous_season))
         return Message("\n".join(lines))
 
     def _stats(self, e: Stats, t: gettext.NullTranslations) -> Message:
@@ -782,15 +913,12 @@ class Renderer:
         for family, scope, r in e.rows:
             where = _("this chat") if scope == "chat" else _("everywhere")
             lines.append(
-                _(
-                    "{game} ({where}): rating {rating:.1f}, rank {rank}, {games} games, {wins} wins"
-                ).format(
+                _("{game} ({where}): rating {rating:.1f}, rank {rank}, {record}").format(
                     game=_(GAME_NAMES.get(family, family)),
                     where=where,
                     rating=r.rating,
                     rank=r.rank,
-                    games=r.games,
-                    wins=r.wins,
+                    record=_record(r, t),
                 )
             )
         return Message("\n".join(lines))
@@ -811,6 +939,8 @@ SCALA40_KINDS = {
 
 # A Scala 40 hand's focus starting with this is a card selection: a hex bit mask over the hand.
 SELECT = "#"
+# A hand's focus (and its button's action) asking "leave the game?" (bot.service.seats.QUIT).
+QUIT = "@quit"
 
 
 def selection_of(focus: str | None, size: int) -> frozenset[int]:
@@ -908,23 +1038,18 @@ def _bounded(message: Message) -> Message:
     return Message(text, rows)
 
 
+def _record(row: Any, t: gettext.NullTranslations) -> str:
+    """ "3 games, 1 win" with the plural forms of the language."""
+    games = t.ngettext("{n} game", "{n} games", row.games).format(n=row.games)
+    wins = t.ngettext("{n} win", "{n} wins", row.wins).format(n=row.wins)
+    return f"{games}, {wins}"
+
+
 def _sides_of(table: TableInfo, count: int) -> tuple[tuple[int, ...], ...]:
     if count == table.players:
         return tuple((i,) for i in range(count))
     # Pairs: seat i plays with seat i + count.
     return tuple(tuple(range(i, table.players, count)) for i in range(count))
-
-
-def _options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={_value(v)}" for k, v in sorted(options.items()))
-
-
-def _value(value: Any) -> str:
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    return str(value)
 
 
 def _fields_text(view: Any, *, skip: set[str]) -> list[str]:

@@ -65,6 +65,8 @@ OPTION_LABELS = {
     "dealer_fourteen": N_("Dealer gets 14 cards"),
     "first_pile_card_free": N_("First discard free to take"),
     "reentry": N_("Re-entry after elimination"),
+    "max_restocks": N_("Times the stock may be remade (0: no limit)"),
+    "rejoin": N_("Players who leave may come back"),
 }
 # Option values in words (numbers are shown as they are).
 VALUE_LABELS = {
@@ -228,6 +230,7 @@ def _main_page(
         _("Card pictures: {value}").format(value=on_off),
         _("Turn timer: {value}").format(value=_timer(s, t)),
         _("Who may open tables: {value}").format(value=_(OPEN_LABELS.get(s.open, s.open))),
+        _("Players who leave may come back: {value}").format(value=value_label(s.rejoin, t)),
         _("Default options of each game:"),
         *(" · " + _defaults_line(renderer, s, game, t) for game in s.games),
     ]
@@ -242,11 +245,19 @@ def _main_page(
             ),
             _b(_("Turn timer"), "@timer"),
         ),
-        (_b(_("Who may open tables"), "@open"),),
+        (
+            _b(_("Who may open tables"), "@open"),
+            _b(
+                _("Leavers come back: {value}").format(value=value_label(s.rejoin, t)),
+                f"rejoin={encode_value(not s.rejoin)}",
+            ),
+        ),
     ]
     games = [_b(_game(g, t), f"@game.{g}") for g in s.games]
-    for i in range(0, len(games), 2):
-        rows.append(tuple(games[i : i + 2]))
+    # Two rows hold up to six games (Discord allows five rows in all).
+    per_row = 2 if len(games) <= 4 else 3
+    for i in range(0, len(games), per_row):
+        rows.append(tuple(games[i : i + per_row]))
     return Message("\n".join(lines), tuple(rows[:5]))
 
 

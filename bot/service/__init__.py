@@ -19,18 +19,25 @@ Use cases (all ``async``, all return :class:`Result`)::
 
     create_table(chat, user, game, *, players=None, options=None)   # game: scopa | scopone |
                         # scientifico | scala40; options: docs/rules.md option names -> values
-    join(chat, user, table_id=None)          leave(chat, user, table_id=None)
+    join(chat, user, table_id=None)
+    leave(chat, user, table_id=None)   # a lobby; or mid-game: a computer of the table's level
+                        # plays the seat to the end, the game counts as lost (bot.service.seats)
+    kick(chat, user, *, target=None, seat=None, table_id=None, is_admin=False)   # the creator
+                        # or an admin; no target: the players come back as buttons (kick_list)
     add_computer(chat, user, level="easy", table_id=None)            # easy | medium | hard
     choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3
     start(chat, user, table_id=None, *, fill_with=None)   # creator; fill_with=level seats CPUs
     play(chat, user, table_id, *, version, move)   # move string; version = the one the user saw
-    press(chat, user, data)                  # a button: "<table>:<version>:<action>" (below)
+    press(chat, user, data, *, is_admin=False)   # a button: "<table>:<version>:<action>"
+                        # (below); is_admin (bool or coroutine function) only for @kick
     take_back(chat, user, table_id=None)     # a player takes the seat back from the computer
     abandon(chat, user, table_id=None, *, is_admin=False)   # creator or chat admin
     rematch(chat, user, table_id)            # same seats and options, dealt at once
     show(chat, user, table_id=None, *, public=False)   # spectate / "My hand" / re-post table
     rules(chat, user, table_id=None)         # Announcement(kind="rules", data={"options": ...})
-    leaderboard(family, *, user, chat=None, limit=10)  # per chat when chat is given, else global
+    leaderboard(family, *, user, chat=None, limit=10, period="all")  # per chat when chat is
+                        # given, else global; period "season": this season's board and the
+                        # last season's podium (bot.service.seasons)
     stats(user, *, chat=None)
     set_language(locale, *, user, chat=None)  # "it" | "en": the chat's when chat is given
     chat_hint(chat, locale)                  # sync: the platform's hint for a chat's language
@@ -71,7 +78,9 @@ chat's > default):
   in this call; not again after their own Scala 40 draw or meld); ``reminder=True`` from the
   timer.
 * :class:`Announcement` (chat): ``kind`` in scopa, fuori, timeout, taken_over (its message has a
-  "take my seat back" button), taken_back, abandoned, started; rules (to a user).
+  "take my seat back" button), taken_back, abandoned (a lobby closed by itself: ``reason``
+  expired/replaced, bot.service.lobby_timer), started, left (a player left or was kicked);
+  rules and kick_list (to a user).
 * :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata (Scopa) or the
   penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated).
 * :class:`GameOver` (chat): ranks, points, FIGS multiplier, rating changes.
@@ -82,7 +91,8 @@ rows of ``Button(label, data)``; ``data`` is ``"<table>:<version>:<action>"`` (a
 so it fits Telegram's callback data and Discord's 100-character custom ids). Give ``data`` back
 unchanged to :meth:`TableService.press`. Actions: a move string (``7D:3C+4S``), ``?<card>``
 (second step: that card's capture choices), ``@join``, ``@leave``, ``@start``, ``@fill.<level>``,
-``@ai.<level>``, ``@seat.<n>``, ``@back``, ``@hand``, ``@rematch``, ``@abandon``. A press on an
+``@ai.<level>``, ``@seat.<n>``, ``@back``, ``@hand``, ``@rematch``, ``@abandon``, ``@quit``
+(the hand asks "leave the game?"), ``@kick.<seat>``. A press on an
 older version is refused with ``stale``. ``encode_button``/``decode_button`` do the encoding.
 
 Computer players: ``ComputerPlayers`` maps the levels easy/medium/hard to ``engine.ai`` player

@@ -335,6 +335,9 @@ def _seat(seat: Any, number: int) -> dict[str, Any]:
         "away": bool(seat.get("away", False)),
         "idle": idle,
         "hint": hint,
+        # A player who left mid-game (their result counts as a loss): only when set, so older
+        # files and seats read the same.
+        **({"left": True} if seat.get("left") else {}),
     }
 
 

@@ -80,6 +80,7 @@ class SeatInfo:
     computer: bool
     level: str | None  # the computer level playing this seat (a computer, or a taken-over human)
     away: bool  # a human whose seat a computer has taken over
+    left: bool = False  # a human who left the game (or was kicked): a computer plays the seat
 
     @property
     def plays_as_computer(self) -> bool:
@@ -130,7 +131,11 @@ class TableEvent(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LobbyView(TableEvent):
-    """The lobby of a table not started yet (for the chat): seats, options, who may start."""
+    """The lobby of a table not started yet (for the chat): seats, options, who may start.
+    ``reason`` says why a closed lobby closed: "expired" (nobody started it in time),
+    "replaced" (a new table took the place of an expired one), "" (abandoned)."""
+
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,7 +170,9 @@ class TurnNotice(TableEvent):
 class Announcement(TableEvent):
     """A short public announcement. ``kind``: "scopa" (data: seat, side), "fuori" (seat, move),
     "timeout" (seat: the computer played for an idle player), "taken_over" (seat),
-    "taken_back" (seat), "abandoned" (by), "started"."""
+    "taken_back" (seat), "abandoned" (by; a lobby closed by itself: reason "expired" or
+    "replaced", and minutes), "started", "left" (seat, name; by: who kicked them, "" for a
+    player who left; back: whether they may take the seat back)."""
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
@@ -219,11 +226,16 @@ class BoardRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Leaderboard(Event):
-    """A leaderboard: ``scope`` is "global" or "chat"; rows best first."""
+    """A leaderboard: ``scope`` is "global" or "chat"; rows best first. ``season`` names the
+    season of a season's board ("" for all time); then ``previous`` is the podium (up to 3
+    rows) of ``previous_season``."""
 
     family: str
     scope: str
     rows: tuple[BoardRow, ...]
+    season: str = ""
+    previous: tuple[BoardRow, ...] = ()
+    previous_season: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -272,6 +284,8 @@ REFUSALS = (
     "not_admin",  # /settings in a group: only its admins
     "bad_setting",  # an unknown setting or value; params: key (template, params)
     "admins_only",  # the chat lets only its admins open tables (/settings)
+    "no_player",  # /kick: that user is not playing at the table; params: name
+    "no_return",  # a player who left may not take the seat back at this table
 )
 
 

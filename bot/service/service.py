@@ -14,7 +14,8 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive
+from bot.service import archive, lobby_timer, seasons
+from bot.service import seats as seating
 from bot.service.events import (
     Announcement,
     Audience,
@@ -94,6 +95,8 @@ class TimerSettings:
     # Whether a chat's own turn timer (/settings) applies: only where the timer loop runs
     # (not at the terminal, not in one-shot commands).
     chat_timers: bool = True
+    # An unstarted lobby closes this many seconds after its last change (0: never).
+    lobby: float = 600.0
 
     @property
     def enabled(self) -> bool:
@@ -267,6 +270,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
         cache_size: int = 5000,
+        season: str = "month",
     ) -> None:
         self.store = store
         self.registry = registry
@@ -286,6 +290,9 @@ class TableService:
         self._chat_hints: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._locale_epoch = 0
         self._settings = SettingsKeeper(store)
+        if season not in seasons.LENGTHS:
+            raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
+        self.season = season  # how long a leaderboard season lasts (bot.service.seasons)
 
     # ------------------------------------------------------------------ lobby use cases ------
 
@@ -312,7 +319,13 @@ class TableService:
             if count not in kind.players:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
             await self._check_opener(chat, is_admin)
-            rules, sources = await self._rules_with_defaults(chat, kind, count, options)
+            given = dict(options or {})
+            rejoin, rejoin_source = await self._rejoin_choice(chat, given.pop(seating.REJOIN, None))
+            rules, sources = await self._rules_with_defaults(chat, kind, count, given)
+            if rejoin_source is not None:
+                sources[seating.REJOIN] = rejoin_source
+            # A lobby nobody started, past its expiry, gives its place to the new table.
+            replaced = await lobby_timer.close_stale(self, chat)
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
@@ -330,14 +343,16 @@ class TableService:
                 rematch_of=None,
                 now=now,
             )
+            values.update(lobby_timer.lobby_deadline(self, now))
             table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
                 await self.store.set_option_sources(table_id, sources)
+            await seating.set_rejoin(self, table_id, chat.platform, rejoin)
             row = await self.store.load_table(table_id)
             assert row is not None
             live = _Live(row, kind, None)
             self._remember(live)
-            call = _Call()
+            call = _Call(events=list(replaced))
             await self._lobby_events(call, live)
             return Result(call.events, self._info(live))
         except Refused as r:
@@ -357,7 +372,25 @@ class TableService:
         return await self._lobby_change(chat, user, table_id, change)
 
     async def leave(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
-        """Leave a lobby; the last human leaving closes it."""
+        """Leave a lobby (the last human leaving closes it), or a game in progress: a computer
+        of the table's level plays the seat to the end, and the game counts as lost for the
+        leaver (``bot.service.seats``)."""
+        try:
+            found = await self._find(chat, user, table_id, lobby=True)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+        if found.row.status == "playing":
+            try:
+                async with self._table(chat, user, found.row.id) as live:
+                    if live.row.status != "playing":
+                        raise Refused("not_playing")
+                    seat = _seat_index(live.row, user)
+                    if seat is None:
+                        raise Refused("not_seated")
+                    return await seating.leave_game(self, live, seat)
+            except Refused as r:
+                return await self._refusal(r, chat, user)
+        table_id = found.row.id
 
         def change(live: _Live) -> None:
             row = live.row
@@ -502,12 +535,22 @@ class TableService:
         except Refused as r:
             return await self._refusal(r, chat, user)
 
-    async def press(self, chat: ChatRef, user: UserRef, data: str) -> Result:
+    async def press(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        data: str,
+        *,
+        is_admin: bool | Callable[[], Awaitable[bool]] = False,
+    ) -> Result:
         """A button press: ``data`` is ``<table>:<version>:<action>`` as made by the renderer.
 
         Actions: a move string; ``?<card>`` (show that card's capture choices); ``@join``,
-        ``@leave``, ``@start``, ``@fill.<level>``, ``@ai.<level>``, ``@seat.<n>``, ``@back``
-        (take a seat back from the computer), ``@hand``, ``@rematch``, ``@abandon``."""
+        ``@leave`` (a lobby, or the game: the computer takes the seat), ``@quit`` (the hand asks
+        "leave the game?"), ``@start``, ``@fill.<level>``, ``@ai.<level>``, ``@seat.<n>``,
+        ``@back`` (take a seat back from the computer), ``@hand``, ``@rematch``, ``@abandon``,
+        ``@kick.<seat>`` (the creator or an admin: ``is_admin`` says, a bool or a coroutine
+        function asked only then)."""
         try:
             button = decode_button(data)
         except ValueError:
@@ -520,6 +563,8 @@ class TableService:
             self._forget(tid)
         if action.startswith("?"):
             return await self._focus(chat, user, tid, version=button.version, card=action[1:])
+        if action == seating.QUIT:
+            return await seating.ask(self, chat, user, tid)
         if not action.startswith("@"):
             return await self.play(chat, user, tid, version=button.version, move=action)
         name, _, arg = action[1:].partition(".")
@@ -543,7 +588,26 @@ class TableService:
             return await self.rematch(chat, user, tid)
         if name == "abandon":
             return await self.abandon(chat, user, tid)
+        if name == "kick" and arg.isdigit():
+            return await self.kick(chat, user, seat=int(arg), table_id=tid, is_admin=is_admin)
         return await self._refusal(Refused("bad_button"), chat, user)
+
+    async def kick(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        *,
+        target: UserRef | None = None,
+        seat: int | None = None,
+        table_id: int | None = None,
+        is_admin: bool | Callable[[], Awaitable[bool]] = False,
+    ) -> Result:
+        """Remove a seated player (``target`` or ``seat``): from a lobby, or from a game in
+        progress as if they left. The table's creator or a chat admin only; with no target the
+        players to choose from come back as buttons (``bot.service.seats``)."""
+        return await seating.kick(
+            self, chat, user, target=target, seat=seat, table_id=table_id, is_admin=is_admin
+        )
 
     async def take_back(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """A player whose seat a computer took over plays again."""
@@ -559,8 +623,10 @@ class TableService:
                 assert doc is not None
                 if not doc["away"]:
                     raise Refused("not_away")
+                if doc.get("left") and not await seating.may_rejoin(self, row.id, row.platform):
+                    raise Refused("no_return")
                 before = self._snapshot(live)
-                row.seats[seat] = dict(doc, away=False, idle=0)
+                row.seats[seat] = dict(doc, away=False, idle=0, left=False)
                 call = _Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
                 if not await self._save(live, values):
@@ -648,6 +714,8 @@ class TableService:
                 sources = await self.store.option_sources(old.id)
                 if sources:
                     await self.store.set_option_sources(new_id, sources)
+                rejoin = await seating.may_rejoin(self, old.id, old.platform)
+                await seating.set_rejoin(self, new_id, old.platform, rejoin)
                 async with self._lock(new_id):
                     new = await self._live(new_id)
                     call = _Call(caller=(user.platform, user.user_id))
@@ -689,7 +757,7 @@ class TableService:
                 TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )
             seat = _seat_index(live.row, user)
-            if seat is not None and live.row.status == "playing":
+            if seat is not None and live.row.status == "playing" and _present(live.row, seat):
                 call.events.append(await self._hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
@@ -710,6 +778,12 @@ class TableService:
                     # Where each option came from: "chat" (/settings), "command" (the table's
                     # own command); an option not named is the game's default.
                     "sources": await self.store.option_sources(live.row.id),
+                    # The service's own table options (not the game's rules).
+                    "table": {
+                        seating.REJOIN: await seating.may_rejoin(
+                            self, live.row.id, live.row.platform
+                        )
+                    },
                 },
             )
             return Result([event], info)
@@ -738,6 +812,8 @@ class TableService:
 
     async def _fire(self, claim: DueTimer, now: float) -> Result | None:
         table_id = claim.table_id
+        if claim.kind == lobby_timer.LOBBY:
+            return await lobby_timer.expire(self, claim, now)
         async with self._lock(table_id):
             live = await self._reload(table_id)
             row = live.row
@@ -817,24 +893,25 @@ class TableService:
         user: UserRef,
         chat: ChatRef | None = None,
         limit: int = 10,
+        period: str = "all",
     ) -> Result:
         """The leaderboard of a family (``scopa``, ``scala40``): this chat's when ``chat`` is
-        given, else the global one; sent to the chat (or the user when global)."""
-        scope = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
-        rows = await self.store.leaderboard(scope=scope, family=family, limit=limit)
-        board = tuple(
-            BoardRow(
-                rank=i + 1,
-                name=r.name,
-                platform=r.platform,
-                user_id=r.user_id,
-                rating=r.ordinal,
-                games=r.games,
-                wins=r.wins,
-                win_points=r.win_points,
-            )
-            for i, r in enumerate(rows)
-        )
+        given, else the global one; sent to the chat (or the user when global). ``period``:
+        ``all`` (all time) or ``season`` (the current season's, with the podium of the season
+        before: ``bot.service.seasons``)."""
+        base = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
+        season = ""
+        previous: tuple[BoardRow, ...] = ()
+        if period == "season":
+            season = seasons.season_of(self.clock(), self.season)
+            scope = seasons.scoped(base, season)
+            before = seasons.scoped(base, seasons.previous(season))
+            previous = _board(await self.store.leaderboard(scope=before, family=family, limit=3))
+        elif period == "all":
+            scope = base
+        else:
+            raise ValueError(f"period must be 'all' or 'season', not {period!r}")
+        board = _board(await self.store.leaderboard(scope=scope, family=family, limit=limit))
         if chat is not None:
             audience = Audience("chat", chat.platform, chat.chat_id)
             locale = await self._locale_of_chat(chat.platform, chat.chat_id, user.locale)
@@ -849,6 +926,9 @@ class TableService:
                     family=family,
                     scope="chat" if chat else "global",
                     rows=board,
+                    season=season,
+                    previous=previous,
+                    previous_season=seasons.previous(season) if season else "",
                 )
             ]
         )
@@ -1079,6 +1159,7 @@ class TableService:
             timer=timer if _is_timer(timer) else None,
             default_timer=int(self.timers.autoplay) if self.timers.enabled else 0,
             open=open_mode if open_mode in OPEN_CHOICES else "all",
+            rejoin=raw.get(seating.REJOIN) is True,
             defaults=defaults,
             languages=self.locales,
             games=games,
@@ -1176,7 +1257,12 @@ class TableService:
             style = "default" if reset else _choice(key, value, STYLE_CHOICES)
             await self._set_chat_style(chat, None if style == "default" else style)
             return "main"
-        simple = {"pictures": (True, False), "timer": TIMER_CHOICES, "open": OPEN_CHOICES}
+        simple = {
+            "pictures": (True, False),
+            "timer": TIMER_CHOICES,
+            "open": OPEN_CHOICES,
+            seating.REJOIN: (True, False),
+        }
         if key in simple:
             chosen = None if reset else _choice(key, value, simple[key])
             await self._settings.put(chosen, **where, key=key)
@@ -1231,6 +1317,18 @@ class TableService:
         reminder, autoplay = self.timers.reminder, self.timers.autoplay
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
+
+    async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
+        """Whether a new table lets players who left take their seat back, and where that
+        came from: the command's ``rejoin=on|off``, else the chat's setting, else no."""
+        if given is not None:
+            if not isinstance(given, bool):
+                raise Refused("bad_option", f"rejoin must be on or off, not {given!r}")
+            return given, "command"
+        chosen = (await self._settings.raw(chat.platform, chat.chat_id)).get(seating.REJOIN)
+        if isinstance(chosen, bool):
+            return chosen, "chat"
+        return False, None
 
     async def _check_opener(
         self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
@@ -1373,11 +1471,17 @@ class TableService:
                 except Refused:
                     live.row.seats, live.row.status = saved
                     raise
-                values = {
+                now = self.clock()
+                values: dict[str, Any] = {
                     "seats": live.row.seats,
                     "status": live.row.status,
-                    "updated_at": self.clock(),
+                    "updated_at": now,
                 }
+                # Every change of seats gives the lobby its full time again.
+                if live.row.status == "lobby":
+                    values.update(lobby_timer.lobby_deadline(self, now))
+                else:
+                    values.update(deadline=None, deadline_kind=None)
                 humans = [
                     (s["platform"], s["user_id"])
                     for s in live.row.seats
@@ -1385,6 +1489,8 @@ class TableService:
                 ]
                 if not await self._save(live, values, members=humans):
                     raise Refused("conflict")
+                live.row.deadline = values["deadline"]
+                live.row.deadline_kind = values["deadline_kind"]
                 call = _Call()
                 await self._lobby_events(call, live)
                 return Result(call.events, self._info(live))
@@ -1519,7 +1625,11 @@ class TableService:
                 doc = row.seats[seat]
                 assert doc is not None
                 fixed = COMPUTER_RATINGS.get(doc["user_id"]) if doc["platform"] == "ai" else None
-                team.append(Participant(doc["platform"], doc["user_id"], doc["name"], fixed))
+                # A player who left (or was kicked) lost, whatever the computer made of it.
+                forfeit = fixed is None and bool(doc.get("left"))
+                team.append(
+                    Participant(doc["platform"], doc["user_id"], doc["name"], fixed, forfeit)
+                )
             teams.append(team)
         result = {
             "platform": row.platform,
@@ -1535,14 +1645,18 @@ class TableService:
                 "ranks": ranks,
                 "seats": [
                     {"platform": s["platform"], "user_id": s["user_id"], "name": s["name"]}
+                    | ({"left": True} if s.get("left") else {})
                     for s in row.seats
                     if s is not None
                 ],
             },
         }
+        season = seasons.season_of(now, self.season)
+        chat = f"{row.platform}:{row.chat_id}"
         return Finish(
             result=result,
-            scopes=("global", f"{row.platform}:{row.chat_id}"),
+            # All time, and this season (bot.service.seasons).
+            scopes=("global", chat, seasons.scoped("global", season), seasons.scoped(chat, season)),
             teams=teams,
             ranks=ranks,
             multiplier=int(outcome.multiplier),
@@ -1682,7 +1796,7 @@ class TableService:
         if live.game is None:
             return out
         for i, doc in enumerate(live.row.seats):
-            if _is_human(doc):
+            if _is_human(doc) and _present(live.row, i):
                 out[i] = _hand_key(live.view(i))
         return out
 
@@ -1707,7 +1821,8 @@ class TableService:
             return
         current = live.started.current_player
         for seat, doc in enumerate(live.row.seats):
-            if doc is None or not _is_human(doc):
+            # A player who left sees nothing more of the deal.
+            if doc is None or not _is_human(doc) or doc.get("left"):
                 continue
             view = live.view(seat)
             if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
@@ -1755,7 +1870,7 @@ class TableService:
                 live = await self._reload(table_id)  # another process moved since: catch up
             self._check_chat(live, chat)
             seat = _seat_index(live.row, user)
-            if seat is None:
+            if seat is None or not _present(live.row, seat):
                 raise Refused("not_seated")
             if live.row.status != "playing":
                 raise Refused("not_playing")
@@ -1792,6 +1907,7 @@ class TableService:
                 computer=s["platform"] == "ai",
                 level=s["level"] if _plays_computer(s) else None,
                 away=bool(s["away"]),
+                left=bool(s.get("left")),
             )
             if s is not None
             else None
@@ -1924,6 +2040,29 @@ def _seat_index(row: TableRow, user: UserRef) -> int | None:
         if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
             return i
     return None
+
+
+def _board(rows: Sequence[Any]) -> tuple[BoardRow, ...]:
+    """Leaderboard rows (``store.RatingRow``, best first) as the event carries them."""
+    return tuple(
+        BoardRow(
+            rank=i + 1,
+            name=r.name,
+            platform=r.platform,
+            user_id=r.user_id,
+            rating=r.ordinal,
+            games=r.games,
+            wins=r.wins,
+            win_points=r.win_points,
+        )
+        for i, r in enumerate(rows)
+    )
+
+
+def _present(row: TableRow, seat: int) -> bool:
+    """Whether the seat's player still plays it (not left, nor kicked)."""
+    doc = row.seats[seat]
+    return doc is not None and not doc.get("left")
 
 
 def _hand_key(view: Any) -> Any:

@@ -9,6 +9,8 @@ A chat (a group, a private chat, a Discord channel) may set:
 * ``timer``: the turn timer in seconds (0 = off; not set = the bot's ``TURN_TIMEOUT_SECONDS``);
   the reminder comes at the same fraction of the turn as the bot's default timers have it;
 * ``open``: who may open tables, ``all`` or ``admins``;
+* ``rejoin``: whether a player who leaves a game (or is kicked) may take the seat back, for the
+  chat's new tables (a table's command may say otherwise with ``rejoin=on|off``);
 * ``<game>.<option>``: a default rule option of one game (``scopa.target``,
   ``scala40.elimination``...), used by every new table of that game in the chat unless the
   table's command gives the option itself.
@@ -123,6 +125,8 @@ class ChatSettings:
     timer: int | None = None  # seconds a turn lasts; 0 = no timer
     default_timer: int = 0  # the bot's turn timer (0 = off)
     open: str = "all"
+    # Whether a player who leaves a game (or is kicked) may take the seat back at new tables.
+    rejoin: bool = False
     # game -> option -> value: the chat's default rule options
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     languages: tuple[str, ...] = ("it", "en")

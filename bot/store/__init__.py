@@ -153,6 +153,9 @@ class Participant:
     user_id: str
     name: str
     fixed: tuple[float, float] | None = None
+    # The player left (or was kicked) mid-game: rated and counted as a loss, whatever their
+    # side's result (the computer that took the seat over plays on for the others).
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -697,7 +700,8 @@ class Store:
             return [int(r[0]) for r in await conn.execute(query)]
 
     async def claim_due(self, now: float, *, lease: float, limit: int = 100) -> list[DueTimer]:
-        """Claim the due timers of playing tables for this process, most overdue first.
+        """Claim the due timers of open tables (turn timers, lobby expiry) for this process,
+        most overdue first.
 
         The claim pushes each claimed deadline ``lease`` seconds on (the version stays, so the
         player's buttons stay valid): another process sharing the database does not see the
@@ -710,7 +714,12 @@ class Store:
         t = schema.tables
         query = (
             sa.select(t.c.id, t.c.version, t.c.deadline, t.c.deadline_kind)
-            .where(t.c.deadline.is_not(None), t.c.deadline <= now, t.c.status == "playing")
+            # Turn timers of playing tables, and the expiry of lobbies nobody started.
+            .where(
+                t.c.deadline.is_not(None),
+                t.c.deadline <= now,
+                t.c.status.in_(OPEN_STATUSES),
+            )
             .order_by(t.c.deadline)
             .limit(limit)
         )
@@ -1196,12 +1205,21 @@ async def _finish(conn: AsyncConnection, table_id: int, finish: Finish) -> list[
                 side.append(p.fixed or ((old.mu, old.sigma) if old else None))
             before.append(side)
         after = finish.rate(before, finish.ranks)
+        # A side with a player who left: that player is rated as if the side came last.
+        forfeits = {
+            side_index: finish.rate(before, _last(finish.ranks, side_index))[side_index]
+            for side_index, team in enumerate(finish.teams)
+            if any(p.forfeit and p.fixed is None for p in team)
+        }
         for side_index, team in enumerate(finish.teams):
-            won = side_index in winners
             for i, p in enumerate(team):
                 if p.fixed is not None:
                     continue
-                mu, sigma = after[side_index][i]
+                won = side_index in winners and not p.forfeit
+                if p.forfeit:
+                    mu, sigma = forfeits[side_index][i]
+                else:
+                    mu, sigma = after[side_index][i]
                 old = current.get((p.platform, p.user_id))
                 b = before[side_index][i]
                 mu0, sigma0 = b if b is not None else finish.initial
@@ -1257,6 +1275,14 @@ async def _finish(conn: AsyncConnection, table_id: int, finish: Finish) -> list[
                     )
                 )
     return changes
+
+
+def _last(ranks: Sequence[int], side: int) -> list[int]:
+    """The ranks with ``side`` alone in last place (a forfeit), the others as they came."""
+    worst = max(ranks)
+    if ranks[side] == worst and sum(1 for r in ranks if r == worst) == 1:
+        return list(ranks)
+    return [worst + 1 if i == side else r for i, r in enumerate(ranks)]
 
 
 def _encode_result(result: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,9 @@ The adapter knows no rules and writes no game text: it turns a command or a butt
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from dataclasses import replace
 
 from telegram import (
     CallbackQuery,
@@ -18,7 +20,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -30,11 +32,21 @@ from telegram.ext import (
 )
 
 from bot.render import GAME_NAMES, LOCALES, MAX_TEXT, Renderer
-from bot.service import ChatRef, Event, HandView, Result, TableService, UserRef, decode_button
+from bot.service import (
+    Announcement,
+    Audience,
+    ChatRef,
+    Event,
+    HandView,
+    Result,
+    TableService,
+    UserRef,
+    decode_button,
+)
 from bot.service.settings import SETTINGS_PREFIX
 from bot.telegram import phrases
 from bot.telegram.delivery import Delivery
-from bot.telegram.ids import PLATFORM, chat_key, parse_hand_payload
+from bot.telegram.ids import PLATFORM, chat_key, parse_hand_payload, where_of
 from bot.telegram.messenger import Where
 from bot.telegram.settings_menu import SettingsMenu, is_chat_admin
 
@@ -89,6 +101,8 @@ class TelegramAdapter:
         add(CommandHandler("stats", self.on_stats))
         add(CommandHandler("rules", self.on_rules))
         add(CommandHandler("abandon", self.on_abandon))
+        add(CommandHandler("leave", self.on_leave))
+        add(CommandHandler("kick", self.on_kick))
         add(CommandHandler("lang", self.on_lang))
         add(CommandHandler("help", self.on_help))
         add(CommandHandler("style", self.on_style))
@@ -151,25 +165,81 @@ class TelegramAdapter:
         await self._deliver_hand(message, user, table_id)
 
     async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/leaderboard [scopa|scala40]: this chat's, or the global one in private."""
+        """/leaderboard [scopa|scala40] [season|all]: this chat's, or the global one in
+        private; this season's (with the last season's podium) or of all time."""
         message, user = self._seen(update)
         if message is None or user is None:
             return
-        family = "scala40" if context.args and context.args[0].lower() == "scala40" else "scopa"
+        words = [a.lower() for a in context.args or []]
+        family = "scala40" if "scala40" in words else "scopa"
+        period = "season" if {"season", "stagione"} & set(words) else "all"
         private = message.chat.type == ChatType.PRIVATE
         chat = None if private else self._chat(message)
-        result = await self._service.leaderboard(family, user=user_ref(user), chat=chat)
+        result = await self._service.leaderboard(
+            family, user=user_ref(user), chat=chat, period=period
+        )
         await self._delivery.deliver(result, origin=where_of_message(message))
 
     async def on_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/stats: the user's ratings (and in this chat)."""
+        """/stats: the user's ratings (and in this chat); in reply to a message, or naming a
+        user (a text mention), that player's, answered to the asker."""
         message, user = self._seen(update)
         if message is None or user is None:
             return
         private = message.chat.type == ChatType.PRIVATE
         chat = None if private else self._chat(message)
-        result = await self._service.stats(user_ref(user), chat=chat)
+        asker = user_ref(user)
+        subject = _named_user(message) or asker
+        result = await self._service.stats(subject, chat=chat)
+        if subject.user_id != asker.user_id:
+            # About another player, for the asker to read, in the asker's language.
+            locale = await self._service.user_locale(asker, chat=chat)
+            audience = Audience("user", PLATFORM, asker.user_id)
+            result = Result(
+                [replace(e, audience=audience, locale=locale) for e in result.events],
+                result.table,
+                result.refusal,
+            )
         await self._delivery.deliver(result, origin=where_of_message(message))
+
+    async def on_leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/leave: leave the lobby, or the game (the computer plays the seat to the end)."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        result = await self._service.leave(self._chat(message), user_ref(user))
+        await self._reply(message, result)
+
+    async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/kick (in reply to a player's message, naming them, or a seat number; else a list
+        of buttons): the table's creator or a group admin removes a player."""
+        message, user = self._seen(update)
+        if message is None or user is None:
+            return
+        chat = self._chat(message)
+        target = _named_user(message)
+        seat = None
+        args = context.args or []
+        if target is None and args and args[0].isascii() and args[0].isdigit():
+            seat = int(args[0]) - 1  # seats are numbered from 1 on the table
+        result = await self._service.kick(
+            chat,
+            user_ref(user),
+            target=target,
+            seat=seat,
+            is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, user.id),
+        )
+        # The list of players goes to the group: its buttons work there, for the one who asked
+        # (the service checks who presses).
+        locale = await self._service.chat_locale(chat)
+        here = Audience("chat", PLATFORM, chat.chat_id)
+        events = [
+            replace(e, audience=here, locale=locale)
+            if isinstance(e, Announcement) and e.kind == "kick_list"
+            else e
+            for e in result.events
+        ]
+        await self._reply(message, Result(events, result.table, result.refusal))
 
     async def on_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/rules: the options of the open table."""
@@ -336,9 +406,22 @@ class TelegramAdapter:
                 where=where_of_message(message),
             )
         chat = await self._chat_of_press(message, user, data)
-        result = await self._service.press(chat, user, data)
+        bot = query.get_bot()
+        table_chat = _telegram_chat(chat)
+        result = await self._service.press(
+            chat,
+            user,
+            data,
+            is_admin=lambda: is_chat_admin(bot, table_chat, query.from_user.id),
+        )
         if result.ok and message is not None:
             await self._delivery.learn(message, data, user_id=query.from_user.id)
+            if data.endswith(":@leave") and message.chat.type == ChatType.PRIVATE:
+                # Left the game from the hand: its confirmation keeps no buttons.
+                with contextlib.suppress(TelegramError):
+                    await self._delivery.messenger.edit_markup(
+                        where_of_message(message), message.message_id, None
+                    )
         await self._delivery.deliver(
             result, origin=None if message is None else where_of_message(message)
         )
@@ -434,7 +517,8 @@ class TelegramAdapter:
                 await self._delivery.deliver(Result(hands, result.table), origin=None)
                 if hands:
                     return
-        t = self._renderer.translations(user.language_code)
+        # A private answer: in the user's own language (/lang), else their client's.
+        t = self._renderer.translations(await self._service.user_locale(who))
         await self._delivery.say(where_of_message(message), t.gettext(phrases.NO_HAND))
 
     async def _reply(self, message: Message, result: Result) -> None:
@@ -458,6 +542,26 @@ class TelegramAdapter:
             logger.info("getChatMember failed: %s", error)
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def _telegram_chat(chat: ChatRef) -> Chat:
+    """The Telegram chat of a table's chat id, enough to ask who administers it (a user's id
+    is positive: a private chat; a group's is negative)."""
+    where = where_of(chat.chat_id)
+    kind = ChatType.PRIVATE if where.chat_id > 0 else ChatType.SUPERGROUP
+    return Chat(where.chat_id, kind)
+
+
+def _named_user(message: Message) -> UserRef | None:
+    """The player a command names: the author of the message it replies to, else the first
+    user mentioned by name (a text mention carries the user; an @username does not)."""
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        return user_ref(replied.from_user)
+    for entity in message.entities or ():
+        if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
+            return user_ref(entity.user)
+    return None
 
 
 def parse_table_args(args: list[str]) -> tuple[int | None, dict[str, object]]:

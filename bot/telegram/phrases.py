@@ -22,11 +22,14 @@ def N_(message: str) -> str:
 GROUP_COMMANDS: Sequence[tuple[str, str]] = (
     ("scopa", N_("New table of Scopa")),
     ("scopone", N_("New table of Scopone")),
+    ("scientifico", N_("New table of Scopone scientifico")),
     ("scala40", N_("New table of Scala 40")),
     ("new", N_("New table: choose the game")),
-    ("leaderboard", N_("Leaderboard of this chat")),
-    ("stats", N_("Your statistics")),
+    ("leaderboard", N_("Leaderboard of this chat: /leaderboard season or all")),
+    ("stats", N_("Your statistics (reply to a message: that player's)")),
     ("rules", N_("Rules of the open table")),
+    ("leave", N_("Leave your game: the computer plays your seat")),
+    ("kick", N_("Remove a player (the table's creator or an admin)")),
     ("abandon", N_("Close the open table")),
     ("lang", N_("Language: /lang it or /lang en")),
     ("style", N_("Deck style of the card pictures")),
@@ -37,9 +40,10 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
     ("play", N_("Quick game against the computer")),
     ("scopa", N_("Scopa against the computer")),
     ("scopone", N_("Scopone against the computer")),
+    ("scientifico", N_("Scopone scientifico against the computer")),
     ("scala40", N_("Scala 40 against the computer")),
     ("stats", N_("Your statistics")),
-    ("leaderboard", N_("Global leaderboard")),
+    ("leaderboard", N_("Global leaderboard: /leaderboard season or all")),
     ("lang", N_("Language: /lang it or /lang en")),
     ("style", N_("Deck style of the card pictures")),
     ("settings", N_("Settings of this chat")),
@@ -51,7 +55,8 @@ HELP = N_(
     "In a group: /scopa, /scopone or /scala40 opens a table; join with the buttons, the "
     "creator starts. Your cards come in a private chat with me.\n"
     "In a private chat: /play for a quick game against the computer.\n"
-    "/leaderboard, /stats, /rules, /abandon, /lang it|en."
+    "/leave leaves your game (the computer plays your seat), /kick removes a player.\n"
+    "/leaderboard season|all, /stats, /rules, /abandon, /settings, /lang it|en."
 )
 OPEN_PRIVATE_CHAT = N_(
     "{name}: I cannot write to you privately yet. Tap the button to open our chat: your cards "

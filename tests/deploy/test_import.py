@@ -243,7 +243,12 @@ async def test_an_ongoing_game_resumes_after_import(
     assert await drive(target, CHAT, done.table_id, [ANNA, BRUNO], random.Random(4)) == "finished"
     for person in (ANNA, BRUNO):
         rows = await target.store.player_ratings(platform=person.platform, user_id=person.user_id)
-        assert {(r.scope, r.games) for r in rows} == {("global", 1), ("telegram:-1001", 1)}
+        # All time (and, with "@", the season the game finished in: bot.service.seasons).
+        assert {(r.scope, r.games) for r in rows if "@" not in r.scope} == {
+            ("global", 1),
+            ("telegram:-1001", 1),
+        }
+        assert len([r for r in rows if "@" in r.scope]) == 2
     # The file is a prefix of the game now stored: importing it again is a no-op.
     written = await counts(target.store)
     assert not (await target.import_game(doc)).created
@@ -396,7 +401,8 @@ async def test_the_cli(services: Services, source_url: str, db_url: str, tmp_pat
 
     target = await services.open(db_url)
     written = await counts(target.store)
-    assert written["results"] == 1 and written["rating_changes"] == 4
+    # Two players, four scopes each: global and the chat, all time and this season.
+    assert written["results"] == 1 and written["rating_changes"] == 8
     edited = json.loads(exported.stdout)
     edited["moves"][0]["move"] = "1C"
     bad = {"edited.json": json.dumps(_resealed(edited)), "junk.json": '{"moves": ['}
@@ -435,7 +441,7 @@ async def test_two_imports_at_once_store_the_game_once(
     assert sorted(d.created for d in done) == [False, True]
     assert done[0].table_id == done[1].table_id
     written = await counts(first.store)
-    assert (written["tables"], written["results"], written["rating_changes"]) == (1, 1, 4)
+    assert (written["tables"], written["results"], written["rating_changes"]) == (1, 1, 8)
 
 
 async def test_a_computer_to_move_plays_from_the_timer_loop_and_abandoned_stays_closed(

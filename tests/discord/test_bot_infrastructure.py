@@ -124,6 +124,8 @@ async def test_commands_sync_once_then_only_when_changed(fake: FakeDiscord) -> N
         "lang",
         "style",
         "abandon",
+        "leave",
+        "kick",
         "settings",
     ]
     assert sorted(fake.command_names()) == sorted(expected)

@@ -416,8 +416,10 @@ class FakeBotApi:
         text: str,
         *,
         thread_id: int | None = None,
+        reply_to: StoredMessage | None = None,
     ) -> StoredMessage:
-        """``sender`` writes ``text`` in ``chat`` (a command if it starts with ``/``)."""
+        """``sender`` writes ``text`` in ``chat`` (a command if it starts with ``/``), in reply
+        to ``reply_to`` when given."""
         if chat["type"] == "private":
             if chat["id"] != sender["id"]:
                 raise ValueError("only the user writes in their private chat with the bot")
@@ -429,6 +431,8 @@ class FakeBotApi:
         if text.startswith("/"):
             length = len(text.split()[0])
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to.to_api()
         self.push_update({"message": message})
         return stored
 

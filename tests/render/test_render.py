@@ -58,6 +58,11 @@ def test_catalogs_complete_and_consistent() -> None:
             if m.id and isinstance(m.id, str):
                 # Every placeholder survives translation.
                 assert sorted(_fields(m.id)) == sorted(_fields(m.string)), m.id
+            elif m.id:
+                # A plural message: every form of the translation keeps the placeholders.
+                assert isinstance(m.string, tuple) and all(m.string), m.id
+                for form in m.string:
+                    assert sorted(_fields(m.id[1])) == sorted(_fields(form)), m.id
     it = Catalogs().get("it")
     assert it.gettext("Join") == "Siediti"
     assert Catalogs().get("en").gettext("Join") == "Join"

@@ -21,6 +21,7 @@ from bot.service import (
     UserRef,
     default_registry,
 )
+from bot.service.seasons import scoped, season_of
 
 CHAT = ChatRef("discord", "chan-1")
 ANNA = UserRef("discord", "a", "Anna", "it")
@@ -120,7 +121,15 @@ async def test_full_games_store_results_and_ratings(
     assert len(result["data"]["points"]) == sides
     for p in people:
         ratings = await service.store.player_ratings(platform=p.platform, user_id=p.user_id)
-        assert {r.scope for r in ratings} == {"global", f"{CHAT.platform}:{CHAT.chat_id}"}
+        # All time and this season's (bot.service.seasons), globally and in the chat.
+        chat = f"{CHAT.platform}:{CHAT.chat_id}"
+        season = season_of(result["finished_at"])
+        assert {r.scope for r in ratings} == {
+            "global",
+            chat,
+            scoped("global", season),
+            scoped(chat, season),
+        }
         assert all(r.games == 1 for r in ratings)
     # The move log replays to the same final state in the engine.
     export = await service.export_game(table_id)

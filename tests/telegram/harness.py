@@ -114,11 +114,18 @@ class Tavolo:
     # --- users -------------------------------------------------------------------------------
 
     async def say(
-        self, chat: JSON, sender: JSON, text: str, *, thread_id: int | None = None
+        self,
+        chat: JSON,
+        sender: JSON,
+        text: str,
+        *,
+        thread_id: int | None = None,
+        reply_to: StoredMessage | None = None,
     ) -> list[RecordedRequest]:
-        """``sender`` writes in ``chat``; returns once the bot has handled it."""
+        """``sender`` writes in ``chat`` (in reply to ``reply_to``); returns once the bot has
+        handled it."""
         before = len(self.api.requests)
-        self.api.send_text(chat, sender, text, thread_id=thread_id)
+        self.api.send_text(chat, sender, text, thread_id=thread_id, reply_to=reply_to)
         await self.api.wait_idle()
         return self.api.requests[before:]
 

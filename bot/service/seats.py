@@ -1,0 +1,220 @@
+"""Leaving and kicking mid-game: the seat goes to a computer player for the rest of the game.
+
+* ``/leave`` (or "Leave the game" on the hand, confirmed) by a seated player, or ``/kick`` of a
+  seated player by the table's creator or a chat admin, hands the seat to a computer of the
+  table's level (the strongest computer seated at the table, else ``TAKEOVER_LEVEL``). The seat
+  document keeps the player (``left: True``, ``away: True``), so the game's result names them:
+  their result counts as a loss in the ratings and stats (``Participant.forfeit``), whatever
+  the computer then makes of the seat.
+* Nothing of the deal is revealed: the public announcement names the player only; the leaver
+  gets no more hand views or turn notices, and "My hand" shows them the public table only.
+* Whether a player who left (or was kicked) may take the seat back is a table option,
+  ``rejoin`` (a command option ``rejoin=on``, else the chat's ``/settings``, else no); it is
+  kept in the store's adapter state under the table (kind ``table``, scope ``rejoin``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
+from bot.service.lobby_timer import lobby_deadline
+from bot.service.players import LEVELS
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService, _Live
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "QUIT",
+    "REJOIN",
+    "ask",
+    "kick",
+    "leave_game",
+    "may_rejoin",
+    "set_rejoin",
+    "table_level",
+]
+
+QUIT = "@quit"  # a hand's focus (and button action): "leave the game?" with yes / back
+REJOIN = "rejoin"  # the table option, the chat setting and the command option
+_STATE_KIND = "table"  # adapter-state kind of the service's own per-table options
+
+
+def table_level(service: TableService, seats: list[dict[str, Any] | None]) -> str:
+    """The level the table is played at: its strongest seated computer, else the takeover's."""
+    found = [
+        s["level"]
+        for s in seats
+        if s is not None and s["platform"] == "ai" and s.get("level") in LEVELS
+    ]
+    if not found:
+        return service.timers.takeover_level
+    return str(max(found, key=LEVELS.index))
+
+
+async def may_rejoin(service: TableService, table_id: int, platform: str) -> bool:
+    """Whether the table lets a player who left take the seat back."""
+    getter = getattr(service.store, "state_get", None)
+    if getter is None:
+        return False
+    found = await getter(platform=platform, kind=_STATE_KIND, scope=REJOIN, table_id=table_id)
+    return found is True
+
+
+async def set_rejoin(service: TableService, table_id: int, platform: str, allowed: bool) -> None:
+    """Keep the table's rejoin option (only a ``True`` is written: absent means no)."""
+    if allowed:
+        await service.store.state_put(
+            True, platform=platform, kind=_STATE_KIND, scope=REJOIN, table_id=table_id
+        )
+
+
+async def leave_game(
+    service: TableService, live: _Live, seat: int, *, by: UserRef | None = None
+) -> Result:
+    """The computer takes ``seat`` over for the rest of the game (the table lock is held).
+    ``by`` is who kicked the player (``None``: they left)."""
+    from bot.service.service import Refused, _Call
+
+    row = live.row
+    doc = row.seats[seat]
+    if doc is None or doc["platform"] == "ai" or doc.get("left"):
+        raise Refused("not_seated")
+    level = table_level(service, row.seats)
+    before = service._snapshot(live)
+    row.seats[seat] = dict(doc, away=True, left=True, level=level, idle=0)
+    live.locales = {}
+    values: dict[str, Any] = {"seats": row.seats, "updated_at": service.clock()}
+    if live.game.current_player == seat:
+        # The computer plays this turn right away (the deadline covers a crash before it).
+        turn = await service._turn_timer(row)
+        values.update(service._deadline(live, live.game, None, turn))
+    if not await service._save(live, values):
+        raise Refused("conflict")
+    if "deadline" in values:
+        row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
+    logger.info(
+        "table %s: seat %s %s",
+        row.id,
+        seat,
+        "kicked" if by is not None else "left",
+        extra={"table_id": row.id, "platform": row.platform},
+    )
+    back = await may_rejoin(service, row.id, row.platform)
+    call = _Call(caller=(by.platform, by.user_id) if by is not None else None)
+    head = await service._chat_head(live)
+    call.events.append(
+        Announcement(
+            **head,
+            kind="left",
+            data={
+                "seat": seat,
+                "name": doc["name"],
+                "by": by.name if by is not None else "",
+                "level": level,
+                "back": back,
+            },
+        )
+    )
+    await service._computer_turns(call, live)
+    # The seats changed the table's version: the player to move gets buttons that carry it.
+    current = live.game.current_player
+    await service._after(call, live, before, force_hands={current} if current is not None else None)
+    return Result(call.events, service._info(live))
+
+
+async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+    """The hand's "Leave the game…": the question, at the table's current version (the hand's
+    button may be older: a waiting hand is not redrawn at every move)."""
+    from bot.service.service import Refused, _present, _seat_index
+
+    try:
+        live = await service._reload(table_id)
+        service._check_chat(live, chat)
+        seat = _seat_index(live.row, user)
+        if seat is None or not _present(live.row, seat):
+            raise Refused("not_seated")
+        if live.row.status != "playing":
+            raise Refused("not_playing")
+        info = service._info(live)
+        hand = await service._hand(live, seat, info)
+        return Result([replace(hand, focus=QUIT)], info)
+    except Refused as r:
+        return await service._refusal(r, chat, user)
+
+
+async def kick(
+    service: TableService,
+    chat: ChatRef,
+    user: UserRef,
+    *,
+    target: UserRef | None = None,
+    seat: int | None = None,
+    table_id: int | None = None,
+    is_admin: bool | Callable[[], Awaitable[bool]] = False,
+) -> Result:
+    """``/kick``: by the table's creator or a chat admin. With no target, the list of players
+    who can be kicked comes back to the user as buttons (an Announcement "kick_list")."""
+    from bot.service.service import Refused, _seat_index
+
+    try:
+        async with service._table(chat, user, table_id, lobby=True) as live:
+            row = live.row
+            if row.status not in ("lobby", "playing"):
+                raise Refused("not_playing")
+            if user.user_id != row.creator:
+                allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
+                if not allowed:
+                    raise Refused("not_creator")
+            if target is not None:
+                seat = _seat_index(row, target)
+                if seat is None:
+                    raise Refused("no_player", name=target.name)
+            if seat is None:
+                choices = [
+                    i
+                    for i, s in enumerate(row.seats)
+                    if s is not None and s["platform"] != "ai" and not s.get("left")
+                ]
+                event = Announcement(
+                    audience=Audience("user", user.platform, user.user_id),
+                    locale=await service.locale_for(chat, user, public=False),
+                    table=service._info(live),
+                    kind="kick_list",
+                    data={"seats": choices},
+                )
+                return Result([event], service._info(live))
+            doc = row.seats[seat] if 0 <= seat < len(row.seats) else None
+            if doc is None or doc["platform"] == "ai" or doc.get("left"):
+                raise Refused("no_player", name="")
+            if row.status == "lobby":
+                return await _kick_from_lobby(service, live, seat)
+            return await leave_game(service, live, seat, by=user)
+    except Refused as r:
+        return await service._refusal(r, chat, user)
+
+
+async def _kick_from_lobby(service: TableService, live: _Live, seat: int) -> Result:
+    from bot.service.service import Refused, _Call
+
+    row = live.row
+    row.seats[seat] = None
+    if not any(s is not None and s["platform"] != "ai" for s in row.seats):
+        row.status = "abandoned"
+    now = service.clock()
+    values: dict[str, Any] = {"seats": row.seats, "status": row.status, "updated_at": now}
+    if row.status == "lobby":
+        values.update(lobby_deadline(service, now))
+    else:
+        values.update(deadline=None, deadline_kind=None)
+    humans = [(s["platform"], s["user_id"]) for s in row.seats if s and s["platform"] != "ai"]
+    if not await service._save(live, values, members=humans):
+        raise Refused("conflict")
+    call = _Call()
+    await service._lobby_events(call, live)
+    return Result(call.events, service._info(live))

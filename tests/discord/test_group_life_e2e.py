@@ -1,0 +1,170 @@
+"""Life around the games in a channel, through the real discord.py and the fake Discord: a lobby
+left alone expires (its message says so, with no buttons) and a new table opens; /leave mid-game
+hands the seat to the computer and the game finishes with the leaver rated as a loss; /kick is
+refused to a member who is neither the creator nor an admin, and an admin kicks from the list;
+/leaderboard period:season."""
+
+from __future__ import annotations
+
+import random
+
+from bot.service.seasons import season_of
+from tests.discord.conftest import running
+from tests.discord.test_games_e2e import (
+    Backend,
+    Watch,
+    assert_all_answered,
+    backend,
+    find_id,
+    ids_on,
+    make_bot,
+    open_table,
+    play_out,
+    settle,
+    table_id_of,
+)
+from tests.fakes.discord_api import FakeDiscord
+
+__all__ = ["backend"]  # the fixture, imported for this module's tests
+
+NOT_ALLOWED = "Solo chi ha aperto il tavolo o un amministratore può farlo."
+
+
+async def test_a_lobby_left_alone_expires_and_a_new_table_opens(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        lobby = await open_table(fake, alice, "scopa")
+        table_id = table_id_of(lobby)
+        backend.now += 601  # ten minutes (the default) and a second, nobody joined
+        fired = await handler.service.fire_due_timers()
+        assert [r.table.id for r in fired if r.table is not None] == [table_id]
+        for result in fired:
+            await handler.deliver(result)
+        closed = fake.messages[lobby.id]
+        # The lobby's message says why it closed (Discord edits in the closing words).
+        assert "nessuno ha iniziato la partita" in closed.content.lower(), closed.content
+        assert not ids_on(closed)
+        assert any("per 10 minuti" in text for text in fake.public_texts())
+        assert await handler.service.fire_due_timers() == []
+        again = await open_table(fake, bob, "scopa")
+        assert table_id_of(again) != table_id
+    assert_all_answered(fake)
+
+
+async def _two_player_game(fake: FakeDiscord, handler: object, alice: object, bob: object) -> int:
+    lobby = await open_table(fake, alice, "scopa", players=2)  # type: ignore[arg-type]
+    joined = await fake.click(bob, lobby, find_id(lobby, "@join"))  # type: ignore[arg-type]
+    await joined.wait_answer()
+    await settle(handler, fake, joined)  # type: ignore[arg-type]
+    lobby = fake.messages[lobby.id]
+    started = await fake.click(alice, lobby, find_id(lobby, "@start"))  # type: ignore[arg-type]
+    await started.wait_answer()
+    await settle(handler, fake, started)  # type: ignore[arg-type]
+    return table_id_of(lobby)
+
+
+async def test_leave_mid_game_and_the_leaver_loses(fake: FakeDiscord, backend: Backend) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        table_id = await _two_player_game(fake, handler, alice, bob)
+        left = await fake.slash(bob, "leave")
+        await left.wait_answer()
+        await settle(handler, fake, left)
+        assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
+        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        await play_out(
+            fake,
+            handler,
+            alice,
+            table,
+            rng=random.Random(5),
+            table_id=table_id,
+            watch=Watch(fake),
+        )
+        ratings = {
+            r.scope: r
+            for r in await handler.service.store.player_ratings(
+                platform="discord", user_id=str(bob.id)
+            )
+        }
+        assert (ratings["global"].games, ratings["global"].wins) == (1, 0)
+        board = await fake.slash(alice, "leaderboard", game="scopa", scope="chat", period="season")
+        (reply,) = await board.wait_messages(1)
+        await settle(handler, fake, board)
+        assert f"Stagione {season_of(backend.now)}" in reply.content, reply.content
+        assert "bob" in reply.content and "1 partita" in reply.content
+    assert_all_answered(fake)
+
+
+def table_id_of_safe(message: object) -> int | None:
+    try:
+        return table_id_of(message)  # type: ignore[arg-type]
+    except (IndexError, ValueError):
+        return None
+
+
+async def test_kick_refused_to_members_and_done_by_an_admin(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob, carol, admin = (fake.add_user(n) for n in ("alice", "bob", "carol", "admin"))
+    fake.admins.add(admin.id)
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        table_id = await _two_player_game(fake, handler, alice, bob)
+        refused = await fake.slash(carol, "kick", player=bob.id)
+        (no,) = await refused.wait_messages(1)
+        await settle(handler, fake, refused)
+        assert no.ephemeral and no.content == NOT_ALLOWED
+        listed = await fake.slash(admin, "kick")
+        (menu,) = await listed.wait_messages(1)
+        await settle(handler, fake, listed)
+        assert menu.ephemeral
+        kicks = [cid for cid in ids_on(menu) if ":@kick." in cid]
+        assert len(kicks) == 2, ids_on(menu)
+        bob_seat = next(cid for cid in kicks if "bob" in _label(menu, cid))
+        pressed = await fake.click(admin, menu, bob_seat)
+        await pressed.wait_answer()
+        await settle(handler, fake, pressed)
+        assert any("admin ha allontanato bob" in t for t in fake.public_texts())
+        live = await handler.service._live(table_id)
+        assert any(s and s.get("left") and s["user_id"] == str(bob.id) for s in live.row.seats)
+    assert_all_answered(fake)
+
+
+def _label(message: object, custom_id: str) -> str:
+    for row in getattr(message, "components", []):
+        for item in row.get("components", []):
+            if item.get("custom_id") == custom_id:
+                return str(item.get("label", ""))
+    return ""
+
+
+async def test_a_table_opened_with_rejoin_lets_the_leaver_back(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        lobby = await open_table(fake, alice, "scopa", players=2, rejoin=True)
+        joined = await fake.click(bob, lobby, find_id(lobby, "@join"))
+        await joined.wait_answer()
+        await settle(handler, fake, joined)
+        lobby = fake.messages[lobby.id]
+        started = await fake.click(alice, lobby, find_id(lobby, "@start"))
+        await started.wait_answer()
+        await settle(handler, fake, started)
+        left = await fake.slash(bob, "leave")
+        await left.wait_answer()
+        await settle(handler, fake, left)
+        said = next(m for m in fake.channel_messages() if "bob ha lasciato" in m.content)
+        back = await fake.click(bob, said, find_id(said, "@back"))
+        await back.wait_answer()
+        await settle(handler, fake, back)
+        live = await handler.service._live(table_id_of(lobby))
+        bob_seat = next(s for s in live.row.seats if s and s["user_id"] == str(bob.id))
+        assert not bob_seat.get("left") and not bob_seat["away"]
+    assert_all_answered(fake)
