@@ -90,10 +90,10 @@ async def leave_game(
     row.seats[seat] = dict(doc, away=True, left=True, level=level, idle=0)
     live.locales = {}
     values: dict[str, Any] = {"seats": row.seats, "updated_at": service.clock()}
-    if live.game.current_player == seat:
+    if live.started.current_player == seat:
         # The computer plays this turn right away (the deadline covers a crash before it).
         turn = await service._turn_timer(row)
-        values.update(service._deadline(live, live.game, None, turn))
+        values.update(service._deadline(live, live.started, None, turn))
     if not await service._save(live, values):
         raise Refused("conflict")
     if "deadline" in values:
@@ -123,7 +123,7 @@ async def leave_game(
     )
     await service._computer_turns(call, live)
     # The seats changed the table's version: the player to move gets buttons that carry it.
-    current = live.game.current_player
+    current = live.started.current_player
     await service._after(call, live, before, force_hands={current} if current is not None else None)
     return Result(call.events, service._info(live))
 
