@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not settings.has_bot_token:
             logger.info("no TELEGRAM_TOKEN or DISCORD_TOKEN: playing in the terminal")
             return asyncio.run(
-                _play(settings, "scopa", players=None, level="easy", new=args.new, name=None)
+                _play(settings, None, players=None, level="easy", new=args.new, name=None)
             )
         return asyncio.run(_serve(settings))
     except StoreError as exc:
@@ -320,15 +320,17 @@ async def _export(settings: Settings, table_id: int) -> int:
 
 async def _play(
     settings: Settings,
-    game: str,
+    game: str | None,
     *,
     players: int | None,
     level: str,
     new: bool,
     name: str | None,
 ) -> int:
-    from bot.terminal import LineReader, TerminalPlay
+    from bot.terminal import DaemonThreads, LineReader, TerminalPlay
 
+    # A computer still thinking when the player presses Ctrl-C must not hold the exit.
+    asyncio.get_running_loop().set_default_executor(DaemonThreads())
     store = await _open_store(settings)
     try:
         # No timers at the keyboard: the player may think as long as they like.
