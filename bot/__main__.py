@@ -27,7 +27,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -224,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "discord":
             return _discord_sync(settings, force=args.force)
         if command == "play":
-            return asyncio.run(
+            return _at_the_keyboard(
                 _play(
                     settings,
                     args.game,
@@ -232,12 +232,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     level=args.level,
                     new=args.new,
                     name=args.name,
-                )
+                ),
+                process=argv is None,
             )
         if not settings.has_bot_token:
             logger.info("no TELEGRAM_TOKEN or DISCORD_TOKEN: playing in the terminal")
-            return asyncio.run(
-                _play(settings, None, players=None, level="easy", new=args.new, name=None)
+            return _at_the_keyboard(
+                _play(settings, None, players=None, level="easy", new=args.new, name=None),
+                process=argv is None,
             )
         return asyncio.run(_serve(settings))
     except StoreError as exc:
@@ -245,6 +247,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _at_the_keyboard(play: Coroutine[Any, Any, int], *, process: bool) -> int:
+    """Run terminal play; Ctrl-C ends it with 130. As the process's own command line
+    (``process``), leave at once when it ends: every move is committed, the database closed and
+    the last words printed, and tearing the interpreter down can take the best part of a second
+    on a busy machine while the player waits for their prompt back."""
+    try:
+        code = asyncio.run(play)
+    except KeyboardInterrupt:
+        code = 130
+    if process:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        logging.shutdown()
+        os._exit(code)
+    return code
 
 
 async def _open_store(settings: Settings) -> Store:

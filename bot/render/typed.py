@@ -140,7 +140,10 @@ def _card_letters(line: str) -> str:
 
 
 def suit_help(locale: str | None) -> str:
-    """The letters the player's language reads, as ``H ♥  D ♦  C ♣  S ♠``."""
+    """The letters the player's language reads, per suit: ``H ♥  D ♦  C ♣  S ♠``, or with two
+    letters for a suit ``D/Q ♦  C ♥  S/P ♠  B/F ♣``."""
     symbol = {"D": "♦", "C": "♥", "S": "♠", "B": "♣"}
-    letters = SUIT_LETTERS[_language(locale)]
-    return "  ".join(f"{letter} {symbol[suit]}" for letter, suit in letters.items())
+    by_suit: dict[str, list[str]] = {}
+    for letter, suit in SUIT_LETTERS[_language(locale)].items():
+        by_suit.setdefault(suit, []).append(letter)
+    return "  ".join(f"{'/'.join(letters)} {symbol[suit]}" for suit, letters in by_suit.items())

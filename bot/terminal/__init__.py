@@ -28,6 +28,7 @@ from typing import Any, Protocol, TextIO
 
 from bot.render import (
     N_,
+    REFUSAL_TEXTS,
     SCALA40_KINDS,
     Renderer,
     move_text,
@@ -41,6 +42,7 @@ from bot.service import (
     GameOver,
     HandView,
     LobbyView,
+    Refusal,
     Result,
     SmazzataSummary,
     TableInfo,
@@ -338,7 +340,7 @@ class TerminalPlay:
     def _show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
         """Render events as they come (a refusal instead, when given)."""
         if refusal is not None and refusal.refusal is not None:
-            self.say("! " + self.renderer.refusal(refusal.refusal, limit=None))
+            self.say("! " + self._refusal_text(refusal.refusal))
             return
         for event in events:
             if isinstance(event, LobbyView | TurnNotice):
@@ -356,6 +358,18 @@ class TerminalPlay:
                         "raises it and a loss lowers it, more so against stronger players.)"
                     )
                 )
+
+    def _refusal_text(self, refusal: Refusal) -> str:
+        """Why the service refused: for a move, the rule's own reason alone, as a sentence
+        ("You do not have A♣ in your hand."), not after "That move is not allowed."."""
+        text = self.renderer.refusal(refusal, limit=None)
+        general = self._(REFUSAL_TEXTS["illegal_move"], refusal.locale)
+        if refusal.code == "illegal_move" and text.startswith(general + " "):
+            reason = text[len(general) :].strip()
+            if reason:
+                text = reason[:1].upper() + reason[1:]
+                text += "" if text.endswith((".", "!", "?", ")")) else "."
+        return text
 
     async def _present(self, happened: Sequence[Event], now: Result) -> None:
         """After moves: the deal announcement, the table, every move since the last shown, what
