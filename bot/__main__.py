@@ -76,14 +76,17 @@ class App:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tavolo",
+        prog=_program(),
         description="Tavolo: Scopa, Scopone and Scala 40 on Telegram, Discord or in the "
-        "terminal. Settings come from the environment and .env (see .env.example).",
+        "terminal. With no command: serve the bots whose tokens are set, or, with no token, "
+        "play in the terminal (the saved game, else Scopa). Settings come from the environment "
+        "and .env (see .env.example).",
     )
     parser.add_argument(
         "--new",
         action="store_true",
-        help="with no command and no token: start a new game instead of resuming the saved one",
+        help="with no command and no token: deal a new Scopa game instead of resuming the saved "
+        "one (play GAME --new: another game)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser(
@@ -96,18 +99,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="play in the terminal against the computer (resumes the saved game)",
         description="Play in the terminal against computer players. The game is saved after "
         "every move: quitting and running again resumes it.",
+        epilog="At the table: type the number of a move, or the move as it is shown (7♦); "
+        "h shows the game's help, v the table, q quits; Ctrl-C and Ctrl-D leave too. The "
+        "language is the system's (LANG), or DEFAULT_LOCALE (it, en) when set.",
     )
     play.add_argument(
         "game",
         nargs="?",
-        default="scopa",
-        help="scopa, scopone, scientifico or scala40 (default: scopa)",
+        default=None,
+        help="scopa, scopone, scientifico or scala40 (default: the saved game, else scopa)",
     )
     play.add_argument(
         "--players",
         type=int,
         default=None,
-        help="number of seats (default: the game's usual number)",
+        help="number of players at the table, you included (default: the game's usual "
+        "number: Scopa 2, Scopone 4, Scala 40 2)",
     )
     play.add_argument(
         "--level",
@@ -115,7 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="easy",
         help="strength of the computer players (default: easy)",
     )
-    play.add_argument("--new", action="store_true", help="abandon the saved game, start anew")
+    play.add_argument(
+        "--new", action="store_true", help="abandon the saved game and deal a new one"
+    )
     play.add_argument(
         "--name",
         default=None,
