@@ -703,16 +703,23 @@ def _scala40_moves_of(typed: TypedMove | None, moves: Sequence[str]) -> list[str
 
 
 def columns(items: Sequence[str], width: int) -> list[str]:
-    """Lay menu items out in columns fitted to ``width`` (never breaking an item)."""
+    """Lay menu items out in columns fitted to ``width``, down then across, each column as wide
+    as its widest item (as ``ls`` does); never breaking an item."""
     if not items:
         return []
-    cell = max(_width(i) for i in items) + 2
-    per_line = max(1, min(len(items), (max(width, 20) + 2) // cell))
-    rows = -(-len(items) // per_line)
+    widths = [_width(i) for i in items]
+    for per_line in range(len(items), 0, -1):
+        rows = -(-len(items) // per_line)
+        cols = [list(range(c * rows, min((c + 1) * rows, len(items)))) for c in range(per_line)]
+        cols = [c for c in cols if c]
+        cells = [max(widths[i] for i in c) + 2 for c in cols]
+        if sum(cells) - 2 <= width or len(cols) == 1:
+            break
     lines = []
     for r in range(rows):
-        row = [items[c * rows + r] for c in range(per_line) if c * rows + r < len(items)]
-        lines.append("".join(item + " " * (cell - _width(item)) for item in row[:-1]) + row[-1])
+        row = [(items[c[r]], cells[k]) for k, c in enumerate(cols) if r < len(c)]
+        text = "".join(item + " " * (cell - _width(item)) for item, cell in row[:-1])
+        lines.append(text + row[-1][0])
     return lines
 
 
