@@ -175,16 +175,3 @@ def test_new_on_the_default_command_and_quiet_one_off_commands(tmp_path: Path) -
     assert "Scopa · table 2" in fresh.stdout
     exported = run_tavolo(["export-game", "2"], "", tmp_path)
     assert exported.returncode == 0 and exported.stderr == ""  # no migration INFO lines
-
-
-def test_terminal_language_follows_the_system() -> None:
-    from bot.__main__ import terminal_locale
-    from bot.config import load_settings
-
-    settings = load_settings()
-    assert terminal_locale(settings, {"LANG": "en_GB.UTF-8"}) == "en"
-    assert terminal_locale(settings, {"LANG": "it_IT.UTF-8"}) == "it"
-    assert terminal_locale(settings, {"LC_ALL": "it_CH", "LANG": "en_US"}) == "it"
-    assert terminal_locale(settings, {"LANG": "C.UTF-8"}) == settings.default_locale
-    chosen = load_settings(default_locale="en")
-    assert terminal_locale(chosen, {"LANG": "it_IT.UTF-8"}) == "en"  # DEFAULT_LOCALE wins
