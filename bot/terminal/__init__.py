@@ -18,8 +18,10 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import os
 import re
 import shutil
+import sys
 import threading
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -189,7 +191,7 @@ class TerminalPlay:
         self.resume_command = resume_command
         self.names = names
         self.ask_name = ask_name
-        self._width = width or (lambda: shutil.get_terminal_size((80, 24)).columns)
+        self._width = width or _terminal_width
         self._seen = _Seen()
         self._locale = user.locale or "it"
         self._saved_game = False  # a game of this player's is saved: leaving says how to resume
@@ -700,6 +702,15 @@ def _scala40_moves_of(typed: TypedMove | None, moves: Sequence[str]) -> list[str
         return []
     body = typed.text.upper()
     return [m for m in moves if " " in m and m.split(" ", 1)[1].upper() == body]
+
+
+def _terminal_width() -> int:
+    """The terminal's width now (it may have been resized): the terminal's own word first, as
+    an exported COLUMNS may be stale; COLUMNS or 80 when the output is no terminal."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((80, 24)).columns
 
 
 def columns(items: Sequence[str], width: int) -> list[str]:
