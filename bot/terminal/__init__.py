@@ -588,8 +588,9 @@ class TerminalPlay:
             seat = hand.seat if hand is not None else None
             has_opened = bool(opened and seat is not None and opened[seat])
             return f"{'m' if has_opened else 'o'} {shown}"
-        if head is None:
-            self._unknown(line, len(moves))
+        rest = " ".join(words[1:])
+        if head is None or (rest and read_typed(rest, self._locale).cards is None):
+            self._unknown(line, len(moves))  # a word that is no move, or no card after it
             return None
         move = " ".join([head, *words[1:]])
         listed = {m.lower(): m for m in moves}

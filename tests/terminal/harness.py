@@ -89,6 +89,20 @@ class Terminal:
                     continue
                 raise AssertionError(f"no {text!r} in:\n{self.output[after:][-3000:]}")
 
+    def expect_any(self, texts: tuple[str, ...], *, after: int = 0) -> tuple[str, int]:
+        """The first of ``texts`` to appear after ``after``, and its end position."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            found = [(self.output.find(t, after), t) for t in texts]
+            hits = sorted((at, t) for at, t in found if at >= 0)
+            if hits:
+                at, text = hits[0]
+                return text, at + len(text)
+            if time.monotonic() > deadline or not self._pump(0.2):
+                if any(self.output.find(t, after) >= 0 for t in texts):
+                    continue
+                raise AssertionError(f"none of {texts!r} in:\n{self.output[after:][-3000:]}")
+
     def send(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
 

@@ -134,9 +134,10 @@ def test_scala40_a_card_that_can_go_two_ways_is_asked() -> None:
     assert "1) Discard: 7♦" in said and "3) Attach 7♦ → 1" in said
 
 
-def test_scala40_unknown_words() -> None:
-    chosen, said = choose("zz 7♦", "en", "scala40")
-    assert chosen is None and "“zz 7♦” is not a move" in said
+@pytest.mark.parametrize("line", ["zz 7♦", "d 7x", "o 7♦8♦9♦ KKK", "scarta"])
+def test_scala40_lines_that_are_no_move(line: str) -> None:
+    chosen, said = choose(line, "en", "scala40")
+    assert chosen is None and f"“{line}” is not a move" in said
 
 
 def test_scala40_help_is_its_own() -> None:

@@ -115,3 +115,24 @@ def test_keys_at_the_first_run_name_question(tmp_path: Path, terminals: list[Ter
     fourth.send("\x03")
     fourth.expect(SAVED_EN)
     assert fourth.wait() == 130
+
+
+def test_play_again_deals_a_new_game(tmp_path: Path, terminals: list[Terminal]) -> None:
+    game = start(terminals, tmp_path, ["play", "scopa", "--name", "Eva"])
+    at = 0
+    for _ in range(200):  # "1" to every prompt plays a whole Scopa game
+        seen, at = game.expect_any((PROMPT_EN, "Play again? [y/N] "), after=at)
+        if seen != PROMPT_EN:
+            break
+        game.line("1")
+    else:
+        raise AssertionError(game.output[-2000:])
+    assert "game over!" in game.output
+    assert "(The rating measures your play across games" in game.output
+    game.line("y")
+    again = game.expect("table 2: the cards are dealt!", after=at)
+    game.expect("Your hand:", after=again)
+    game.expect(PROMPT_EN, after=again)
+    game.send("\x03")
+    game.expect(SAVED_EN, after=again)
+    assert game.wait() == 130
