@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import getpass
 import importlib
+import io
 import json
 import logging
 import os
@@ -359,6 +360,11 @@ async def _play(
 
     # A computer still thinking when the player presses Ctrl-C must not hold the exit.
     asyncio.get_running_loop().set_default_executor(DaemonThreads())
+    for stream in (sys.stdin, sys.stdout):
+        # A byte the terminal's encoding cannot read, or a suit it cannot show, is replaced
+        # rather than ending the game (a decode error would read as the end of input).
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     store = await _open_store(settings)
     try:
         # No timers at the keyboard: the player may think as long as they like.
