@@ -737,12 +737,15 @@ def columns(items: Sequence[str], width: int) -> list[str]:
 
 def wrap(line: str, width: int) -> list[str]:
     """``line`` cut at spaces into lines of at most ``width`` columns (the spacing within a
-    line kept); an indented line's continuations are indented two more. A word wider than a
-    line is cut."""
+    line kept); an indented line's continuations are indented two more, a help row's (``  t
+    draws...``) under its description. A word wider than a line is cut."""
     if _width(line) <= width:
         return [line]
     indent = line[: len(line) - len(line.lstrip(" "))]
     follow = indent + "  " if indent else ""
+    column = re.match(r" +\S.*?\S {2,}(?=\S)", line)  # "  7♦ 3♥ 4♠   plays...": a help row
+    if column is not None and _width(column.group()) <= width // 2:
+        follow = " " * _width(column.group())  # its continuations under its description
     lines: list[str] = []
     prefix, current = indent, ""
     for piece in re.findall(r"\s*\S+", line.strip(" ")):
