@@ -365,7 +365,8 @@ class TerminalPlay:
         """Why the service refused: for a move, the rule's own reason alone, as a sentence
         ("You do not have A♣ in your hand."), not after "That move is not allowed."."""
         text = self.renderer.refusal(refusal, limit=None)
-        general = self._(REFUSAL_TEXTS["illegal_move"], refusal.locale)
+        template = REFUSAL_TEXTS["illegal_move"]
+        general = self._(template, refusal.locale)
         if refusal.code == "illegal_move" and text.startswith(general + " "):
             reason = text[len(general) :].strip()
             if reason:
