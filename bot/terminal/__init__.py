@@ -84,6 +84,9 @@ HELP_SCALA40 = N_(
 )
 PROMPT_SCOPA = N_("Your move (number or card; h help, q quit): ")
 PROMPT_SCALA40 = N_("Your move (number or move; h help, q quit): ")
+# Per family; a family not listed is a card game read the Scopa way (a card, what it takes).
+HELPS = {"scopa": HELP_SCOPA, "scala40": HELP_SCALA40}
+PROMPTS = {"scopa": PROMPT_SCOPA, "scala40": PROMPT_SCALA40}
 # Words that are never a move in any game (Scala 40's "t" draws: the table is "v").
 QUIT = ("q", "quit", "exit", "esci")
 HELP = ("h", "help", "?", "aiuto")
@@ -448,7 +451,7 @@ class TerminalPlay:
         return move_text(move)
 
     def _help(self, family: str) -> str:
-        text = HELP_SCALA40 if family == "scala40" else HELP_SCOPA
+        text = HELPS.get(family, HELP_SCOPA)
         return self._(text).format(letters=suit_help(self._locale))
 
     async def _catch_up(self, table_id: int) -> list[Event]:
@@ -488,7 +491,7 @@ class TerminalPlay:
             menu = [f"{i}) {label}" for i, label in enumerate(labels, 1)]
             for row in columns(menu, self._width() - 1):
                 self.say(row)
-            prompt = PROMPT_SCALA40 if table.family == "scala40" else PROMPT_SCOPA
+            prompt = PROMPTS.get(table.family, PROMPT_SCOPA)
             line = await self.ask(self._(prompt))
             if line is None or line.lower() in QUIT:
                 if line is None:
