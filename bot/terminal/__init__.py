@@ -6,7 +6,7 @@ it. Input: the number of a listed move, the move typed as the menu shows it (``7
 ``7♦8♦9♦`` lays a meld when that is the one way), with the suit symbols or the suit letters of the
 player's language (``bot.render.typed``: English H D C S, Italian D C S B). ``h`` shows the game's
 help, ``v`` the table, ``q`` quits. After every turn the screen lists each move made since the
-player's last one, just above the hand, so it stays on screen.
+player's last one, just above the menu of moves, so it stays on screen.
 
 Games are told apart by family only where they differ: Scala 40's moves are words and melds; every
 other family's moves are cards (a card, or a card and what it takes), read the Scopa way.
@@ -353,7 +353,7 @@ class TerminalPlay:
             if isinstance(event, Announcement) and event.kind == "scopa":
                 continue  # marked on the move that made it (the move log)
             self._locale = getattr(event, "locale", self._locale) or self._locale
-            if isinstance(event, TableView | HandView | SmazzataSummary | GameOver):
+            if isinstance(event, TableView | HandView):
                 self.say("")
             self.say(self.renderer.render(event).text)
             if isinstance(event, GameOver) and event.ratings:
@@ -363,6 +363,8 @@ class TerminalPlay:
                         "raises it and a loss lowers it, more so against stronger players.)"
                     )
                 )
+            if isinstance(event, SmazzataSummary | GameOver):
+                self.say("")
 
     def _refusal_text(self, refusal: Refusal) -> str:
         """Why the service refused: for a move, the rule's own reason alone, as a sentence
@@ -378,8 +380,9 @@ class TerminalPlay:
         return text
 
     async def _present(self, happened: Sequence[Event], now: Result) -> None:
-        """After moves: the deal announcement, the table, every move since the last shown, what
-        the moves ended (a hand's score, the game), then the hand, closest to the prompt."""
+        """After moves: the deal announcement, the table, the hand, then every move since the
+        last shown and what they ended (a hand's score, the game), right above the menu so
+        that they stay on screen however long the table."""
         started = [e for e in happened if isinstance(e, Announcement) and e.kind == "started"]
         views = [e for e in now.events if isinstance(e, TableView)]
         if not views:
@@ -394,6 +397,7 @@ class TerminalPlay:
         over = [e for e in rest if isinstance(e, GameOver)]
         self._show(started)
         self._show(views)
+        self._show(hands)
         table = now.table or (views[0].table if views else None)
         if table is not None:
             scope = [
@@ -403,7 +407,6 @@ class TerminalPlay:
             ]
             await self._show_moves(table, scope)
         self._show([e for e in rest if e not in over])
-        self._show(hands)
         self._show(over)
 
     async def _moves(self, table_id: int) -> list[dict[str, Any]]:
@@ -444,6 +447,7 @@ class TerminalPlay:
         self.say(self._("Moves since your last turn:"))
         for line in lines:
             self.say(line)
+        self.say("")
 
     def _label(self, family: str, move: str) -> str:
         if family == "scala40":
