@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import getpass
 import importlib
+import io
 import json
 import logging
 import os
@@ -28,7 +29,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -77,14 +78,17 @@ class App:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tavolo",
+        prog=_program(),
         description="Tavolo: Scopa, Scopone and Scala 40 on Telegram, Discord or in the "
-        "terminal. Settings come from the environment and .env (see .env.example).",
+        "terminal. With no command: serve the bots whose tokens are set, or, with no token, "
+        "play in the terminal (the saved game, else Scopa). Settings come from the environment "
+        "and .env (see .env.example).",
     )
     parser.add_argument(
         "--new",
         action="store_true",
-        help="with no command and no token: start a new game instead of resuming the saved one",
+        help="with no command and no token: deal a new Scopa game instead of resuming the saved "
+        "one (play GAME --new: another game)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser(
@@ -97,18 +101,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="play in the terminal against the computer (resumes the saved game)",
         description="Play in the terminal against computer players. The game is saved after "
         "every move: quitting and running again resumes it.",
+        epilog="At the table: type the number of a move, or the move as it is shown (7♦); "
+        "h shows the game's help, v the table, q quits; Ctrl-C and Ctrl-D leave too. The "
+        "language is the system's (LANG), or DEFAULT_LOCALE (it, en) when set.",
     )
     play.add_argument(
         "game",
         nargs="?",
-        default="scopa",
-        help="scopa, scopone, scientifico or scala40 (default: scopa)",
+        default=None,
+        help="scopa, scopone, scientifico or scala40 (default: the saved game, else scopa)",
     )
     play.add_argument(
         "--players",
         type=int,
         default=None,
-        help="number of seats (default: the game's usual number)",
+        help="number of players at the table, you included (default: the game's usual "
+        "number: Scopa 2, Scopone 4, Scala 40 2)",
     )
     play.add_argument(
         "--level",
@@ -116,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="easy",
         help="strength of the computer players (default: easy)",
     )
-    play.add_argument("--new", action="store_true", help="abandon the saved game, start anew")
+    play.add_argument(
+        "--new", action="store_true", help="abandon the saved game and deal a new one"
+    )
     play.add_argument(
         "--name",
         default=None,
@@ -225,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "discord":
             return _discord_sync(settings, force=args.force)
         if command == "play":
-            return asyncio.run(
+            return _at_the_keyboard(
                 _play(
                     settings,
                     args.game,
@@ -233,12 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     level=args.level,
                     new=args.new,
                     name=args.name,
-                )
+                ),
+                process=argv is None,
             )
         if not settings.has_bot_token:
             logger.info("no TELEGRAM_TOKEN or DISCORD_TOKEN: playing in the terminal")
-            return asyncio.run(
-                _play(settings, "scopa", players=None, level="easy", new=args.new, name=None)
+            return _at_the_keyboard(
+                _play(settings, None, players=None, level="easy", new=args.new, name=None),
+                process=argv is None,
             )
         return asyncio.run(_serve(settings))
     except StoreError as exc:
@@ -246,6 +258,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _at_the_keyboard(play: Coroutine[Any, Any, int], *, process: bool) -> int:
+    """Run terminal play; Ctrl-C ends it with 130. As the process's own command line
+    (``process``), leave at once when it ends: every move is committed, the database closed and
+    the last words printed, and tearing the interpreter down can take the best part of a second
+    on a busy machine while the player waits for their prompt back."""
+    try:
+        code = asyncio.run(play)
+    except KeyboardInterrupt:
+        code = 130
+    if process:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        logging.shutdown()
+        os._exit(code)
+    return code
 
 
 async def _open_store(settings: Settings) -> Store:
@@ -323,15 +352,22 @@ async def _export(settings: Settings, table_id: int) -> int:
 
 async def _play(
     settings: Settings,
-    game: str,
+    game: str | None,
     *,
     players: int | None,
     level: str,
     new: bool,
     name: str | None,
 ) -> int:
-    from bot.terminal import LineReader, TerminalPlay
+    from bot.terminal import DaemonThreads, LineReader, TerminalPlay
 
+    # A computer still thinking when the player presses Ctrl-C must not hold the exit.
+    asyncio.get_running_loop().set_default_executor(DaemonThreads())
+    for stream in (sys.stdin, sys.stdout):
+        # A byte the terminal's encoding cannot read, or a suit it cannot show, is replaced
+        # rather than ending the game (a decode error would read as the end of input).
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     store = await _open_store(settings)
     try:
         # No timers at the keyboard: the player may think as long as they like.

@@ -92,27 +92,82 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float]:
     return (mean, 1.96 * math.sqrt(variance / n))
 
 
+class _Players(argparse.Action):
+    """``--players``: a number of players at the table, as for ``tavolo play``; the older form
+    ``--players hard,easy`` (the computers) is still read as ``--computers``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        text = str(values).strip()
+        if text.isdigit():
+            namespace.seats = int(text)
+        else:
+            namespace.players = text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tavolo simulate",
         description="Play computer players against each other; print win rates with 95% CIs.",
+        epilog="Example: tavolo simulate --game scopa --players 2 --computers hard,easy --games 20",
     )
-    parser.add_argument("--game", choices=GAMES, default="scopone")
-    parser.add_argument("--seats", type=int, default=None, help="players at the table (Scopa)")
+    parser.add_argument(
+        "--game", choices=GAMES, default="scopone", help="the game (default: scopone)"
+    )
     parser.add_argument(
         "--players",
-        default="hard,easy",
-        help=f"comma-separated, one per side (or seat); names: {', '.join(PLAYER_NAMES)}",
+        dest="seats",
+        metavar="N",
+        action=_Players,
+        help="number of players at the table, as in tavolo play (default: the game's usual "
+        "number: Scopa 2, Scopone 4; Scala 40: one per computer)",
     )
-    parser.add_argument("--games", type=int, default=100, help="games (or deals) in all")
-    parser.add_argument("--deals", action="store_true", help="single smazzate, not whole games")
-    parser.add_argument("--target", type=int, default=None, help="points to win (Scopa family)")
-    parser.add_argument("--seed", type=int, default=1, help="first deck seed")
-    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
-    parser.add_argument("--iterations", type=int, default=None, help="hard: ISMCTS iterations")
-    parser.add_argument("--seconds", type=float, default=None, help="hard: seconds per move")
-    parser.add_argument("--workers", type=int, default=1, help="hard: search processes per move")
-    parser.add_argument("--epsilon", type=float, default=0.3, help="hard: playout randomness")
+    parser.add_argument("--seats", type=int, default=None, help=argparse.SUPPRESS)  # older name
+    parser.add_argument(
+        "--computers",
+        dest="players",
+        metavar="NAMES",
+        default="hard,easy",
+        help="the computer players, comma-separated, one per side (Scopa with 3 players: one "
+        f"per seat); names: {', '.join(PLAYER_NAMES)} (default: hard,easy)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=100, help="games (or deals) in all (default: 100)"
+    )
+    parser.add_argument(
+        "--deals", action="store_true", help="single smazzate, not whole games (Scopa family)"
+    )
+    parser.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        help="points to win (Scopa family; default: the game's, 11)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="first deck seed (default: 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played in parallel processes (default: 1)"
+    )
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="hard: ISMCTS iterations per move (default: the player's own, 3000, unless "
+        "--seconds is given)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="hard: seconds per move (default: none)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="hard: search processes per move (default: 1)"
+    )
+    parser.add_argument(
+        "--epsilon", type=float, default=0.3, help="hard: playout randomness (default: 0.3)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 

@@ -535,6 +535,28 @@ class TableService:
         except Refused as r:
             return await self._refusal(r, chat, user)
 
+    async def catch_up(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+        """Play the computers' turns left over at the user's table (a process stopped while they
+        thought: the terminal, which runs no turn timers, on Ctrl-C); then, like ``play``, the
+        moves' events. A table where no computer is to move answers with no events."""
+        try:
+            async with self._lock(table_id):
+                live = await self._live(table_id)
+                self._check_chat(live, chat)
+                row = live.row
+                if _seat_index(row, user) is None:
+                    raise Refused("not_seated")
+                seat = live.started.current_player if row.status == "playing" else None
+                if seat is None or not _plays_computer(row.seats[seat]):
+                    return Result([], self._info(live))
+                call = _Call(caller=(user.platform, user.user_id))
+                before = self._snapshot(live)
+                await self._computer_turns(call, live)
+                await self._after(call, live, before)
+                return Result(call.events, self._info(live))
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
     async def press(
         self,
         chat: ChatRef,

@@ -1,33 +1,52 @@
 """Play in a terminal against computer players, through the same service and store as the bots.
 
 The game is saved after every move: quitting (``q``, Ctrl-C or Ctrl-D) and running again resumes
-it. Input: the number of a listed move, or the move typed as the screen shows it (``7♦``,
-``7♦ 3♥ 4♠``), or with the suit letters of the player's language (``bot.render.typed``: English
-H D C S, Italian D C S B). ``h`` shows the game's help, ``v`` the table, ``q`` quits. After every
-turn the screen lists each move made since the player's last one.
+it. Input: the number of a listed move, the move typed as the menu shows it (``7♦ ➜ 3♥ 4♠``,
+``Discard: 7♦``), or the card(s) alone (``7♦``, ``7♦ 3♥ 4♠``; in Scala 40 ``7♦`` discards and
+``7♦8♦9♦`` lays a meld when that is the one way), with the suit symbols or the suit letters of the
+player's language (``bot.render.typed``: English H D C S, Italian D C S B). ``h`` shows the game's
+help, ``v`` the table, ``q`` quits. After every turn the screen lists each move made since the
+player's last one, just above the menu of moves, so it stays on screen.
+
+Games are told apart by family only where they differ: Scala 40's moves are words and melds; every
+other family's moves are cards (a card, or a card and what it takes), read the Scopa way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
+import os
+import re
 import shutil
+import sys
 import threading
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from bot.render import N_, Message, Renderer, move_text, scala40_move_text
+from bot.render import (
+    N_,
+    REFUSAL_TEXTS,
+    SCALA40_KINDS,
+    Renderer,
+    move_text,
+    scala40_move_text,
+)
 from bot.render.typed import TypedMove, read_typed, suit_help
 from bot.service import (
     Announcement,
     ChatRef,
+    Event,
     GameOver,
     HandView,
     LobbyView,
+    Refusal,
     Result,
+    SmazzataSummary,
     TableInfo,
     TableService,
     TableView,
@@ -37,30 +56,50 @@ from bot.service import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LineReader", "NameBook", "TerminalPlay", "columns"]
+__all__ = ["DaemonThreads", "LineReader", "NameBook", "TerminalPlay", "columns", "wrap"]
 
 PLATFORM = "terminal"
+DEFAULT_GAME = "scopa"
 HELP_SCOPA = N_(
-    "Type the number of a move, or the card as it is shown: 7♦ plays the 7 of diamonds "
-    "(denari); when it can take different cards, add them: 7♦ 3♥ 4♠. Suits can be typed as "
-    "letters: {letters}. Commands: v shows the table, h this help, q quits (the game is saved; "
-    "Ctrl-C and Ctrl-D too)."
+    "Your move: the number of a move in the list, or the card as it is shown.\n"
+    "  7♦         plays the 7♦ (when it can take different cards, the list shows each way)\n"
+    "  7♦ 3♥ 4♠   plays the 7♦ taking the 3♥ and the 4♠\n"
+    "Suits can be typed as letters: {letters}.\n"
+    "Commands: v shows the table, h this help, q quits (the game is saved; Ctrl-C and "
+    "Ctrl-D too)."
 )
 HELP_SCALA40 = N_(
-    "Type the number of a move, or the move itself, cards as they are shown: t draws from the "
-    "stock, p takes the discard, d 7♦ discards the 7♦, o 7♦8♦9♦ K♥K♠K♦ opens with those melds, "
-    "m 4♠5♠6♠ lays a meld once open, a3 10♦ attaches the 10♦ to meld 3, s3 7♦ puts the 7♦ "
-    "in place of meld 3's joker and takes the joker. Suits can be typed as letters: {letters}; "
-    "the joker as * . Commands: v shows the table, h this help, q quits (the game is saved; "
-    "Ctrl-C and Ctrl-D too)."
+    "Your move: the number of a move in the list, or the move as the list shows it "
+    "(Discard: 7♦), or in short:\n"
+    "  t                draws from the stock\n"
+    "  p                takes the discard\n"
+    "  d 7♦  (or 7♦)    discards the 7♦\n"
+    "  o 7♦8♦9♦ K♥K♠K♦  opens with those melds\n"
+    "  m 4♠5♠6♠         lays a meld once open\n"
+    "  a3 10♦           attaches the 10♦ to meld 3\n"
+    "  s3 7♦            puts the 7♦ in place of meld 3's joker and takes the joker\n"
+    "Suits can be typed as letters: {letters}; the joker as *.\n"
+    "Commands: v shows the table, h this help, q quits (the game is saved; Ctrl-C and "
+    "Ctrl-D too)."
 )
+PROMPT_SCOPA = N_("Your move (number or card; h help, q quit): ")
+PROMPT_SCALA40 = N_("Your move (number or move; h help, q quit): ")
+# Per family; a family not listed is a card game read the Scopa way (a card, what it takes).
+HELPS = {"scopa": HELP_SCOPA, "scala40": HELP_SCALA40}
+PROMPTS = {"scopa": PROMPT_SCOPA, "scala40": PROMPT_SCALA40}
 # Words that are never a move in any game (Scala 40's "t" draws: the table is "v").
 QUIT = ("q", "quit", "exit", "esci")
 HELP = ("h", "help", "?", "aiuto")
 TABLE = ("v", "table", "tavolo")
+YES = ("y", "yes", "s", "si", "sì")
 # A bound on prompts in one session, so a runaway input stream always ends.
 MAX_PROMPTS = 100_000
+# A bound on rounds of left-over computer turns in a row (each round plays all of them).
+MAX_CATCH_UPS = 3
+# Scala 40 move heads (engine notation) and, per kind, the move it makes with cards alone.
 _SCALA40_HEADS = ("t", "p", "o", "m", "a", "s", "d", "in", "out")
+_ARROWS = re.compile(r"➜|→|->|=>")
+_OUTLINE = str.maketrans({"♢": "♦", "♡": "♥", "♤": "♠", "♧": "♣", "\ufe0f": None})
 
 
 class NameBook(Protocol):
@@ -98,6 +137,30 @@ class LineReader:
         return await future
 
 
+class DaemonThreads(concurrent.futures.ThreadPoolExecutor):
+    """An executor whose every call runs in a daemon thread of its own, for the event loop of
+    terminal play: a computer still thinking when the player presses Ctrl-C is abandoned (its
+    move was never committed) instead of holding the process until it has chosen. (asyncio
+    takes only a ThreadPoolExecutor as the default; its pool of non-daemon threads is unused.)"""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+        def work() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the awaiting coroutine
+                future.set_exception(exc)
+
+        threading.Thread(target=work, name="tavolo-worker", daemon=True).start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Nothing to wait for: the threads are daemons."""
+
+
 @dataclass(slots=True)
 class _Seen:
     """How far the move log has been shown (the number of moves)."""
@@ -131,16 +194,21 @@ class TerminalPlay:
         self.resume_command = resume_command
         self.names = names
         self.ask_name = ask_name
-        self._width = width or (lambda: shutil.get_terminal_size((80, 24)).columns)
+        self._width = width or _terminal_width
         self._seen = _Seen()
         self._locale = user.locale or "it"
-        self._playing = False  # a table is on screen: leaving says how to resume it
+        self._saved_game = False  # a game of this player's is saved: leaving says how to resume
+        self._started = False  # this run got as far as a table (else: nothing played yet)
 
     def _(self, text: str, locale: str | None = None) -> str:
         return self.renderer.translations(locale or self._locale).gettext(text)
 
     def say(self, text: str) -> None:
-        self.out.write(text + "\n")
+        """Write ``text``, each line wrapped at word boundaries to the terminal's width."""
+        width = max(self._width() - 1, 20)
+        for line in text.split("\n"):
+            for part in wrap(line, width):
+                self.out.write(part + "\n")
         self.out.flush()
 
     async def ask(self, prompt: str) -> str | None:
@@ -149,13 +217,20 @@ class TerminalPlay:
         line = await self._read()
         return None if line is None else line.strip()
 
-    async def run(self, game: str, *, players: int | None, level: str, new: bool = False) -> int:
-        """Resume the open table, or open a new one; play until it ends or the user quits.
+    async def run(
+        self, game: str | None, *, players: int | None, level: str, new: bool = False
+    ) -> int:
+        """Resume the open table (``game`` None: whichever it is), or open a new one (of
+        ``game``, Scopa by default); play until it ends or the user quits.
 
         Ctrl-C (the task cancelled) and Ctrl-D (end of input) leave at once, saying the game is
         saved and how to resume it."""
         try:
-            await self._who()
+            self._saved_game = bool(await self._my_tables())
+            if not await self._who():
+                self.out.write("\n")
+                self._leaving()
+                return 0
             # The terminal is this player's own chat: its public views speak their language.
             await self.service.set_language(self._locale, user=self.user, chat=self.chat)
             table, shown = await self._table(game, players=players, level=level, new=new)
@@ -164,77 +239,100 @@ class TerminalPlay:
             return await self._loop(table.id, shown)
         except asyncio.CancelledError:
             self.out.write("\n")
-            self._saved()
+            self._leaving()
             raise
 
-    def _saved(self) -> None:
-        if self._playing:
+    def _leaving(self) -> None:
+        """What leaving now means for the game: saved (and how to resume it), or none yet."""
+        if self._saved_game:
             self.say(
                 self._("Game saved. To resume it, run: {command}").format(
                     command=self.resume_command
                 )
             )
+        elif not self._started:
+            self.say(
+                self._(
+                    "No game was dealt yet, so there is nothing to save. To play, run: {command}"
+                ).format(command=self.resume_command)
+            )
 
-    async def _who(self) -> None:
-        """The player's name: asked on the first run (the login name is the default)."""
+    async def _my_tables(self) -> list[TableInfo]:
+        tables = await self.service.open_tables(self.chat)
+        return [t for t in tables if t.seat_of(PLATFORM, self.user.user_id) is not None]
+
+    async def _who(self) -> bool:
+        """The player's name: asked on the first run (the login name is the default). False
+        when the player left instead of answering (Ctrl-D)."""
         if self.names is None:
-            return
+            return True
         known = await self.names.get()
         if known:
             self.user = UserRef(self.user.platform, self.user.user_id, known, self.user.locale)
-            return
+            return True
         if self.ask_name:
             answer = await self.ask(
                 self._("Your name at the table [{name}]: ").format(name=self.user.name)
             )
-            name = " ".join((answer or "").split())[:32]
+            if answer is None:
+                return False
+            name = " ".join(answer.split())[:32]
             if name:
                 self.user = UserRef(self.user.platform, self.user.user_id, name, self.user.locale)
         await self.names.put(self.user.name)
+        return True
 
     async def _table(
-        self, game: str, *, players: int | None, level: str, new: bool
+        self, game: str | None, *, players: int | None, level: str, new: bool
     ) -> tuple[TableInfo | None, Result | None]:
         """The table to play (resumed or new) and, when just dealt, what was shown."""
         tables = await self.service.open_tables(self.chat)
         mine = [t for t in tables if t.seat_of(PLATFORM, self.user.user_id) is not None]
         if mine and not new:
             table = mine[-1]
+            self._started = True
             if table.status == "lobby":
                 result = await self.service.start(self.chat, self.user, table.id, fill_with=level)
                 if result.refusal is not None:
-                    self._show(result)
+                    self._show(result.events, refusal=result)
                     return None, None
+                self._saved_game = True
                 return result.table, result
             self.say(self._("Resuming the saved game (table {id}).").format(id=table.id))
-            if table.game != game.strip().lower():
+            wanted = (game or "").strip().lower()
+            if wanted and table.game != wanted:
                 hint = self._("To leave it and start {game} instead, run: {command}")
                 self.say(
                     hint.format(
-                        game=self.renderer.game_label(game, self._locale),
-                        command=f"{self.resume_command} play {game.strip().lower()} --new",
+                        game=self.renderer.game_label(wanted, self._locale),
+                        command=f"{self.resume_command} play {wanted} --new",
                     )
                 )
             await self._resume_log(table)
             return table, None
+        game = game or DEFAULT_GAME
         kind = self.service.registry.get(game)
         if kind is None or (players is not None and players not in kind.players):
             # Refused before the saved game is given up: create_table says why.
             result = await self.service.create_table(self.chat, self.user, game, players=players)
             if result.refusal is not None and result.refusal.code != "too_many_tables":
-                self._show(result)
+                self._show(result.events, refusal=result)
                 return None, None
         for t in tables:
             await self.service.abandon(self.chat, self.user, t.id, is_admin=True)
+        self._saved_game = False
         result = await self.service.create_table(self.chat, self.user, game, players=players)
-        if not self._show(result):
+        if result.refusal is not None:
+            self._show(result.events, refusal=result)
             return None, None
         assert result.table is not None
+        self._started = True
         started = await self.service.start(self.chat, self.user, result.table.id, fill_with=level)
         self._seen = _Seen()
         if started.refusal is not None:
-            self._show(started)
+            self._show(started.events, refusal=started)
             return None, None
+        self._saved_game = True
         return started.table, started
 
     async def _resume_log(self, table: TableInfo) -> None:
@@ -244,20 +342,20 @@ class TerminalPlay:
         mine = [i for i, m in enumerate(moves) if m["seat"] == seat]
         self._seen.moves = mine[-1] if mine else 0
 
-    def _show(self, result: Result) -> bool:
-        if result.refusal is not None:
-            self.say("! " + self.renderer.refusal(result.refusal, limit=None))
-            return False
-        for event in result.events:
+    def _show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
+        """Render events as they come (a refusal instead, when given)."""
+        if refusal is not None and refusal.refusal is not None:
+            self.say("! " + self._refusal_text(refusal.refusal))
+            return
+        for event in events:
             if isinstance(event, LobbyView | TurnNotice):
                 continue  # the terminal player sees the hand prompt instead
             if isinstance(event, Announcement) and event.kind == "scopa":
                 continue  # marked on the move that made it (the move log)
             self._locale = getattr(event, "locale", self._locale) or self._locale
-            message = self.renderer.render(event)
             if isinstance(event, TableView | HandView):
                 self.say("")
-            self.say(_text(message))
+            self.say(self.renderer.render(event).text)
             if isinstance(event, GameOver) and event.ratings:
                 self.say(
                     self._(
@@ -265,7 +363,51 @@ class TerminalPlay:
                         "raises it and a loss lowers it, more so against stronger players.)"
                     )
                 )
-        return True
+            if isinstance(event, SmazzataSummary | GameOver):
+                self.say("")
+
+    def _refusal_text(self, refusal: Refusal) -> str:
+        """Why the service refused: for a move, the rule's own reason alone, as a sentence
+        ("You do not have A♣ in your hand."), not after "That move is not allowed."."""
+        text = self.renderer.refusal(refusal, limit=None)
+        template = REFUSAL_TEXTS["illegal_move"]
+        general = self._(template, refusal.locale)
+        if refusal.code == "illegal_move" and text.startswith(general + " "):
+            reason = text[len(general) :].strip()
+            if reason:
+                text = reason[:1].upper() + reason[1:]
+                text += "" if text.endswith((".", "!", "?", ")")) else "."
+        return text
+
+    async def _present(self, happened: Sequence[Event], now: Result) -> None:
+        """After moves: the deal announcement, the table, the hand, then every move since the
+        last shown and what they ended (a hand's score, the game), right above the menu so
+        that they stay on screen however long the table."""
+        started = [e for e in happened if isinstance(e, Announcement) and e.kind == "started"]
+        views = [e for e in now.events if isinstance(e, TableView)]
+        if not views:
+            views = [e for e in happened if isinstance(e, TableView)][-1:]
+        hands = [e for e in now.events if isinstance(e, HandView)]
+        rest = [
+            e
+            for e in happened
+            if not isinstance(e, TableView | HandView | LobbyView | TurnNotice)
+            and not (isinstance(e, Announcement) and e.kind == "started")
+        ]
+        over = [e for e in rest if isinstance(e, GameOver)]
+        self._show(started)
+        self._show(views)
+        self._show(hands)
+        table = now.table or (views[0].table if views else None)
+        if table is not None:
+            scope = [
+                int(e.data.get("seat", -1))
+                for e in happened
+                if isinstance(e, Announcement) and e.kind == "scopa"
+            ]
+            await self._show_moves(table, scope)
+        self._show([e for e in rest if e not in over])
+        self._show(over)
 
     async def _moves(self, table_id: int) -> list[dict[str, Any]]:
         try:
@@ -275,77 +417,90 @@ class TerminalPlay:
             return []
         return list(document.get("moves") or [])
 
-    async def _show_moves(self, table: TableInfo, result: Result | None) -> None:
-        """Every move since the last one shown: who, what, what it took, scopa."""
+    async def _show_moves(self, table: TableInfo, scope: list[int]) -> None:
+        """Every move since the last one shown: who, what, what it took, scopa (``scope``: the
+        seats that made one, in order)."""
         moves = await self._moves(table.id)
         fresh = moves[self._seen.moves :]
         self._seen.moves = len(moves)
         if not fresh:
             return
-        scope: list[int] = []
-        if result is not None:
-            scope = [
-                int(e.data.get("seat", -1))
-                for e in result.events
-                if isinstance(e, Announcement) and e.kind == "scopa"
-            ]
         tr = self.renderer.translations(self._locale)
         me = table.seat_of(PLATFORM, self.user.user_id)
+        # A scopa is the latest capture of its seat among these moves.
+        marked: set[int] = set()
+        for seat in reversed(scope):
+            for i in range(len(fresh) - 1, -1, -1):
+                entry = fresh[i]
+                if i not in marked and int(entry["seat"]) == seat and ":" in str(entry["move"]):
+                    marked.add(i)
+                    break
         lines = []
-        for m in fresh:
+        for i, m in enumerate(fresh):
             seat, move = int(m["seat"]), str(m["move"])
-            if table.family == "scala40":
-                what = scala40_move_text(move, tr)
-            else:
-                what = move_text(move)
-                if ":" in move and seat in scope:
-                    scope.remove(seat)
-                    what += " · " + self._("Scopa!")
+            what = self._label(table.family, move)
+            if i in marked:
+                what += " · " + self._("Scopa!")
             who = self._("You") if seat == me else self.renderer.seat_name(table, seat, tr)
             lines.append(f"  {who}: {what}")
         self.say("")
-        self.say(self._("Moves:"))
+        self.say(self._("Moves since your last turn:"))
         for line in lines:
             self.say(line)
+        self.say("")
+
+    def _label(self, family: str, move: str) -> str:
+        if family == "scala40":
+            return scala40_move_text(move, self.renderer.translations(self._locale))
+        return move_text(move)
 
     def _help(self, family: str) -> str:
-        text = HELP_SCALA40 if family == "scala40" else HELP_SCOPA
+        text = HELPS.get(family, HELP_SCOPA)
         return self._(text).format(letters=suit_help(self._locale))
 
-    async def _loop(self, table_id: int, shown: Result | None = None) -> int:
-        self._playing = True
-        if shown is None:
-            shown = await self.service.show(self.chat, self.user, table_id)
-            if shown.table is not None:
-                await self._show_moves(shown.table, None)
-            self._show(shown)
-        else:
-            # Just dealt: computers may have played before the player's first turn.
-            if shown.table is not None:
-                await self._show_moves(shown.table, shown)
-            self._show(shown)
+    async def _catch_up(self, table_id: int) -> list[Event]:
+        """Play the computers' turns left over (the process stopped while they thought)."""
+        result = await self.service.catch_up(self.chat, self.user, table_id)
+        return [] if result.refusal is not None else list(result.events)
+
+    async def _loop(self, table_id: int, dealt: Result | None = None) -> int:
+        self._saved_game = True
+        happened: list[Event] = list(dealt.events) if dealt is not None else []
+        if dealt is None:
+            happened = await self._catch_up(table_id)  # resumed: the computers finish first
+        shown = await self.service.show(self.chat, self.user, table_id)
+        await self._present(happened, shown)
+        waits = 0
         for _ in range(MAX_PROMPTS):
             table = shown.table
             if table is None:
+                self._show([], refusal=shown)
                 return 1
             if table.status != "playing":
                 return await self._finished(table)
             hand = next((e for e in shown.events if isinstance(e, HandView)), None)
             moves: list[str] = list(getattr(hand.view, "legal_moves", ()) or ()) if hand else []
             if not moves:
+                # Not the player's turn: computers' turns are left over.
+                waits += 1
+                happened = await self._catch_up(table_id)
+                if not happened or waits > MAX_CATCH_UPS:
+                    self.say(self._("The game cannot go on: nobody is to move."))
+                    return 1
                 shown = await self.service.show(self.chat, self.user, table_id)
+                await self._present(happened, shown)
                 continue
-            if table.family == "scala40":
-                tr = self.renderer.translations(self._locale)
-                labels = [scala40_move_text(m, tr) for m in moves]
-            else:
-                labels = [move_text(m) for m in moves]
+            waits = 0
+            labels = [self._label(table.family, m) for m in moves]
             menu = [f"{i}) {label}" for i, label in enumerate(labels, 1)]
-            for row in columns(menu, self._width()):
+            for row in columns(menu, self._width() - 1):
                 self.say(row)
-            line = await self.ask(self._("Your move (number or card, h = help, q = quit): "))
+            prompt = PROMPTS.get(table.family, PROMPT_SCOPA)
+            line = await self.ask(self._(prompt))
             if line is None or line.lower() in QUIT:
-                self._saved()
+                if line is None:
+                    self.out.write("\n")
+                self._leaving()
                 return 0
             if not line:
                 continue
@@ -354,62 +509,59 @@ class TerminalPlay:
                 continue
             if line.lower() in TABLE:
                 shown = await self.service.show(self.chat, self.user, table_id)
-                self._show(shown)
+                self._show(shown.events, refusal=shown)
                 continue
-            move = self._choose(line, moves, labels, table.family)
+            move = self._choose(line, moves, labels, table.family, hand)
             if move is None:
                 continue
             result = await self.service.play(
                 self.chat, self.user, table_id, version=table.version, move=move
             )
             if result.refusal is not None:
-                self._show(result)
+                self._show([], refusal=result)
                 continue
-            if result.table is not None:
-                await self._show_moves(result.table, result)
-            self._show(result)
             shown = await self.service.show(self.chat, self.user, table_id)
-            shown.events = [e for e in shown.events if isinstance(e, HandView)] or shown.events
+            await self._present(result.events, shown)
         return 1
 
-    def _choose(self, line: str, moves: list[str], labels: list[str], family: str) -> str | None:
+    def _choose(
+        self,
+        line: str,
+        moves: list[str],
+        labels: list[str],
+        family: str,
+        hand: HandView | None = None,
+    ) -> str | None:
         """The move string a typed line names, or None after saying why it names none."""
         count = len(moves)
-        if line.isdigit():
-            if 1 <= int(line) <= count:
-                return moves[int(line) - 1]
+        number = line.rstrip(").")
+        if number.isdigit():
+            if 1 <= int(number) <= count:
+                return moves[int(number) - 1]
             self.say(self._("Choose a number from 1 to {count}.").format(count=count))
             return None
+        key = _key(line)
+        same = [m for m, label in zip(moves, labels, strict=True) if _key(label) == key]
+        if len(same) == 1:
+            return same[0]  # typed as the menu shows it
         typed = read_typed(line, self._locale)
         if family == "scala40":
-            head = typed.text.split(" ", 1)[0].lower()
-            if not any(
-                head == h or (h in "as" and head[:1] == h and head[1:].isdigit())
-                for h in _SCALA40_HEADS
-            ):
-                self._unknown(line, count)
-                return None
-            if typed.other is not None and typed.text not in moves and typed.other.text in moves:
-                self._ambiguous(line, [typed.other.text], family)
-                return None
-            return typed.text  # the engine says what is wrong with it, if anything
+            return self._scala40_move(line, typed, moves, hand)
+        return self._card_move(line, typed, moves)
+
+    def _card_move(self, line: str, typed: TypedMove, moves: list[str]) -> str | None:
+        """A move of the card games (Scopa): the card played, then what it takes if given."""
         if typed.cards is None:
-            self._unknown(line, count)
+            self._unknown(line, len(moves))
             return None
-        found = _scopa_moves(typed, moves)
-        if not found and typed.other is not None and _scopa_moves(typed.other, moves):
-            self._ambiguous(line, _scopa_moves(typed.other, moves), family)
+        found = _card_moves(typed, moves)
+        if not found and typed.other is not None and _card_moves(typed.other, moves):
+            self._ambiguous(line, _card_moves(typed.other, moves), moves, "scopa")
             return None
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            numbers = [f"{moves.index(m) + 1}) {move_text(m)}" for m in found]
-            self.say(
-                self._("{card} can take different cards: type the number of your choice.").format(
-                    card=move_text(typed.cards[0])
-                )
-            )
-            self.say("  ".join(numbers))
+            self._several(move_text(typed.cards[0]), found, moves, "scopa")
             return None
         # Not a legal move: the service says why (not in your hand, must take...).
         return (
@@ -417,6 +569,81 @@ class TerminalPlay:
             if typed.cards[1:]
             else typed.cards[0]
         )
+
+    def _scala40_move(
+        self, line: str, typed: TypedMove, moves: list[str], hand: HandView | None
+    ) -> str | None:
+        """A Scala 40 move: its short form (``d 7♦``), a kind's word (``discard 7♦``,
+        ``scarta 7♦``), or cards alone, which name the one listed move made of them."""
+        words = typed.text.split(" ")
+        head = self._scala40_head(words[0])
+        if typed.cards is not None:
+            found = _scala40_moves_of(typed, moves)
+            other = _scala40_moves_of(typed.other, moves) if typed.other is not None else []
+            if not found and other:
+                self._ambiguous(line, other, moves, "scala40")
+                return None
+            if len(found) == 1:
+                return found[0]
+            shown = " ".join(words)
+            if len(found) > 1:
+                self._several(line.strip()[:40], found, moves, "scala40")
+                return None
+            # Not a listed move: the engine says why (draw first, not 40 points...).
+            if len(typed.cards) == 1 and len(words) == 1:
+                return f"d {shown}"
+            opened = getattr(hand.view, "opened", None) if hand is not None else None
+            seat = hand.seat if hand is not None else None
+            has_opened = bool(opened and seat is not None and opened[seat])
+            return f"{'m' if has_opened else 'o'} {shown}"
+        rest = " ".join(words[1:])
+        if head is None or (rest and read_typed(rest, self._locale).cards is None):
+            self._unknown(line, len(moves))  # a word that is no move, or no card after it
+            return None
+        move = " ".join([head, *words[1:]])
+        listed = {m.lower(): m for m in moves}
+        if move.lower() in listed:
+            return listed[move.lower()]
+        if typed.other is not None:
+            other_words = typed.other.text.split(" ")
+            other_move = " ".join([head, *other_words[1:]]).lower()
+            if other_move in listed:
+                self._ambiguous(line, [listed[other_move]], moves, "scala40")
+                return None
+        return move  # the engine says what is wrong with it, if anything
+
+    def _scala40_head(self, word: str) -> str | None:
+        """The engine's head of a Scala 40 move from the typed first word: the short form
+        (``d``, ``a3``), or the first word of a kind's name in the player's language or English
+        (``discard``, ``scarta``, ``draw``, ``pesca``)."""
+        low = word.lower()
+        for h in _SCALA40_HEADS:
+            if low == h or (h in "as" and low[:1] == h and low[1:].isdigit()):
+                return low
+        for kind, name in SCALA40_KINDS.items():
+            if kind in ("a", "s"):
+                continue  # they need a meld's number: the short form, or the menu's text
+            for text in (name, self._(name)):
+                first = text.split(" ", 1)[0].lower()
+                if low == first:
+                    return kind
+        return None
+
+    def _numbered(self, choices: Sequence[str], moves: Sequence[str], family: str) -> str:
+        return "  ".join(
+            f"{moves.index(c) + 1}) {self._label(family, c)}"
+            if c in moves
+            else self._label(family, c)
+            for c in choices
+        )
+
+    def _several(self, what: str, found: list[str], moves: list[str], family: str) -> None:
+        self.say(
+            self._(
+                "{card} can be played in different ways: type the number of your choice."
+            ).format(card=what)
+        )
+        self.say(self._numbered(found, moves, family))
 
     def _unknown(self, line: str, count: int) -> None:
         self.say(
@@ -426,9 +653,7 @@ class TerminalPlay:
             ).format(text=line[:40], count=count, letters=suit_help(self._locale))
         )
 
-    def _ambiguous(self, line: str, choices: list[str], family: str) -> None:
-        tr = self.renderer.translations(self._locale)
-        shown = [scala40_move_text(c, tr) if family == "scala40" else move_text(c) for c in choices]
+    def _ambiguous(self, line: str, choices: list[str], moves: list[str], family: str) -> None:
         self.say(
             self._(
                 "In this language C means {suit}, and “{text}” is not a move that way. Did you "
@@ -436,24 +661,32 @@ class TerminalPlay:
             ).format(
                 suit="♣" if not self._locale.startswith("it") else "♥",
                 text=line[:40],
-                choices=", ".join(shown),
+                choices=self._numbered(choices, moves, family),
             )
         )
 
     async def _finished(self, table: TableInfo) -> int:
-        self._playing = False
+        self._saved_game = False
         line = await self.ask(self._("Play again? [y/N] "))
-        if line is not None and line.lower() in ("y", "yes", "s", "si", "sì"):
+        if line is not None and line.lower() in YES:
             result = await self.service.rematch(self.chat, self.user, table.id)
             self._seen = _Seen()
             if result.refusal is not None or result.table is None:
-                self._show(result)
+                self._show(result.events, refusal=result)
                 return 1
             return await self._loop(result.table.id, result)
+        if line is None:
+            self.out.write("\n")
         return 0
 
 
-def _scopa_moves(typed: TypedMove, moves: Sequence[str]) -> list[str]:
+def _key(text: str) -> str:
+    """A menu label or a typed line, for comparing: no case, spacing, arrows or punctuation."""
+    text = _ARROWS.sub(" ", text.translate(_OUTLINE)).casefold()
+    return re.sub(r"[\s:,;+]+", "", text)
+
+
+def _card_moves(typed: TypedMove, moves: Sequence[str]) -> list[str]:
     """The legal moves a typed line of cards names: the card played, and what it takes when
     given (in any order)."""
     if not typed.cards:
@@ -471,18 +704,84 @@ def _scopa_moves(typed: TypedMove, moves: Sequence[str]) -> list[str]:
     return found
 
 
+def _scala40_moves_of(typed: TypedMove | None, moves: Sequence[str]) -> list[str]:
+    """The listed Scala 40 moves made of exactly the typed cards (as laid: melds, attach,
+    swap, discard), whatever their kind."""
+    if typed is None or typed.cards is None:
+        return []
+    body = typed.text.upper()
+    return [m for m in moves if " " in m and m.split(" ", 1)[1].upper() == body]
+
+
+def _terminal_width() -> int:
+    """The terminal's width now (it may have been resized): the terminal's own word first, as
+    an exported COLUMNS may be stale; COLUMNS or 80 when the output is no terminal."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((80, 24)).columns
+
+
 def columns(items: Sequence[str], width: int) -> list[str]:
-    """Lay menu items out in columns fitted to ``width`` (never breaking an item)."""
+    """Lay menu items out in columns fitted to ``width``, down then across, each column as wide
+    as its widest item (as ``ls`` does); never breaking an item."""
     if not items:
         return []
-    cell = max(_width(i) for i in items) + 2
-    per_line = max(1, min(len(items), (max(width, 20) + 2) // cell))
-    rows = -(-len(items) // per_line)
+    widths = [_width(i) for i in items]
+    for per_line in range(len(items), 0, -1):
+        rows = -(-len(items) // per_line)
+        cols = [list(range(c * rows, min((c + 1) * rows, len(items)))) for c in range(per_line)]
+        cols = [c for c in cols if c]
+        cells = [max(widths[i] for i in c) + 2 for c in cols]
+        if sum(cells) - 2 <= width or len(cols) == 1:
+            break
     lines = []
     for r in range(rows):
-        row = [items[c * rows + r] for c in range(per_line) if c * rows + r < len(items)]
-        lines.append("".join(item + " " * (cell - _width(item)) for item in row[:-1]) + row[-1])
+        row = [(items[c[r]], cells[k]) for k, c in enumerate(cols) if r < len(c)]
+        text = "".join(item + " " * (cell - _width(item)) for item, cell in row[:-1])
+        lines.append(text + row[-1][0])
     return lines
+
+
+def wrap(line: str, width: int) -> list[str]:
+    """``line`` cut at spaces into lines of at most ``width`` columns (the spacing within a
+    line kept); an indented line's continuations are indented two more, a help row's (``  t
+    draws...``) under its description. A word wider than a line is cut."""
+    if _width(line) <= width:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    follow = indent + "  " if indent else ""
+    column = re.match(r" +\S.*?\S {2,}(?=\S)", line)  # "  7♦ 3♥ 4♠   plays...": a help row
+    if column is not None and _width(column.group()) <= width // 2:
+        follow = " " * _width(column.group())  # its continuations under its description
+    lines: list[str] = []
+    prefix, current = indent, ""
+    for piece in re.findall(r"\s*\S+", line.strip(" ")):
+        word = piece.lstrip()
+        if current and _width(prefix + current + piece) <= width:
+            current += piece
+            continue
+        if current:
+            lines.append(prefix + current)
+            prefix, current = follow, ""
+        while _width(prefix + word) > width:
+            cut = _fit(word, max(width - _width(prefix), 1))
+            lines.append(prefix + word[:cut])
+            prefix, word = follow, word[cut:]
+        current = word
+    if current:
+        lines.append(prefix + current)
+    return lines
+
+
+def _fit(text: str, width: int) -> int:
+    """How many characters of ``text`` fit in ``width`` columns (at least one)."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += _width(ch)
+        if used > width:
+            return max(i, 1)
+    return len(text)
 
 
 def _width(text: str) -> int:
@@ -490,7 +789,3 @@ def _width(text: str) -> int:
     return sum(
         2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text if ch != "\ufe0f"
     )
-
-
-def _text(message: Message) -> str:
-    return message.text
