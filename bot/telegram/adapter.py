@@ -218,15 +218,22 @@ class TelegramAdapter:
             return
         chat = self._chat(message)
         target = _named_user(message)
-        seat = None
+        seat = table_id = None
         args = context.args or []
         if target is None and args and args[0].isascii() and args[0].isdigit():
             seat = int(args[0]) - 1  # seats are numbered from 1 on the table
+        elif target is None and args:
+            # "/kick Bea" or "/kick @Bea": the seated player of that name, if only one has it
+            # (an @username names no user id the bot can look up).
+            named = await self._seat_named(chat, " ".join(args).lstrip("@"))
+            if named is not None:
+                table_id, seat = named
         result = await self._service.kick(
             chat,
             user_ref(user),
             target=target,
             seat=seat,
+            table_id=table_id,
             is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, user.id),
         )
         # The list of players goes to the group: its buttons work there, for the one who asked
@@ -345,6 +352,18 @@ class TelegramAdapter:
             where=where_of_message(message),
             bot=context.bot,
         )
+
+    async def _seat_named(self, chat: ChatRef, name: str) -> tuple[int, int] | None:
+        """(table, seat) of the one player of the chat's open tables named ``name`` (case
+        aside), if exactly one is."""
+        wanted = name.strip().casefold()
+        found = [
+            (table.id, s.seat)
+            for table in await self._service.open_tables(chat)
+            for s in table.seats
+            if s is not None and not s.computer and s.name.casefold() == wanted
+        ]
+        return found[0] if len(found) == 1 else None
 
     async def _reply_locale(self, message: Message, user: User) -> str:
         """The language of the adapter's own reply: in a group the chat's (/settings) first,

@@ -210,3 +210,17 @@ async def test_a_new_table_replaces_a_stale_lobby(api: FakeBotApi, tmp_path: Pat
         assert not button_data(closed)
         new_id = decode_button(action_data(api.last_bot_message(GID), "@join")).table_id
         assert new_id != old_id
+
+
+async def test_kick_by_name_or_seat_number(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id, _ = await two_player_game(tavolo)
+        start = len(api.requests)
+        await tavolo.say(GROUP, ADA, "/kick @bea")
+        assert any("Ada ha allontanato Bea" in t for t in texts_after(api, GID, start))
+        # Her seat now plays by itself: a seat number naming it again is refused.
+        assert tavolo.service is not None
+        live = await tavolo.service._live(table_id)
+        seat = next(i for i, s in enumerate(live.row.seats) if s and s["name"] == "Bea")
+        await tavolo.say(GROUP, ADA, f"/kick {seat + 1}")
+        assert api.last_bot_message(GID).text == "Quel giocatore non gioca a questo tavolo."
