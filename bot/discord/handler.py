@@ -664,6 +664,12 @@ class ServiceHandler:
             )
             await self.deliver(result, interaction)
             source = interaction.message
+            if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
+                # Left the game from the hand's question: the hand keeps no buttons.
+                try:
+                    await interaction.edit_original_response(view=None)
+                except discord.HTTPException as error:
+                    logger.info("could not clear the left hand's buttons: %s", error)
             if (
                 result.refusal is not None
                 and result.refusal.code == "stale"
