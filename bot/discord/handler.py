@@ -763,7 +763,9 @@ class ServiceHandler:
         reached: set[str] = set()  # players whose hand message now shows this result
         events = _latest_table_views(result.events)
         if interaction is not None and not interaction.response.is_done():
-            events = _reply_first(events, interaction)
+            events = _reply_first(
+                events, interaction, table_id=result.table.id if result.table else None
+            )
         for event in events:
             if (
                 event.audience.kind == "user"
@@ -1209,18 +1211,32 @@ class ServiceHandler:
         return False
 
 
-def _reply_first(events: list[Event], interaction: discord.Interaction[Any]) -> list[Event]:
+def _reply_first(
+    events: list[Event], interaction: discord.Interaction[Any], *, table_id: int | None = None
+) -> list[Event]:
     """The events with the one that answers the interaction first: Discord hears back as soon
-    as the service has decided, before the other messages are edited."""
+    as the service has decided, before the other messages are edited. An event of the result's
+    own table comes before one of another table (a new table's lobby answers its command, not
+    the stale lobby it replaced)."""
     channel = str(interaction.channel_id)
     user = str(interaction.user.id)
+    found: list[int] = []
     for index, event in enumerate(events):
         here = event.audience.kind == "chat" and event.audience.id == channel
         if (here and interaction.guild_id is not None) or (
             event.audience.kind == "user" and event.audience.id == user
         ):
-            return [event, *events[:index], *events[index + 1 :]]
-    return events
+            found.append(index)
+    own = [i for i in found if _table_of(events[i]) == table_id]
+    chosen = own or found
+    if not chosen:
+        return events
+    index = chosen[0]
+    return [events[index], *events[:index], *events[index + 1 :]]
+
+
+def _table_of(event: Event) -> int | None:
+    return event.table.id if isinstance(event, TableEvent) else None
 
 
 def _retarget(result: Result, audience: Audience, locale: str) -> Result:

@@ -191,3 +191,20 @@ async def test_leaving_from_the_hand_asks_first_and_clears_it(
         assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
         assert not ids_on(fake.messages[hand.id])
     assert_all_answered(fake)
+
+
+async def test_a_new_table_replaces_a_stale_lobby(fake: FakeDiscord, backend: Backend) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        old = await open_table(fake, alice, "scopa")
+        old_id = table_id_of(old)
+        backend.now += 660  # stale, and the timer loop has not run
+        new = await open_table(fake, bob, "scopa")
+        await settle(handler, fake, new)
+        assert table_id_of(new) != old_id
+        assert find_id(new, "@join")
+        closed = fake.messages[old.id]
+        assert "nessuno ha iniziato la partita" in closed.content.lower(), closed.content
+        assert not ids_on(closed)
+    assert_all_answered(fake)
