@@ -209,6 +209,7 @@ class TelegramAdapter:
             return
         result = await self._service.leave(self._chat(message), user_ref(user))
         await self._reply(message, result)
+        await self._close_left_hands(result)
 
     async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/kick (in reply to a player's message, naming them, or a seat number; else a list
@@ -247,6 +248,7 @@ class TelegramAdapter:
             for e in result.events
         ]
         await self._reply(message, Result(events, result.table, result.refusal))
+        await self._close_left_hands(result)
 
     async def on_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/rules: the options of the open table."""
@@ -353,6 +355,21 @@ class TelegramAdapter:
             bot=context.bot,
         )
 
+    async def _close_left_hands(self, result: Result) -> None:
+        """A player left the game (or was kicked): their private hand keeps no move buttons."""
+        for event in result.events:
+            if not isinstance(event, Announcement) or event.kind != "left":
+                continue
+            seat = event.data.get("seat")
+            info = event.table.seats[seat] if isinstance(seat, int) else None
+            if info is None or info.platform != PLATFORM or not info.user_id.isdigit():
+                continue
+            shown = await self._delivery.book.private(event.table.id, int(info.user_id))
+            if shown is None:
+                continue
+            with contextlib.suppress(TelegramError):
+                await self._delivery.messenger.edit_markup(shown.where, shown.message_id, None)
+
     async def _seat_named(self, chat: ChatRef, name: str) -> tuple[int, int] | None:
         """(table, seat) of the one player of the chat's open tables named ``name`` (case
         aside), if exactly one is."""
@@ -433,6 +450,7 @@ class TelegramAdapter:
             data,
             is_admin=lambda: is_chat_admin(bot, table_chat, query.from_user.id),
         )
+        await self._close_left_hands(result)
         if result.ok and message is not None:
             await self._delivery.learn(message, data, user_id=query.from_user.id)
             if data.endswith(":@leave") and message.chat.type == ChatType.PRIVATE:
