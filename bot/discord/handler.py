@@ -786,6 +786,8 @@ class ServiceHandler:
                     await self._post(int(event.audience.id), message, interaction, event=event)
                     if isinstance(event, Announcement) and event.kind == "abandoned":
                         await self._closed(event, message, interaction)
+                    elif isinstance(event, Announcement) and event.kind == "left":
+                        await self._hand_left(event, interaction)
                 continue
             target = int(event.audience.id)
             mine = interaction is not None and interaction.user.id == target
@@ -827,6 +829,18 @@ class ServiceHandler:
         if interaction is not None and not interaction.response.is_done():
             # Nothing to show (e.g. a setting changed): Discord still wants an answer.
             await answer(interaction, "✓", ephemeral=True)
+
+    async def _hand_left(
+        self, event: Announcement, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """A player left the game (or was removed): their hand message keeps no buttons."""
+        seat = event.data.get("seat")
+        info = event.table.seats[seat] if isinstance(seat, int) else None
+        client = self._client(interaction)
+        if info is None or client is None or info.platform != PLATFORM:
+            return
+        if info.user_id.isdigit():
+            await self.hands.close_hand(client, int(info.user_id), event.table.id)
 
     def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)

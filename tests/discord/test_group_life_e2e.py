@@ -72,11 +72,15 @@ async def test_leave_mid_game_and_the_leaver_loses(fake: FakeDiscord, backend: B
     bot, handler = await make_bot(backend)
     async with running(bot, fake):
         table_id = await _two_player_game(fake, handler, alice, bob)
+        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        bob_hand = await my_hand(fake, handler, bob, table)
         left = await fake.slash(bob, "leave")
         await left.wait_answer()
         await settle(handler, fake, left)
         assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
-        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        # His hand keeps no buttons: nothing to press into a game he left.
+        assert not ids_on(fake.messages[bob_hand.id])
+        table = fake.messages[table.id]
         await play_out(
             fake,
             handler,
