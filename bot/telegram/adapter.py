@@ -443,12 +443,12 @@ class TelegramAdapter:
             )
         chat = await self._chat_of_press(message, user, data)
         bot = query.get_bot()
-        table_chat = _telegram_chat(chat)
         result = await self._service.press(
             chat,
             user,
             data,
-            is_admin=lambda: is_chat_admin(bot, table_chat, query.from_user.id),
+            # Asked only for a press that needs it (@kick): of the table's own chat.
+            is_admin=lambda: is_chat_admin(bot, _telegram_chat(chat), query.from_user.id),
         )
         await self._close_left_hands(result)
         if result.ok and message is not None:
