@@ -664,6 +664,12 @@ class ServiceHandler:
             )
             await self.deliver(result, interaction)
             source = interaction.message
+            if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
+                # Left the game from the hand's question: the hand keeps no buttons.
+                try:
+                    await interaction.edit_original_response(view=None)
+                except discord.HTTPException as error:
+                    logger.info("could not clear the left hand's buttons: %s", error)
             if (
                 result.refusal is not None
                 and result.refusal.code == "stale"
@@ -757,7 +763,9 @@ class ServiceHandler:
         reached: set[str] = set()  # players whose hand message now shows this result
         events = _latest_table_views(result.events)
         if interaction is not None and not interaction.response.is_done():
-            events = _reply_first(events, interaction)
+            events = _reply_first(
+                events, interaction, table_id=result.table.id if result.table else None
+            )
         for event in events:
             if (
                 event.audience.kind == "user"
@@ -778,6 +786,8 @@ class ServiceHandler:
                     await self._post(int(event.audience.id), message, interaction, event=event)
                     if isinstance(event, Announcement) and event.kind == "abandoned":
                         await self._closed(event, message, interaction)
+                    elif isinstance(event, Announcement) and event.kind == "left":
+                        await self._hand_left(event, interaction)
                 continue
             target = int(event.audience.id)
             mine = interaction is not None and interaction.user.id == target
@@ -819,6 +829,18 @@ class ServiceHandler:
         if interaction is not None and not interaction.response.is_done():
             # Nothing to show (e.g. a setting changed): Discord still wants an answer.
             await answer(interaction, "✓", ephemeral=True)
+
+    async def _hand_left(
+        self, event: Announcement, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """A player left the game (or was removed): their hand message keeps no buttons."""
+        seat = event.data.get("seat")
+        info = event.table.seats[seat] if isinstance(seat, int) else None
+        client = self._client(interaction)
+        if info is None or client is None or info.platform != PLATFORM:
+            return
+        if info.user_id.isdigit():
+            await self.hands.close_hand(client, int(info.user_id), event.table.id)
 
     def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)
@@ -1203,18 +1225,32 @@ class ServiceHandler:
         return False
 
 
-def _reply_first(events: list[Event], interaction: discord.Interaction[Any]) -> list[Event]:
+def _reply_first(
+    events: list[Event], interaction: discord.Interaction[Any], *, table_id: int | None = None
+) -> list[Event]:
     """The events with the one that answers the interaction first: Discord hears back as soon
-    as the service has decided, before the other messages are edited."""
+    as the service has decided, before the other messages are edited. An event of the result's
+    own table comes before one of another table (a new table's lobby answers its command, not
+    the stale lobby it replaced)."""
     channel = str(interaction.channel_id)
     user = str(interaction.user.id)
+    found: list[int] = []
     for index, event in enumerate(events):
         here = event.audience.kind == "chat" and event.audience.id == channel
         if (here and interaction.guild_id is not None) or (
             event.audience.kind == "user" and event.audience.id == user
         ):
-            return [event, *events[:index], *events[index + 1 :]]
-    return events
+            found.append(index)
+    own = [i for i in found if _table_of(events[i]) == table_id]
+    chosen = own or found
+    if not chosen:
+        return events
+    index = chosen[0]
+    return [events[index], *events[:index], *events[index + 1 :]]
+
+
+def _table_of(event: Event) -> int | None:
+    return event.table.id if isinstance(event, TableEvent) else None
 
 
 def _retarget(result: Result, audience: Audience, locale: str) -> Result:

@@ -164,19 +164,33 @@ class LiveHands:
             platform=PLATFORM, kind=HAND, table_id=table_id
         ):
             place = HandPlace.from_value(value)
-            if place is not None and self.usable(place):
-                try:
-                    if place.via == "dm":
-                        channel = client.get_partial_messageable(place.channel_id)
-                        await channel.get_partial_message(int(place.message)).edit(view=None)
-                    else:
-                        webhook = self._webhook(client, place)
-                        await webhook.edit_message(self._message_id(place), view=None)
-                except discord.HTTPException as error:
-                    logger.info("could not clear an old hand's buttons: %s", error.status)
+            if place is not None:
+                await self._clear(client, place)
             await self.state.state_delete(
                 platform=PLATFORM, kind=HAND, scope=scope, table_id=table_id
             )
+
+    async def close_hand(self, client: discord.Client, user_id: int, table_id: int) -> None:
+        """One player's hand of a table loses its buttons (they left the game, or were
+        removed) and is forgotten."""
+        place = await self.get(user_id, table_id)
+        if place is not None:
+            await self._clear(client, place)
+        await self.forget(user_id, table_id)
+
+    async def _clear(self, client: discord.Client, place: HandPlace) -> None:
+        """Take a hand message's buttons away (best effort, while Discord lets us edit it)."""
+        if not self.usable(place):
+            return
+        try:
+            if place.via == "dm":
+                channel = client.get_partial_messageable(place.channel_id)
+                await channel.get_partial_message(int(place.message)).edit(view=None)
+            else:
+                webhook = self._webhook(client, place)
+                await webhook.edit_message(self._message_id(place), view=None)
+        except discord.HTTPException as error:
+            logger.info("could not clear an old hand's buttons: %s", error.status)
 
     async def remove(self, client: discord.Client, place: HandPlace) -> None:
         """Delete an old hand message, so no stale buttons stay on screen (best effort: one

@@ -134,7 +134,7 @@ async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int
     from bot.service.service import Refused, _present, _seat_index
 
     try:
-        live = await service._reload(table_id)
+        live = await service._live(table_id)
         service._check_chat(live, chat)
         seat = _seat_index(live.row, user)
         if seat is None or not _present(live.row, seat):

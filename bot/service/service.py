@@ -936,7 +936,8 @@ class TableService:
         board = _board(await self.store.leaderboard(scope=scope, family=family, limit=limit))
         if chat is not None:
             audience = Audience("chat", chat.platform, chat.chat_id)
-            locale = await self._locale_of_chat(chat.platform, chat.chat_id, user.locale)
+            # A public message: the chat's language (not the asker's), like its tables.
+            locale = await self._locale_of_chat(chat.platform, chat.chat_id, None)
         else:
             audience = Audience("user", user.platform, user.user_id)
             locale = await self._locale_for_user(user, None)

@@ -209,6 +209,7 @@ class TelegramAdapter:
             return
         result = await self._service.leave(self._chat(message), user_ref(user))
         await self._reply(message, result)
+        await self._close_left_hands(result)
 
     async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/kick (in reply to a player's message, naming them, or a seat number; else a list
@@ -218,15 +219,22 @@ class TelegramAdapter:
             return
         chat = self._chat(message)
         target = _named_user(message)
-        seat = None
+        seat = table_id = None
         args = context.args or []
         if target is None and args and args[0].isascii() and args[0].isdigit():
             seat = int(args[0]) - 1  # seats are numbered from 1 on the table
+        elif target is None and args:
+            # "/kick Bea" or "/kick @Bea": the seated player of that name, if only one has it
+            # (an @username names no user id the bot can look up).
+            named = await self._seat_named(chat, " ".join(args).lstrip("@"))
+            if named is not None:
+                table_id, seat = named
         result = await self._service.kick(
             chat,
             user_ref(user),
             target=target,
             seat=seat,
+            table_id=table_id,
             is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, user.id),
         )
         # The list of players goes to the group: its buttons work there, for the one who asked
@@ -240,6 +248,7 @@ class TelegramAdapter:
             for e in result.events
         ]
         await self._reply(message, Result(events, result.table, result.refusal))
+        await self._close_left_hands(result)
 
     async def on_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/rules: the options of the open table."""
@@ -346,6 +355,33 @@ class TelegramAdapter:
             bot=context.bot,
         )
 
+    async def _close_left_hands(self, result: Result) -> None:
+        """A player left the game (or was kicked): their private hand keeps no move buttons."""
+        for event in result.events:
+            if not isinstance(event, Announcement) or event.kind != "left":
+                continue
+            seat = event.data.get("seat")
+            info = event.table.seats[seat] if isinstance(seat, int) else None
+            if info is None or info.platform != PLATFORM or not info.user_id.isdigit():
+                continue
+            shown = await self._delivery.book.private(event.table.id, int(info.user_id))
+            if shown is None:
+                continue
+            with contextlib.suppress(TelegramError):
+                await self._delivery.messenger.edit_markup(shown.where, shown.message_id, None)
+
+    async def _seat_named(self, chat: ChatRef, name: str) -> tuple[int, int] | None:
+        """(table, seat) of the one player of the chat's open tables named ``name`` (case
+        aside), if exactly one is."""
+        wanted = name.strip().casefold()
+        found = [
+            (table.id, s.seat)
+            for table in await self._service.open_tables(chat)
+            for s in table.seats
+            if s is not None and not s.computer and s.name.casefold() == wanted
+        ]
+        return found[0] if len(found) == 1 else None
+
     async def _reply_locale(self, message: Message, user: User) -> str:
         """The language of the adapter's own reply: in a group the chat's (/settings) first,
         in private the user's."""
@@ -407,13 +443,14 @@ class TelegramAdapter:
             )
         chat = await self._chat_of_press(message, user, data)
         bot = query.get_bot()
-        table_chat = _telegram_chat(chat)
         result = await self._service.press(
             chat,
             user,
             data,
-            is_admin=lambda: is_chat_admin(bot, table_chat, query.from_user.id),
+            # Asked only for a press that needs it (@kick): of the table's own chat.
+            is_admin=lambda: is_chat_admin(bot, _telegram_chat(chat), query.from_user.id),
         )
+        await self._close_left_hands(result)
         if result.ok and message is not None:
             await self._delivery.learn(message, data, user_id=query.from_user.id)
             if data.endswith(":@leave") and message.chat.type == ChatType.PRIVATE:

@@ -71,6 +71,10 @@ def test_env_example_values_load() -> None:
         ({"COMPUTER_PROCESSES": "-1"}, "COMPUTER_PROCESSES"),
         ({"SHUTDOWN_GRACE_SECONDS": "x"}, "SHUTDOWN_GRACE_SECONDS"),
         ({"TURN_REMINDER_SECONDS": "60", "TURN_TIMEOUT_SECONDS": "30"}, "TURN_TIMEOUT_SECONDS"),
+        ({"LOBBY_TIMEOUT": "ten"}, "LOBBY_TIMEOUT"),
+        ({"LOBBY_TIMEOUT": "xm"}, "LOBBY_TIMEOUT"),
+        ({"LOBBY_TIMEOUT": "-5"}, "LOBBY_TIMEOUT"),
+        ({"SEASON": "week"}, "SEASON"),
     ],
 )
 def test_a_bad_setting_is_named_in_one_line(env: dict[str, str], named: str) -> None:
@@ -107,6 +111,14 @@ def test_a_bad_setting_stops_start_up_with_one_line(
     for value in env.values():
         if len(value) > 6:
             assert value not in run.stderr  # never the value: it may be a secret
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"), [("10m", 600.0), ("90s", 90.0), ("1h", 3600.0), ("45", 45.0), ("0", 0.0)]
+)
+def test_lobby_timeout_in_seconds_or_with_a_unit(value: str, seconds: float) -> None:
+    assert load_settings(lobby_timeout=value).lobby_timeout == seconds
+    assert load_settings().lobby_timeout == 600.0 and load_settings().season == "month"
 
 
 def test_webhook_settings_reach_the_telegram_adapter() -> None:

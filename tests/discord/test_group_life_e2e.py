@@ -18,6 +18,7 @@ from tests.discord.test_games_e2e import (
     find_id,
     ids_on,
     make_bot,
+    my_hand,
     open_table,
     play_out,
     settle,
@@ -71,11 +72,15 @@ async def test_leave_mid_game_and_the_leaver_loses(fake: FakeDiscord, backend: B
     bot, handler = await make_bot(backend)
     async with running(bot, fake):
         table_id = await _two_player_game(fake, handler, alice, bob)
+        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        bob_hand = await my_hand(fake, handler, bob, table)
         left = await fake.slash(bob, "leave")
         await left.wait_answer()
         await settle(handler, fake, left)
         assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
-        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        # His hand keeps no buttons: nothing to press into a game he left.
+        assert not ids_on(fake.messages[bob_hand.id])
+        table = fake.messages[table.id]
         await play_out(
             fake,
             handler,
@@ -167,4 +172,43 @@ async def test_a_table_opened_with_rejoin_lets_the_leaver_back(
         live = await handler.service._live(table_id_of(lobby))
         bob_seat = next(s for s in live.row.seats if s and s["user_id"] == str(bob.id))
         assert not bob_seat.get("left") and not bob_seat["away"]
+    assert_all_answered(fake)
+
+
+async def test_leaving_from_the_hand_asks_first_and_clears_it(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        table_id = await _two_player_game(fake, handler, alice, bob)
+        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        hand = await my_hand(fake, handler, bob, table)
+        asked = await fake.click(bob, hand, find_id(hand, "@quit"))
+        await asked.wait_answer()
+        await settle(handler, fake, asked)
+        question = fake.messages[hand.id]
+        assert "Lasci la partita?" in question.content, question.content
+        left = await fake.click(bob, question, find_id(question, "@leave"))
+        await left.wait_answer()
+        await settle(handler, fake, left)
+        assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
+        assert not ids_on(fake.messages[hand.id])
+    assert_all_answered(fake)
+
+
+async def test_a_new_table_replaces_a_stale_lobby(fake: FakeDiscord, backend: Backend) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        old = await open_table(fake, alice, "scopa")
+        old_id = table_id_of(old)
+        backend.now += 660  # stale, and the timer loop has not run
+        new = await open_table(fake, bob, "scopa")
+        await settle(handler, fake, new)
+        assert table_id_of(new) != old_id
+        assert find_id(new, "@join")
+        closed = fake.messages[old.id]
+        assert "nessuno ha iniziato la partita" in closed.content.lower(), closed.content
+        assert not ids_on(closed)
     assert_all_answered(fake)

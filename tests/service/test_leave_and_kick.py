@@ -198,3 +198,27 @@ async def test_leaving_a_lobby_still_just_frees_the_seat(make_service: Callable[
     assert kicked.ok
     out = await service.kick(CHAT, ADA, target=BEA)
     assert out.ok and out.table is not None and out.table.free_seats == 1
+
+
+async def test_the_player_to_move_leaves_and_the_computer_plays_at_once(
+    make_service: Callable[..., Any],
+) -> None:
+    service = await scopa_service(make_service)
+    table = await two_humans(service)
+    live = await service._live(table)
+    mover = live.game.current_player
+    doc = live.row.seats[mover]
+    assert doc is not None
+    user = {"1": ADA, "2": BEA}[doc["user_id"]]
+    other = BEA if user is ADA else ADA
+    left = await service.leave(CHAT, user)
+    assert left.ok, left.refusal
+    moves = await service.store.moves(table)
+    assert moves and moves[-1].seat == mover and moves[-1].actor == "computer"
+    live = await service._live(table)
+    assert live.game.current_player != mover
+    # The other player is to move now, with buttons at the current version.
+    hands = [e for e in left.events if isinstance(e, HandView) and e.audience.id == other.user_id]
+    assert hands and hands[-1].table.version == live.row.version
+    row = await service.store.load_table(table)
+    assert row is not None and row.deadline_kind == "remind"  # the human's turn is timed

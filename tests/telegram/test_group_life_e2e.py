@@ -104,6 +104,8 @@ async def test_a_player_who_leaves_is_replaced_and_rated_as_a_loss(
         await tavolo.say(GROUP, ADA, "/leave")
         said = texts_after(api, GID, start)
         assert any("Ada ha lasciato la partita" in t for t in said), said
+        # Her hand keeps no buttons: nothing to press into a game she left.
+        assert all(not button_data(m) for m in api.bot_messages(ADA["id"]))
         assert await table_status(tavolo, table_id) == "playing"
         # The hand's own button asks first; Ada has left, so hers answers with a refusal.
         await play_until_over(tavolo, [BEA], table_id)
@@ -170,6 +172,7 @@ async def test_kick_by_the_creator_and_refused_to_others(api: FakeBotApi, tmp_pa
         await tavolo.say(GROUP, ADA, "/kick", reply_to=bea_says)
         said = texts_after(api, GID, start)
         assert any("Ada ha allontanato Bea" in t for t in said), said
+        assert all(not button_data(m) for m in api.bot_messages(BEA["id"]))
         # Bea, now out of the game, is no creator nor admin either.
         await tavolo.say(GROUP, BEA, "/kick", reply_to=bea_says)
         assert api.last_bot_message(GID).text == (
@@ -210,3 +213,17 @@ async def test_a_new_table_replaces_a_stale_lobby(api: FakeBotApi, tmp_path: Pat
         assert not button_data(closed)
         new_id = decode_button(action_data(api.last_bot_message(GID), "@join")).table_id
         assert new_id != old_id
+
+
+async def test_kick_by_name_or_seat_number(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id, _ = await two_player_game(tavolo)
+        start = len(api.requests)
+        await tavolo.say(GROUP, ADA, "/kick @bea")
+        assert any("Ada ha allontanato Bea" in t for t in texts_after(api, GID, start))
+        # Her seat now plays by itself: a seat number naming it again is refused.
+        assert tavolo.service is not None
+        live = await tavolo.service._live(table_id)
+        seat = next(i for i, s in enumerate(live.row.seats) if s and s["name"] == "Bea")
+        await tavolo.say(GROUP, ADA, f"/kick {seat + 1}")
+        assert api.last_bot_message(GID).text == "Quel giocatore non gioca a questo tavolo."
