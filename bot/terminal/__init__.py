@@ -650,7 +650,9 @@ class TerminalPlay:
                 "{card} can be played in different ways: type the number of your choice."
             ).format(card=what)
         )
-        self.say(self._numbered(found, moves, family))
+        items = [f"{moves.index(c) + 1}) {self._label(family, c)}" for c in found if c in moves]
+        for row in columns(items, self._width() - 1):
+            self.say(row)
 
     def _unknown(self, line: str, count: int) -> None:
         self.say(
