@@ -435,14 +435,21 @@ class TerminalPlay:
                 if i not in marked and int(entry["seat"]) == seat and ":" in str(entry["move"]):
                     marked.add(i)
                     break
-        lines = []
+        # One line per turn: a player's moves in a row (Scala 40: draw; melds; discard).
+        turns: list[tuple[int, list[str]]] = []
         for i, m in enumerate(fresh):
             seat, move = int(m["seat"]), str(m["move"])
             what = self._label(table.family, move)
             if i in marked:
                 what += " · " + self._("Scopa!")
+            if turns and turns[-1][0] == seat:
+                turns[-1][1].append(what)
+            else:
+                turns.append((seat, [what]))
+        lines = []
+        for seat, done in turns:
             who = self._("You") if seat == me else self.renderer.seat_name(table, seat, tr)
-            lines.append(f"  {who}: {what}")
+            lines.append(f"  {who}: {'; '.join(done)}")
         self.say("")
         self.say(self._("Moves since your last turn:"))
         for line in lines:
@@ -643,7 +650,9 @@ class TerminalPlay:
                 "{card} can be played in different ways: type the number of your choice."
             ).format(card=what)
         )
-        self.say(self._numbered(found, moves, family))
+        items = [f"{moves.index(c) + 1}) {self._label(family, c)}" for c in found if c in moves]
+        for row in columns(items, self._width() - 1):
+            self.say(row)
 
     def _unknown(self, line: str, count: int) -> None:
         self.say(

@@ -171,4 +171,5 @@ def listed(output: str, header: str, *, after: int = 0) -> list[tuple[str, str]]
             continue
         who, _, what = line.strip().partition(": ")
         rows.append((who, what))
-    return rows
+    # A turn's moves share a line ("Draw from the stock; Discard: 7♦"): one row per move.
+    return [(who, one) for who, what in rows for one in what.split("; ")]

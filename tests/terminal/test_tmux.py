@@ -125,8 +125,9 @@ def moves_block(screen: str, header: str) -> list[tuple[str, str]]:
             rows[-1] = (rows[-1][0], rows[-1][1] + " " + line.strip())
             continue
         who, _, what = line.strip().partition(": ")
-        rows.append((who, what.removesuffix(" · Scopa!")))
-    return rows
+        rows.append((who, what))
+    # A turn's moves share a line ("Draw from the stock; Discard: 7♦"): one row per move.
+    return [(who, one.removesuffix(" · Scopa!")) for who, what in rows for one in what.split("; ")]
 
 
 def menu(screen: str) -> dict[int, str]:
