@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=_program(),
         description="Play computer players against each other; print win rates with 95% CIs.",
-        epilog="Example: tavolo simulate --game scopa --players 2 --computers hard,easy --games 20",
+        epilog=f"Example: {_program()} --game scopa --players 2 --computers hard,easy --games 20",
     )
     parser.add_argument(
         "--game", choices=GAMES, default="scopone", help="the game (default: scopone)"
