@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "simulate",
         help="computer-vs-computer games for measuring the computer players "
-        "(tavolo simulate --help: its options)",
+        f"({_program()} simulate --help: its options)",
         add_help=False,
     )
     db = sub.add_parser("db", help="database maintenance")

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine import scopa
@@ -110,11 +111,19 @@ class _Players(argparse.Action):
             namespace.players = text
 
 
+def _program() -> str:
+    """How we were started, for the usage line: tavolo, python -m bot, python -m bot.simulate."""
+    stem = Path(sys.argv[0]).stem
+    if stem == "tavolo":
+        return "tavolo simulate"
+    return "python -m bot.simulate" if stem == "simulate" else "python -m bot simulate"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tavolo simulate",
+        prog=_program(),
         description="Play computer players against each other; print win rates with 95% CIs.",
-        epilog="Example: tavolo simulate --game scopa --players 2 --computers hard,easy --games 20",
+        epilog=f"Example: {_program()} --game scopa --players 2 --computers hard,easy --games 20",
     )
     parser.add_argument(
         "--game", choices=GAMES, default="scopone", help="the game (default: scopone)"

@@ -199,6 +199,7 @@ class TerminalPlay:
         self._locale = user.locale or "it"
         self._saved_game = False  # a game of this player's is saved: leaving says how to resume
         self._started = False  # this run got as far as a table (else: nothing played yet)
+        self._ahead: asyncio.Future[str | None] | None = None  # a line read while computers played
 
     def _(self, text: str, locale: str | None = None) -> str:
         return self.renderer.translations(locale or self._locale).gettext(text)
@@ -214,8 +215,33 @@ class TerminalPlay:
     async def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
         self.out.flush()
-        line = await self._read()
+        line = await self._next_line()
         return None if line is None else line.strip()
+
+    async def _next_line(self) -> str | None:
+        """The next input line: one read ahead while the computers played, else a new read."""
+        ahead, self._ahead = self._ahead, None
+        return await (ahead if ahead is not None else self._read())
+
+    async def _reading_meanwhile(self, work: Awaitable[Result]) -> Result | None:
+        """``work`` (computers about to think) while the input is read ahead: when it ends
+        (Ctrl-D) first, the work is cancelled (the moves made so far are saved) and None says
+        the player left. A line typed ahead waits for the next prompt."""
+        task = asyncio.ensure_future(work)
+        if self._ahead is None:
+            self._ahead = asyncio.ensure_future(self._read())
+        try:
+            waiting: set[asyncio.Future[Any]] = {task, self._ahead}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done() and self._ahead.done() and self._ahead.result() is None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                return None
+            return await task
+        except BaseException:  # Ctrl-C: nothing may go on using the store being closed
+            task.cancel()
+            raise
 
     async def run(
         self, game: str | None, *, players: int | None, level: str, new: bool = False
@@ -241,6 +267,12 @@ class TerminalPlay:
             self.out.write("\n")
             self._leaving()
             raise
+
+    def _left(self) -> int:
+        """The input ended while the computers played (Ctrl-D): leave as at the prompt."""
+        self.out.write("\n")
+        self._leaving()
+        return 0
 
     def _leaving(self) -> None:
         """What leaving now means for the game: saved (and how to resume it), or none yet."""
@@ -465,16 +497,24 @@ class TerminalPlay:
         text = HELPS.get(family, HELP_SCOPA)
         return self._(text).format(letters=suit_help(self._locale))
 
-    async def _catch_up(self, table_id: int) -> list[Event]:
-        """Play the computers' turns left over (the process stopped while they thought)."""
-        result = await self.service.catch_up(self.chat, self.user, table_id)
+    async def _catch_up(self, table_id: int) -> list[Event] | None:
+        """Play the computers' turns left over (the process stopped while they thought); None
+        when the player left meanwhile."""
+        result = await self._reading_meanwhile(
+            self.service.catch_up(self.chat, self.user, table_id)
+        )
+        if result is None:
+            return None
         return [] if result.refusal is not None else list(result.events)
 
     async def _loop(self, table_id: int, dealt: Result | None = None) -> int:
         self._saved_game = True
         happened: list[Event] = list(dealt.events) if dealt is not None else []
         if dealt is None:
-            happened = await self._catch_up(table_id)  # resumed: the computers finish first
+            caught = await self._catch_up(table_id)  # resumed: the computers finish first
+            if caught is None:
+                return self._left()
+            happened = caught
         shown = await self.service.show(self.chat, self.user, table_id)
         await self._present(happened, shown)
         waits = 0
@@ -490,7 +530,10 @@ class TerminalPlay:
             if not moves:
                 # Not the player's turn: computers' turns are left over.
                 waits += 1
-                happened = await self._catch_up(table_id)
+                caught = await self._catch_up(table_id)
+                if caught is None:
+                    return self._left()
+                happened = caught
                 if not happened or waits > MAX_CATCH_UPS:
                     self.say(self._("The game cannot go on: nobody is to move."))
                     return 1
@@ -521,9 +564,12 @@ class TerminalPlay:
             move = self._choose(line, moves, labels, table.family, hand)
             if move is None:
                 continue
-            result = await self.service.play(
-                self.chat, self.user, table_id, version=table.version, move=move
+            played = await self._reading_meanwhile(
+                self.service.play(self.chat, self.user, table_id, version=table.version, move=move)
             )
+            if played is None:
+                return self._left()
+            result = played
             if result.refusal is not None:
                 self._show([], refusal=result)
                 continue

@@ -52,8 +52,9 @@ def test_ctrl_c_at_the_prompt_leaves_saying_the_game_is_saved(
     assert again.wait() == 0
 
 
-def test_ctrl_c_while_the_computers_think_then_resume(
-    tmp_path: Path, terminals: list[Terminal]
+@pytest.mark.parametrize(("key", "code"), [("\x03", 130), ("\x04", 0)], ids=["ctrl-c", "ctrl-d"])
+def test_a_key_while_the_computers_think_then_resume(
+    tmp_path: Path, terminals: list[Terminal], key: str, code: int
 ) -> None:
     # Scopone against three strong computers: after the player's card they think a while.
     first = start(
@@ -63,9 +64,9 @@ def test_ctrl_c_while_the_computers_think_then_resume(
     first.line("1")
     first.expect("1\n", after=at)  # echoed by the terminal: the line is on its way
     time.sleep(0.3)  # for the program to take the line in (Ctrl-C flushes unread input)
-    first.send("\x03")
+    first.send(key)
     first.expect(SAVED_IT, after=at)
-    assert first.wait() == 130
+    assert first.wait() == code
     # Resuming: whatever the computers had not played yet, they play now; the screen lists
     # the player's own card and every computer move since.
     again = start(terminals, tmp_path, ["play", "scopone"], "it_IT.UTF-8")
