@@ -17,6 +17,9 @@ What a game kind guarantees (``tests/engine/test_contract.py`` checks every regi
 
 * **Rules** are a frozen value: ``Rules.from_dict(rules.to_dict()) == rules``; an unknown option
   or a bad value raises a ``ValueError`` (``engine.errors.RuleText``) naming what is allowed.
+  ``Rules.options()`` describes every option ``from_dict`` accepts (:class:`GameOption`, e.g.
+  ``engine.options.Option``): its kind, allowed values, the default of ``Rules()``, and a short
+  English help text, so menus and ``/rules`` are generated from the engine.
 * **Moves** are short strings (``str(move)`` of every legal move; at most 64 bytes with the
   table's prefix, so they fit Telegram's callback data): ``play(str(m))`` accepts each of
   ``legal_moves()``; a string that cannot be read raises one ``ValueError`` subclass, a move that
@@ -41,6 +44,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "GameClass",
+    "GameOption",
     "GameModule",
     "GameOutcome",
     "GameRules",
@@ -63,12 +67,49 @@ class GameRules(Protocol):
         ...
 
 
+class GameOption(Protocol):
+    """One rule option described for menus (``engine.options.Option`` is the engines' own)."""
+
+    @property
+    def name(self) -> str:
+        """The option's name in ``Rules.from_dict`` (and after ``name=`` in a command)."""
+        ...
+
+    @property
+    def kind(self) -> str:
+        """``"choice"`` (one of ``choices``), ``"int"`` (``low`` to ``high``) or ``"bool"``."""
+        ...
+
+    @property
+    def default(self) -> object:
+        """The value ``Rules()`` has."""
+        ...
+
+    @property
+    def choices(self) -> tuple[object, ...]: ...
+
+    @property
+    def low(self) -> int | None: ...
+
+    @property
+    def high(self) -> int | None: ...
+
+    @property
+    def help(self) -> str:
+        """One short English sentence for players; also the message id of its translations."""
+        ...
+
+
 class RulesClass(Protocol):
     """The ``Rules`` class of a game kind (its class methods)."""
 
     def from_dict(self, data: Mapping[str, Any], /) -> GameRules:
         """Rules from a mapping of option names; an unknown option or a bad value raises a
         ``ValueError`` naming what is allowed."""
+        ...
+
+    def options(self) -> Sequence[GameOption]:
+        """Every option ``from_dict`` accepts, described, in the order a menu shows them."""
         ...
 
 

@@ -3,6 +3,7 @@
 ```python
 from engine import scopa
 rules = scopa.Rules(variant="scopone", target=8)       # docs/rules.md options; bad: RulesError
+scopa.Rules.options()                                  # each option: kind, values, default, help
 game = scopa.new_game(rules, seed=7)                   # same seed + same moves = same game
 game.legal_moves(); game = game.play("7D:3C+4S")       # IllegalMove / MoveParseError otherwise
 scopa.capture_options(table, card)                     # [] = the card stays on the table
@@ -31,10 +32,11 @@ from engine.scopa.game import (
     Smazzata,
     new_game,
 )
-from engine.scopa.rules import PRIMIERA_MODES, VARIANTS, Rules, RulesError
+from engine.scopa.rules import OPTIONS, PRIMIERA_MODES, VARIANTS, Rules, RulesError
 from engine.scopa.scoring import SCORE_KEYS, score_smazzata
 
 __all__ = [
+    "OPTIONS",
     "PRIMIERA_MODES",
     "SCHEMA",
     "SCORE_KEYS",

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.options import Option
+
 SUITS = "DCSB"
 RANKS = "A234567JQK"
 
@@ -44,6 +46,13 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
         return cls(**data)
+
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        return (
+            Option("players", "int", 2, low=2, high=2, help="how many seats"),
+            Option("hand", "int", 16, low=2, high=20, help="cards in each hand"),
+        )
 
 
 @dataclass(frozen=True)

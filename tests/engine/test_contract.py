@@ -186,3 +186,91 @@ def test_a_game_plays_to_its_end(kind: GameKind, players: int) -> None:
             assert game.outcome() is not None
             return
     pytest.fail(f"no random {kind.name} game for {players} ended within the bound")
+
+
+# The options described by each engine (Rules.options()) against what Rules.from_dict accepts.
+# Values allowed only together with others: Scopa's fuori belongs to Scopone games to 8.
+ENABLING: dict[tuple[str, object], dict[str, Any]] = {
+    ("fuori", True): {"variant": "scopone", "target": 8},
+}
+
+
+def engine_kinds() -> list[GameKind]:
+    """One registered kind per engine module (scopa, scopone and scientifico share one)."""
+    seen: dict[int, GameKind] = {}
+    for name in default_registry().names:
+        kind = default_registry().get(name)
+        assert kind is not None
+        seen.setdefault(id(kind.module), kind)
+    return list(seen.values())
+
+
+ENGINES = [pytest.param(kind, id=kind.name) for kind in engine_kinds()]
+
+
+@pytest.mark.parametrize("kind", ENGINES)
+def test_options_describe_exactly_what_from_dict_accepts(kind: GameKind) -> None:
+    rules_class = kind.module.Rules
+    options = list(rules_class.options())
+    names = [option.name for option in options]
+    assert len(names) == len(set(names)), "an option is described twice"
+    defaults = rules_class.from_dict({}).to_dict()
+    assert set(names) == set(defaults), (
+        f"described only {sorted(set(names) - set(defaults))}, "
+        f"accepted but not described {sorted(set(defaults) - set(names))}"
+    )
+    for option in options:
+        assert option.kind in ("choice", "int", "bool"), option
+        assert option.help, f"{option.name} has no help text"
+        assert option.default == defaults[option.name], (
+            f"{option.name}: described default {option.default!r}, Rules() has "
+            f"{defaults[option.name]!r}"
+        )
+        json.dumps([option.default, list(option.choices), option.low, option.high])
+
+
+def _allowed(option: Any) -> list[object]:
+    if option.kind == "int":
+        return list(range(option.low, option.high + 1))
+    if option.kind == "bool":
+        return [False, True]
+    return list(option.choices)
+
+
+def _refused(option: Any) -> list[object]:
+    # (None is left out: Scopa reads it as "the default that follows from the variant".)
+    if option.kind == "int":
+        return [option.low - 1, option.high + 1, str(option.low), True]
+    if option.kind == "bool":
+        return ["yes", 1]
+    return ["no_such_value"]
+
+
+@pytest.mark.parametrize("kind", ENGINES)
+def test_every_described_value_is_accepted_and_nothing_else(kind: GameKind) -> None:
+    rules_class = kind.module.Rules
+    for option in rules_class.options():
+        assert option.default in _allowed(option), option
+        for value in _allowed(option):
+            extra = ENABLING.get((option.name, value), {})
+            rules = rules_class.from_dict({**extra, option.name: value})
+            assert rules.to_dict()[option.name] == value, (option.name, value)
+        for value in _refused(option):
+            with pytest.raises(ValueError):
+                rules_class.from_dict({option.name: value})
+
+
+def test_engine_options_are_plain_values() -> None:
+    """engine.options.Option: frozen, JSON-safe, and it refuses a description that says nothing."""
+    from engine.options import Option
+
+    option = Option("target", "int", 11, low=1, high=51, help="the points that win")
+    assert option.allowed() == tuple(range(1, 52))
+    assert json.loads(json.dumps(option.to_dict()))["high"] == 51
+    assert Option("x", "bool", False).allowed() == (False, True)
+    with pytest.raises(ValueError):
+        Option("x", "choice", "a")
+    with pytest.raises(ValueError):
+        Option("x", "int", 1, low=3, high=2)
+    with pytest.raises(ValueError):
+        Option("x", "float", 1.0)  # type: ignore[arg-type]

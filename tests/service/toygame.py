@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.options import Option
+
 
 class RulesError(ValueError):
     pass
@@ -41,6 +43,14 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
         return cls(**d)
+
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        return (
+            Option("players", "int", 2, low=2, high=4, help="how many seats"),
+            Option("hand", "int", 3, low=1, high=9, help="cards in each hand"),
+            Option("variant", "choice", "toy", ("toy",), help="the only variant"),
+        )
 
 
 @dataclass(frozen=True)
