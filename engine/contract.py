@@ -31,6 +31,11 @@ What a game kind guarantees (``tests/engine/test_contract.py`` checks every regi
 * **Views**: ``view(seat)`` is what that seat may see (its own hand, the legal moves on its turn,
   everything public); ``view(None)`` is the public view, with no hand at all. A view never holds
   a card of another seat's hand.
+* **Events**: ``events`` are what the move that made a state did, in order (for a new game:
+  its first deal), as values of the common shape :class:`GameEvent` (``engine.events.Event``
+  in Scopa and Scala 40): captures, scope, fuori, draws, melds, discards, a deal or hand scored,
+  the game over. Every event is public, so the service may announce any of them to the table. A
+  state restored by ``from_dict`` may have none: an engine need not save them.
 * **Saving**: ``to_dict()`` is JSON-safe and holds everything (hidden cards too: for storage,
   never for players); ``Game.from_dict(game.to_dict())`` is the same game, and a bad document
   raises ``ValueError``.
@@ -44,8 +49,9 @@ from typing import Any, Protocol
 
 __all__ = [
     "GameClass",
-    "GameOption",
+    "GameEvent",
     "GameModule",
+    "GameOption",
     "GameOutcome",
     "GameRules",
     "GameState",
@@ -164,6 +170,29 @@ class GameView(Protocol):
         ...
 
 
+class GameEvent(Protocol):
+    """Something a move did, public (``engine.events.Event``; each engine has typed ones)."""
+
+    @property
+    def kind(self) -> str:
+        """A short name (``"captured"``, ``"scopa"``, ``"discarded"``, ``"over"``...)."""
+        ...
+
+    @property
+    def seat(self) -> int | None:
+        """The seat the event concerns, None where it concerns no one seat."""
+        ...
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The rest of the event, JSON-safe (cards as their strings)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind", "seat", "data"}``."""
+        ...
+
+
 class GameState(Protocol):
     """One state of a game: immutable from the outside, ``play`` returns the next one."""
 
@@ -214,6 +243,11 @@ class GameState(Protocol):
 
     def outcome(self) -> GameOutcome | None:
         """None while the game goes on."""
+        ...
+
+    @property
+    def events(self) -> Sequence[GameEvent]:
+        """What the move that made this state did, in order; public."""
         ...
 
     def to_dict(self) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.cards import Card, french_deck, parse_card
 
+from .events import Scala40Event
 from .melds import sort_cards
 from .moves import IllegalMove, Move, parse_move
 from .rules import Rules, RulesError
@@ -85,19 +86,21 @@ def new_game(
         out_at=[0] * n,
         scores=[0] * n,
     )
-    Turns(rules, state).deal()
-    return Game(rules, state)
+    turns = Turns(rules, state)
+    turns.deal()
+    return Game(rules, state, tuple(turns.events))
 
 
 class Game:
     """One Scala 40 match. Immutable from the outside: ``play()`` returns a new Game."""
 
-    __slots__ = ("_legal", "_rules", "_s")
+    __slots__ = ("_events", "_legal", "_rules", "_s")
 
-    def __init__(self, rules: Rules, state: State) -> None:
+    def __init__(self, rules: Rules, state: State, events: tuple[Scala40Event, ...] = ()) -> None:
         self._rules = rules
         self._s = state
         self._legal: list[Move] | None = None
+        self._events = events
 
     # -- the generic surface -------------------------------------------------------------
 
@@ -227,6 +230,12 @@ class Game:
     def last_hand(self) -> HandResult | None:
         return self._s.last_hand
 
+    @property
+    def events(self) -> tuple[Scala40Event, ...]:
+        """What the move that made this game did, in order (``engine.scala40.events``); a new
+        game: its first deal; a game loaded by ``from_dict``: none (events are not saved)."""
+        return self._events
+
     def all_cards(self) -> list[Card]:
         """Every card somewhere in the game: hands, melds, pozzo, tallone (always 108)."""
         s = self._s
@@ -251,9 +260,10 @@ class Game:
             raise IllegalMove("a move is a Move or a string, not {kind}", kind=type(move).__name__)
         state = self._s.copy()
         seat = state.current
-        Turns(self._rules, state).apply(move)
+        turns = Turns(self._rules, state)
+        turns.apply(move)
         state.last_move = (seat, str(move))
-        return Game(self._rules, state)
+        return Game(self._rules, state, tuple(turns.events))
 
     def _seat(self, seat: int) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:

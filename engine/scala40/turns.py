@@ -17,10 +17,28 @@ from collections.abc import Sequence
 from engine.cards import Card, french_deck
 from engine.errors import Problem
 
+from .events import (
+    Attached,
+    Closed,
+    Dealt,
+    Discarded,
+    Drew,
+    Eliminated,
+    GameOver,
+    HandScored,
+    Melded,
+    Opened,
+    Reentered,
+    Restocked,
+    Scala40Event,
+    StayedOut,
+    Swapped,
+)
 from .melds import MeldShape, analyze_meld, attach_ends, hand_penalty, sort_cards, swap_index
 from .moves import IllegalMove, Move, MoveKind
 from .position import Position, pile_index, without_pile
-from .state import HandResult, Phase, TableMeld
+from .rules import Rules
+from .state import HandResult, Phase, State, TableMeld
 
 __all__ = ["CLOSE_IN_HAND_BONUS", "FLAT_UNOPENED", "HAND_SIZE", "Turns", "rng_for"]
 
@@ -37,7 +55,12 @@ def rng_for(seed: int, label: str) -> random.Random:
 
 
 class Turns(Position):
-    """The rules applied to a state being built (a fresh copy): every mutation lives here."""
+    """The rules applied to a state being built (a fresh copy): every mutation lives here, and
+    ``events`` tells what happened (``engine.scala40.events``)."""
+
+    def __init__(self, rules: Rules, state: State) -> None:
+        super().__init__(rules, state)
+        self.events: list[Scala40Event] = []
 
     # -- what may be played ----------------------------------------------------------------
 
@@ -83,6 +106,7 @@ class Turns(Position):
         s, rules = self.s, self.rules
         deck = [*french_deck(0), *french_deck(1)]
         rng_for(s.seed, f"hand{s.hand_no}").shuffle(deck)
+        self.events.append(Dealt(s.dealer, s.hand_no))
         n = len(s.hands)
         s.dealt = list(s.active)
         s.hands = [[] for _ in range(n)]
@@ -154,6 +178,7 @@ class Turns(Position):
         s.restocks += 1
         s.stock = s.pile[-2::-1]
         s.pile = s.pile[-1:]
+        self.events.append(Restocked(len(s.stock), s.restocks))
         return False
 
     def next_turn(self) -> None:
@@ -167,6 +192,8 @@ class Turns(Position):
         # Chiusura in mano: the closer opened in this very turn (a player who never opened and
         # runs out of cards through turns without a draw has laid nothing down).
         in_hand = closer is not None and s.opened[closer] and not s.opened_at_start
+        if closer is not None:
+            self.events.append(Closed(closer, in_hand))
         penalties = [0] * len(s.hands)
         for seat, hand in enumerate(s.hands):
             if not s.dealt[seat] or seat == closer:
@@ -187,6 +214,10 @@ class Turns(Position):
                 s.out_at[seat] = s.hand_no
                 out.append(seat)
         s.last_hand = HandResult(s.hand_no, closer, in_hand, tuple(penalties), tuple(out))
+        self.events.append(
+            HandScored(closer, s.hand_no, in_hand, tuple(penalties), tuple(s.scores), tuple(out))
+        )
+        self.events += [Eliminated(seat, s.scores[seat]) for seat in out]
         s.pile_card = None
         s.must_open = False
         s.must_use = False
@@ -204,6 +235,7 @@ class Turns(Position):
         if len(left) <= 1:
             s.phase = Phase.OVER
             s.winner = left[0] if left else None
+            self.events.append(GameOver(s.winner))
             return
         n = len(s.hands)
         s.dealer = next(
@@ -251,6 +283,7 @@ class Turns(Position):
         self.hand.append(s.stock.pop())
         s.pile_free = False
         s.phase = Phase.MELD
+        self.events.append(Drew(s.current, "tallone"))
         if not s.stock:
             self.recycle()
 
@@ -301,6 +334,7 @@ class Turns(Position):
                 "it fits nowhere with your cards and the table",
                 card=top,
             )
+        self.events.append(Drew(s.current, "pozzo", top))
 
     def take(self, wanted: Sequence[Card]) -> list[Card]:
         """The hand's own card objects for ``wanted`` (the named deck copy first), removed."""
@@ -375,9 +409,15 @@ class Turns(Position):
             s.opened[seat] = True
             s.must_open = False
         position = 0
+        first = len(s.melds) + 1
         for meld in move.melds:
             s.melds.append(TableMeld(seat, tuple(taken[position : position + len(meld)])))
             position += len(meld)
+        laid = tuple(meld.cards for meld in s.melds[first - 1 :])
+        if opening:
+            self.events.append(Opened(seat, laid, first, total))
+        else:
+            self.events.append(Melded(seat, laid, first))
         self.after_laying(taken)
 
     def table_meld(self, move: Move) -> TableMeld:
@@ -441,6 +481,7 @@ class Turns(Position):
         (card,) = self.take([move.card])
         cards = (card, *meld.cards) if end == "<" else (*meld.cards, card)
         s.melds[move.target - 1] = TableMeld(meld.owner, cards)
+        self.events.append(Attached(s.current, card, move.target, end))
         self.after_laying([card])
 
     def swap(self, move: Move) -> None:
@@ -455,6 +496,7 @@ class Turns(Position):
         cards = (*meld.cards[:index], card, *meld.cards[index + 1 :])
         s.melds[move.target - 1] = TableMeld(meld.owner, cards)
         self.hand.append(joker)
+        self.events.append(Swapped(s.current, card, move.target))
         self.after_laying([card])
 
     def discard(self, move: Move) -> None:
@@ -489,6 +531,7 @@ class Turns(Position):
         copies = [i for i, held in enumerate(self.hand) if held == card and i != pile]
         exact = [i for i in copies if self.hand[i].deck == card.deck]
         s.pile.append(self.hand.pop((exact or copies)[0]))
+        self.events.append(Discarded(s.current, s.pile[-1]))
         s.top_attachable = fits
         if len(s.pile) > 1:
             s.pile_free = False
@@ -509,6 +552,9 @@ class Turns(Position):
             s.active[seat] = True
             s.reentered[seat] = True
             s.out_at[seat] = 0
+            self.events.append(Reentered(seat, s.scores[seat]))
+        else:
+            self.events.append(StayedOut(seat))
         if s.pending:
             s.current = s.pending[0]
         else:

@@ -32,6 +32,17 @@ from engine.scopa._tables import (
     mask_of,
 )
 from engine.scopa.capture import capture_masks
+from engine.scopa.events import (
+    Captured,
+    Dealt,
+    Fuori,
+    GameOver,
+    Played,
+    Rest,
+    Scopa,
+    ScopaEvent,
+    SmazzataScored,
+)
 from engine.scopa.rules import Rules
 from engine.scopa.scoring import certain_points, score_masks
 
@@ -274,6 +285,7 @@ class Game:
         "_dealer",
         "_deals",
         "_deck",
+        "_events",
         "_hands",
         "_history",
         "_last_move",
@@ -309,6 +321,7 @@ class Game:
     _winner: int | None
     _multiplier: int
     _legal: tuple[list[Move], list[tuple[int, int, str]]] | None  # computed once per state
+    _events: list[ScopaEvent]  # what the move that made this state did; not saved
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -325,6 +338,7 @@ class Game:
         game._multiplier = 1
         game._last_move = None
         game._legal = None
+        game._events = []
         game._deal()
         return game
 
@@ -349,6 +363,7 @@ class Game:
         other._winner = self._winner
         other._multiplier = self._multiplier
         other._legal = None
+        other._events = []
         return other
 
     def _deal(self) -> None:
@@ -399,6 +414,7 @@ class Game:
         self._history = []
         self._start_totals = self._totals.copy()
         self._current = order[0]
+        self._events.append(Dealt(self._dealer, len(self._smazzate) + 1))
 
     # ----------------------------------------------------------------- reading
     @property
@@ -463,6 +479,12 @@ class Game:
     @property
     def last_move(self) -> tuple[int, str] | None:
         return self._last_move
+
+    @property
+    def events(self) -> tuple[ScopaEvent, ...]:
+        """What the move that made this state did, in order (``engine.scopa.events``); a new
+        game: its first deal; a game loaded by ``from_dict``: none (events are not saved)."""
+        return tuple(self._events)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self._hands[self._seat(seat)])
@@ -648,15 +670,18 @@ class Game:
             self._table &= ~capture
             self._captured[side] |= capture | bit
             self._last_taker = side
+            self._events.append(Captured(seat, CARDS[card], cards_of(capture), side))
             ace_takes_all = rules.asso_piglia_tutto and VALUE[card] == 1
             if not self._table and not last_play and not ace_takes_all:
                 self._scope[side] += 1
+                self._events.append(Scopa(seat, side))
         else:
             self._table |= bit
+            self._events.append(Played(seat, CARDS[card]))
         self._history.append((seat, text))
         self._last_move = (seat, text)
         if fuori:
-            self._declare_fuori(side)
+            self._declare_fuori(seat, side)
         elif last_play:
             self._end_smazzata()
         else:
@@ -682,13 +707,20 @@ class Game:
         for s, row in enumerate(scores):
             self._totals[s] += row["total"]
 
+    def _scored(self) -> SmazzataScored:
+        last = self._smazzate[-1]
+        return SmazzataScored(last.number, last.scores, tuple(self._totals), last.fuori)
+
     def _end_smazzata(self) -> None:
         rules = self._rules
         # The last side that captured takes what is left, and that is not a scopa.
         taker = self._last_taker if self._last_taker is not None else self.side_of(self._dealer)
+        if self._table:
+            self._events.append(Rest(taker, cards_of(self._table)))
         self._captured[taker] |= self._table
         self._table = 0
         self._record(score_masks(self._captured, self._scope, rules), None)
+        self._events.append(self._scored())
         totals = self._totals
         best = max(totals)
         leaders = [s for s, t in enumerate(totals) if t == best]
@@ -700,10 +732,12 @@ class Game:
         self._dealer = (self._dealer + 1) % rules.players
         self._deal()
 
-    def _declare_fuori(self, side: int) -> None:
+    def _declare_fuori(self, seat: int, side: int) -> None:
         self._record(certain_points(self._captured, self._scope, self._rules), side)
         own = self._totals[side]
         other = self._totals[1 - side]
+        self._events.append(Fuori(seat, side, own >= self._rules.target))
+        self._events.append(self._scored())
         if own >= self._rules.target:
             self._finish(side, multiplier_from=other)
         else:
@@ -716,6 +750,7 @@ class Game:
         self._current = None
         if self._rules.figs_multiplier:
             self._multiplier = _multiplier(multiplier_from)
+        self._events.append(GameOver(winner, self._multiplier))
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None) -> ScopaView:
@@ -805,6 +840,7 @@ class Game:
             game._winner = _opt_int(data["winner"])
             game._multiplier = int(data["multiplier"])
             game._legal = None
+            game._events = []
         except (KeyError, TypeError, CardParseError) as exc:
             raise ValueError(f"corrupt saved Scopa game: {exc!r}") from None
         if len(game._hands) != n or len(game._captured) != sides or len(game._totals) != sides:

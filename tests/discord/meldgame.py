@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.contract import GameEvent
 from engine.options import Option
 
 SUITS = "DCSB"
@@ -146,6 +147,10 @@ class Game:
             return None
         firsts = [i for i, r in enumerate(o.ranks) if r == 0]
         return firsts[0] if len(firsts) == 1 else None
+
+    @property
+    def events(self) -> tuple[GameEvent, ...]:
+        return ()  # a toy: the service's tests check its announcements on the views
 
     def view(self, seat: int | None) -> View:
         return View(

@@ -138,6 +138,15 @@ def check_turn(game: GameState) -> None:
         assert isinstance(game.points(side), int)
 
 
+def check_events(game: GameState) -> None:
+    """What the move did: events of the common shape, JSON-safe, each about a seat or none."""
+    for event in game.events:
+        doc = json.loads(json.dumps(event.to_dict()))
+        assert doc == {"kind": event.kind, "seat": event.seat, "data": dict(event.data)}
+        assert isinstance(event.kind, str) and event.kind
+        assert event.seat is None or event.seat in range(game.players)
+
+
 @pytest.mark.parametrize(("kind", "players"), CASES)
 def test_rules_round_trip_and_refuse_an_unknown_option(kind: GameKind, players: int) -> None:
     rules = kind.rules(players, {})
@@ -168,6 +177,7 @@ def test_random_playouts_keep_the_contract(kind: GameKind, players: int) -> None
             assert game.to_dict() == before, "play() changed the state it was called on"
             with pytest.raises(ValueError):
                 game.play("not a move at all")
+            check_events(following)
             game = following
 
 
@@ -189,10 +199,28 @@ def test_a_game_plays_to_its_end(kind: GameKind, players: int) -> None:
 
 
 # The options described by each engine (Rules.options()) against what Rules.from_dict accepts.
-# Values allowed only together with others: Scopa's fuori belongs to Scopone games to 8.
-ENABLING: dict[tuple[str, object], dict[str, Any]] = {
-    ("fuori", True): {"variant": "scopone", "target": 8},
-}
+# Some values are allowed only together with others: each is tried alone, then in these settings
+# (Scopa's fuori belongs to Scopone games to 8; Briscola's 5 players to chiamata, its targets
+# above 51 to deal_scoring=points). A setting an engine refuses is simply not used.
+SETTINGS: list[dict[str, Any]] = [
+    {},
+    {"variant": "scopone", "target": 8},
+    {"variant": "chiamata"},
+    {"deal_scoring": "points"},
+]
+
+
+def _accepts(rules_class: Any, name: str, value: object) -> bool:
+    for setting in SETTINGS:
+        if name in setting:
+            continue
+        try:
+            rules = rules_class.from_dict({**setting, name: value})
+        except ValueError:
+            continue
+        if rules.to_dict()[name] == value:
+            return True
+    return False
 
 
 def engine_kinds() -> list[GameKind]:
@@ -251,10 +279,8 @@ def test_every_described_value_is_accepted_and_nothing_else(kind: GameKind) -> N
     rules_class = kind.module.Rules
     for option in rules_class.options():
         assert option.default in _allowed(option), option
-        for value in _allowed(option):
-            extra = ENABLING.get((option.name, value), {})
-            rules = rules_class.from_dict({**extra, option.name: value})
-            assert rules.to_dict()[option.name] == value, (option.name, value)
+        refused = [v for v in _allowed(option) if not _accepts(rules_class, option.name, v)]
+        assert not refused, f"{option.name}: described but refused: {refused[:10]}"
         for value in _refused(option):
             with pytest.raises(ValueError):
                 rules_class.from_dict({option.name: value})

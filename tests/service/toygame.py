@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.contract import GameEvent
 from engine.options import Option
 
 
@@ -161,6 +162,10 @@ class Game:
 
     def hand(self, seat: int) -> tuple[str, ...]:
         return tuple(str(c) for c in sorted(self.hands[seat]))
+
+    @property
+    def events(self) -> tuple[GameEvent, ...]:
+        return ()  # a toy: the service's tests check its announcements on the views
 
     def view(self, seat: int | None) -> View:
         over = self.is_over
