@@ -291,6 +291,7 @@ class Game:
         "_last_move",
         "_last_taker",
         "_legal",
+        "_move",
         "_multiplier",
         "_rules",
         "_scope",
@@ -321,7 +322,11 @@ class Game:
     _winner: int | None
     _multiplier: int
     _legal: tuple[list[Move], list[tuple[int, int, str]]] | None  # computed once per state
-    _events: list[ScopaEvent]  # what the move that made this state did; not saved
+    # What the move that made this state did (not saved): the card played, kept raw as (seat,
+    # card, capture, side, scopa) because play() is hot and events are read far less often; then
+    # the rarer events (fuori, the end of a smazzata, a deal), as values.
+    _move: tuple[int, int, int, int, bool] | None
+    _events: tuple[ScopaEvent, ...]
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -338,7 +343,8 @@ class Game:
         game._multiplier = 1
         game._last_move = None
         game._legal = None
-        game._events = []
+        game._move = None
+        game._events = ()
         game._deal()
         return game
 
@@ -363,7 +369,8 @@ class Game:
         other._winner = self._winner
         other._multiplier = self._multiplier
         other._legal = None
-        other._events = []
+        other._move = None
+        other._events = ()
         return other
 
     def _deal(self) -> None:
@@ -414,7 +421,7 @@ class Game:
         self._history = []
         self._start_totals = self._totals.copy()
         self._current = order[0]
-        self._events.append(Dealt(self._dealer, len(self._smazzate) + 1))
+        self._events += (Dealt(self._dealer, len(self._smazzate) + 1),)
 
     # ----------------------------------------------------------------- reading
     @property
@@ -484,7 +491,15 @@ class Game:
     def events(self) -> tuple[ScopaEvent, ...]:
         """What the move that made this state did, in order (``engine.scopa.events``); a new
         game: its first deal; a game loaded by ``from_dict``: none (events are not saved)."""
-        return tuple(self._events)
+        if self._move is None:
+            return self._events
+        seat, card, capture, side, swept = self._move
+        if not capture:
+            return (Played(seat, CARDS[card]), *self._events)
+        captured = Captured(seat, CARDS[card], cards_of(capture), side)
+        if swept:
+            return (captured, Scopa(seat, side), *self._events)
+        return (captured, *self._events)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self._hands[self._seat(seat)])
@@ -670,14 +685,14 @@ class Game:
             self._table &= ~capture
             self._captured[side] |= capture | bit
             self._last_taker = side
-            self._events.append(Captured(seat, CARDS[card], cards_of(capture), side))
             ace_takes_all = rules.asso_piglia_tutto and VALUE[card] == 1
-            if not self._table and not last_play and not ace_takes_all:
+            swept = not self._table and not last_play and not ace_takes_all
+            if swept:
                 self._scope[side] += 1
-                self._events.append(Scopa(seat, side))
+            self._move = (seat, card, capture, side, swept)
         else:
             self._table |= bit
-            self._events.append(Played(seat, CARDS[card]))
+            self._move = (seat, card, 0, side, False)
         self._history.append((seat, text))
         self._last_move = (seat, text)
         if fuori:
@@ -716,11 +731,11 @@ class Game:
         # The last side that captured takes what is left, and that is not a scopa.
         taker = self._last_taker if self._last_taker is not None else self.side_of(self._dealer)
         if self._table:
-            self._events.append(Rest(taker, cards_of(self._table)))
+            self._events += (Rest(taker, cards_of(self._table)),)
         self._captured[taker] |= self._table
         self._table = 0
         self._record(score_masks(self._captured, self._scope, rules), None)
-        self._events.append(self._scored())
+        self._events += (self._scored(),)
         totals = self._totals
         best = max(totals)
         leaders = [s for s, t in enumerate(totals) if t == best]
@@ -736,8 +751,7 @@ class Game:
         self._record(certain_points(self._captured, self._scope, self._rules), side)
         own = self._totals[side]
         other = self._totals[1 - side]
-        self._events.append(Fuori(seat, side, own >= self._rules.target))
-        self._events.append(self._scored())
+        self._events += (Fuori(seat, side, own >= self._rules.target), self._scored())
         if own >= self._rules.target:
             self._finish(side, multiplier_from=other)
         else:
@@ -750,7 +764,7 @@ class Game:
         self._current = None
         if self._rules.figs_multiplier:
             self._multiplier = _multiplier(multiplier_from)
-        self._events.append(GameOver(winner, self._multiplier))
+        self._events += (GameOver(winner, self._multiplier),)
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None) -> ScopaView:
@@ -840,7 +854,8 @@ class Game:
             game._winner = _opt_int(data["winner"])
             game._multiplier = int(data["multiplier"])
             game._legal = None
-            game._events = []
+            game._move = None
+            game._events = ()
         except (KeyError, TypeError, CardParseError) as exc:
             raise ValueError(f"corrupt saved Scopa game: {exc!r}") from None
         if len(game._hands) != n or len(game._captured) != sides or len(game._totals) != sides:
