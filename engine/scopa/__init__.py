@@ -10,8 +10,8 @@ scopa.capture_options(table, card)                     # [] = the card stays on 
 scopa.score_smazzata(piles, scope)                     # per side: carte, denari, ..., total
 ```
 Move strings: ``"7D"`` (no capture), ``"7D:3C+4S"`` (capture), a trailing ``"!"`` declares fuori.
-See ``engine.scopa.game`` for the state and the views, ``engine.scopa.playout`` for the fast path
-the computer players use.
+See ``engine.scopa.game`` for the state (with ``moves``, ``deal``, ``view`` and ``events`` beside
+it), ``engine.scopa.playout`` for the fast path the computer players use.
 """
 
 from __future__ import annotations
