@@ -1,9 +1,8 @@
 """A tiny game that follows the engine contract, to test the service apart from the real rules.
 
 Each seat holds cards 1..hand; on a turn a seat plays one card ("3"), or "3!" ends the game at
-once. Highest total wins (sides as in Scopa: 4 players = pairs 0+2 vs 1+3). Scopa-like fields
-(``scope``, ``smazzata``, ``last_smazzata``) let the announcements be tested: playing a card equal
-to the previous one is a "scopa".
+once. Highest total wins (sides as in Scopa: 4 players = pairs 0+2 vs 1+3). Its events let the
+announcements be tested: playing a card equal to the previous one is a "scopa", "!" a "fuori".
 """
 
 from __future__ import annotations
@@ -71,6 +70,16 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "hand": list(self.hand)}
+
+
+@dataclass(frozen=True)
+class ToyEvent:
+    kind: str
+    seat: int | None
+    data: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
 
 
 @dataclass(frozen=True)
@@ -165,7 +174,17 @@ class Game:
 
     @property
     def events(self) -> tuple[GameEvent, ...]:
-        return ()  # a toy: the service's tests check its announcements on the views
+        """The last card's scopa (equal to the card before it) and fuori ("!")."""
+        if not self.played:
+            return ()
+        seat, card = self.played[-1]
+        side = {"side": self._side(seat)}
+        out: list[GameEvent] = []
+        if len(self.played) >= 2 and self.played[-2][1] == card:
+            out.append(ToyEvent("scopa", seat, side))
+        if self.ended:
+            out.append(ToyEvent("fuori", seat, side))
+        return tuple(out)
 
     def view(self, seat: int | None) -> View:
         over = self.is_over
