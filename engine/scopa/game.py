@@ -149,7 +149,8 @@ class Game:
     _legal: tuple[list[Move], list[tuple[int, int, str]]] | None  # computed once per state
     # What the move that made this state did (not saved): the card played, kept raw as (seat,
     # card, capture, side, scopa) because play() is hot and events are read far less often; then
-    # the rarer events (fuori, the end of a smazzata, a deal), as values.
+    # the rarer events (fuori, the end of a smazzata, a deal), as values. _copy() leaves both
+    # unset (an unset slot reads as none, see events) to keep play() as fast as it was.
     _move: tuple[int, int, int, int, bool] | None
     _events: tuple[ScopaEvent, ...]
 
@@ -194,8 +195,6 @@ class Game:
         other._winner = self._winner
         other._multiplier = self._multiplier
         other._legal = None
-        other._move = None
-        other._events = ()
         return other
 
     def _deal(self) -> None:
@@ -212,7 +211,7 @@ class Game:
         self._history = []
         self._start_totals = self._totals.copy()
         self._current = (self._dealer + 1) % rules.players
-        self._events += (Dealt(self._dealer, len(self._smazzate) + 1),)
+        self._note(Dealt(self._dealer, len(self._smazzate) + 1))
 
     # ----------------------------------------------------------------- reading
     @property
@@ -282,15 +281,20 @@ class Game:
     def events(self) -> tuple[ScopaEvent, ...]:
         """What the move that made this state did, in order (``engine.scopa.events``); a new
         game: its first deal; a game loaded by ``from_dict``: none (events are not saved)."""
-        if self._move is None:
-            return self._events
-        seat, card, capture, side, swept = self._move
+        move: tuple[int, int, int, int, bool] | None = getattr(self, "_move", None)
+        rest: tuple[ScopaEvent, ...] = getattr(self, "_events", ())
+        if move is None:
+            return rest
+        seat, card, capture, side, swept = move
         if not capture:
-            return (Played(seat, CARDS[card]), *self._events)
+            return (Played(seat, CARDS[card]), *rest)
         captured = Captured(seat, CARDS[card], cards_of(capture), side)
         if swept:
-            return (captured, Scopa(seat, side), *self._events)
-        return (captured, *self._events)
+            return (captured, Scopa(seat, side), *rest)
+        return (captured, *rest)
+
+    def _note(self, *events: ScopaEvent) -> None:
+        self._events = (*getattr(self, "_events", ()), *events)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self._hands[self._seat(seat)])
@@ -522,11 +526,11 @@ class Game:
         # The last side that captured takes what is left, and that is not a scopa.
         taker = self._last_taker if self._last_taker is not None else self.side_of(self._dealer)
         if self._table:
-            self._events += (Rest(taker, cards_of(self._table)),)
+            self._note(Rest(taker, cards_of(self._table)))
         self._captured[taker] |= self._table
         self._table = 0
         self._record(score_masks(self._captured, self._scope, rules), None)
-        self._events += (self._scored(),)
+        self._note(self._scored())
         totals = self._totals
         best = max(totals)
         leaders = [s for s, t in enumerate(totals) if t == best]
@@ -542,7 +546,7 @@ class Game:
         self._record(certain_points(self._captured, self._scope, self._rules), side)
         own = self._totals[side]
         other = self._totals[1 - side]
-        self._events += (Fuori(seat, side, own >= self._rules.target), self._scored())
+        self._note(Fuori(seat, side, own >= self._rules.target), self._scored())
         if own >= self._rules.target:
             self._finish(side, multiplier_from=other)
         else:
@@ -555,7 +559,7 @@ class Game:
         self._current = None
         if self._rules.figs_multiplier:
             self._multiplier = _multiplier(multiplier_from)
-        self._events += (GameOver(winner, self._multiplier),)
+        self._note(GameOver(winner, self._multiplier))
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None) -> ScopaView:
