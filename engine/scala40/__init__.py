@@ -21,6 +21,7 @@ Usage::
     scala40.Rules.options()     # each option: kind, allowed values, default, help
     game.legal_moves()          # [Move(...), ...]; str(move) is its short string
     game = game.play("t")       # a new Game; the old one is unchanged
+    game.events                 # what the move did: (Drew(seat=..., source="tallone"),)
 
 A turn goes ``Phase.DRAW`` -> ``Phase.MELD`` (open, meld, attach, swap as often as allowed) and
 ends with a discard, or when the hand is emptied by melding. Between hands, with the ``reentry``

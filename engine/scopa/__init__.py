@@ -6,6 +6,7 @@ rules = scopa.Rules(variant="scopone", target=8)       # docs/rules.md options; 
 scopa.Rules.options()                                  # each option: kind, values, default, help
 game = scopa.new_game(rules, seed=7)                   # same seed + same moves = same game
 game.legal_moves(); game = game.play("7D:3C+4S")       # IllegalMove / MoveParseError otherwise
+game.events                                            # what it did: Captured, Scopa, ...
 scopa.capture_options(table, card)                     # [] = the card stays on the table
 scopa.score_smazzata(piles, scope)                     # per side: carte, denari, ..., total
 ```
