@@ -55,12 +55,14 @@ class Option:
             raise ValueError(f"option {self.name}: a number needs low <= high")
         if self.kind == "bool" and not self.choices:
             object.__setattr__(self, "choices", (False, True))
+        if self.default not in self.allowed():
+            raise ValueError(f"option {self.name}: the default {self.default!r} is not allowed")
 
-    def allowed(self) -> tuple[object, ...]:
-        """Every value the option takes (for ``int``: ``low`` to ``high``)."""
+    def allowed(self) -> tuple[object, ...] | range:
+        """Every value the option takes (for ``int``: ``range(low, high + 1)``)."""
         if self.kind == "int":
             assert self.low is not None and self.high is not None
-            return tuple(range(self.low, self.high + 1))
+            return range(self.low, self.high + 1)
         return self.choices
 
     def to_dict(self) -> dict[str, object]:

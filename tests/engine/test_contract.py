@@ -291,7 +291,7 @@ def test_engine_options_are_plain_values() -> None:
     from engine.options import Option
 
     option = Option("target", "int", 11, low=1, high=51, help="the points that win")
-    assert option.allowed() == tuple(range(1, 52))
+    assert option.allowed() == range(1, 52)
     assert json.loads(json.dumps(option.to_dict()))["high"] == 51
     assert Option("x", "bool", False).allowed() == (False, True)
     with pytest.raises(ValueError):
@@ -300,3 +300,7 @@ def test_engine_options_are_plain_values() -> None:
         Option("x", "int", 1, low=3, high=2)
     with pytest.raises(ValueError):
         Option("x", "float", 1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="default"):
+        Option("x", "int", 0, low=1, high=3)
+    with pytest.raises(ValueError, match="default"):
+        Option("x", "choice", "c", ("a", "b"))
