@@ -17,6 +17,9 @@ What a game kind guarantees (``tests/engine/test_contract.py`` checks every regi
 
 * **Rules** are a frozen value: ``Rules.from_dict(rules.to_dict()) == rules``; an unknown option
   or a bad value raises a ``ValueError`` (``engine.errors.RuleText``) naming what is allowed.
+  ``Rules.options()`` describes every option ``from_dict`` accepts (:class:`GameOption`, e.g.
+  ``engine.options.Option``): its kind, allowed values, the default of ``Rules()``, and a short
+  English help text, so menus and ``/rules`` are generated from the engine.
 * **Moves** are short strings (``str(move)`` of every legal move; at most 64 bytes with the
   table's prefix, so they fit Telegram's callback data): ``play(str(m))`` accepts each of
   ``legal_moves()``; a string that cannot be read raises one ``ValueError`` subclass, a move that
@@ -28,6 +31,11 @@ What a game kind guarantees (``tests/engine/test_contract.py`` checks every regi
 * **Views**: ``view(seat)`` is what that seat may see (its own hand, the legal moves on its turn,
   everything public); ``view(None)`` is the public view, with no hand at all. A view never holds
   a card of another seat's hand.
+* **Events**: ``events`` are what the move that made a state did, in order (for a new game:
+  its first deal), as values of the common shape :class:`GameEvent` (``engine.events.Event``
+  in Scopa and Scala 40): captures, scope, fuori, draws, melds, discards, a deal or hand scored,
+  the game over. Every event is public, so the service may announce any of them to the table. A
+  state restored by ``from_dict`` may have none: an engine need not save them.
 * **Saving**: ``to_dict()`` is JSON-safe and holds everything (hidden cards too: for storage,
   never for players); ``Game.from_dict(game.to_dict())`` is the same game, and a bad document
   raises ``ValueError``.
@@ -41,7 +49,9 @@ from typing import Any, Protocol
 
 __all__ = [
     "GameClass",
+    "GameEvent",
     "GameModule",
+    "GameOption",
     "GameOutcome",
     "GameRules",
     "GameState",
@@ -63,12 +73,49 @@ class GameRules(Protocol):
         ...
 
 
+class GameOption(Protocol):
+    """One rule option described for menus (``engine.options.Option`` is the engines' own)."""
+
+    @property
+    def name(self) -> str:
+        """The option's name in ``Rules.from_dict`` (and after ``name=`` in a command)."""
+        ...
+
+    @property
+    def kind(self) -> str:
+        """``"choice"`` (one of ``choices``), ``"int"`` (``low`` to ``high``) or ``"bool"``."""
+        ...
+
+    @property
+    def default(self) -> object:
+        """The value ``Rules()`` has."""
+        ...
+
+    @property
+    def choices(self) -> tuple[object, ...]: ...
+
+    @property
+    def low(self) -> int | None: ...
+
+    @property
+    def high(self) -> int | None: ...
+
+    @property
+    def help(self) -> str:
+        """One short English sentence for players; also the message id of its translations."""
+        ...
+
+
 class RulesClass(Protocol):
     """The ``Rules`` class of a game kind (its class methods)."""
 
     def from_dict(self, data: Mapping[str, Any], /) -> GameRules:
         """Rules from a mapping of option names; an unknown option or a bad value raises a
         ``ValueError`` naming what is allowed."""
+        ...
+
+    def options(self) -> Sequence[GameOption]:
+        """Every option ``from_dict`` accepts, described, in the order a menu shows them."""
         ...
 
 
@@ -123,6 +170,29 @@ class GameView(Protocol):
         ...
 
 
+class GameEvent(Protocol):
+    """Something a move did, public (``engine.events.Event``; each engine has typed ones)."""
+
+    @property
+    def kind(self) -> str:
+        """A short name (``"captured"``, ``"scopa"``, ``"discarded"``, ``"over"``...)."""
+        ...
+
+    @property
+    def seat(self) -> int | None:
+        """The seat the event concerns, None where it concerns no one seat."""
+        ...
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The rest of the event, JSON-safe (cards as their strings)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind", "seat", "data"}``."""
+        ...
+
+
 class GameState(Protocol):
     """One state of a game: immutable from the outside, ``play`` returns the next one."""
 
@@ -173,6 +243,11 @@ class GameState(Protocol):
 
     def outcome(self) -> GameOutcome | None:
         """None while the game goes on."""
+        ...
+
+    @property
+    def events(self) -> Sequence[GameEvent]:
+        """What the move that made this state did, in order; public."""
         ...
 
     def to_dict(self) -> dict[str, Any]:

@@ -21,16 +21,17 @@ _MARKER = re.compile(r"^<!--\s*options:\s*(?P<kinds>[\w\s]+?)\s*-->\s*$")
 _ROW = re.compile(r"^\|\s*`(?P<name>[a-z0-9_]+)`\s*\|")
 
 
-def documented_options() -> dict[str, set[str]]:
-    """Each game kind named by a marker in docs/rules.md -> the option names of its table."""
-    found: dict[str, set[str]] = {}
+def documented_rows() -> dict[str, dict[str, tuple[str, str]]]:
+    """Each game kind named by a marker in docs/rules.md -> its option rows: name -> (values,
+    default), the table's second and third cells."""
+    found: dict[str, dict[str, tuple[str, str]]] = {}
     kinds: list[str] | None = None
-    names: set[str] = set()
+    rows: dict[str, tuple[str, str]] = {}
     in_table = False
     for line in [*RULES_DOC.read_text(encoding="utf-8").splitlines(), ""]:
         marker = _MARKER.match(line)
         if marker:
-            kinds, names, in_table = marker["kinds"].split(), set(), False
+            kinds, rows, in_table = marker["kinds"].split(), {}, False
             continue
         if kinds is None:
             continue
@@ -38,13 +39,31 @@ def documented_options() -> dict[str, set[str]]:
             in_table = True
             row = _ROW.match(line)
             if row:
-                names.add(row["name"])
+                cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+                rows[row["name"]] = (cells[1], cells[2]) if len(cells) > 2 else ("", "")
         elif in_table or line.startswith("#"):
             for kind in kinds:
                 assert kind not in found, f"docs/rules.md has two options tables for {kind}"
-                found[kind] = names
+                found[kind] = rows
             kinds = None
     return found
+
+
+def documented_options() -> dict[str, set[str]]:
+    """Each game kind named by a marker in docs/rules.md -> the option names of its table."""
+    return {kind: set(rows) for kind, rows in documented_rows().items()}
+
+
+def _as_written(value: object) -> str:
+    """How docs/rules.md writes an option value: on/off for booleans, else the plain value."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _mentions(cell: str, value: object) -> bool:
+    words = re.findall(r"[\w-]+", cell.replace("`", " "))
+    return _as_written(value) in words
 
 
 def accepted_options(kind: GameKind) -> set[str]:
@@ -138,3 +157,27 @@ def test_pre_commit_runs_the_checks_of_ci() -> None:
     checks = {line.strip().removesuffix(" .") for line in ci if line.startswith(("ruff", "mypy"))}
     assert checks == {"ruff check", "ruff format --check", "mypy"}
     assert entries == checks
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_documented_defaults_and_choices_are_the_engine_ones(name: str) -> None:
+    """Each row's default cell names the default of ``Rules.options()``, and its values cell
+    every choice of a choice option (the engine's descriptions, checked against
+    ``Rules.from_dict`` in tests/engine/test_contract.py)."""
+    kind = default_registry().get(name)
+    assert kind is not None
+    rows = documented_rows().get(name, {})
+    wrong = []
+    for option in kind.module.Rules.options():
+        if option.name not in rows:
+            continue  # reported by test_documented_options_are_the_engine_options
+        values, default = rows[option.name]
+        if not _mentions(default, option.default):
+            wrong.append(
+                f"{option.name}: default {_as_written(option.default)!r} not in {default!r}"
+            )
+        if option.kind == "choice":
+            missing = [c for c in option.choices if not _mentions(values, c)]
+            if missing:
+                wrong.append(f"{option.name}: values {missing} not in {values!r}")
+    assert not wrong, f"docs/rules.md, {name}: " + "; ".join(wrong)

@@ -16,6 +16,7 @@ from sqlalchemy import exc as sa_exc
 
 from bot.service import archive, lobby_timer, seasons
 from bot.service import seats as seating
+from bot.service.announcements import announcements
 from bot.service.events import (
     Announcement,
     Audience,
@@ -30,7 +31,6 @@ from bot.service.events import (
     Refusal,
     Result,
     SeatInfo,
-    SmazzataSummary,
     Stats,
     TableEvent,
     TableInfo,
@@ -1610,7 +1610,6 @@ class TableService:
         if game.is_over:
             values["status"] = "finished"
             finish = self._finish(live, game, now)
-        old_public = live.view(None)
         saved = await self._save(
             live,
             values,
@@ -1631,7 +1630,7 @@ class TableService:
             call.turn_passed = True
         if game.is_over:
             row.status = "finished"
-        await self._announce(call, live, seat, move, old_public, game, saved.rating_changes)
+        await self._announce(call, live, move, game, saved.rating_changes)
         return True
 
     def _finish(self, live: _Live, game: GameState, now: float) -> Finish:
@@ -1721,19 +1720,14 @@ class TableService:
         self,
         call: _Call,
         live: _Live,
-        seat: int,
         move: str,
-        old_public: Any,
         game: GameState,
         rating_changes: Sequence[Any],
     ) -> None:
-        """Announcements for one move: scopa, fuori, smazzata/hand summary, game over."""
-        new_public = live.view(None)
+        """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
+        summary), then game over."""
         head = await self._chat_head(live)
-        if live.kind.family == "scala40":
-            self._announce_scala40(call, head, old_public, new_public, game)
-        else:
-            self._announce_scopa(call, head, seat, move, old_public, new_public, game)
+        call.events.extend(announcements(game.events, head=head, move=move))
         if game.is_over:
             outcome = game.outcome()
             assert outcome is not None, "a finished game has an outcome"
@@ -1758,59 +1752,6 @@ class TableService:
                     ratings=deltas,
                 )
             )
-
-    @staticmethod
-    def _announce_scopa(
-        call: _Call,
-        head: dict[str, Any],
-        seat: int,
-        move: str,
-        old_public: Any,
-        new_public: Any,
-        game: GameState,
-    ) -> None:
-        if move.endswith("!"):
-            call.events.append(
-                Announcement(**head, kind="fuori", data={"seat": seat, "move": move})
-            )
-        same_smazzata = old_public.smazzata == new_public.smazzata
-        if same_smazzata:
-            for side, (a, b) in enumerate(zip(old_public.scope, new_public.scope, strict=False)):
-                if b > a:
-                    call.events.append(
-                        Announcement(**head, kind="scopa", data={"seat": seat, "side": side})
-                    )
-        last = new_public.last_smazzata
-        if last is not None and (not same_smazzata or game.is_over):
-            call.events.append(
-                SmazzataSummary(
-                    **head,
-                    number=int(old_public.smazzata),
-                    scores=tuple(dict(s) for s in last),
-                    points=tuple(game.points(i) for i in range(len(game.sides))),
-                )
-            )
-
-    @staticmethod
-    def _announce_scala40(
-        call: _Call, head: dict[str, Any], old_public: Any, new_public: Any, game: GameState
-    ) -> None:
-        last = new_public.last_hand
-        if last is None or last == old_public.last_hand:
-            return
-        call.events.append(
-            SmazzataSummary(
-                **head,
-                number=int(last.hand),
-                scores=tuple({"penalty": int(p)} for p in last.penalties),
-                points=tuple(int(x) for x in new_public.scores),
-                data={
-                    "closer": int(last.closer),
-                    "in_hand": bool(last.in_hand),
-                    "eliminated": [int(x) for x in last.eliminated],
-                },
-            )
-        )
 
     def _snapshot(self, live: _Live) -> dict[int, Any]:
         """What each human seat's private message shows (hand + legal moves), to send only

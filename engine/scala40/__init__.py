@@ -18,8 +18,10 @@ Usage::
 
     from engine import scala40
     game = scala40.new_game(scala40.Rules(players=4, elimination=101), seed=3)
+    scala40.Rules.options()     # each option: kind, allowed values, default, help
     game.legal_moves()          # [Move(...), ...]; str(move) is its short string
     game = game.play("t")       # a new Game; the old one is unchanged
+    game.events                 # what the move did: (Drew(seat=..., source="tallone"),)
 
 A turn goes ``Phase.DRAW`` -> ``Phase.MELD`` (open, meld, attach, swap as often as allowed) and
 ends with a discard, or when the hand is emptied by melding. Between hands, with the ``reentry``
@@ -98,10 +100,11 @@ from .melds import (
 )
 from .moves import IllegalMove, Move, MoveKind, MoveParseError, parse_move
 from .opening import Opening, best_opening, find_opening, hand_melds
-from .rules import Rules, RulesError
+from .rules import OPTIONS, Rules, RulesError
 from .view import Scala40View
 
 __all__ = [
+    "OPTIONS",
     "SCHEMA",
     "Game",
     "HandResult",

@@ -6,11 +6,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import RuleText
+from engine.options import Option
 
 __all__ = [
     "CLOSE_IN_HAND",
     "DISCARD_ATTACHABLE",
     "ELIMINATION",
+    "OPTIONS",
     "UNOPENED_PAYS",
     "Rules",
     "RulesError",
@@ -23,6 +25,85 @@ ELIMINATION: tuple[int, ...] = (101, 151, 201, 501)
 MAX_JOKERS_PER_MELD = 4
 MAX_OPENING_POINTS = 100
 MAX_RESTOCKS = 20
+PLAYERS = range(2, 7)
+
+# What Rules.from_dict accepts, described for menus and /rules (engine.options); the defaults are
+# Rules()'s, tests/engine/scala40/test_options.py holds them to Rules.from_dict.
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "players",
+        "int",
+        4,
+        low=PLAYERS.start,
+        high=PLAYERS.stop - 1,
+        help="how many seats, each for themselves",
+    ),
+    Option(
+        "dealer_fourteen",
+        "bool",
+        False,
+        help="the dealer gets 14 cards and starts by discarding, no card turned up",
+    ),
+    Option(
+        "jokers_per_meld",
+        "int",
+        1,
+        low=0,
+        high=MAX_JOKERS_PER_MELD,
+        help="how many jokers one meld may hold",
+    ),
+    Option(
+        "opening_points",
+        "int",
+        40,
+        low=0,
+        high=MAX_OPENING_POINTS,
+        help="the points the opening melds must reach (0: Machiavelli)",
+    ),
+    Option(
+        "first_pile_card_free",
+        "bool",
+        False,
+        help="the first card turned up may be taken by a player who has not opened",
+    ),
+    Option(
+        "discard_attachable",
+        "choice",
+        "allowed",
+        DISCARD_ATTACHABLE,
+        help="whether a card that fits a meld on the table may be discarded",
+    ),
+    Option(
+        "close_in_hand",
+        "choice",
+        "double",
+        CLOSE_IN_HAND,
+        help="closing in the opening turn: the others pay double, or the closer scores -25, or off",
+    ),
+    Option(
+        "unopened_pays",
+        "choice",
+        "sum",
+        UNOPENED_PAYS,
+        help="what a player who never opened pays: the cards held, or a flat 100",
+    ),
+    Option(
+        "elimination",
+        "choice",
+        101,
+        ELIMINATION,
+        help="the score that puts a player out",
+    ),
+    Option("reentry", "bool", False, help="an eliminated player may re-enter once"),
+    Option(
+        "max_restocks",
+        "int",
+        0,
+        low=0,
+        high=MAX_RESTOCKS,
+        help="a hand ends unclosed when the tallone runs out after this many re-formings (0: off)",
+    ),
+)
 
 
 class RulesError(RuleText):
@@ -71,7 +152,7 @@ class Rules:
     max_restocks: int = 0
 
     def __post_init__(self) -> None:
-        _check_int("players", self.players, range(2, 7))
+        _check_int("players", self.players, PLAYERS)
         _check_bool("dealer_fourteen", self.dealer_fourteen)
         _check_int(
             "jokers_per_meld",
@@ -131,6 +212,11 @@ class Rules:
                 options=", ".join(known),
             )
         return cls(**data)
+
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        """Every option with its kind, allowed values, default and help (engine.options)."""
+        return OPTIONS
 
 
 def _check_bool(name: str, value: object) -> None:

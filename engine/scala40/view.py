@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.cards import Card
 
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .game import Game, HandResult, Phase, TableMeld
+from .state import HandResult, Phase, TableMeld
 
 __all__ = ["Scala40View", "make_view"]
 
@@ -94,38 +92,10 @@ class Scala40View:
         }
 
 
-def make_view(game: Game, seat: int | None) -> Scala40View:
-    """Build ``seat``'s view of ``game`` (the seat is already checked)."""
-    seats = range(game.players)
-    to_move = seat is not None and seat == game.current_player
-    return Scala40View(
-        seat=seat,
-        rules=game.rules,
-        players=game.players,
-        sides=game.sides,
-        hand=() if seat is None else game.hand(seat),
-        hand_counts=tuple(game.hand_count(other) for other in seats),
-        melds=game.melds,
-        pile_top=game.pile_top,
-        pile_count=game.pile_count,
-        stock_count=game.stock_count,
-        dealer=game.dealer,
-        current_player=game.current_player,
-        phase=game.phase,
-        hand_number=game.hand_number,
-        closing_allowed=game.closing_allowed,
-        opened=tuple(game.has_opened(other) for other in seats),
-        scores=tuple(game.points(other) for other in seats),
-        eliminated=tuple(game.is_eliminated(other) for other in seats),
-        reentered=tuple(game.has_reentered(other) for other in seats),
-        elimination=game.rules.elimination,
-        opening_points=game.rules.opening_points,
-        pile_card_taken=game.pile_card_taken,
-        must_open=game.must_open,
-        must_use=game.must_use,
-        legal_moves=tuple(str(move) for move in game.legal_moves()) if to_move else (),
-        last_move=game.last_move,
-        last_hand=game.last_hand,
-        is_over=game.is_over,
-        winner=game.winner,
-    )
+class _Viewable(Protocol):
+    def view(self, seat: int | None, /) -> Scala40View: ...
+
+
+def make_view(game: _Viewable, seat: int | None) -> Scala40View:
+    """``game.view(seat)``: kept for callers of the former helper (``Game.view`` builds views)."""
+    return game.view(seat)

@@ -3,14 +3,16 @@
 ```python
 from engine import scopa
 rules = scopa.Rules(variant="scopone", target=8)       # docs/rules.md options; bad: RulesError
+scopa.Rules.options()                                  # each option: kind, values, default, help
 game = scopa.new_game(rules, seed=7)                   # same seed + same moves = same game
 game.legal_moves(); game = game.play("7D:3C+4S")       # IllegalMove / MoveParseError otherwise
+game.events                                            # what it did: Captured, Scopa, ...
 scopa.capture_options(table, card)                     # [] = the card stays on the table
 scopa.score_smazzata(piles, scope)                     # per side: carte, denari, ..., total
 ```
 Move strings: ``"7D"`` (no capture), ``"7D:3C+4S"`` (capture), a trailing ``"!"`` declares fuori.
-See ``engine.scopa.game`` for the state and the views, ``engine.scopa.playout`` for the fast path
-the computer players use.
+See ``engine.scopa.game`` for the state (with ``moves``, ``deal``, ``view`` and ``events`` beside
+it), ``engine.scopa.playout`` for the fast path the computer players use.
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ from engine.scopa.game import (
     Smazzata,
     new_game,
 )
-from engine.scopa.rules import PRIMIERA_MODES, VARIANTS, Rules, RulesError
+from engine.scopa.rules import OPTIONS, PRIMIERA_MODES, VARIANTS, Rules, RulesError
 from engine.scopa.scoring import SCORE_KEYS, score_smazzata
 
 __all__ = [
+    "OPTIONS",
     "PRIMIERA_MODES",
     "SCHEMA",
     "SCORE_KEYS",

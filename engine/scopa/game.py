@@ -1,4 +1,10 @@
-"""The state of a Scopa-family game, its moves, and what each seat may see.
+"""The state of a Scopa-family game: :class:`Game` (``play`` returns the next state), its turns,
+captures, the end of each smazzata, fuori, the views and saving.
+
+Why this file is over 600 lines: ``Game`` keeps its state as bit masks that every method reads
+directly (the speed of ``legal_moves`` and ``play`` depends on it); its parts already live
+elsewhere along their seams: the move notation in ``moves``, the deal in ``deal``, the views and
+records in ``view``, the events in ``events``, scoring in ``scoring``, captures in ``capture``.
 
 Glossary: **smazzata** = one deal played out; **mano** = one round in which every player plays a
 card; **mazziere** / **cartaro** = the dealer; **primo di mano** = the seat after the dealer, who
@@ -7,24 +13,22 @@ the game won during play (FIGS art. 16).
 
 Move strings: ``"7D"`` plays the 7 of denari and leaves it on the table; ``"7D:3C+4S"`` plays it
 capturing the 3 of coppe and the 4 of spade (capture cards in any order); a trailing ``"!"``
-(``"7D!"``, ``"7D:3C+4S!"``) also declares fuori.
+(``"7D!"``, ``"7D:3C+4S!"``) also declares fuori (``engine.scopa.moves``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
-from engine.cards import Card, CardParseError, parse_card, parse_cards
-from engine.errors import Problem, RuleText
+from engine.cards import Card, CardParseError, parse_cards
+from engine.errors import Problem
 from engine.scopa._tables import (
     CARD_TEXT,
     CARDS,
     FULL_MASK,
     INDEX,
-    KING_MASK,
     VALUE,
     VALUE_MASK,
     cards_of,
@@ -32,8 +36,22 @@ from engine.scopa._tables import (
     mask_of,
 )
 from engine.scopa.capture import capture_masks
+from engine.scopa.deal import deal, needs_redeal, stream
+from engine.scopa.events import (
+    Captured,
+    Dealt,
+    Fuori,
+    GameOver,
+    Played,
+    Rest,
+    Scopa,
+    ScopaEvent,
+    SmazzataScored,
+)
+from engine.scopa.moves import IllegalMove, Move, MoveParseError, card_order
 from engine.scopa.rules import Rules
 from engine.scopa.scoring import certain_points, score_masks
+from engine.scopa.view import Outcome, ScopaView, Smazzata
 
 __all__ = [
     "SCHEMA",
@@ -44,173 +62,11 @@ __all__ = [
     "Outcome",
     "ScopaView",
     "Smazzata",
+    "needs_redeal",
     "new_game",
 ]
 
 SCHEMA = 1
-_MAX_REDEALS = 10_000  # a re-deal happens about once in fifty deals; this bound is never reached
-
-
-class MoveParseError(RuleText):
-    """A move string that is not in the move notation."""
-
-
-class IllegalMove(RuleText):
-    """A well-formed move that the rules do not allow now; the message says why."""
-
-
-class Move(NamedTuple):
-    """Play ``card``, capturing ``capture`` (empty: the card stays), optionally declaring fuori.
-
-    A named tuple: moves are built by the thousand per second, and tuples are the cheapest
-    immutable values Python has.
-    """
-
-    card: Card
-    capture: frozenset[Card] = frozenset()
-    fuori: bool = False
-
-    def __str__(self) -> str:
-        text = str(self.card)
-        if self.capture:
-            text += ":" + "+".join(str(c) for c in sorted(self.capture, key=_card_order))
-        return text + ("!" if self.fuori else "")
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Parse ``"7D"``, ``"7D:3C+4S"``, ``"7D:3C+4S!"``; raises MoveParseError."""
-        if not isinstance(text, str):
-            raise MoveParseError("not a move: {move}", move=repr(text))
-        body = text.strip()
-        fuori = body.endswith("!")
-        if fuori:
-            body = body[:-1]
-        card_text, sep, capture_text = body.partition(":")
-        try:
-            card = parse_card(card_text)
-            capture = parse_cards(capture_text.replace("+", " ")) if sep else ()
-        except CardParseError as exc:
-            raise MoveParseError(
-                "not a move: {move} (not a card: {card})",
-                move=repr(text.strip()),
-                card=exc.params.get("card", ""),
-            ) from None
-        if sep and not capture:
-            raise MoveParseError("not a move: {move} (nothing after ':')", move=repr(text.strip()))
-        if len(set(capture)) != len(capture):
-            raise MoveParseError(
-                "not a move: {move} (a card is named twice)", move=repr(text.strip())
-            )
-        return cls(card, frozenset(capture), fuori)
-
-
-def _card_order(card: Card) -> int:
-    return INDEX.get(card, 99)
-
-
-@dataclass(frozen=True, slots=True)
-class Smazzata:
-    """A finished smazzata: the cards each side took, its scope, and its scores.
-
-    ``fuori`` is the side that declared fuori (the smazzata stopped there and the scores are the
-    points then certain), else None.
-    """
-
-    number: int
-    dealer: int
-    piles: tuple[tuple[Card, ...], ...]
-    scope: tuple[int, ...]
-    scores: tuple[Mapping[str, int], ...]
-    fuori: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "dealer": self.dealer,
-            "piles": [" ".join(map(str, p)) for p in self.piles],
-            "scope": list(self.scope),
-            "scores": [dict(s) for s in self.scores],
-            "fuori": self.fuori,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Smazzata:
-        return cls(
-            number=int(data["number"]),
-            dealer=int(data["dealer"]),
-            piles=tuple(parse_cards(p) for p in data["piles"]),
-            scope=tuple(int(s) for s in data["scope"]),
-            scores=tuple({str(k): int(v) for k, v in s.items()} for s in data["scores"]),
-            fuori=None if data.get("fuori") is None else int(data["fuori"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: ``ranks[side]`` (0 = first, ties share), ``points[side]``,
-    ``winner``, and the FIGS ``multiplier`` (1 single, 2 double, 3 triple; 1 outside Scopone
-    games to 8)."""
-
-    winner: int
-    ranks: tuple[int, ...]
-    points: tuple[int, ...]
-    multiplier: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class ScopaView:
-    """What one seat may see (``seat`` None: the public view, no hand at all)."""
-
-    seat: int | None
-    variant: str
-    players: int
-    sides: tuple[tuple[int, ...], ...]
-    hand: tuple[Card, ...]
-    hand_counts: tuple[int, ...]
-    table: tuple[Card, ...]
-    deck_count: int
-    dealer: int
-    current_player: int | None
-    captured_counts: tuple[int, ...]
-    scope: tuple[int, ...]
-    points: tuple[int, ...]
-    target: int
-    smazzata: int
-    legal_moves: tuple[str, ...]
-    last_move: tuple[int, str] | None
-    history: tuple[tuple[int, str], ...]
-    last_smazzata: tuple[Mapping[str, int], ...] | None
-    is_over: bool
-    winner: int | None
-    rules: Rules = field(repr=False, compare=False, default_factory=Rules)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "variant": self.variant,
-            "players": self.players,
-            "sides": [list(s) for s in self.sides],
-            "hand": [str(c) for c in self.hand],
-            "hand_counts": list(self.hand_counts),
-            "table": [str(c) for c in self.table],
-            "deck_count": self.deck_count,
-            "dealer": self.dealer,
-            "current_player": self.current_player,
-            "captured_counts": list(self.captured_counts),
-            "scope": list(self.scope),
-            "points": list(self.points),
-            "target": self.target,
-            "smazzata": self.smazzata,
-            "legal_moves": list(self.legal_moves),
-            "last_move": list(self.last_move) if self.last_move else None,
-            "history": [list(h) for h in self.history],
-            "last_smazzata": (
-                [dict(s) for s in self.last_smazzata] if self.last_smazzata is not None else None
-            ),
-            "is_over": self.is_over,
-            "winner": self.winner,
-            "rules": self.rules.to_dict(),
-        }
 
 
 def new_game(rules: Rules | None = None, *, seed: int | random.Random) -> Game:
@@ -234,26 +90,6 @@ _SINGLE: tuple[tuple[tuple[Move, str], ...], ...] = tuple(
 )
 
 
-def needs_redeal(variant: str, table: int) -> bool:
-    """Whether the first four table cards (a mask) call for a new deal by the same dealer.
-
-    Scopa: 3 or 4 kings (Regolamento Scopa, Aiuto, The game of Scopa); Scopone: 3 or more kings, or
-    the four cards summing to 10 or less (FIGS art. 6); Scopone scientifico deals nothing to the
-    table.
-    """
-    if variant == "scientifico":
-        return False
-    kings = (table & KING_MASK).bit_count() >= 3
-    if variant == "scopone":
-        return kings or sum(VALUE[i] for i in indices_of(table)) <= 10
-    return kings
-
-
-def _stream(seed: int, deal: int) -> int:
-    """The seed of one random stream of a game: 0 chooses the first dealer, n shuffles deal n."""
-    return (seed << 32) | deal
-
-
 def _multiplier(loser_points: int) -> int:
     """FIGS art. 16: single if the losers have 4+ points, double with 1-3, triple with 0."""
     if loser_points >= 4:
@@ -274,11 +110,13 @@ class Game:
         "_dealer",
         "_deals",
         "_deck",
+        "_events",
         "_hands",
         "_history",
         "_last_move",
         "_last_taker",
         "_legal",
+        "_move",
         "_multiplier",
         "_rules",
         "_scope",
@@ -309,6 +147,12 @@ class Game:
     _winner: int | None
     _multiplier: int
     _legal: tuple[list[Move], list[tuple[int, int, str]]] | None  # computed once per state
+    # What the move that made this state did (not saved): the card played, kept raw as (seat,
+    # card, capture, side, scopa) because play() is hot and events are read far less often; then
+    # the rarer events (fuori, the end of a smazzata, a deal), as values. _copy() leaves both
+    # unset (an unset slot reads as none, see events) to keep play() as fast as it was.
+    _move: tuple[int, int, int, int, bool] | None
+    _events: tuple[ScopaEvent, ...]
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -317,7 +161,7 @@ class Game:
         game._rules = rules
         game._seed = seed
         game._deals = 0
-        game._dealer = random.Random(_stream(seed, 0)).randrange(rules.players)
+        game._dealer = random.Random(stream(seed, 0)).randrange(rules.players)
         sides = rules.sides
         game._totals = [0] * sides
         game._smazzate = []
@@ -325,6 +169,8 @@ class Game:
         game._multiplier = 1
         game._last_move = None
         game._legal = None
+        game._move = None
+        game._events = ()
         game._deal()
         return game
 
@@ -352,53 +198,20 @@ class Game:
         return other
 
     def _deal(self) -> None:
-        """Shuffle and deal a new smazzata by ``_dealer``, re-dealing as the rules require."""
+        """Deal a new smazzata by ``_dealer`` (``engine.scopa.deal``)."""
         rules = self._rules
-        n = rules.players
-        order = [(self._dealer + 1 + k) % n for k in range(n)]
-        for _ in range(_MAX_REDEALS):
-            self._deals += 1
-            deck = list(range(40))
-            random.Random(_stream(self._seed, self._deals)).shuffle(deck)
-            hands = [0] * n
-            table = 0
-            if rules.variant == "scopa":
-                # Aiuto: three to each player, then four face up on the table.
-                for seat in order:
-                    for _ in range(3):
-                        hands[seat] |= 1 << deck.pop()
-                for _ in range(4):
-                    table |= 1 << deck.pop()
-                redeal = needs_redeal(rules.variant, table)
-            elif rules.variant == "scopone":
-                # FIGS art. 4: three each, two to the table, three each, two, three each.
-                for packet in (3, 2, 3, 2, 3):
-                    if packet == 2:
-                        table |= (1 << deck.pop()) | (1 << deck.pop())
-                        continue
-                    for seat in order:
-                        for _ in range(3):
-                            hands[seat] |= 1 << deck.pop()
-                redeal = needs_redeal(rules.variant, table)
-            else:  # scientifico: ten each, in two packets of five, nothing on the table
-                for _ in range(2):
-                    for seat in order:
-                        for _ in range(5):
-                            hands[seat] |= 1 << deck.pop()
-                redeal = False
-            if not redeal:
-                break
-        else:  # pragma: no cover - probability far below 1e-100
-            raise RuntimeError("could not deal a valid smazzata")
-        self._hands = hands
-        self._table = table
-        self._deck = deck
+        dealt = deal(rules, seed=self._seed, dealer=self._dealer, shuffles=self._deals)
+        self._deals = dealt.shuffles
+        self._hands = dealt.hands
+        self._table = dealt.table
+        self._deck = dealt.deck
         self._captured = [0] * rules.sides
         self._scope = [0] * rules.sides
         self._last_taker = None
         self._history = []
         self._start_totals = self._totals.copy()
-        self._current = order[0]
+        self._current = (self._dealer + 1) % rules.players
+        self._note(Dealt(self._dealer, len(self._smazzate) + 1))
 
     # ----------------------------------------------------------------- reading
     @property
@@ -463,6 +276,25 @@ class Game:
     @property
     def last_move(self) -> tuple[int, str] | None:
         return self._last_move
+
+    @property
+    def events(self) -> tuple[ScopaEvent, ...]:
+        """What the move that made this state did, in order (``engine.scopa.events``); a new
+        game: its first deal; a game loaded by ``from_dict``: none (events are not saved)."""
+        move: tuple[int, int, int, int, bool] | None = getattr(self, "_move", None)
+        rest: tuple[ScopaEvent, ...] = getattr(self, "_events", ())
+        if move is None:
+            return rest
+        seat, card, capture, side, swept = move
+        if not capture:
+            return (Played(seat, CARDS[card]), *rest)
+        captured = Captured(seat, CARDS[card], cards_of(capture), side)
+        if swept:
+            return (captured, Scopa(seat, side), *rest)
+        return (captured, *rest)
+
+    def _note(self, *events: ScopaEvent) -> None:
+        self._events = (*getattr(self, "_events", ()), *events)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self._hands[self._seat(seat)])
@@ -649,14 +481,17 @@ class Game:
             self._captured[side] |= capture | bit
             self._last_taker = side
             ace_takes_all = rules.asso_piglia_tutto and VALUE[card] == 1
-            if not self._table and not last_play and not ace_takes_all:
+            swept = not self._table and not last_play and not ace_takes_all
+            if swept:
                 self._scope[side] += 1
+            self._move = (seat, card, capture, side, swept)
         else:
             self._table |= bit
+            self._move = (seat, card, 0, side, False)
         self._history.append((seat, text))
         self._last_move = (seat, text)
         if fuori:
-            self._declare_fuori(side)
+            self._declare_fuori(seat, side)
         elif last_play:
             self._end_smazzata()
         else:
@@ -682,13 +517,20 @@ class Game:
         for s, row in enumerate(scores):
             self._totals[s] += row["total"]
 
+    def _scored(self) -> SmazzataScored:
+        last = self._smazzate[-1]
+        return SmazzataScored(last.number, last.scores, tuple(self._totals), last.fuori)
+
     def _end_smazzata(self) -> None:
         rules = self._rules
         # The last side that captured takes what is left, and that is not a scopa.
         taker = self._last_taker if self._last_taker is not None else self.side_of(self._dealer)
+        if self._table:
+            self._note(Rest(taker, cards_of(self._table)))
         self._captured[taker] |= self._table
         self._table = 0
         self._record(score_masks(self._captured, self._scope, rules), None)
+        self._note(self._scored())
         totals = self._totals
         best = max(totals)
         leaders = [s for s, t in enumerate(totals) if t == best]
@@ -700,10 +542,11 @@ class Game:
         self._dealer = (self._dealer + 1) % rules.players
         self._deal()
 
-    def _declare_fuori(self, side: int) -> None:
+    def _declare_fuori(self, seat: int, side: int) -> None:
         self._record(certain_points(self._captured, self._scope, self._rules), side)
         own = self._totals[side]
         other = self._totals[1 - side]
+        self._note(Fuori(seat, side, own >= self._rules.target), self._scored())
         if own >= self._rules.target:
             self._finish(side, multiplier_from=other)
         else:
@@ -716,6 +559,7 @@ class Game:
         self._current = None
         if self._rules.figs_multiplier:
             self._multiplier = _multiplier(multiplier_from)
+        self._note(GameOver(winner, self._multiplier))
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None) -> ScopaView:
@@ -805,6 +649,8 @@ class Game:
             game._winner = _opt_int(data["winner"])
             game._multiplier = int(data["multiplier"])
             game._legal = None
+            game._move = None
+            game._events = ()
         except (KeyError, TypeError, CardParseError) as exc:
             raise ValueError(f"corrupt saved Scopa game: {exc!r}") from None
         if len(game._hands) != n or len(game._captured) != sides or len(game._totals) != sides:
@@ -846,4 +692,4 @@ def _union(masks: Sequence[int]) -> int:
 
 
 def _join(cards: frozenset[Card]) -> str:
-    return "+".join(str(c) for c in sorted(cards, key=_card_order))
+    return "+".join(str(c) for c in sorted(cards, key=card_order))

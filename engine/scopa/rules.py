@@ -14,12 +14,82 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import RuleText
+from engine.options import Option
 
-__all__ = ["PRIMIERA_MODES", "VARIANTS", "Rules", "RulesError"]
+__all__ = ["OPTIONS", "PRIMIERA_MODES", "VARIANTS", "Rules", "RulesError"]
 
 VARIANTS: tuple[str, ...] = ("scopa", "scopone", "scientifico")
 PRIMIERA_MODES: tuple[str, ...] = ("void", "lenient")
 TARGET_RANGE = range(1, 52)
+SCOPA_PLAYERS: tuple[int, ...] = (2, 3, 4)
+SCOPONE_PLAYERS: tuple[int, ...] = (4,)
+
+# What Rules.from_dict accepts, described for menus and /rules (engine.options); the defaults are
+# Rules()'s, tests/engine/scopa/test_options.py holds them to Rules.from_dict.
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "variant",
+        "choice",
+        "scopa",
+        VARIANTS,
+        help="the game: Scopa, Scopone or Scopone scientifico",
+    ),
+    Option(
+        "players",
+        "choice",
+        2,
+        SCOPA_PLAYERS,
+        help="how many seats (Scopone and scientifico: 4); at 4, two pairs",
+    ),
+    Option(
+        "target",
+        "int",
+        11,
+        low=TARGET_RANGE.start,
+        high=TARGET_RANGE.stop - 1,
+        help="the points that win, checked at the end of each smazzata",
+    ),
+    Option(
+        "primiera_missing_suit",
+        "choice",
+        "void",
+        PRIMIERA_MODES,
+        help="a side missing a suit: it cannot win the primiera (void), or it still may (lenient)",
+    ),
+    Option("win_by_two", "bool", False, help="the winner must also lead by 2 points"),
+    Option("re_bello", "bool", False, help="1 point to the side holding the king of denari"),
+    Option(
+        "napola",
+        "bool",
+        False,
+        help="ace, 2 and 3 of denari score 3, and 1 more for each next denari in sequence",
+    ),
+    Option(
+        "obbligo_di_presa",
+        "bool",
+        False,
+        help="when a card of the hand can capture, a card that captures must be played",
+    ),
+    Option(
+        "asso_piglia_tutto",
+        "bool",
+        False,
+        help="an ace captures the whole table, and that is not a scopa",
+    ),
+    Option(
+        "scopa_a_15",
+        "bool",
+        False,
+        help="a card also captures the cards that sum to 15 with it",
+    ),
+    Option(
+        "fuori",
+        "bool",
+        False,
+        variants=("scopone", "scientifico"),
+        help="a pair may declare the game won during play (Scopone games to 8, where it is on)",
+    ),
+)
 
 
 class RulesError(RuleText):
@@ -67,7 +137,7 @@ class Rules:
                 choices=", ".join(VARIANTS),
                 value=repr(variant),
             )
-        allowed_players = (2, 3, 4) if variant == "scopa" else (4,)
+        allowed_players = SCOPA_PLAYERS if variant == "scopa" else SCOPONE_PLAYERS
         if players is None:
             players = allowed_players[0]
         if type(players) is not int or players not in allowed_players:
@@ -172,3 +242,8 @@ class Rules:
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
+
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        """Every option with its kind, allowed values, default and help (engine.options)."""
+        return OPTIONS

@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.contract import GameEvent
+from engine.options import Option
+
 SUITS = "DCSB"
 RANKS = "A234567JQK"
 
@@ -44,6 +47,13 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
         return cls(**data)
+
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        return (
+            Option("players", "int", 2, low=2, high=2, help="how many seats"),
+            Option("hand", "int", 16, low=2, high=20, help="cards in each hand"),
+        )
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,10 @@ class Game:
             return None
         firsts = [i for i, r in enumerate(o.ranks) if r == 0]
         return firsts[0] if len(firsts) == 1 else None
+
+    @property
+    def events(self) -> tuple[GameEvent, ...]:
+        return ()  # a toy: the service's tests check its announcements on the views
 
     def view(self, seat: int | None) -> View:
         return View(

@@ -138,6 +138,15 @@ def check_turn(game: GameState) -> None:
         assert isinstance(game.points(side), int)
 
 
+def check_events(game: GameState) -> None:
+    """What the move did: events of the common shape, JSON-safe, each about a seat or none."""
+    for event in game.events:
+        doc = json.loads(json.dumps(event.to_dict()))
+        assert doc == {"kind": event.kind, "seat": event.seat, "data": dict(event.data)}
+        assert isinstance(event.kind, str) and event.kind
+        assert event.seat is None or event.seat in range(game.players)
+
+
 @pytest.mark.parametrize(("kind", "players"), CASES)
 def test_rules_round_trip_and_refuse_an_unknown_option(kind: GameKind, players: int) -> None:
     rules = kind.rules(players, {})
@@ -168,6 +177,7 @@ def test_random_playouts_keep_the_contract(kind: GameKind, players: int) -> None
             assert game.to_dict() == before, "play() changed the state it was called on"
             with pytest.raises(ValueError):
                 game.play("not a move at all")
+            check_events(following)
             game = following
 
 
@@ -186,3 +196,111 @@ def test_a_game_plays_to_its_end(kind: GameKind, players: int) -> None:
             assert game.outcome() is not None
             return
     pytest.fail(f"no random {kind.name} game for {players} ended within the bound")
+
+
+# The options described by each engine (Rules.options()) against what Rules.from_dict accepts.
+# Some values are allowed only together with others: each is tried alone, then in these settings
+# (Scopa's fuori belongs to Scopone games to 8; Briscola's 5 players to chiamata, its targets
+# above 51 to deal_scoring=points). A setting an engine refuses is simply not used.
+SETTINGS: list[dict[str, Any]] = [
+    {},
+    {"variant": "scopone", "target": 8},
+    {"variant": "chiamata"},
+    {"deal_scoring": "points"},
+]
+
+
+def _accepts(rules_class: Any, name: str, value: object) -> bool:
+    for setting in SETTINGS:
+        if name in setting:
+            continue
+        try:
+            rules = rules_class.from_dict({**setting, name: value})
+        except ValueError:
+            continue
+        if rules.to_dict()[name] == value:
+            return True
+    return False
+
+
+def engine_kinds() -> list[GameKind]:
+    """One registered kind per engine module (scopa, scopone and scientifico share one)."""
+    seen: dict[int, GameKind] = {}
+    for name in default_registry().names:
+        kind = default_registry().get(name)
+        assert kind is not None
+        seen.setdefault(id(kind.module), kind)
+    return list(seen.values())
+
+
+ENGINES = [pytest.param(kind, id=kind.name) for kind in engine_kinds()]
+
+
+@pytest.mark.parametrize("kind", ENGINES)
+def test_options_describe_exactly_what_from_dict_accepts(kind: GameKind) -> None:
+    rules_class = kind.module.Rules
+    options = list(rules_class.options())
+    names = [option.name for option in options]
+    assert len(names) == len(set(names)), "an option is described twice"
+    defaults = rules_class.from_dict({}).to_dict()
+    assert set(names) == set(defaults), (
+        f"described only {sorted(set(names) - set(defaults))}, "
+        f"accepted but not described {sorted(set(defaults) - set(names))}"
+    )
+    for option in options:
+        assert option.kind in ("choice", "int", "bool"), option
+        assert option.help, f"{option.name} has no help text"
+        assert option.default == defaults[option.name], (
+            f"{option.name}: described default {option.default!r}, Rules() has "
+            f"{defaults[option.name]!r}"
+        )
+        json.dumps([option.default, list(option.choices), option.low, option.high])
+
+
+def _allowed(option: Any) -> list[object]:
+    if option.kind == "int":
+        return list(range(option.low, option.high + 1))
+    if option.kind == "bool":
+        return [False, True]
+    return list(option.choices)
+
+
+def _refused(option: Any) -> list[object]:
+    # (None is left out: Scopa reads it as "the default that follows from the variant".)
+    if option.kind == "int":
+        return [option.low - 1, option.high + 1, str(option.low), True]
+    if option.kind == "bool":
+        return ["yes", 1]
+    return ["no_such_value"]
+
+
+@pytest.mark.parametrize("kind", ENGINES)
+def test_every_described_value_is_accepted_and_nothing_else(kind: GameKind) -> None:
+    rules_class = kind.module.Rules
+    for option in rules_class.options():
+        assert option.default in _allowed(option), option
+        refused = [v for v in _allowed(option) if not _accepts(rules_class, option.name, v)]
+        assert not refused, f"{option.name}: described but refused: {refused[:10]}"
+        for value in _refused(option):
+            with pytest.raises(ValueError):
+                rules_class.from_dict({option.name: value})
+
+
+def test_engine_options_are_plain_values() -> None:
+    """engine.options.Option: frozen, JSON-safe, and it refuses a description that says nothing."""
+    from engine.options import Option
+
+    option = Option("target", "int", 11, low=1, high=51, help="the points that win")
+    assert option.allowed() == range(1, 52)
+    assert json.loads(json.dumps(option.to_dict()))["high"] == 51
+    assert Option("x", "bool", False).allowed() == (False, True)
+    with pytest.raises(ValueError):
+        Option("x", "choice", "a")
+    with pytest.raises(ValueError):
+        Option("x", "int", 1, low=3, high=2)
+    with pytest.raises(ValueError):
+        Option("x", "float", 1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="default"):
+        Option("x", "int", 0, low=1, high=3)
+    with pytest.raises(ValueError, match="default"):
+        Option("x", "choice", "c", ("a", "b"))

@@ -1,9 +1,8 @@
 """A tiny game that follows the engine contract, to test the service apart from the real rules.
 
 Each seat holds cards 1..hand; on a turn a seat plays one card ("3"), or "3!" ends the game at
-once. Highest total wins (sides as in Scopa: 4 players = pairs 0+2 vs 1+3). Scopa-like fields
-(``scope``, ``smazzata``, ``last_smazzata``) let the announcements be tested: playing a card equal
-to the previous one is a "scopa".
+once. Highest total wins (sides as in Scopa: 4 players = pairs 0+2 vs 1+3). Its events let the
+announcements be tested: playing a card equal to the previous one is a "scopa", "!" a "fuori".
 """
 
 from __future__ import annotations
@@ -12,6 +11,9 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.contract import GameEvent
+from engine.options import Option
 
 
 class RulesError(ValueError):
@@ -42,6 +44,14 @@ class Rules:
             raise RulesError(f"unknown option {unknown[0]}; the options are: hand, players")
         return cls(**d)
 
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        return (
+            Option("players", "int", 2, low=2, high=4, help="how many seats"),
+            Option("hand", "int", 3, low=1, high=9, help="cards in each hand"),
+            Option("variant", "choice", "toy", ("toy",), help="the only variant"),
+        )
+
 
 @dataclass(frozen=True)
 class View:
@@ -60,6 +70,16 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "hand": list(self.hand)}
+
+
+@dataclass(frozen=True)
+class ToyEvent:
+    kind: str
+    seat: int | None
+    data: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
 
 
 @dataclass(frozen=True)
@@ -151,6 +171,20 @@ class Game:
 
     def hand(self, seat: int) -> tuple[str, ...]:
         return tuple(str(c) for c in sorted(self.hands[seat]))
+
+    @property
+    def events(self) -> tuple[GameEvent, ...]:
+        """The last card's scopa (equal to the card before it) and fuori ("!")."""
+        if not self.played:
+            return ()
+        seat, card = self.played[-1]
+        side = {"side": self._side(seat)}
+        out: list[GameEvent] = []
+        if len(self.played) >= 2 and self.played[-2][1] == card:
+            out.append(ToyEvent("scopa", seat, side))
+        if self.ended:
+            out.append(ToyEvent("fuori", seat, side))
+        return tuple(out)
 
     def view(self, seat: int | None) -> View:
         over = self.is_over
