@@ -92,7 +92,7 @@ from bot.store.adapter_state import AdapterState, MemoryState
 logger = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40")
+TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.

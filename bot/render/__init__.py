@@ -99,6 +99,8 @@ GAME_NAMES = {
     "scopone": N_("Scopone"),
     "scientifico": N_("Scopone scientifico"),
     "scala40": N_("Scala 40"),
+    "briscola": N_("Briscola"),
+    "chiamata": N_("Briscola chiamata"),
 }
 
 LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
@@ -137,6 +139,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("scopa", N_("Open a table of Scopa (2, 3 or 4 players)")),
     ("scopone", N_("Open a table of Scopone (4 players, in pairs)")),
     ("scala40", N_("Open a table of Scala 40 (2 to 6 players)")),
+    ("briscola", N_("Open a table of Briscola (2, 3 or 4 players)")),
+    ("chiamata", N_("Open a table of Briscola chiamata (5 players)")),
     ("new", N_("Choose a game and open a table")),
     ("play", N_("Play against the computer")),
     ("leaderboard", N_("The best players of this chat")),
@@ -148,9 +152,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 HELP = N_(
-    "Tavolo: Scopa, Scopone and Scala 40.\n"
-    "Open a table with /scopa, /scopone or /scala40, join with the buttons, add the computer "
-    "if you like, then start. Your cards come to you privately with a button for every move.\n"
+    "Tavolo: Scopa, Scopone, Scala 40, Briscola and Briscola chiamata.\n"
+    "Open a table with /scopa, /scopone, /scala40, /briscola or /chiamata, join with the "
+    "buttons, add the computer if you like, then start. Your cards come to you privately "
+    "with a button for every move.\n"
     "/leaderboard and /stats show the ratings, /rules the table's options, /lang the language, "
     "/abandon closes the table."
 )

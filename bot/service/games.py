@@ -34,6 +34,9 @@ class GameKind:
     default_players: int
     fixed: Mapping[str, Any] = field(default_factory=dict)  # options the kind implies
     teams: Callable[[int], bool] = lambda players: False  # are seats chosen for pairs?
+    # Option values as chat commands spell them -> the engine's (Briscola: swap=off reads as
+    # False on Telegram, the engine's value is "off").
+    aliases: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
 
     def rules(self, players: int, options: Mapping[str, Any]) -> Any:
         """The engine's Rules, or ValueError naming what is allowed: the engine's RulesError, or a
@@ -50,6 +53,12 @@ class GameKind:
             raise RuleText(
                 "option {option} is set by the game {game}", option=sorted(clash)[0], game=self.name
             )
+        options = {
+            name: self.aliases.get(name, {}).get(value, value)
+            if isinstance(value, str | bool | int)
+            else value
+            for name, value in options.items()
+        }
         # The engine names an unknown option and the options it knows (RulesError).
         return self.module.Rules.from_dict({"players": players, **self.fixed, **options})
 
@@ -86,7 +95,8 @@ def _pairs(players: int) -> bool:
 
 
 def default_registry() -> Registry:
-    """Scopa, Scopone, Scopone scientifico and Scala 40, for the engines that are installed."""
+    """Scopa, Scopone, Scopone scientifico, Scala 40, Briscola and Briscola chiamata, for the
+    engines that are installed."""
     registry = Registry()
     try:
         scopa = importlib.import_module("engine.scopa")
@@ -104,4 +114,23 @@ def default_registry() -> Registry:
         logger.info("engine.scala40 is not available: no Scala 40 tables")
     else:
         registry.add(GameKind("scala40", "scala40", scala40, (2, 3, 4, 5, 6), 2))
+    _add_briscola(registry)
     return registry
+
+
+def _add_briscola(registry: Registry) -> None:
+    """Briscola (2, 3, 4 players; pairs at 4) and Briscola chiamata (5, each for themselves over
+    the match: the socio's share of a deal is in their score). Two families: their scores and
+    leaderboards do not compare."""
+    try:
+        briscola = importlib.import_module("engine.briscola")
+    except ImportError:
+        logger.info("engine.briscola is not available: no Briscola tables")
+        return
+    aliases = {"swap": {False: "off", 2: "two", 7: "seven", "2": "two", "7": "seven"}}
+    registry.add(
+        GameKind(
+            "briscola", "briscola", briscola, (2, 3, 4), 2, {"variant": "classic"}, _pairs, aliases
+        )
+    )
+    registry.add(GameKind("chiamata", "chiamata", briscola, (5,), 5, {"variant": "chiamata"}))

@@ -40,7 +40,7 @@ from bot.telegram.settings_menu import SettingsMenu, is_chat_admin
 
 logger = logging.getLogger(__name__)
 
-GAMES = ("scopa", "scopone", "scientifico", "scala40")
+GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 QUICK_GAME = "scopa"
 QUICK_LEVEL = "easy"
 # Game-picker buttons belong to no table yet: "new:0:<game>" can never be a table's data
@@ -101,7 +101,8 @@ class TelegramAdapter:
     # --- commands ----------------------------------------------------------------------------
 
     async def on_game(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/scopa, /scopone, /scientifico, /scala40 [players]: a lobby (quick game in private)."""
+        """/scopa, /scopone, /scientifico, /scala40, /briscola, /chiamata [players] [options]: a
+        lobby (quick game in private)."""
         message, user = self._seen(update)
         if message is None or user is None or message.text is None:
             return
@@ -151,11 +152,12 @@ class TelegramAdapter:
         await self._deliver_hand(message, user, table_id)
 
     async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/leaderboard [scopa|scala40]: this chat's, or the global one in private."""
+        """/leaderboard [scopa|scala40|briscola|chiamata]: this chat's, or the global one in
+        private."""
         message, user = self._seen(update)
         if message is None or user is None:
             return
-        family = "scala40" if context.args and context.args[0].lower() == "scala40" else "scopa"
+        family = leaderboard_family(context.args or [], self._service.registry.families)
         private = message.chat.type == ChatType.PRIVATE
         chat = None if private else self._chat(message)
         result = await self._service.leaderboard(family, user=user_ref(user), chat=chat)
@@ -458,6 +460,16 @@ class TelegramAdapter:
             logger.info("getChatMember failed: %s", error)
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def leaderboard_family(args: list[str], families: tuple[str, ...]) -> str:
+    """The family a /leaderboard names (a game of it names it too: scopone -> scopa); Scopa
+    when none."""
+    wanted = args[0].lower() if args else ""
+    if wanted in families:
+        return wanted
+    aliases = {"scopone": "scopa", "scientifico": "scopa", "briscola4": "briscola"}
+    return aliases.get(wanted, "scopa")
 
 
 def parse_table_args(args: list[str]) -> tuple[int | None, dict[str, object]]:

@@ -23,6 +23,8 @@ GROUP_COMMANDS: Sequence[tuple[str, str]] = (
     ("scopa", N_("New table of Scopa")),
     ("scopone", N_("New table of Scopone")),
     ("scala40", N_("New table of Scala 40")),
+    ("briscola", N_("New table of Briscola")),
+    ("chiamata", N_("New table of Briscola chiamata (5 players)")),
     ("new", N_("New table: choose the game")),
     ("leaderboard", N_("Leaderboard of this chat")),
     ("stats", N_("Your statistics")),
@@ -38,6 +40,8 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
     ("scopa", N_("Scopa against the computer")),
     ("scopone", N_("Scopone against the computer")),
     ("scala40", N_("Scala 40 against the computer")),
+    ("briscola", N_("Briscola against the computer")),
+    ("chiamata", N_("Briscola chiamata against the computer")),
     ("stats", N_("Your statistics")),
     ("leaderboard", N_("Global leaderboard")),
     ("lang", N_("Language: /lang it or /lang en")),
@@ -47,9 +51,9 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
 )
 
 HELP = N_(
-    "Tavolo: Scopa, Scopone and Scala 40.\n"
-    "In a group: /scopa, /scopone or /scala40 opens a table; join with the buttons, the "
-    "creator starts. Your cards come in a private chat with me.\n"
+    "Tavolo: Scopa, Scopone, Scala 40, Briscola and Briscola chiamata.\n"
+    "In a group: /scopa, /scopone, /scala40, /briscola or /chiamata opens a table; join with "
+    "the buttons, the creator starts. Your cards come in a private chat with me.\n"
     "In a private chat: /play for a quick game against the computer.\n"
     "/leaderboard, /stats, /rules, /abandon, /lang it|en."
 )
