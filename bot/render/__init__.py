@@ -74,6 +74,8 @@ MAX_ROWS = 5  # Discord: 5 action rows of 5 buttons
 MAX_PER_ROW = 5
 
 SUIT_SYMBOLS = {"D": "♦", "C": "♥", "S": "♠", "B": "♣"}
+# Families drawn by bot.render.briscola.
+BRISCOLA_FAMILIES = ("briscola", "chiamata")
 # Scopa-family point names, in the order of a summary.
 POINT_KEYS = ("carte", "denari", "settebello", "primiera", "scope", "re_bello", "napola")
 
@@ -400,6 +402,10 @@ class Renderer:
     def _table(self, e: TableView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table, view = e.table, e.view
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.table_message(self, e, t)
         if table.family == "scala40":
             return self._scala40_table(e, t)
         if table.family != "scopa":
@@ -517,6 +523,10 @@ class Renderer:
     def _hand(self, e: HandView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table, view = e.table, e.view
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.hand_message(self, e, t)
         lines = [self._title(table, t)]
         lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
         if table.family == "scopa":
@@ -686,11 +696,21 @@ class Renderer:
 
                 text += "\n" + sources_text(data.get("options", {}), data["sources"], t)
             return Message(text)
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            said = briscola.announcement_message(self, e, t)
+            if said is not None:
+                return said
         return Message(f"{self._title(table, t)}: {e.kind}")
 
     def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table = e.table
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.summary_message(self, e, t)
         if table.family == "scala40":
             return self._scala40_summary(e, t)
         lines = [_("End of hand {n}").format(n=e.number)]

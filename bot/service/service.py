@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive
+from bot.service import archive, briscola
 from bot.service.events import (
     Announcement,
     Audience,
@@ -1531,13 +1531,16 @@ class TableService:
                 ],
             },
         }
+        computers = {i for i, s in enumerate(row.seats) if s is not None and s["platform"] == "ai"}
+        # Chiamata rates each deal's partnership (the socio shares the chiamante's result).
+        rate = briscola.chiamata_rate(game, self.ratings, fixed=computers)
         return Finish(
             result=result,
             scopes=("global", f"{row.platform}:{row.chat_id}"),
             teams=teams,
             ranks=ranks,
             multiplier=int(outcome.multiplier),
-            rate=self.ratings.rate,
+            rate=rate or self.ratings.rate,
             ordinal=self.ratings.ordinal,
             initial=self.ratings.initial,
         )
@@ -1586,6 +1589,8 @@ class TableService:
         head = await self._chat_head(live)
         if live.kind.family == "scala40":
             self._announce_scala40(call, head, old_public, new_public, game)
+        elif live.kind.family in briscola.FAMILIES:
+            briscola.announce(call.events, head, new_public)
         else:
             self._announce_scopa(call, head, seat, move, old_public, new_public, game)
         if game.is_over:
