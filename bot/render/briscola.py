@@ -20,6 +20,7 @@ from bot.service.events import Announcement, HandView, SmazzataSummary, TableInf
 
 if TYPE_CHECKING:
     from bot.render import Button, Message, Renderer
+    from bot.render.images import BriscolaScene
 
 __all__ = [
     "FAMILIES",
@@ -29,6 +30,7 @@ __all__ = [
     "is_briscola",
     "summary_message",
     "table_message",
+    "table_scene",
 ]
 
 FAMILIES = ("briscola", "chiamata")
@@ -167,11 +169,19 @@ def _trick_text(
     return t.gettext("On the table: {cards}").format(cards=plays or "—")
 
 
+def _last_trick(view: Any) -> Any:
+    """The trick taken last, while the next is not led yet, and only within its own deal: at the
+    start of a new deal its cards are in the new hands (the deal's summary said how it ended)."""
+    if view.trick or not view.tricks or view.last_trick is None:
+        return None
+    return view.last_trick
+
+
 def _last_trick_text(
     renderer: Renderer, table: TableInfo, view: Any, t: gettext.NullTranslations
 ) -> str | None:
-    last = view.last_trick
-    if last is None or view.trick:
+    last = _last_trick(view)
+    if last is None:
         return None
     return t.gettext("Last trick: {name} took {cards}").format(
         name=renderer.seat_name(table, last.winner, t), cards=_cards(last.cards)
@@ -233,7 +243,9 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             )
         )
     if view.variant == "chiamata":
-        lines.append(_("Match of {deals} deals.").format(deals=view.deals))
+        lines.append(
+            t.ngettext("Match of {n} deal.", "Match of {n} deals.", view.deals).format(n=view.deals)
+        )
     else:
         lines.append(_("Match to {target}.").format(target=_score_unit(view, view.target, t)))
     rows: list[tuple[Button, ...]] = []
@@ -397,3 +409,63 @@ def announcement_message(
             )
         )
     return None
+
+
+def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
+    """The public table as a picture (``bot.render.images.BriscolaScene``): the trick with who
+    played each card, the stock with the face-up briscola under it (chiamata: the called card),
+    and per seat the cards in hand, the tricks of their side and the match score."""
+    from bot.render import cards_text
+    from bot.render.images import BriscolaScene, SeatInfo
+
+    t = renderer.translations(e.locale)
+    _ = t.gettext
+    table, view = e.table, e.view
+    side_of = {seat: side for side, seats in enumerate(view.sides) for seat in seats}
+    seats = []
+    for seat in range(view.players):
+        notes = []
+        if view.dealer == seat:
+            notes.append(_("dealer"))
+        if view.caller == seat:
+            notes.append(_("chiamante"))
+        if view.socio_revealed and view.socio == seat and view.socio != view.caller:
+            notes.append(_("socio"))
+        seats.append(
+            SeatInfo(
+                renderer.seat_name(table, seat, t),
+                cards=view.hand_counts[seat],
+                captured=view.side_tricks[side_of[seat]],
+                score=view.scores[side_of[seat]],
+                to_move=view.current_player == seat,
+                note=", ".join(notes),
+            )
+        )
+    footer = ""
+    last = _last_trick(view)
+    if last is not None:
+        footer = _("Last trick: {name} took {cards}").format(
+            name=renderer.seat_name(table, last.winner, t), cards=cards_text(last.cards)
+        )
+    elif view.last_move is not None and not view.trick:
+        seat, move = view.last_move
+        footer = f"{renderer.seat_name(table, seat, t)}: {briscola_move_text(move, t)}"
+    title = renderer._title(table, t)
+    if view.variant == "chiamata":
+        title += " · " + _("deal {n} of {deals}").format(n=view.deal_number, deals=view.deals)
+    else:
+        title += " · " + _("deal {n}").format(n=view.deal_number)
+    chiamata = view.variant == "chiamata"
+    return BriscolaScene(
+        title=title,
+        seats=tuple(seats),
+        table=tuple(card for _seat, card in view.trick),
+        trick_names=tuple(renderer.seat_name(table, seat, t) for seat, _card in view.trick),
+        stock=None if chiamata else view.stock_count,
+        briscola=view.briscola,
+        briscola_suit=view.briscola_suit,
+        called=view.called,
+        briscola_label="" if chiamata else _("Briscola"),
+        called_label=_("Called") if view.called is not None else "",
+        footer=footer,
+    )

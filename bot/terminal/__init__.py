@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from bot.render import N_, Message, Renderer, move_text, scala40_move_text
+from bot.render import BRISCOLA_FAMILIES, N_, Message, Renderer, move_text, scala40_move_text
+from bot.render.briscola import briscola_move_text
 from bot.render.typed import TypedMove, read_typed, suit_help
 from bot.service import (
     Announcement,
@@ -52,6 +53,14 @@ HELP_SCALA40 = N_(
     "m 4♠5♠6♠ lays a meld once open, a3 10♦ attaches the 10♦ to meld 3, s3 7♦ puts the 7♦ "
     "in place of meld 3's joker and takes the joker. Suits can be typed as letters: {letters}; "
     "the joker as * . Commands: v shows the table, h this help, q quits (the game is saved; "
+    "Ctrl-C and Ctrl-D too)."
+)
+HELP_BRISCOLA = N_(
+    "Type the number of a move, or the card as it is shown: A♠ plays the Asso of spade. Any "
+    "card may be played (no duty to follow suit); the trick goes to the highest briscola, else "
+    "to the highest card of the suit led. In the chiamata auction type the number of a call, "
+    "or pass; the winner then names the card (its suit is the briscola). Suits can be typed as "
+    "letters: {letters}. Commands: v shows the table, h this help, q quits (the game is saved; "
     "Ctrl-C and Ctrl-D too)."
 )
 # Words that are never a move in any game (Scala 40's "t" draws: the table is "v").
@@ -296,6 +305,8 @@ class TerminalPlay:
             seat, move = int(m["seat"]), str(m["move"])
             if table.family == "scala40":
                 what = scala40_move_text(move, tr)
+            elif table.family in BRISCOLA_FAMILIES:
+                what = briscola_move_text(move, tr)
             else:
                 what = move_text(move)
                 if ":" in move and seat in scope:
@@ -310,6 +321,8 @@ class TerminalPlay:
 
     def _help(self, family: str) -> str:
         text = HELP_SCALA40 if family == "scala40" else HELP_SCOPA
+        if family in BRISCOLA_FAMILIES:
+            text = HELP_BRISCOLA
         return self._(text).format(letters=suit_help(self._locale))
 
     async def _loop(self, table_id: int, shown: Result | None = None) -> int:
@@ -338,6 +351,9 @@ class TerminalPlay:
             if table.family == "scala40":
                 tr = self.renderer.translations(self._locale)
                 labels = [scala40_move_text(m, tr) for m in moves]
+            elif table.family in BRISCOLA_FAMILIES:
+                tr = self.renderer.translations(self._locale)
+                labels = [briscola_move_text(m, tr) for m in moves]
             else:
                 labels = [move_text(m) for m in moves]
             menu = [f"{i}) {label}" for i, label in enumerate(labels, 1)]
@@ -380,6 +396,13 @@ class TerminalPlay:
                 return moves[int(line) - 1]
             self.say(self._("Choose a number from 1 to {count}.").format(count=count))
             return None
+        if family in BRISCOLA_FAMILIES:
+            # A move by its word or label (pass, swap, call 3D, "Passo"), else a card as below.
+            by_name = {m.lower(): m for m in moves} | {
+                lb.lower(): m for m, lb in zip(moves, labels, strict=True)
+            }
+            if line.strip().lower() in by_name:
+                return by_name[line.strip().lower()]
         typed = read_typed(line, self._locale)
         if family == "scala40":
             head = typed.text.split(" ", 1)[0].lower()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.render import card_text
 from bot.service import decode_button, default_registry
 from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, private_chat, user
 from tests.telegram.harness import (
@@ -143,8 +144,14 @@ async def test_chiamata_two_humans_three_computers_auction_and_call(
         export = await tavolo.service.export_game(table_id)
         assert export["status"] == "finished" and export["players"] == 5
         moves = [m["move"] for m in export["moves"]]
-        assert any(m.startswith("call ") for m in moves) or all(m == "pass" for m in moves[:5])
-        hidden = await hidden_cards_by_version(tavolo, table_id)
+        calls = [m.split()[1] for m in moves if m.startswith("call ")]
+        assert calls
+        # the called card is public from the call on: the call's announcement names it
+        called = {card_text(c) for c in calls}
+        hidden = {
+            version: cards - called
+            for version, cards in (await hidden_cards_by_version(tavolo, table_id)).items()
+        }
         assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
         await tavolo.say(GROUP, ALICE, "/leaderboard chiamata")
         board = api.last_bot_message(GROUP["id"]).text or ""
