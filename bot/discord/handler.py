@@ -67,7 +67,15 @@ from bot.discord.limits import (
 )
 from bot.discord.settings_menu import ACTION_PREFIX as SETTINGS_ACTION
 from bot.discord.settings_menu import SettingsMenu, is_channel_admin
-from bot.render import Message, Renderer, card_text, move_text, scala40_move_text
+from bot.render import (
+    BRISCOLA_FAMILIES,
+    Message,
+    Renderer,
+    card_text,
+    move_text,
+    scala40_move_text,
+)
+from bot.render.briscola import briscola_move_text
 from bot.render.images import RenderedImage
 from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
@@ -380,6 +388,9 @@ class ServiceHandler:
         if event.table.family == "scala40":
             translations = self.renderer.translations(event.locale)
             return lambda move: scala40_move_text(move, translations)
+        if event.table.family in BRISCOLA_FAMILIES:
+            words = self.renderer.translations(event.locale)
+            return lambda move: briscola_move_text(move, words)
         return move_text
 
     async def wants_dm(self, user_id: int) -> bool:

@@ -181,3 +181,38 @@ async def test_chiamata_auction_call_and_play_with_four_computers(
     assert len(pressed) >= 8  # alice's 8 cards at least, and her bids
     assert_all_answered(fake)
     assert_no_hand_in_channel(fake, handler.renderer)
+
+
+async def test_every_briscola_option_choice_opens_a_table(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    """Each choice /briscola and /chiamata offer is one the engine accepts (a target in points
+    goes with deal_scoring=points)."""
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend)
+    cases: list[tuple[str, dict[str, Any]]] = []
+    async with running(bot, fake):
+        for command in fake.global_commands:
+            if command["name"] not in ("briscola", "chiamata"):
+                continue
+            for option in command.get("options", []):
+                values = [c["value"] for c in option.get("choices", [])]
+                if option["type"] == 5:  # boolean
+                    values = [True, False]
+                for value in values:
+                    options = {option["name"]: value}
+                    if option["name"] == "target" and value > 100:
+                        options["deal_scoring"] = "points"
+                    cases.append((command["name"], options))
+        assert len(cases) > 15
+        for name, options in cases:
+            channel = await fake.add_text_channel(f"b-{len(fake.text_channels)}")
+            record = await fake.slash(alice, name, channel_id=channel, **options)
+            await record.wait_answer()
+            await settle(handler, fake, record)
+            assert record.original is not None and not record.original.ephemeral, (
+                name,
+                options,
+                [m.content for m in record.messages()],
+            )
+    assert_all_answered(fake)
