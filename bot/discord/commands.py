@@ -409,9 +409,9 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         players=_numbers(2, 3, 4),
         computers=_numbers(0, 1, 2, 3),
         target=_numbers(1, 2, 3, 5, 121, 241),
-        level=LEVELS,
     )
     @app_commands.choices(
+        level=LEVELS,
         deal_scoring=_named(
             ("one game to the deal's winner", "win"), ("card points add up", "points")
         ),
@@ -452,7 +452,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         point_bids=_t("After the 2, bid points (61 or more)"),
         cappotto=_t("Taking all 120 points doubles the scores"),
     )
-    @app_commands.choices(computers=_numbers(0, 1, 2, 3, 4), deals=_numbers(1, 5, 10), level=LEVELS)
+    @app_commands.choices(computers=_numbers(0, 1, 2, 3, 4), deals=_numbers(1, 5, 10))
+    @app_commands.choices(level=LEVELS)
     @app_commands.guild_only()
     async def chiamata_command(
         interaction: discord.Interaction[Any],
