@@ -273,7 +273,9 @@ class BriscolaView:
     """What one seat may see (``seat`` None: the public view, no hand, no legal moves).
 
     * ``briscola``: the face-up card under the stock (None once drawn, and in chiamata);
-      ``briscola_suit``: the trump suit (chiamata: None until the card is called).
+      ``briscola_suit``: the trump suit (chiamata: None until the card is called);
+      ``turned_up``: the card that lay face up last in this deal (still known once drawn: it went
+      to the last player to draw); ``swapped``: (seat, the face-up card it took) after a swap.
     * ``trick``: the cards of the trick being played, as (seat, card) in play order;
       ``last_trick``: the trick taken last, shown until the next one is led (None then).
     * ``tricks``: the tricks taken this deal, in order: what the seat has watched being played (a
@@ -301,6 +303,8 @@ class BriscolaView:
     current_player: int | None
     briscola: Card | None
     briscola_suit: str | None
+    turned_up: Card | None
+    swapped: tuple[int, Card] | None
     stock_count: int
     trick: tuple[tuple[int, Card], ...]
     last_trick: Trick | None
@@ -342,6 +346,8 @@ class BriscolaView:
             "current_player": self.current_player,
             "briscola": None if self.briscola is None else str(self.briscola),
             "briscola_suit": self.briscola_suit,
+            "turned_up": None if self.turned_up is None else str(self.turned_up),
+            "swapped": None if self.swapped is None else [self.swapped[0], str(self.swapped[1])],
             "stock_count": self.stock_count,
             "trick": [[s, str(c)] for s, c in self.trick],
             "last_trick": None if self.last_trick is None else self.last_trick.to_dict(),
@@ -381,6 +387,8 @@ class _State:
     hands: list[list[Card]]
     stock: list[Card]  # drawn from the end; the face-up briscola is stock[0] while it lies there
     face_up: Card | None
+    turned_up: Card | None  # the last card to lie face up this deal (known after it is drawn)
+    swapped: tuple[int, Card] | None  # (seat, face-up card taken) after a swap this deal
     trump: str | None
     leader: int
     trick: list[Card]
@@ -412,6 +420,8 @@ class _State:
             hands=[h.copy() for h in self.hands],
             stock=self.stock.copy(),
             face_up=self.face_up,
+            turned_up=self.turned_up,
+            swapped=self.swapped,
             trump=self.trump,
             leader=self.leader,
             trick=self.trick.copy(),
@@ -454,6 +464,8 @@ def new_game(rules: Rules | None = None, *, seed: int | random.Random) -> Game:
         hands=[[] for _ in range(n)],
         stock=[],
         face_up=None,
+        turned_up=None,
+        swapped=None,
         trump=None,
         leader=0,
         trick=[],
@@ -519,6 +531,7 @@ class _Deal:
         s.high_bidder = s.bid_rank = s.bid_points = None
         s.caller = s.called = s.socio = None
         s.revealed = False
+        s.swapped = None
         if self.rules.chiamata:
             s.stock, s.face_up, s.trump = [], None, None
             s.phase = Phase.AUCTION
@@ -528,6 +541,7 @@ class _Deal:
             s.stock = [face_up, *deck]
             s.face_up, s.trump = face_up, face_up.suit
             s.phase = Phase.PLAY
+        s.turned_up = s.face_up
         s.events.append(
             Event(
                 "dealt",
@@ -687,8 +701,9 @@ class _Deal:
         hand = s.hands[seat]
         hand[hand.index(card)] = s.face_up
         s.events.append(Event("swap", seat, {"card": str(card), "took": str(s.face_up)}))
+        s.swapped = (seat, s.face_up)
         s.stock[0] = card
-        s.face_up = card
+        s.face_up = s.turned_up = card
 
     def play_card(self, seat: int, card: Card) -> None:
         s, n = self.s, self.n
@@ -1061,6 +1076,8 @@ class Game:
             current_player=s.current,
             briscola=s.face_up,
             briscola_suit=s.trump,
+            turned_up=s.turned_up,
+            swapped=s.swapped,
             stock_count=len(s.stock),
             trick=self.trick,
             last_trick=s.last_trick,
@@ -1103,6 +1120,8 @@ class Game:
             "hands": [_text(h) for h in s.hands],
             "stock": _text(s.stock),
             "face_up": None if s.face_up is None else str(s.face_up),
+            "turned_up": None if s.turned_up is None else str(s.turned_up),
+            "swapped": None if s.swapped is None else [s.swapped[0], str(s.swapped[1])],
             "trump": s.trump,
             "leader": s.leader,
             "trick": _text(s.trick),
@@ -1137,6 +1156,7 @@ class Game:
         try:
             last = data["last_trick"]
             last_move = data["last_move"]
+            swapped = data["swapped"]
             state = _State(
                 seed=_int(data["seed"]),
                 shuffles=_int(data["shuffles"]),
@@ -1145,6 +1165,8 @@ class Game:
                 hands=[list(_cards(h)) for h in data["hands"]],
                 stock=list(_cards(data["stock"])),
                 face_up=_opt_card(data["face_up"]),
+                turned_up=_opt_card(data["turned_up"]),
+                swapped=None if swapped is None else (_int(swapped[0]), parse_card(swapped[1])),
                 trump=None if data["trump"] is None else str(data["trump"]),
                 leader=_int(data["leader"]),
                 trick=list(_cards(data["trick"])),

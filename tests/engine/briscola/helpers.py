@@ -59,6 +59,8 @@ def position(
             "hands": hands,
             "stock": " ".join(str(c) for c in [*bottom, *reversed(draw)]),
             "face_up": face_up,
+            "turned_up": face_up,
+            "swapped": None,
             "trump": trump,
             "leader": leader,
             "trick": trick,

@@ -151,6 +151,7 @@ def test_the_face_up_briscola_is_the_last_card_drawn() -> None:
     game = position(hands=["AD 4C 5S", "KD 2B 7C"], stock="6D", face_up="3B")
     game = play_all(game, "AD KD")
     assert game.stock_count == 0 and game.briscola is None and game.briscola_suit == "B"
+    assert game.view(0).turned_up == Card("3", "B")  # seen by all, drawn last by seat 1
     assert Card("6", "D") in game.hand(0) and Card("3", "B") in game.hand(1)
     assert game.hand_count(0) == game.hand_count(1) == 3
 
@@ -204,6 +205,8 @@ def test_the_swap_is_a_move_of_its_own_and_the_turn_goes_on() -> None:
     assert game.briscola == Card("2", "B") and game.stock[-1] == Card("2", "B")
     assert "swap" not in game.legal_moves()
     assert [e.kind for e in game.events] == ["swap"]
+    # Everybody saw it: who took which card.
+    assert game.view(1).swapped == (0, Card("3", "B")) and game.view(1).turned_up == Card("2", "B")
     # Not on the other player's turn either: nobody holds the face-up 2.
     game = game.play("3B")
     assert "swap" not in game.legal_moves()
