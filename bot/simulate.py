@@ -2,6 +2,8 @@
 
     python -m bot.simulate --game scopone --players hard,easy --games 1000
     python -m bot.simulate --game scopone --players medium,easy --deals --games 2000 --jobs 2
+    python -m bot.simulate --game briscola --players hard,easy --deals --games 1000
+    python -m bot.simulate --game chiamata --players hard,easy,easy,easy,easy --deals --games 1000
 
 ``--players`` names one player per side (Scopa with 3 players: one per seat). Every deck seed is
 played once per rotation of the players over the sides, so each player gets every hand: the cards
@@ -30,7 +32,7 @@ from engine import scopa
 from engine.ai import PLAYER_NAMES, Player, get_player
 
 SCOPA_GAMES = {"scopa": "scopa", "scopone": "scopone", "scientifico": "scientifico"}
-GAMES = (*SCOPA_GAMES, "scala40")
+GAMES = (*SCOPA_GAMES, "scala40", "briscola", "chiamata")
 MAX_SCALA40_MOVES = 200_000  # a random-legal match takes a few thousand
 
 
@@ -55,6 +57,8 @@ class Result:
     dealer_side: int
     seconds: float
     deals: int = 1  # smazzate (Scala 40: hands) the game took
+    # Briscola chiamata: (side, role, won) per deal: role "caller", "socio" or "other".
+    roles: tuple[tuple[int, str, bool], ...] = ()
 
 
 @dataclass
@@ -98,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play computer players against each other; print win rates with 95% CIs.",
     )
     parser.add_argument("--game", choices=GAMES, default="scopone")
-    parser.add_argument("--seats", type=int, default=None, help="players at the table (Scopa)")
+    parser.add_argument(
+        "--seats", type=int, default=None, help="players at the table (Scopa, Briscola)"
+    )
     parser.add_argument(
         "--players",
         default="hard,easy",
@@ -106,7 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--games", type=int, default=100, help="games (or deals) in all")
     parser.add_argument("--deals", action="store_true", help="single smazzate, not whole games")
-    parser.add_argument("--target", type=int, default=None, help="points to win (Scopa family)")
+    parser.add_argument(
+        "--target", type=int, default=None, help="points (Briscola: games) to win, not chiamata"
+    )
     parser.add_argument("--seed", type=int, default=1, help="first deck seed")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--iterations", type=int, default=None, help="hard: ISMCTS iterations")
@@ -145,6 +153,10 @@ def make_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
             raise ValueError(f"no computer player {name!r}; there are: {', '.join(PLAYER_NAMES)}")
     if args.game == "scala40":
         rules_dict, places = _scala40_setup(args, names)
+    elif args.game in ("briscola", "chiamata"):
+        from bot import simulate_briscola
+
+        rules_dict, places = simulate_briscola.setup(args, names)
     else:
         rules = _scopa_rules(args)
         rules_dict, places = rules.to_dict(), rules.sides
@@ -210,6 +222,10 @@ def play(job: Job) -> Result:
     """Play one job's game to its end (or its first smazzata) and say who won."""
     if job.game == "scala40":
         return _play_scala40(job)
+    if job.game in ("briscola", "chiamata"):
+        from bot import simulate_briscola
+
+        return simulate_briscola.play(job)
     start = time.perf_counter()
     rules = scopa.Rules.from_dict(job.rules)
     game = scopa.new_game(rules, seed=job.seed)
@@ -283,6 +299,11 @@ def tally(results: Sequence[Result], labels: Sequence[str]) -> dict[str, Tally]:
                 t.margins.append(min(others) - result.points[side])
             else:
                 t.margins.append(result.points[side] - max(others))
+            for role_side, role, role_won in result.roles:
+                if role_side == side:
+                    row = t.by_role.setdefault(role, [0, 0, 0])
+                    row[0] += 1
+                    row[1] += role_won
             if len(result.job.labels) == 2 and result.job.game != "scala40":
                 dealer = side == result.dealer_side
                 if result.job.deals:
