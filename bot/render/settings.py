@@ -65,6 +65,12 @@ OPTION_LABELS = {
     "dealer_fourteen": N_("Dealer gets 14 cards"),
     "first_pile_card_free": N_("First discard free to take"),
     "reentry": N_("Re-entry after elimination"),
+    "deal_scoring": N_("How a deal counts"),
+    "swap": N_("Swap of the briscola 2 or 7"),
+    "deals": N_("Number of deals"),
+    "point_bids": N_("Point bids after the 2"),
+    "cappotto": N_("Cappotto doubles the scores"),
+    "removed_two": N_("The 2 taken out at 3 players"),
 }
 # Option values in words (numbers are shown as they are).
 VALUE_LABELS = {
@@ -77,6 +83,10 @@ VALUE_LABELS = {
     "100": N_("a flat 100"),
     "allowed": N_("allowed"),
     "forbidden": N_("forbidden"),
+    "win": N_("one game to the deal's winner"),
+    "points": N_("card points add up"),
+    "two": N_("the 2"),
+    "seven": N_("the 7"),
 }
 LANGUAGE_NAMES = {"it": N_("Italiano"), "en": N_("English")}
 OPEN_LABELS = {"all": N_("everyone"), "admins": N_("admins only")}
@@ -245,8 +255,10 @@ def _main_page(
         (_b(_("Who may open tables"), "@open"),),
     ]
     games = [_b(_game(g, t), f"@game.{g}") for g in s.games]
-    for i in range(0, len(games), 2):
-        rows.append(tuple(games[i : i + 2]))
+    # Two rows hold the games (Discord shows 5 rows): two a row up to four games, then three.
+    per_row = 2 if len(games) <= 4 else 3
+    for i in range(0, len(games), per_row):
+        rows.append(tuple(games[i : i + per_row]))
     return Message("\n".join(lines), tuple(rows[:5]))
 
 
