@@ -77,7 +77,7 @@ class App:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tavolo",
-        description="Tavolo: Scopa, Scopone and Scala 40 on Telegram, Discord or in the "
+        description="Tavolo: Scopa, Scopone, Scala 40 and Briscola on Telegram, Discord or in the "
         "terminal. Settings come from the environment and .env (see .env.example).",
     )
     parser.add_argument(
@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         "game",
         nargs="?",
         default="scopa",
-        help="scopa, scopone, scientifico or scala40 (default: scopa)",
+        help="scopa, scopone, scientifico, scala40, briscola or chiamata (default: scopa)",
     )
     play.add_argument(
         "--players",
