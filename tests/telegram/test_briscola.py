@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.render import card_text
-from bot.service import decode_button, default_registry
+from bot.service import ChatRef, UserRef, decode_button, default_registry
 from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, private_chat, user
 from tests.telegram.harness import (
     MAX_PRESSES,
@@ -123,9 +123,20 @@ async def test_briscola_four_humans_in_pairs_to_game_over(api: FakeBotApi, tmp_p
         await tavolo.say(GROUP, ALICE, "/leaderboard briscola")
         board = api.last_bot_message(GROUP["id"]).text or ""
         assert all(name in board for name in ("Alice", "Bob", "Carla", "Dario")), board
-        winners = {s for s in result["data"]["sides"][result["winner_side"]]}
-        wins = [line for line in board.splitlines() if "1 " in line]
-        assert wins and winners
+        # partners share the result: both winners have a win, both losers none
+        winners = {1001 + s for s in result["data"]["sides"][result["winner_side"]]}
+        rows = (
+            (
+                await tavolo.service.leaderboard(
+                    "briscola",
+                    user=UserRef("telegram", "1001"),
+                    chat=ChatRef("telegram", str(GROUP["id"])),
+                )
+            )
+            .events[0]
+            .rows
+        )  # type: ignore[attr-defined]
+        assert {int(r.user_id) for r in rows if r.wins == 1} == winners
 
 
 async def test_chiamata_two_humans_three_computers_auction_and_call(
@@ -181,3 +192,29 @@ def _only_table(api: FakeBotApi, chat_id: int) -> int:
         for data in move_buttons(message):
             return decode_button(data).table_id
     raise AssertionError("no hand with move buttons")
+
+
+async def test_briscola_table_is_a_picture_in_the_group(api: FakeBotApi, tmp_path: Path) -> None:
+    """With pictures on, the Briscola table is one photo message edited in place; its caption is
+    the text view (the face-up briscola named), and the picture changes as cards are played."""
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        await tavolo.say(GROUP, ALICE, "/briscola 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        assert (await tavolo.press_action(lobby, BOB, "@join"))["text"] is None
+        lobby = api.message(GROUP["id"], lobby.message_id)
+        assert (await tavolo.press_action(lobby, ALICE, "@start"))["text"] is None
+        photos = [m for m in api.bot_messages(GROUP["id"]) if m.has_photo]
+        assert len(photos) == 1
+        table = photos[0]
+        assert table.caption and "Briscola:" in table.caption
+        pictures = {table.photo_data}
+        rng = random.Random(2)
+        seen: dict[str, int] = {}
+        for _ in range(6):
+            moved = [await play_briscola_turn(tavolo, p, table_id, rng, seen) for p in (ALICE, BOB)]
+            assert any(moved)
+            pictures.add(api.message(GROUP["id"], table.message_id).photo_data)
+        assert len(pictures) >= 3
+        # the hands are pictures too, in the private chats
+        assert any(m.has_photo for m in api.bot_messages(ALICE["id"]))
