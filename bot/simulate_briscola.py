@@ -5,7 +5,8 @@
     python -m bot.simulate --game briscola --seats 4 --players hard,easy --games 200
     python -m bot.simulate --game chiamata --players hard,easy,easy,easy,easy --deals --games 1000
 
-``--players`` names one player per side: two at 2 players, three at 3, two at 4 (the pairs),
+``--players`` names one player per side (``easy``, ``medium``, ``hard`` are the Briscola
+players ``briscola-easy``...; ``random`` any legal move): two at 2 players, three at 3, two at 4 (the pairs),
 five in chiamata (each plays for themselves over the match). ``--deals`` plays single deals:
 points are then the deal's card points (chiamata: the players' scores for the deal), and in
 chiamata every player's record is also split by role, "as caller" (wins = calls made good),
@@ -25,10 +26,17 @@ from engine.ai import get_player
 if TYPE_CHECKING:
     from bot.simulate import Job, Result
 
-__all__ = ["GAMES", "play", "setup"]
+__all__ = ["GAMES", "engine_name", "play", "setup"]
 
 GAMES = ("briscola", "chiamata")
 MAX_MOVES = 100_000  # a 5-deal chiamata match takes about 230 moves
+
+
+def engine_name(name: str) -> str:
+    """The Briscola player a level names (``hard`` -> ``briscola-hard``; ``greedy`` is the easy
+    one); any other name (``random``, ``briscola-medium``) as it is."""
+    level = {"greedy": "easy"}.get(name, name)
+    return f"briscola-{level}" if level in ("easy", "medium", "hard") else name
 
 
 def setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, Any], int]:
@@ -58,7 +66,7 @@ def play(job: Job) -> Result:
     start = time.perf_counter()
     rules = briscola.Rules.from_dict(job.rules)
     game = briscola.new_game(rules, seed=job.seed)
-    players = [get_player(name, **dict(options)) for name, options in job.specs]
+    players = [get_player(engine_name(name), **dict(options)) for name, options in job.specs]
     rng = random.Random(job.seed * 7919 + job.rotation)
     dealer_side = game.side_of(game.dealer)
     for _ in range(MAX_MOVES):

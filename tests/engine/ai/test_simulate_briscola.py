@@ -44,3 +44,12 @@ def test_chiamata_needs_five_players() -> None:
     args = simulate.build_parser().parse_args(["--game", "chiamata", "--players", "random,easy"])
     with pytest.raises(ValueError, match="give 5 players"):
         simulate.make_jobs(args)
+
+
+def test_levels_name_the_briscola_players() -> None:
+    from bot.simulate_briscola import engine_name
+
+    assert engine_name("hard") == "briscola-hard"
+    assert engine_name("greedy") == "briscola-easy"
+    assert engine_name("random") == "random"
+    assert engine_name("briscola-medium") == "briscola-medium"
