@@ -5,11 +5,11 @@
     python -m bot.simulate --game briscola --seats 4 --players hard,easy --games 200
     python -m bot.simulate --game chiamata --players hard,easy,easy,easy,easy --deals --games 1000
 
-``--players`` names one player per side (``easy``, ``medium``, ``hard`` are the Briscola
-players ``briscola-easy``...; ``random`` any legal move): two at 2 players, three at 3, two at 4 (the pairs),
-five in chiamata (each plays for themselves over the match). ``--deals`` plays single deals:
-points are then the deal's card points (chiamata: the players' scores for the deal), and in
-chiamata every player's record is also split by role, "as caller" (wins = calls made good),
+``--players`` names one player per side (``easy``, ``medium``, ``hard`` are the Briscola players
+``briscola-easy``...; ``random`` any legal move): two at 2 players, three at 3, two at 4 (the
+pairs), five in chiamata (each plays for themselves over the match). ``--deals`` plays single
+deals: points are then the deal's card points (chiamata: the players' scores for the deal), and
+in chiamata every player's record is also split by role, "as caller" (wins = calls made good),
 "as socio" and "as other", the figure the chiamata target is stated in (a caller's calls won at
 61). A drawn deal (60-60) is a tie.
 """
