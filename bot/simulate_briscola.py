@@ -10,8 +10,8 @@
 pairs), five in chiamata (each plays for themselves over the match). ``--deals`` plays single
 deals: points are then the deal's card points (chiamata: the players' scores for the deal), and
 in chiamata every player's record is also split by role, "as caller" (wins = calls made good),
-"as socio" and "as other", the figure the chiamata target is stated in (a caller's calls won at
-61). A drawn deal (60-60) is a tie.
+"as caller at 61" (rank calls only: the unit the chiamata target is stated in), "as socio" and
+"as other". A drawn deal (60-60) is a tie.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["GAMES", "engine_name", "play", "setup"]
 
 GAMES = ("briscola", "chiamata")
-MAX_MOVES = 100_000  # a 5-deal chiamata match takes about 230 moves
+MAX_MOVES = 100_000
+MIN_THRESHOLD = 61  # a 5-deal chiamata match takes about 230 moves
 
 
 def engine_name(name: str) -> str:
@@ -101,6 +102,8 @@ def play(job: Job) -> Result:
         for seat in range(rules.players):
             if seat == deal.caller:
                 roles.append((seat, "caller", deal.won))
+                if deal.threshold == MIN_THRESHOLD:  # a rank call: the chiamata target's unit
+                    roles.append((seat, "caller at 61", deal.won))
             elif seat == deal.socio:
                 roles.append((seat, "socio", deal.won))
             else:
