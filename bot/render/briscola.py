@@ -302,10 +302,22 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
     else:
         lines.append(_("Your turn: play a card."))
     offered = offered_moves(moves)
-    buttons = [renderer._button(table, briscola_move_text(m, t), m) for m in offered]
+    buttons = [renderer._button(table, _hand_label(view, m, t), m) for m in offered]
     per_row = 5 if view.phase == "auction" else 4
     rows = tuple(tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row))
     return Message("\n".join(lines), rows)
+
+
+def _hand_label(view: Any, move: str, t: gettext.NullTranslations) -> str:
+    """A hand's button: the scambio names the two cards it exchanges."""
+    if move == "swap" and view.briscola is not None:
+        rank = {"two": "2", "seven": "7"}.get(view.rules.swap)
+        mine = [c for c in view.hand if c.rank == rank and c.suit == view.briscola_suit]
+        if mine:
+            return t.gettext("Swap {card} for {briscola}").format(
+                card=_card(mine[0]), briscola=_card(view.briscola)
+            )
+    return briscola_move_text(move, t)
 
 
 def offered_moves(moves: Sequence[str]) -> list[str]:

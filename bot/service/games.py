@@ -37,6 +37,9 @@ class GameKind:
     # Option values as chat commands spell them -> the engine's (Briscola: swap=off reads as
     # False on Telegram, the engine's value is "off").
     aliases: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
+    # Options of the engine that do not apply to this kind (Briscola's chiamata-only options):
+    # refused by name when given, and not kept with the table (/rules does not list them).
+    ignored: tuple[str, ...] = ()
 
     def rules(self, players: int, options: Mapping[str, Any]) -> Any:
         """The engine's Rules, or ValueError naming what is allowed: the engine's RulesError, or a
@@ -52,6 +55,13 @@ class GameKind:
         if clash:
             raise RuleText(
                 "option {option} is set by the game {game}", option=sorted(clash)[0], game=self.name
+            )
+        unplayed = set(options) & set(self.ignored)
+        if unplayed:
+            raise RuleText(
+                "option {option} is not played in {game}",
+                option=sorted(unplayed)[0],
+                game=self.name,
             )
         options = {
             name: self.aliases.get(name, {}).get(value, value)
@@ -128,9 +138,29 @@ def _add_briscola(registry: Registry) -> None:
         logger.info("engine.briscola is not available: no Briscola tables")
         return
     aliases = {"swap": {False: "off", 2: "two", 7: "seven", "2": "two", "7": "seven"}}
+    chiamata_only = ("point_bids", "deals", "cappotto")
+    classic_only = ("target", "removed_two", "swap", "deal_scoring")
     registry.add(
         GameKind(
-            "briscola", "briscola", briscola, (2, 3, 4), 2, {"variant": "classic"}, _pairs, aliases
+            "briscola",
+            "briscola",
+            briscola,
+            (2, 3, 4),
+            2,
+            {"variant": "classic"},
+            _pairs,
+            aliases,
+            ignored=chiamata_only,
         )
     )
-    registry.add(GameKind("chiamata", "chiamata", briscola, (5,), 5, {"variant": "chiamata"}))
+    registry.add(
+        GameKind(
+            "chiamata",
+            "chiamata",
+            briscola,
+            (5,),
+            5,
+            {"variant": "chiamata"},
+            ignored=classic_only,
+        )
+    )

@@ -1929,7 +1929,7 @@ def _stored_options(rules: Any, kind: GameKind) -> dict[str, Any]:
     """The options a table keeps: the engine's full rules minus what the kind and the player
     count already say, so ``/rules`` shows every option the game is played with."""
     options = dict(rules.to_dict())
-    for key in ("players", "schema", *kind.fixed):
+    for key in ("players", "schema", *kind.fixed, *kind.ignored):
         options.pop(key, None)
     try:
         kind.rules(rules.players, options)

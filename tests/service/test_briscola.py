@@ -153,9 +153,14 @@ async def test_briscola_options_go_through_the_engine(make_service: Callable[...
     assert "two" in bad.refusal.detail
     five = await service.create_table(CHAT, USERS[0], "briscola", players=5)
     assert five.refusal is not None and five.refusal.code == "bad_players"
-    chiamata = await service.create_table(CHAT, USERS[0], "chiamata", options={"target": 3})
-    assert chiamata.ok  # target is a classic option the engine keeps, harmless in chiamata
-    await service.abandon(CHAT, USERS[0], chiamata.table.id)  # type: ignore[union-attr]
+    # an option of the other variant is refused by name, and never kept with a table
+    unplayed = await service.create_table(CHAT, USERS[0], "chiamata", options={"target": 3})
+    assert unplayed.refusal is not None and unplayed.refusal.code == "bad_option"
+    assert "target" in unplayed.refusal.detail
+    chiamata = await service.create_table(CHAT, USERS[0], "chiamata")
+    assert chiamata.ok and chiamata.table is not None
+    assert set(chiamata.table.options) == {"point_bids", "deals", "cappotto"}
+    await service.abandon(CHAT, USERS[0], chiamata.table.id)
 
 
 async def test_a_briscola_game_with_computers_exports_replays_and_imports(
