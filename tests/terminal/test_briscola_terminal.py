@@ -3,6 +3,7 @@ chiamata``): the hand and the moves in words, typed as numbers, cards or words, 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,20 @@ def test_chiamata_auction_by_words_then_cards(tmp_path: Path) -> None:
     assert "Chiamante:" in out
     assert "game over!" in out
     assert "Traceback" not in played.stderr
+
+
+def test_a_card_typed_as_shown_then_export_and_replay(tmp_path: Path) -> None:
+    first = run_tavolo(["play", "briscola", "--players", "4", "--name", "Eva"], "q\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    card = first.stdout.rsplit("Your hand: ", 1)[1].splitlines()[0].split()[0]
+    second = run_tavolo(["play", "briscola"], f"{card}\nq\n", tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert f"You: {card}" in second.stdout
+    exported = run_tavolo(["export-game", "1"], "", tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    document = json.loads(exported.stdout)
+    assert document["game"] == "briscola" and document["players"] == 4
+    (tmp_path / "game.json").write_text(exported.stdout)
+    replayed = run_tavolo(["replay", str(tmp_path / "game.json")], "", tmp_path)
+    assert replayed.returncode == 0, replayed.stderr + replayed.stdout
+    assert "briscola" in replayed.stdout
