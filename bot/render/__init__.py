@@ -761,6 +761,10 @@ class Renderer:
     def _game_over(self, e: GameOver, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table = e.table
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.game_over_message(self, e, t)
         sides = _sides_of(table, len(e.ranks))
         lines = [_("{table}: game over!").format(table=self._title(table, t))]
         for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):

@@ -16,7 +16,14 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.service.events import Announcement, HandView, SmazzataSummary, TableInfo, TableView
+from bot.service.events import (
+    Announcement,
+    GameOver,
+    HandView,
+    SmazzataSummary,
+    TableInfo,
+    TableView,
+)
 
 if TYPE_CHECKING:
     from bot.render import Button, Message, Renderer
@@ -26,6 +33,7 @@ __all__ = [
     "FAMILIES",
     "announcement_message",
     "briscola_move_text",
+    "game_over_message",
     "hand_message",
     "is_briscola",
     "summary_message",
@@ -481,3 +489,35 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
         called_label=_("Called") if view.called is not None else "",
         footer=footer,
     )
+
+
+def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+    """The end of the match: each side's place and score, in games or points as the table
+    counts them, and the rating changes."""
+    from bot.render import Message, _sides_of
+
+    _ = t.gettext
+    table = e.table
+    sides = _sides_of(table, len(e.ranks))
+    in_points = table.family == "chiamata" or table.options.get("deal_scoring") == "points"
+    lines = [_("{table}: game over!").format(table=renderer._title(table, t))]
+    for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
+        count = e.points[i]
+        score = (
+            t.ngettext("{n} point", "{n} points", count)
+            if in_points
+            else t.ngettext("{n} game", "{n} games", count)
+        ).format(n=count)
+        lines.append(
+            _("{rank}. {side}: {score}").format(
+                rank=e.ranks[i] + 1, side=renderer.side_name(table, sides[i], t), score=score
+            )
+        )
+    for d in e.ratings:
+        lines.append(
+            _("{name}: rating {before:.1f} → {after:.1f}").format(
+                name=d.name, before=d.before, after=d.after
+            )
+        )
+    rematch = renderer._button(table, _("Rematch"), "@rematch")
+    return Message("\n".join(lines), ((rematch,),))
