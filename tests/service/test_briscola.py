@@ -196,3 +196,26 @@ async def drive_single(service: TableService, table_id: int, rng: random.Random)
         assert result.ok, result.refusal
         assert any(isinstance(e, TableView) for e in result.events)
     raise AssertionError("the game did not end")
+
+
+async def test_chiamata_five_passes_deal_again(make_service: Callable[..., Any]) -> None:
+    service = await real_service(make_service)
+    table_id = await seat_everyone(service, "chiamata", 5)
+    started = await service.start(CHAT, USERS[0], table_id)
+    assert started.ok and started.table is not None
+    info = started.table
+    events: list[Any] = []
+    for _ in range(5):
+        seat = info.current_seat
+        assert seat is not None
+        result = await service.play(CHAT, USERS[seat], table_id, version=info.version, move="pass")
+        assert result.ok, result.refusal
+        assert result.table is not None
+        info = result.table
+        events.extend(result.events)
+    redeals = [e for e in events if isinstance(e, Announcement) and e.kind == "redeal"]
+    assert len(redeals) == 1
+    text = Renderer().render(redeals[0]).text
+    assert "di nuovo" in text  # the chat's language: Italian by default
+    public = next(e for e in reversed(events) if isinstance(e, TableView)).view
+    assert public.phase == "auction" and not public.auction
