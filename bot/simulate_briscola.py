@@ -40,6 +40,12 @@ def engine_name(name: str) -> str:
     return f"briscola-{level}" if level in ("easy", "medium", "hard") else name
 
 
+def _options(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """The Scopa hard player's options that the Briscola one takes too: ``--iterations`` only
+    (``--epsilon``'s default is Scopa's; ``--workers`` and ``--seconds`` are Scopa's alone)."""
+    return {key: value for key, value in options if key == "iterations"}
+
+
 def setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, Any], int]:
     """The rules of the jobs and how many sides take a player."""
     from engine import briscola
@@ -67,7 +73,7 @@ def play(job: Job) -> Result:
     start = time.perf_counter()
     rules = briscola.Rules.from_dict(job.rules)
     game = briscola.new_game(rules, seed=job.seed)
-    players = [get_player(engine_name(name), **dict(options)) for name, options in job.specs]
+    players = [get_player(engine_name(name), **_options(options)) for name, options in job.specs]
     rng = random.Random(job.seed * 7919 + job.rotation)
     dealer_side = game.side_of(game.dealer)
     for _ in range(MAX_MOVES):
