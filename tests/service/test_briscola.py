@@ -219,3 +219,29 @@ async def test_chiamata_five_passes_deal_again(make_service: Callable[..., Any])
     assert "di nuovo" in text  # the chat's language: Italian by default
     public = next(e for e in reversed(events) if isinstance(e, TableView)).view
     assert public.phase == "auction" and not public.auction
+
+
+@pytest.mark.parametrize("family", ["briscola", "chiamata"])
+def test_every_level_plays_the_briscola_players(family: str) -> None:
+    players = ComputerPlayers()
+    assert [players.player_name(family, level) for level in ("easy", "medium", "hard")] == [
+        "briscola-easy",
+        "briscola-medium",
+        "briscola-hard",
+    ]
+
+
+async def test_hard_thinks_in_a_worker_process_as_in_a_thread() -> None:
+    from engine import briscola
+
+    game = briscola.new_game(briscola.Rules(players=4), seed=3)
+    for _ in range(5):
+        game = game.play(game.legal_moves()[0])
+    view = game.view(game.current_player)
+    expected = ComputerPlayers().choose("briscola", "hard", view, random.Random(7))
+    players = ComputerPlayers(processes=1)
+    try:
+        moved = await players.choose_off_loop("briscola", "hard", view, random.Random(7))
+    finally:
+        await players.aclose()
+    assert moved == expected and moved in view.legal_moves
