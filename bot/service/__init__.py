@@ -18,7 +18,8 @@ Discord channel/thread, the terminal) and ``UserRef(platform, user_id, name, loc
 Use cases (all ``async``, all return :class:`Result`)::
 
     create_table(chat, user, game, *, players=None, options=None)   # game: scopa | scopone |
-                        # scientifico | scala40; options: RULES.md option names -> values
+                        # scientifico | scala40 | briscola | chiamata; options: RULES.md
+                        # option names -> values
     join(chat, user, table_id=None)          leave(chat, user, table_id=None)
     add_computer(chat, user, level="easy", table_id=None)            # easy | medium | hard
     choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3
@@ -73,7 +74,9 @@ chat's > default):
 * :class:`Announcement` (chat): ``kind`` in scopa, fuori, timeout, taken_over (its message has a
   "take my seat back" button), taken_back, abandoned, started; rules (to a user).
 * :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata (Scopa) or the
-  penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated).
+  penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated), or a
+  Briscola deal (``scores``: card_points and score per side; ``data``: winner, and in chiamata
+  caller, socio, called, threshold, caller_points, won, cappotto; ``bot.service.briscola``).
 * :class:`GameOver` (chat): ranks, points, FIGS multiplier, rating changes.
 * :class:`Leaderboard`, :class:`Stats` (chat or user).
 

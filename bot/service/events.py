@@ -93,8 +93,8 @@ class TableInfo:
     id: int
     platform: str
     chat_id: str
-    game: str  # "scopa", "scopone", "scientifico", "scala40"
-    family: str  # "scopa" or "scala40": leaderboards are per family
+    game: str  # "scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata"
+    family: str  # "scopa", "scala40", "briscola" or "chiamata": leaderboards are per family
     status: str  # "lobby", "playing", "finished", "abandoned"
     version: int
     players: int
@@ -165,7 +165,8 @@ class TurnNotice(TableEvent):
 class Announcement(TableEvent):
     """A short public announcement. ``kind``: "scopa" (data: seat, side), "fuori" (seat, move),
     "timeout" (seat: the computer played for an idle player), "taken_over" (seat),
-    "taken_back" (seat), "abandoned" (by), "started"."""
+    "taken_back" (seat), "abandoned" (by), "started"; Briscola: "called" (seat, card, suit,
+    threshold), "socio" (seat, alone), "redeal", "swap" (seat, card, took)."""
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
