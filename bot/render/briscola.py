@@ -285,9 +285,11 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
     if briscola:
         lines.append(briscola)
     lines.extend(_contract_lines(renderer, table, view, t))
-    secret = not view.socio_revealed and view.caller != view.seat
-    if view.variant == "chiamata" and view.socio == view.seat and secret:
-        lines.append(_("You hold the called card: you are the socio (keep it secret)."))
+    if view.variant == "chiamata" and view.socio == view.seat and not view.socio_revealed:
+        if view.caller == view.seat:
+            lines.append(_("You called your own card: you play alone (the others do not know)."))
+        else:
+            lines.append(_("You hold the called card: you are the socio (keep it secret)."))
     if view.phase == "play" or view.trick:
         lines.append(_trick_text(renderer, table, view, t))
     moves: Sequence[str] = tuple(view.legal_moves or ())
