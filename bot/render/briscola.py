@@ -30,18 +30,15 @@ if TYPE_CHECKING:
     from bot.render.images import BriscolaScene
 
 __all__ = [
-    "FAMILIES",
     "announcement_message",
     "briscola_move_text",
     "game_over_message",
     "hand_message",
-    "is_briscola",
     "summary_message",
     "table_message",
     "table_scene",
 ]
 
-FAMILIES = ("briscola", "chiamata")
 # Point bids offered as buttons: the lowest legal ones, then round figures (25 buttons at most).
 FIRST_POINT_BIDS = 10
 POINT_BID_STEP = 5
@@ -62,10 +59,6 @@ RANK_NAMES = {
     "J": N_("Fante"),
 }
 SUIT_NAMES = {"D": N_("Denari"), "C": N_("Coppe"), "S": N_("Spade"), "B": N_("Bastoni")}
-
-
-def is_briscola(table: TableInfo) -> bool:
-    return table.family in FAMILIES
 
 
 def _card(card: object) -> str:
