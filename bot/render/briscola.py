@@ -50,15 +50,16 @@ def N_(message: str) -> str:
     return message
 
 
-# Rank names for the auction ("chiamo il tre"): A 3 K Q J as words, the rest as numbers.
+# Rank names for the auction ("chiamo il tre"): A 3 K Q J as words, the rest as numbers; the
+# Italian deck's suits (denari, coppe, spade, bastoni).
 RANK_NAMES = {
-    "A": N_("Asso"),
-    "3": N_("Tre"),
-    "K": N_("Re"),
-    "Q": N_("Cavallo"),
-    "J": N_("Fante"),
+    "A": N_("Ace"),
+    "3": N_("Three"),
+    "K": N_("King"),
+    "Q": N_("Knight"),
+    "J": N_("Jack"),
 }
-SUIT_NAMES = {"D": N_("Denari"), "C": N_("Coppe"), "S": N_("Spade"), "B": N_("Bastoni")}
+SUIT_NAMES = {"D": N_("Coins"), "C": N_("Cups"), "S": N_("Swords"), "B": N_("Clubs")}
 
 
 def _card(card: object) -> str:

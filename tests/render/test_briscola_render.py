@@ -135,6 +135,6 @@ def test_move_labels() -> None:
     assert briscola_move_text("AS", t) == "A♠"
     assert briscola_move_text("call 3D", t) == "Call 3♦"
     assert briscola_move_text("pass", t) == "Pass"
-    assert briscola_move_text("3", t) == "Tre"
+    assert briscola_move_text("3", t) == "Three"
     assert briscola_move_text("71", t) == "71 points"
     assert briscola_move_text("swap", t) == "Swap with the briscola"
