@@ -14,7 +14,14 @@ import pytest
 
 from bot.render import card_text
 from bot.service import ChatRef, UserRef, decode_button, default_registry
-from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, private_chat, user
+from tests.fakes.telegram_api import (
+    JSON,
+    FakeBotApi,
+    StoredMessage,
+    group_chat,
+    private_chat,
+    user,
+)
 from tests.telegram.harness import (
     MAX_PRESSES,
     Tavolo,
@@ -23,6 +30,7 @@ from tests.telegram.harness import (
     hand_message,
     hidden_cards_by_version,
     move_buttons,
+    table_messages,
     table_status,
 )
 
@@ -46,6 +54,10 @@ async def legal_now(tavolo: Tavolo, table_id: int) -> list[str]:
     for entry in export["moves"]:
         game = game.play(entry["move"])
     return [str(m) for m in game.legal_moves()]
+
+
+def move_or_action_data(message: StoredMessage) -> list[str]:
+    return [str(b["callback_data"]) for b in message.buttons() if "callback_data" in b]
 
 
 def action(data: str) -> str:
@@ -150,6 +162,17 @@ async def test_chiamata_two_humans_three_computers_auction_and_call(
         assert (await tavolo.press_action(lobby, BOB, "@join"))["text"] is None
         lobby = api.message(GROUP["id"], lobby.message_id)
         assert (await tavolo.press_action(lobby, ALICE, "@fill.easy"))["text"] is None
+        # Dario, not seated, looks at the table mid-auction: he sees the public view only
+        table = next(
+            m
+            for m in reversed(table_messages(api, GROUP["id"], table_id))
+            if any(d.endswith(":@hand") for d in move_or_action_data(m))
+        )
+        assert (await tavolo.press_action(table, DARIO, "@hand"))["text"] is None
+        looked = "\n".join(m.text or m.caption or "" for m in api.bot_messages(DARIO["id"]))
+        assert looked and "Your hand" not in looked and "La tua mano" not in looked
+        hands = await hidden_cards_by_version(tavolo, table_id)
+        assert not {c for c in hands[max(hands)] if c in looked}
         seen = await play_to_the_end(tavolo, [ALICE, BOB], table_id, seed=5)
         assert seen.get("card", 0) >= 8
         export = await tavolo.service.export_game(table_id)
