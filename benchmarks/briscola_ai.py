@@ -106,33 +106,40 @@ def _map(func: Any, jobs: list[Any], workers: int) -> Iterator[Any]:
         yield from map(func, jobs)
         return
     with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(func, jobs, chunksize=4)
+        yield from pool.map(func, jobs, chunksize=2)
 
 
-def duel(pairs: Sequence[tuple[str, str]], deals: int, iterations: int, workers: int) -> None:
+def duel(
+    pairs: Sequence[tuple[str, str]], deals: int, iterations: int, workers: int, every: int = 0
+) -> None:
+    """Each pair's figures; with ``every``, also the running figures every that many deals."""
     seeds = max(1, deals // 2)
     for a, b in pairs:
         jobs = [(a, b, SEED_BASE + k, seat, iterations) for k in range(seeds) for seat in (0, 1)]
         start = time.perf_counter()
-        wins = losses = draws = 0
+        tally = [0, 0, 0]  # wins, losses, draws of a
         margin: list[int] = []
-        for points, _seat in _map(_duel_job, jobs, workers):
+        for done, (points, _seat) in enumerate(_map(_duel_job, jobs, workers), 1):
             margin.append(points - (120 - points))
-            if points > 60:
-                wins += 1
-            elif points < 60:
-                losses += 1
-            else:
-                draws += 1
-        decided = wins + losses
-        low, high = wilson(wins, decided)
-        print(
-            f"duel 2p {a} vs {b}: {len(jobs)} deals ({seeds} seeds x 2 seatings), "
-            f"{a} wins {wins}, loses {losses}, draws {draws}; "
-            f"{a} wins {wins / max(1, decided):.1%} of decided deals "
-            f"(95% {low:.1%}-{high:.1%}); mean margin {statistics.mean(margin):+.1f} points; "
-            f"{time.perf_counter() - start:.0f} s"
-        )
+            tally[0 if points > 60 else 1 if points < 60 else 2] += 1
+            if done == len(jobs) or (every and done % every == 0):
+                _duel_line(a, b, done, tally, margin, time.perf_counter() - start)
+
+
+def _duel_line(
+    a: str, b: str, done: int, tally: Sequence[int], margin: Sequence[int], seconds: float
+) -> None:
+    wins, losses, draws = tally
+    decided = wins + losses
+    low, high = wilson(wins, decided)
+    print(
+        f"duel 2p {a} vs {b}: {done} deals (seeds x 2 seatings), "
+        f"{a} wins {wins}, loses {losses}, draws {draws}; "
+        f"{a} wins {wins / max(1, decided):.1%} of decided deals "
+        f"(95% {low:.1%}-{high:.1%}); mean margin {statistics.mean(margin):+.1f} points; "
+        f"{seconds:.0f} s",
+        flush=True,
+    )
 
 
 def chiamata(player: str, field: str, deals: int, iterations: int, workers: int) -> None:
@@ -217,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--speed-deals", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--every", type=int, default=0, help="running duel figures every N deals")
     args = parser.parse_args(argv)
     only = set(args.only.split(","))
     unknown = only - set(SECTIONS)
@@ -230,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         speed(args.speed_deals, args.iterations)
     if "duel" in only:
         pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",")]
-        duel([(a, b) for a, b in pairs], args.deals, args.iterations, args.jobs)
+        duel([(a, b) for a, b in pairs], args.deals, args.iterations, args.jobs, args.every)
     if "chiamata" in only:
         chiamata(
             args.chiamata_player,

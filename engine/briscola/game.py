@@ -285,9 +285,11 @@ class BriscolaView:
     * ``scores[side]``: the match scores (games, or card points with ``deal_scoring=points``;
       chiamata: per player).
     * Chiamata: ``auction`` (seat, bid) in order, ``passed[seat]``, ``high_bidder``, ``bid_rank``,
-      ``threshold``, ``caller``, ``called``; ``socio`` is the socio's seat only once the called card
-      has been played, or for the seat that holds it (for the caller who called a card of their
-      own: themselves); otherwise None.
+      ``threshold``, ``caller``, ``called``; ``revealed_socio`` is the socio's seat once the called
+      card has been played (None before: the same for every seat, as is everything but ``hand``
+      and ``legal_moves``); the property ``socio`` adds what the seat's own hand tells: the seat
+      holding the called card knows it is the socio (the caller who called a card of their own:
+      that they play alone).
     * ``events``: what the last move did (public).
     """
 
@@ -322,7 +324,7 @@ class BriscolaView:
     threshold: int | None
     caller: int | None
     called: Card | None
-    socio: int | None
+    revealed_socio: int | None
     socio_revealed: bool
     legal_moves: tuple[str, ...]
     last_move: tuple[int, str] | None
@@ -331,8 +333,18 @@ class BriscolaView:
     is_over: bool
     winner: int | None
 
+    @property
+    def socio(self) -> int | None:
+        """The socio's seat as this seat knows it: once the called card is played, or when the
+        seat holds it; otherwise None."""
+        if self.revealed_socio is not None:
+            return self.revealed_socio
+        if self.seat is not None and self.called is not None and self.called in self.hand:
+            return self.seat
+        return None
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe: cards as strings."""
+        """JSON-safe: cards as strings (``socio``: the revealed socio only)."""
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
@@ -365,7 +377,7 @@ class BriscolaView:
             "threshold": self.threshold,
             "caller": self.caller,
             "called": None if self.called is None else str(self.called),
-            "socio": self.socio,
+            "socio": self.revealed_socio,
             "socio_revealed": self.socio_revealed,
             "legal_moves": list(self.legal_moves),
             "last_move": None if self.last_move is None else list(self.last_move),
@@ -1057,9 +1069,6 @@ class Game:
         s, rules = self._s, self._rules
         sides = self.sides
         to_move = seat is not None and seat == s.current
-        socio = None
-        if s.socio is not None and (s.revealed or (seat is not None and s.called in s.hands[seat])):
-            socio = s.socio
         tricks_won = [0] * self.players
         for t in s.tricks:
             tricks_won[t.winner] += 1
@@ -1095,7 +1104,7 @@ class Game:
             threshold=self.threshold,
             caller=s.caller,
             called=s.called,
-            socio=socio,
+            revealed_socio=s.socio if s.revealed else None,
             socio_revealed=s.revealed,
             legal_moves=tuple(self.legal_moves()) if to_move else (),
             last_move=s.last_move,

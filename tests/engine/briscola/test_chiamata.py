@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import briscola
@@ -300,3 +302,17 @@ def test_a_whole_chiamata_match_rotates_the_dealer() -> None:
         game = game.play(move)
     assert len(game.deal_results) == 5
     assert [r.dealer for r in game.deal_results] == [(dealers[0] + k) % 5 for k in range(5)]
+
+
+def test_a_seats_view_adds_only_its_hand_and_moves_to_the_public_view() -> None:
+    """The engine contract: what a seat sees beyond the public view is its hand and its moves (the
+    socio knows itself from its hand: ``view.socio``, not a field of its own)."""
+    private = {"seat", "hand", "legal_moves"}
+    rng = random.Random(2)
+    game = briscola.new_game(CHIAMATA, seed=12)
+    while not game.is_over:
+        public = {k: v for k, v in game.view(None).to_dict().items() if k not in private}
+        for seat in range(5):
+            doc = {k: v for k, v in game.view(seat).to_dict().items() if k not in private}
+            assert doc == public
+        game = game.play(rng.choice(game.legal_moves()))
