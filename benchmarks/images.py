@@ -133,6 +133,53 @@ def scopa_game_scenes(count: int, seed: int) -> list[TableScene]:
     return scenes
 
 
+def briscola_game_scenes(count: int, seed: int, variant: str) -> list[TableScene]:
+    """Public Briscola tables (4 players) or chiamata tables of seeded games played with random
+    moves, one per move, made by the bot's own mapping (``bot.render.briscola.table_scene``)."""
+    from bot.render import Renderer
+    from bot.render.briscola import table_scene
+    from bot.service import Audience, TableInfo, TableView
+    from bot.service import SeatInfo as Seat
+    from engine import briscola
+
+    rules = briscola.Rules(players=4) if variant == "classic" else briscola.Rules(variant=variant)
+    game_name = "briscola" if variant == "classic" else "chiamata"
+    table = TableInfo(
+        id=1,
+        platform="telegram",
+        chat_id="-1",
+        game=game_name,
+        family=game_name,
+        status="playing",
+        version=1,
+        players=rules.players,
+        options={},
+        seats=tuple(
+            Seat(i, NAMES[i % len(NAMES)], "telegram", str(i), False, None, False)
+            for i in range(rules.players)
+        ),
+        creator="0",
+    )
+    renderer = Renderer()
+    rng = random.Random(seed)
+    scenes: list[TableScene] = []
+    game = briscola.new_game(rules, seed=seed)
+    for _ in range(count * 2):  # bounded; new games start when one ends
+        if len(scenes) >= count:
+            break
+        if game.is_over:
+            game = briscola.new_game(rules, seed=rng.randrange(1 << 30))
+        event = TableView(
+            audience=Audience("chat", "telegram", "-1"),
+            locale="it",
+            table=table,
+            view=game.view(None),
+        )
+        scenes.append(table_scene(renderer, event))
+        game = game.play(rng.choice(game.legal_moves()))
+    return scenes
+
+
 def scala_game_scenes(count: int, seed: int) -> list[TableScene]:
     """A Scala 40 table evolving turn by turn: one seat moves, its count, melds, pile change."""
     rng = random.Random(seed)
@@ -244,6 +291,16 @@ def measure_format(image_format: str, renders: int) -> None:
     for kind, scenes, style in (
         ("Scopa table, seeded games move by move", scopa_game_scenes(renders, 7), "napoletane"),
         ("Scala 40 table, a game turn by turn", scala_game_scenes(renders, 7), "francesi"),
+        (
+            "Briscola table (4 players), seeded games move by move",
+            briscola_game_scenes(renders, 7, "classic"),
+            "napoletane",
+        ),
+        (
+            "Briscola chiamata table, seeded games move by move",
+            briscola_game_scenes(renders, 7, "chiamata"),
+            "piacentine",
+        ),
         (
             "Scopa table, unrelated random tables",
             [scopa_scene(rng, i) for i in range(renders)],

@@ -79,7 +79,7 @@ class App:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=_program(),
-        description="Tavolo: Scopa, Scopone and Scala 40 on Telegram, Discord or in the "
+        description="Tavolo: Scopa, Scopone, Scala 40 and Briscola on Telegram, Discord or in the "
         "terminal. With no command: serve the bots whose tokens are set, or, with no token, "
         "play in the terminal (the saved game, else Scopa). Settings come from the environment "
         "and .env (see .env.example).",
@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         "game",
         nargs="?",
         default=None,
-        help="scopa, scopone, scientifico or scala40 (default: the saved game, else scopa)",
+        help="scopa, scopone, scientifico, scala40, briscola or chiamata (default: the saved "
+        "game, else scopa)",
     )
     play.add_argument(
         "--players",

@@ -2,6 +2,8 @@
 
     python -m bot.simulate --game scopone --players hard,easy --games 1000
     python -m bot.simulate --game scopone --players medium,easy --deals --games 2000 --jobs 2
+    python -m bot.simulate --game briscola --players hard,easy --deals --games 1000
+    python -m bot.simulate --game chiamata --players hard,easy,easy,easy,easy --deals --games 1000
 
 ``--players`` names one player per side (Scopa with 3 players: one per seat). Every deck seed is
 played once per rotation of the players over the sides, so each player gets every hand: the cards
@@ -31,7 +33,7 @@ from engine import scopa
 from engine.ai import PLAYER_NAMES, Player, get_player
 
 SCOPA_GAMES = {"scopa": "scopa", "scopone": "scopone", "scientifico": "scientifico"}
-GAMES = (*SCOPA_GAMES, "scala40")
+GAMES = (*SCOPA_GAMES, "scala40", "briscola", "chiamata")
 MAX_SCALA40_MOVES = 200_000  # a random-legal match takes a few thousand
 
 
@@ -56,6 +58,8 @@ class Result:
     dealer_side: int
     seconds: float
     deals: int = 1  # smazzate (Scala 40: hands) the game took
+    # Briscola chiamata: (side, role, won) per deal: role "caller", "socio" or "other".
+    roles: tuple[tuple[int, str, bool], ...] = ()
 
 
 @dataclass
@@ -134,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         action=_Players,
         help="number of players at the table, as in tavolo play (default: the game's usual "
-        "number: Scopa 2, Scopone 4; Scala 40: one per computer)",
+        "number: Scopa 2, Scopone 4, Briscola 2, chiamata 5; Scala 40: one per computer)",
     )
     parser.add_argument("--seats", type=int, default=None, help=argparse.SUPPRESS)  # older name
     parser.add_argument(
@@ -155,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--target",
         type=int,
         default=None,
-        help="points to win (Scopa family; default: the game's, 11)",
+        help="points to win (Scopa family; default: the game's, 11); Briscola: games (or "
+        "points) to win; not for chiamata",
     )
     parser.add_argument("--seed", type=int, default=1, help="first deck seed (default: 1)")
     parser.add_argument(
@@ -209,6 +214,10 @@ def make_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
             raise ValueError(f"no computer player {name!r}; there are: {', '.join(PLAYER_NAMES)}")
     if args.game == "scala40":
         rules_dict, places = _scala40_setup(args, names)
+    elif args.game in ("briscola", "chiamata"):
+        from bot import simulate_briscola
+
+        rules_dict, places = simulate_briscola.setup(args, names)
     else:
         rules = _scopa_rules(args)
         rules_dict, places = rules.to_dict(), rules.sides
@@ -274,6 +283,10 @@ def play(job: Job) -> Result:
     """Play one job's game to its end (or its first smazzata) and say who won."""
     if job.game == "scala40":
         return _play_scala40(job)
+    if job.game in ("briscola", "chiamata"):
+        from bot import simulate_briscola
+
+        return simulate_briscola.play(job)
     start = time.perf_counter()
     rules = scopa.Rules.from_dict(job.rules)
     game = scopa.new_game(rules, seed=job.seed)
@@ -347,6 +360,11 @@ def tally(results: Sequence[Result], labels: Sequence[str]) -> dict[str, Tally]:
                 t.margins.append(min(others) - result.points[side])
             else:
                 t.margins.append(result.points[side] - max(others))
+            for role_side, role, role_won in result.roles:
+                if role_side == side:
+                    row = t.by_role.setdefault(role, [0, 0, 0])
+                    row[0] += 1
+                    row[1] += role_won
             if len(result.job.labels) == 2 and result.job.game != "scala40":
                 dealer = side == result.dealer_side
                 if result.job.deals:

@@ -5,7 +5,10 @@ Every command only gathers its options and hands them to the bot's handler
 Names and descriptions are written in English (Discord's default) and localized for Italian by
 :class:`ItalianTranslator`, so Italian clients see ``/classifica``, ``giocatori``, ``facile``.
 
-Glossary: *scopone scientifico* (Scopone dealt 10 cards each, none on the table), *napola* (A-2-3
+Glossary: *briscola* (the trump suit, and the game), *chiamata* (Briscola for five: the auction
+winner, the *chiamante*, calls a card whose holder is their secret partner, the *socio*),
+*scambio* (swapping the 2 or 7 of briscola for the face-up card), *cappotto* (all 120 points),
+*scopone scientifico* (Scopone dealt 10 cards each, none on the table), *napola* (A-2-3
 of coins), *re bello* (the king of coins), *primiera* (the best card per suit), *vantaggio di due*
 (win by two).
 """
@@ -36,6 +39,13 @@ ITALIAN_NAMES: Mapping[str, str] = {
     "scopa": "scopa",
     "scopone": "scopone",
     "scala40": "scala40",
+    "briscola": "briscola",
+    "chiamata": "chiamata",
+    "deal_scoring": "conteggio",
+    "swap": "scambio",
+    "deals": "mani",
+    "point_bids": "chiamata_a_punti",
+    "cappotto": "cappotto",
     "leaderboard": "classifica",
     "stats": "statistiche",
     "rules": "regole",
@@ -150,6 +160,21 @@ TEXTS: tuple[str, ...] = (
     N_("Players who leave may take their seat back"),
     N_("this season"),
     N_("all time"),
+    N_("Open a Briscola table (2, 3 or 4 players)"),
+    N_("Open a Briscola chiamata table (5 players)"),
+    N_("Deals (or points) to win"),
+    N_("How a deal counts"),
+    N_("one game to the deal's winner"),
+    N_("card points add up"),
+    N_("Swap the 2 or the 7 of briscola for the face-up card"),
+    N_("no swap"),
+    N_("the 2"),
+    N_("the 7"),
+    N_("Number of deals"),
+    N_("After the 2, bid points (61 or more)"),
+    N_("Taking all 120 points doubles the scores"),
+    N_("Briscola"),
+    N_("Briscola chiamata"),
 )
 
 
@@ -387,7 +412,95 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
             rejoin=rejoin,
         )
 
-    FAMILIES = _named(("Scopa", "scopa"), ("Scala 40", "scala40"))
+    @app_commands.command(
+        name=_t("briscola"), description=_t("Open a Briscola table (2, 3 or 4 players)")
+    )
+    @app_commands.rename(
+        **{k: _t(k) for k in ("players", "computers", "level", "target", "deal_scoring", "swap")}
+    )
+    @app_commands.describe(
+        players=_t("Number of players"),
+        computers=_t("Computer players to seat at once"),
+        level=_t("How strong the computer plays"),
+        target=_t("Deals (or points) to win"),
+        deal_scoring=_t("How a deal counts"),
+        swap=_t("Swap the 2 or the 7 of briscola for the face-up card"),
+    )
+    @app_commands.choices(
+        players=_numbers(2, 3, 4),
+        computers=_numbers(0, 1, 2, 3),
+        target=_numbers(1, 2, 3, 5, 121, 241),
+    )
+    @app_commands.choices(
+        level=LEVELS,
+        deal_scoring=_named(
+            ("one game to the deal's winner", "win"), ("card points add up", "points")
+        ),
+        swap=_named(("no swap", "off"), ("the 2", "two"), ("the 7", "seven")),
+    )
+    @app_commands.guild_only()
+    async def briscola_command(
+        interaction: discord.Interaction[Any],
+        players: int | None = None,
+        computers: int | None = None,
+        level: str | None = None,
+        target: int | None = None,
+        deal_scoring: str | None = None,
+        swap: str | None = None,
+    ) -> None:
+        """Open a Briscola table."""
+        await _forward(
+            interaction,
+            "briscola",
+            players=players,
+            computers=computers,
+            level=level,
+            target=target,
+            deal_scoring=deal_scoring,
+            swap=swap,
+        )
+
+    @app_commands.command(
+        name=_t("chiamata"), description=_t("Open a Briscola chiamata table (5 players)")
+    )
+    @app_commands.rename(
+        **{k: _t(k) for k in ("computers", "level", "deals", "point_bids", "cappotto")}
+    )
+    @app_commands.describe(
+        computers=_t("Computer players to seat at once"),
+        level=_t("How strong the computer plays"),
+        deals=_t("Number of deals"),
+        point_bids=_t("After the 2, bid points (61 or more)"),
+        cappotto=_t("Taking all 120 points doubles the scores"),
+    )
+    @app_commands.choices(computers=_numbers(0, 1, 2, 3, 4), deals=_numbers(1, 5, 10))
+    @app_commands.choices(level=LEVELS)
+    @app_commands.guild_only()
+    async def chiamata_command(
+        interaction: discord.Interaction[Any],
+        computers: int | None = None,
+        level: str | None = None,
+        deals: int | None = None,
+        point_bids: bool | None = None,
+        cappotto: bool | None = None,
+    ) -> None:
+        """Open a Briscola chiamata table."""
+        await _forward(
+            interaction,
+            "chiamata",
+            computers=computers,
+            level=level,
+            deals=deals,
+            point_bids=point_bids,
+            cappotto=cappotto,
+        )
+
+    FAMILIES = _named(
+        ("Scopa", "scopa"),
+        ("Scala 40", "scala40"),
+        ("Briscola", "briscola"),
+        ("Briscola chiamata", "chiamata"),
+    )
 
     @app_commands.command(name=_t("leaderboard"), description=_t("Show the leaderboard"))
     @app_commands.rename(game=_t("game"), scope=_t("scope"), period=_t("period"))
@@ -522,6 +635,8 @@ def build_commands() -> list[app_commands.Command[Any, ..., Any]]:
         scopa_command,
         scopone_command,
         scala40_command,
+        briscola_command,
+        chiamata_command,
         leaderboard_command,
         stats_command,
         rules_command,

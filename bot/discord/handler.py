@@ -67,7 +67,16 @@ from bot.discord.limits import (
 )
 from bot.discord.settings_menu import ACTION_PREFIX as SETTINGS_ACTION
 from bot.discord.settings_menu import SettingsMenu, is_channel_admin
-from bot.render import QUIT, Message, Renderer, card_text, move_text, scala40_move_text
+from bot.render import (
+    BRISCOLA_FAMILIES,
+    QUIT,
+    Message,
+    Renderer,
+    card_text,
+    move_text,
+    scala40_move_text,
+)
+from bot.render.briscola import briscola_move_text
 from bot.render.images import RenderedImage
 from bot.render.pictures import DEFAULT_STYLE, Pictures
 from bot.service import (
@@ -92,7 +101,7 @@ from bot.store.adapter_state import AdapterState, MemoryState
 logger = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40")
+TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.
@@ -393,6 +402,9 @@ class ServiceHandler:
         if event.table.family == "scala40":
             translations = self.renderer.translations(event.locale)
             return lambda move: scala40_move_text(move, translations)
+        if event.table.family in BRISCOLA_FAMILIES:
+            words = self.renderer.translations(event.locale)
+            return lambda move: briscola_move_text(move, words)
         return move_text
 
     async def wants_dm(self, user_id: int) -> bool:

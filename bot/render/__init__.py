@@ -75,6 +75,8 @@ MAX_ROWS = 5  # Discord: 5 action rows of 5 buttons
 MAX_PER_ROW = 5
 
 SUIT_SYMBOLS = {"D": "♦", "C": "♥", "S": "♠", "B": "♣"}
+# Families drawn by bot.render.briscola.
+BRISCOLA_FAMILIES = ("briscola", "chiamata")
 # Scopa-family point names, in the order of a summary.
 POINT_KEYS = ("carte", "denari", "settebello", "primiera", "scope", "re_bello", "napola")
 
@@ -100,6 +102,8 @@ GAME_NAMES = {
     "scopone": N_("Scopone"),
     "scientifico": N_("Scopone scientifico"),
     "scala40": N_("Scala 40"),
+    "briscola": N_("Briscola"),
+    "chiamata": N_("Briscola chiamata"),
 }
 
 LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
@@ -140,6 +144,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("scopa", N_("Open a table of Scopa (2, 3 or 4 players)")),
     ("scopone", N_("Open a table of Scopone (4 players, in pairs)")),
     ("scala40", N_("Open a table of Scala 40 (2 to 6 players)")),
+    ("briscola", N_("Open a table of Briscola (2, 3 or 4 players)")),
+    ("chiamata", N_("Open a table of Briscola chiamata (5 players)")),
     ("new", N_("Choose a game and open a table")),
     ("play", N_("Play against the computer")),
     ("leaderboard", N_("The best players of this chat")),
@@ -151,9 +157,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 HELP = N_(
-    "Tavolo: Scopa, Scopone and Scala 40.\n"
-    "Open a table with /scopa, /scopone or /scala40, join with the buttons, add the computer "
-    "if you like, then start. Your cards come to you privately with a button for every move.\n"
+    "Tavolo: Scopa, Scopone, Scala 40, Briscola and Briscola chiamata.\n"
+    "Open a table with /scopa, /scopone, /scala40, /briscola or /chiamata, join with the "
+    "buttons, add the computer if you like, then start. Your cards come to you privately "
+    "with a button for every move.\n"
     "/leaderboard and /stats show the ratings, /rules the table's options, /lang the language, "
     "/abandon closes the table."
 )
@@ -403,6 +410,10 @@ class Renderer:
     def _table(self, e: TableView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table, view = e.table, e.view
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.table_message(self, e, t)
         if table.family == "scala40":
             return self._scala40_table(e, t)
         if table.family != "scopa":
@@ -554,6 +565,10 @@ class Renderer:
     def _hand_moves(self, e: HandView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table, view = e.table, e.view
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.hand_message(self, e, t)
         lines = [self._title(table, t)]
         lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
         if table.family == "scopa":
@@ -743,6 +758,12 @@ class Renderer:
                 return Message(_("Nobody at this table can be removed."))
             text = _("Who should leave the table? The computer will play their seat.")
             return Message(text, _rows(buttons, per_row=2))
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            said = briscola.announcement_message(self, e, t)
+            if said is not None:
+                return said
         return Message(f"{self._title(table, t)}: {e.kind}")
 
     def options_text(self, options: dict[str, Any], t: gettext.NullTranslations) -> str:
@@ -803,6 +824,10 @@ class Renderer:
     def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table = e.table
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.summary_message(self, e, t)
         if table.family == "scala40":
             return self._scala40_summary(e, t)
         lines = [_("End of hand {n}").format(n=e.number)]
@@ -853,6 +878,10 @@ class Renderer:
     def _game_over(self, e: GameOver, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table = e.table
+        if table.family in BRISCOLA_FAMILIES:
+            from bot.render import briscola
+
+            return briscola.game_over_message(self, e, t)
         sides = _sides_of(table, len(e.ranks))
         lines = [_("{table}: game over!").format(table=self._title(table, t))]
         for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):

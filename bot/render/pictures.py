@@ -23,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from bot.render import GAME_NAMES, Renderer, move_text, scala40_move_text
+from bot.render import BRISCOLA_FAMILIES, GAME_NAMES, Renderer, move_text, scala40_move_text
 from bot.render.images import (
     HandScene,
     ImageRenderer,
@@ -87,6 +87,10 @@ def table_scene(renderer: Renderer, event: TableView) -> TableScene | None:
     """The public table of ``event`` as a scene; ``None`` for a game without a picture."""
     t = renderer.translations(event.locale)
     table, view = event.table, event.view
+    if table.family in BRISCOLA_FAMILIES:
+        from bot.render import briscola
+
+        return briscola.table_scene(renderer, event)
     if table.family == "scala40":
         return _scala40_table(renderer, table, view, t)
     if table.family == "scopa":

@@ -67,6 +67,12 @@ OPTION_LABELS = {
     "reentry": N_("Re-entry after elimination"),
     "max_restocks": N_("Times the stock may be remade (0: no limit)"),
     "rejoin": N_("Players who leave may come back"),
+    "deal_scoring": N_("How a deal counts"),
+    "swap": N_("Swap of the briscola 2 or 7"),
+    "deals": N_("Number of deals"),
+    "point_bids": N_("Point bids after the 2"),
+    "cappotto": N_("Cappotto doubles the scores"),
+    "removed_two": N_("The 2 taken out at 3 players"),
 }
 # Option values in words (numbers are shown as they are).
 VALUE_LABELS = {
@@ -79,6 +85,10 @@ VALUE_LABELS = {
     "100": N_("a flat 100"),
     "allowed": N_("allowed"),
     "forbidden": N_("forbidden"),
+    "win": N_("one game to the deal's winner"),
+    "points": N_("card points add up"),
+    "two": N_("the 2"),
+    "seven": N_("the 7"),
 }
 LANGUAGE_NAMES = {"it": N_("Italiano"), "en": N_("English")}
 OPEN_LABELS = {"all": N_("everyone"), "admins": N_("admins only")}
@@ -254,7 +264,7 @@ def _main_page(
         ),
     ]
     games = [_b(_game(g, t), f"@game.{g}") for g in s.games]
-    # Two rows hold up to six games (Discord allows five rows in all).
+    # Two rows hold the games (Discord shows 5 rows): two a row up to four games, then three.
     per_row = 2 if len(games) <= 4 else 3
     for i in range(0, len(games), per_row):
         rows.append(tuple(games[i : i + per_row]))

@@ -18,7 +18,7 @@ Discord channel/thread, the terminal) and ``UserRef(platform, user_id, name, loc
 Use cases (all ``async``, all return :class:`Result`)::
 
     create_table(chat, user, game, *, players=None, options=None)   # game: scopa | scopone |
-                        # scientifico | scala40; options: docs/rules.md option names -> values
+                        # scientifico | scala40 | briscola | chiamata; options: docs/rules.md names
     join(chat, user, table_id=None)
     leave(chat, user, table_id=None)   # a lobby; or mid-game: a computer of the table's level
                         # plays the seat to the end, the game counts as lost (bot.service.seats)
@@ -82,7 +82,9 @@ chat's > default):
   expired/replaced, bot.service.lobby_timer), started, left (a player left or was kicked);
   rules and kick_list (to a user).
 * :class:`SmazzataSummary` (chat): the point breakdown of a finished smazzata (Scopa) or the
-  penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated).
+  penalties of a finished hand (Scala 40; ``data`` has closer, in_hand, eliminated), or a
+  Briscola deal (``scores``: card_points and score per side; ``data``: winner, and in chiamata
+  caller, socio, called, threshold, caller_points, won, cappotto; ``bot.service.briscola``).
 * :class:`GameOver` (chat): ranks, points, FIGS multiplier, rating changes.
 * :class:`Leaderboard`, :class:`Stats` (chat or user).
 

@@ -94,8 +94,8 @@ class TableInfo:
     id: int
     platform: str
     chat_id: str
-    game: str  # "scopa", "scopone", "scientifico", "scala40"
-    family: str  # "scopa" or "scala40": leaderboards are per family
+    game: str  # "scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata"
+    family: str  # "scopa", "scala40", "briscola" or "chiamata": leaderboards are per family
     status: str  # "lobby", "playing", "finished", "abandoned"
     version: int
     players: int
@@ -172,7 +172,8 @@ class Announcement(TableEvent):
     "timeout" (seat: the computer played for an idle player), "taken_over" (seat),
     "taken_back" (seat), "abandoned" (by; a lobby closed by itself: reason "expired" or
     "replaced", and minutes), "started", "left" (seat, name; by: who kicked them, "" for a
-    player who left; back: whether they may take the seat back)."""
+    player who left; back: whether they may take the seat back); Briscola: "called" (seat, card,
+    suit, threshold), "socio" (seat, alone), "redeal", "swap" (seat, card, took)."""
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)

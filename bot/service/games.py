@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import scala40, scopa
+from engine import briscola, scala40, scopa
 from engine.contract import GameModule, GameRules, GameState
 from engine.errors import RuleText
 
@@ -35,6 +35,12 @@ class GameKind:
     default_players: int
     fixed: Mapping[str, Any] = field(default_factory=dict)  # options the kind implies
     teams: Callable[[int], bool] = lambda players: False  # are seats chosen for pairs?
+    # Option values as chat commands spell them -> the engine's (Briscola: swap=off reads as
+    # False on Telegram, the engine's value is "off").
+    aliases: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
+    # Options of the engine that do not apply to this kind (Briscola's chiamata-only options):
+    # refused by name when given, and not kept with the table (/rules does not list them).
+    ignored: tuple[str, ...] = ()
 
     def rules(self, players: int, options: Mapping[str, Any]) -> GameRules:
         """The engine's Rules, or ValueError naming what is allowed: the engine's RulesError, or a
@@ -51,6 +57,19 @@ class GameKind:
             raise RuleText(
                 "option {option} is set by the game {game}", option=sorted(clash)[0], game=self.name
             )
+        unplayed = set(options) & set(self.ignored)
+        if unplayed:
+            raise RuleText(
+                "option {option} is not played in {game}",
+                option=sorted(unplayed)[0],
+                game=self.name,
+            )
+        options = {
+            name: self.aliases.get(name, {}).get(value, value)
+            if isinstance(value, str | bool | int)
+            else value
+            for name, value in options.items()
+        }
         # The engine names an unknown option and the options it knows (RulesError).
         return self.module.Rules.from_dict({"players": players, **self.fixed, **options})
 
@@ -88,12 +107,44 @@ def _pairs(players: int) -> bool:
 
 
 def default_registry() -> Registry:
-    """Scopa, Scopone, Scopone scientifico and Scala 40."""
+    """Scopa, Scopone, Scopone scientifico, Scala 40, Briscola and Briscola chiamata."""
     return Registry(
         [
             GameKind("scopa", "scopa", scopa, (2, 3, 4), 2, {"variant": "scopa"}, _pairs),
             GameKind("scopone", "scopa", scopa, (4,), 4, {"variant": "scopone"}, _pairs),
             GameKind("scientifico", "scopa", scopa, (4,), 4, {"variant": "scientifico"}, _pairs),
             GameKind("scala40", "scala40", scala40, (2, 3, 4, 5, 6), 2),
+            *_briscola_kinds(),
         ]
+    )
+
+
+def _briscola_kinds() -> tuple[GameKind, GameKind]:
+    """Briscola (2, 3, 4 players; pairs at 4) and Briscola chiamata (5, each for themselves over
+    the match: the socio's share of a deal is in their score). Two families: their scores and
+    leaderboards do not compare."""
+    aliases = {"swap": {False: "off", 2: "two", 7: "seven", "2": "two", "7": "seven"}}
+    chiamata_only = ("point_bids", "deals", "cappotto")
+    classic_only = ("target", "removed_two", "swap", "deal_scoring")
+    return (
+        GameKind(
+            "briscola",
+            "briscola",
+            briscola,
+            (2, 3, 4),
+            2,
+            {"variant": "classic"},
+            _pairs,
+            aliases,
+            ignored=chiamata_only,
+        ),
+        GameKind(
+            "chiamata",
+            "chiamata",
+            briscola,
+            (5,),
+            5,
+            {"variant": "chiamata"},
+            ignored=classic_only,
+        ),
     )

@@ -33,8 +33,13 @@ __all__ = ["LEVELS", "ComputerPlayers", "default_processes"]
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 # (family, level) whose moves take long enough to be worth a worker process (Scala 40's players
 # answer in milliseconds).
-SLOW_LEVELS = frozenset({("scopa", "hard")})
+SLOW_LEVELS = frozenset({("scopa", "hard"), ("briscola", "hard"), ("chiamata", "hard")})
 
+_BRISCOLA: Mapping[str, tuple[str, ...]] = {
+    "easy": ("briscola-easy", "random"),
+    "medium": ("briscola-medium", "briscola-easy", "random"),
+    "hard": ("briscola-hard", "briscola-medium", "briscola-easy", "random"),
+}
 # family -> level -> engine player names, preferred first.
 CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "scopa": {
@@ -48,6 +53,9 @@ CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "medium": ("scala40-medium", "scala40", "random"),
         "hard": ("scala40-hard", "scala40", "random"),
     },
+    # Briscola and Briscola chiamata share the engine's Briscola players.
+    "briscola": _BRISCOLA,
+    "chiamata": _BRISCOLA,
 }
 
 

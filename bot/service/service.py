@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive, lobby_timer, seasons
+from bot.service import archive, briscola, lobby_timer, seasons
 from bot.service import seats as seating
 from bot.service.announcements import announcements
 from bot.service.events import (
@@ -1675,6 +1675,9 @@ class TableService:
         }
         season = seasons.season_of(now, self.season)
         chat = f"{row.platform}:{row.chat_id}"
+        computers = {i for i, s in enumerate(row.seats) if s is not None and s["platform"] == "ai"}
+        # Chiamata rates each deal's partnership (the socio shares the chiamante's result).
+        rate = briscola.chiamata_rate(game, self.ratings, fixed=computers)
         return Finish(
             result=result,
             # All time, and this season (bot.service.seasons).
@@ -1682,7 +1685,7 @@ class TableService:
             teams=teams,
             ranks=ranks,
             multiplier=int(outcome.multiplier),
-            rate=self.ratings.rate,
+            rate=rate or self.ratings.rate,
             ordinal=self.ratings.ordinal,
             initial=self.ratings.initial,
         )
@@ -1727,7 +1730,10 @@ class TableService:
         """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
         summary), then game over."""
         head = await self._chat_head(live)
-        call.events.extend(announcements(game.events, head=head, move=move))
+        if live.kind.family in briscola.FAMILIES:
+            briscola.announce(call.events, head, live.view(None))
+        else:
+            call.events.extend(announcements(game.events, head=head, move=move))
         if game.is_over:
             outcome = game.outcome()
             assert outcome is not None, "a finished game has an outcome"
@@ -2037,7 +2043,7 @@ def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:
     """The options a table keeps: the engine's full rules minus what the kind and the player
     count already say, so ``/rules`` shows every option the game is played with."""
     options = dict(rules.to_dict())
-    for key in ("players", "schema", *kind.fixed):
+    for key in ("players", "schema", *kind.fixed, *kind.ignored):
         options.pop(key, None)
     try:
         kind.rules(rules.players, options)

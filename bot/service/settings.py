@@ -94,6 +94,16 @@ GAME_OPTIONS: Mapping[str, tuple[OptionSpec, ...]] = {
         OptionSpec("first_pile_card_free", _BOOL),
         OptionSpec("reentry", _BOOL),
     ),
+    "briscola": (
+        OptionSpec("target", (1, 2, 3, 5)),
+        OptionSpec("deal_scoring", ("win", "points")),
+        OptionSpec("swap", ("off", "two", "seven")),
+    ),
+    "chiamata": (
+        OptionSpec("deals", (1, 3, 5, 10)),
+        OptionSpec("point_bids", _BOOL),
+        OptionSpec("cappotto", _BOOL),
+    ),
 }
 
 

@@ -52,7 +52,7 @@ from bot.telegram.settings_menu import SettingsMenu, is_chat_admin
 
 logger = logging.getLogger(__name__)
 
-GAMES = ("scopa", "scopone", "scientifico", "scala40")
+GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 QUICK_GAME = "scopa"
 QUICK_LEVEL = "easy"
 # Game-picker buttons belong to no table yet: "new:0:<game>" can never be a table's data
@@ -115,7 +115,8 @@ class TelegramAdapter:
     # --- commands ----------------------------------------------------------------------------
 
     async def on_game(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/scopa, /scopone, /scientifico, /scala40 [players]: a lobby (quick game in private)."""
+        """/scopa, /scopone, /scientifico, /scala40, /briscola, /chiamata [players] [options]: a
+        lobby (quick game in private)."""
         message, user = self._seen(update)
         if message is None or user is None or message.text is None:
             return
@@ -165,13 +166,16 @@ class TelegramAdapter:
         await self._deliver_hand(message, user, table_id)
 
     async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/leaderboard [scopa|scala40] [season|all]: this chat's, or the global one in
-        private; this season's (with the last season's podium) or of all time."""
+        """/leaderboard [scopa|scala40|briscola|chiamata] [season|all]: this chat's, or the
+        global one in private; this season's (with the last season's podium) or of all time."""
         message, user = self._seen(update)
         if message is None or user is None:
             return
         words = [a.lower() for a in context.args or []]
-        family = "scala40" if "scala40" in words else "scopa"
+        periods = {"season", "stagione", "all", "tutto"}
+        family = leaderboard_family(
+            [w for w in words if w not in periods], self._service.registry.families
+        )
         period = "season" if {"season", "stagione"} & set(words) else "all"
         private = message.chat.type == ChatType.PRIVATE
         chat = None if private else self._chat(message)
@@ -599,6 +603,16 @@ def _named_user(message: Message) -> UserRef | None:
         if entity.type == MessageEntityType.TEXT_MENTION and entity.user is not None:
             return user_ref(entity.user)
     return None
+
+
+def leaderboard_family(args: list[str], families: tuple[str, ...]) -> str:
+    """The family a /leaderboard names (a game of it names it too: scopone -> scopa); Scopa
+    when none."""
+    wanted = args[0].lower() if args else ""
+    if wanted in families:
+        return wanted
+    aliases = {"scopone": "scopa", "scientifico": "scopa", "briscola4": "briscola"}
+    return aliases.get(wanted, "scopa")
 
 
 def parse_table_args(args: list[str]) -> tuple[int | None, dict[str, object]]:

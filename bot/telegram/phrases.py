@@ -24,6 +24,8 @@ GROUP_COMMANDS: Sequence[tuple[str, str]] = (
     ("scopone", N_("New table of Scopone")),
     ("scientifico", N_("New table of Scopone scientifico")),
     ("scala40", N_("New table of Scala 40")),
+    ("briscola", N_("New table of Briscola")),
+    ("chiamata", N_("New table of Briscola chiamata (5 players)")),
     ("new", N_("New table: choose the game")),
     ("leaderboard", N_("Leaderboard of this chat: /leaderboard season or all")),
     ("stats", N_("Your statistics (reply to a message: that player's)")),
@@ -42,6 +44,8 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
     ("scopone", N_("Scopone against the computer")),
     ("scientifico", N_("Scopone scientifico against the computer")),
     ("scala40", N_("Scala 40 against the computer")),
+    ("briscola", N_("Briscola against the computer")),
+    ("chiamata", N_("Briscola chiamata against the computer")),
     ("stats", N_("Your statistics")),
     ("leaderboard", N_("Global leaderboard: /leaderboard season or all")),
     ("lang", N_("Language: /lang it or /lang en")),
@@ -51,9 +55,9 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
 )
 
 HELP = N_(
-    "Tavolo: Scopa, Scopone and Scala 40.\n"
-    "In a group: /scopa, /scopone or /scala40 opens a table; join with the buttons, the "
-    "creator starts. Your cards come in a private chat with me.\n"
+    "Tavolo: Scopa, Scopone, Scala 40, Briscola and Briscola chiamata.\n"
+    "In a group: /scopa, /scopone, /scala40, /briscola or /chiamata opens a table; join with "
+    "the buttons, the creator starts. Your cards come in a private chat with me.\n"
     "In a private chat: /play for a quick game against the computer.\n"
     "/leave leaves your game (the computer plays your seat), /kick removes a player.\n"
     "/leaderboard season|all, /stats, /rules, /abandon, /settings, /lang it|en."

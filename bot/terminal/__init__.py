@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from bot.render import (
+    BRISCOLA_FAMILIES,
     N_,
     REFUSAL_TEXTS,
     SCALA40_KINDS,
@@ -36,6 +37,7 @@ from bot.render import (
     move_text,
     scala40_move_text,
 )
+from bot.render.briscola import briscola_move_text
 from bot.render.typed import TypedMove, read_typed, suit_help
 from bot.service import (
     Announcement,
@@ -82,10 +84,23 @@ HELP_SCALA40 = N_(
     "Commands: v shows the table, h this help, q quits (the game is saved; Ctrl-C and "
     "Ctrl-D too)."
 )
+HELP_BRISCOLA = N_(
+    "Type the number of a move, or the card as it is shown: A♠ plays the Asso of spade. Any "
+    "card may be played (no duty to follow suit); the trick goes to the highest briscola, else "
+    "to the highest card of the suit led. In the chiamata auction type the number of a call, "
+    "or pass; the winner then names the card (its suit is the briscola). Suits can be typed as "
+    "letters: {letters}. Commands: v shows the table, h this help, q quits (the game is saved; "
+    "Ctrl-C and Ctrl-D too)."
+)
 PROMPT_SCOPA = N_("Your move (number or card; h help, q quit): ")
 PROMPT_SCALA40 = N_("Your move (number or move; h help, q quit): ")
 # Per family; a family not listed is a card game read the Scopa way (a card, what it takes).
-HELPS = {"scopa": HELP_SCOPA, "scala40": HELP_SCALA40}
+HELPS = {
+    "scopa": HELP_SCOPA,
+    "scala40": HELP_SCALA40,
+    "briscola": HELP_BRISCOLA,
+    "chiamata": HELP_BRISCOLA,
+}
 PROMPTS = {"scopa": PROMPT_SCOPA, "scala40": PROMPT_SCALA40}
 # Words that are never a move in any game (Scala 40's "t" draws: the table is "v").
 QUIT = ("q", "quit", "exit", "esci")
@@ -491,6 +506,8 @@ class TerminalPlay:
     def _label(self, family: str, move: str) -> str:
         if family == "scala40":
             return scala40_move_text(move, self.renderer.translations(self._locale))
+        if family in BRISCOLA_FAMILIES:
+            return briscola_move_text(move, self.renderer.translations(self._locale))
         return move_text(move)
 
     def _help(self, family: str) -> str:
@@ -597,6 +614,13 @@ class TerminalPlay:
         same = [m for m, label in zip(moves, labels, strict=True) if _key(label) == key]
         if len(same) == 1:
             return same[0]  # typed as the menu shows it
+        if family in BRISCOLA_FAMILIES:
+            # A move by its word or label (pass, swap, call 3D, "Passo"), else a card as below.
+            by_name = {m.lower(): m for m in moves} | {
+                lb.lower(): m for m, lb in zip(moves, labels, strict=True)
+            }
+            if line.strip().lower() in by_name:
+                return by_name[line.strip().lower()]
         typed = read_typed(line, self._locale)
         if family == "scala40":
             return self._scala40_move(line, typed, moves, hand)

@@ -7,6 +7,8 @@ options ``iterations``, ``seconds``, ``workers``, ``epsilon``, ``exploration``, 
 Scala 40: ``scala40`` (a heuristic club player, ``engine.ai.scala40_player``: the hard level),
 ``scala40-medium`` (the same, one discard in seven at random), ``scala40-easy`` (a beginner: never
 draws from the pozzo nor takes a joker back, a third of its discards at random) and ``random``.
+Briscola and chiamata: ``briscola-easy``, ``briscola-medium``, ``briscola-hard``
+(``engine.ai.briscola_players``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.ai.base import NoMove, Player
+from engine.ai.briscola_players import BriscolaEasy, BriscolaHard, BriscolaMedium
 from engine.ai.ismcts import HardPlayer
 from engine.ai.medium import MediumPlayer
 from engine.ai.scala40_player import Scala40Player, easy_scala40, medium_scala40
@@ -33,6 +36,9 @@ _FACTORIES: Mapping[str, Callable[..., Player]] = MappingProxyType(
         "scala40": Scala40Player,
         "scala40-easy": easy_scala40,
         "scala40-medium": medium_scala40,
+        "briscola-easy": BriscolaEasy,
+        "briscola-medium": BriscolaMedium,
+        "briscola-hard": BriscolaHard,
     }
 )
 PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)

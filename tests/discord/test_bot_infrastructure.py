@@ -116,6 +116,8 @@ async def test_commands_sync_once_then_only_when_changed(fake: FakeDiscord) -> N
         "scopa",
         "scopone",
         "scala40",
+        "briscola",
+        "chiamata",
         "leaderboard",
         "stats",
         "rules",

@@ -9,7 +9,7 @@ from bot.render.settings import parse_settings_data, render_settings, sources_te
 from bot.service import Audience
 from bot.service.settings import GAME_OPTIONS, ChatSettings, SettingsView
 
-GAMES = ("scopa", "scopone", "scientifico", "scala40")
+GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 
 
 def settings(**over: object) -> ChatSettings:
@@ -93,3 +93,12 @@ def test_sources_in_words() -> None:
     assert sources_text(options, {}, t) == "Every option: the game's default."
     it = sources_text(options, {"napola": "chat"}, Renderer().translations("it"))
     assert "Impostazione della chat: Napola sì" in it
+
+
+def test_main_page_offers_every_game() -> None:
+    event = SettingsView(
+        audience=Audience("chat", "discord", "-1"), locale="it", settings=settings(), page="main"
+    )
+    message = render_settings(Renderer(), event)
+    pages = {parse_settings_data(b.data)[0] for row in message.buttons for b in row}
+    assert {f"game.{g}" for g in GAMES} <= pages

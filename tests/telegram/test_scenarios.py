@@ -346,7 +346,7 @@ async def test_commands_menu_help_and_language(api: FakeBotApi, tmp_path: Path) 
         await tavolo.say(GROUP, ALICE, "/leaderboard")
         await tavolo.say(GROUP, ALICE, "/new")
         picker = api.last_bot_message(GROUP["id"])
-        assert len(picker.buttons()) == 4
+        assert len(picker.buttons()) == 6  # the Scopa games, Scala 40, Briscola, chiamata
         answer = await tavolo.press(picker, BOB, "new:0:scopone")
         assert answer["text"] is None
         _, lobby = lobby_of(api, GROUP["id"])

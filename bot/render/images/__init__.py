@@ -26,6 +26,7 @@ scene) raises ``ValueError`` with a message naming it.
 
 from __future__ import annotations
 
+from .briscola import BriscolaScene
 from .renderer import ImageCache, ImageFormat, ImageRenderer, RenderedImage, choose_style
 from .scene import (
     RENDER_VERSION,
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_ITALIAN_STYLE",
     "RENDER_VERSION",
     "STYLES",
+    "BriscolaScene",
     "DeckStyle",
     "Fonts",
     "HandScene",

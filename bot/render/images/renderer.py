@@ -12,6 +12,7 @@ from typing import Literal
 
 from PIL import Image
 
+from .briscola import BriscolaScene, compose_briscola
 from .compose import calibration_image, compose_chart, compose_hand, compose_table
 from .lru import Lru
 from .scene import HandScene, RatingChart, TableScene, scene_digest
@@ -208,8 +209,10 @@ class ImageRenderer:
         deck_style = get_style(style)
 
         def draw() -> tuple[Image.Image, Image.Image | None]:
-            image = compose_table(
-                scene,
+            # A Briscola table has its own layout (the trick, the stock and the briscola).
+            compose = compose_briscola if isinstance(scene, BriscolaScene) else compose_table
+            image = compose(
+                scene,  # type: ignore[arg-type]
                 deck_style,
                 self.sprites,
                 self.fonts,
