@@ -68,7 +68,8 @@ async def drive(service: TableService, table_id: int, rng: random.Random) -> lis
             e for e in (await service.show(CHAT, user, table_id)).events if isinstance(e, HandView)
         )
         rendered = renderer.render(hand)
-        offered = [b.data.split(":", 2)[2] for row in rendered.buttons for b in row]
+        actions = [b.data.split(":", 2)[2] for row in rendered.buttons for b in row]
+        offered = [a for a in actions if not a.startswith("@")]  # "@quit": leave the game
         assert set(offered) <= set(hand.view.legal_moves)
         move = rng.choice(offered)
         result = await service.play(CHAT, user, table_id, version=info.version, move=move)
