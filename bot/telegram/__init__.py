@@ -23,6 +23,7 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
+from bot.telegram.inline import InlinePlay
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.telegram.settings import TelegramSettings
 
@@ -73,7 +74,13 @@ def build_bot(
         book=MessageBook(repost_after=settings.repost_after, state=state),
         pictures=pictures,
     )
-    TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
+    inline = InlinePlay(
+        service=service, renderer=renderer, delivery=delivery, bot=lambda: application.bot
+    )
+    delivery.inline = inline
+    TelegramAdapter(service=service, renderer=renderer, delivery=delivery, inline=inline).install(
+        application
+    )
     translations = {code: renderer.translations(code) for code in LOCALES}
     runner = TelegramRunner(
         application,

@@ -1,0 +1,778 @@
+"""Playing from the group with Telegram's inline mode, and the turn mentions in the group.
+
+How a player plays without leaving the group:
+
+* the table message carries "🂠 My cards", a ``switch_inline_query_current_chat`` button whose
+  query names the table (``"12"``); typing ``@<bot>`` alone lists every table the player sits at;
+* the bot answers the inline query personally (``is_personal``, ``cache_time=0``) with the
+  player's legal moves (Scopa: one result per card and capture, "7♦ ➜ 3♣ 4♠"; Scala 40: every
+  move of the private hand's menu, with a link to the private hand for picking cards one by
+  one), or, when it is not their turn, their hand read-only under a "waiting for X" header;
+* choosing a result posts a message "via @bot" showing only the move (public once made) and
+  makes the move. Each result id is ``<table>:<version>:<move>`` (the button data format, at
+  most 64 bytes; a longer move travels as its index ``~<n>`` in the legal moves of that
+  version), so a stale or forged result is refused like a stale button: nothing changes, and
+  the posted message is turned into a short notice;
+* once the table message shows the move, the bot deletes the posted message (when it may: an
+  admin with the right to delete messages), so the group gets no more messages per move than
+  the turn mention below.
+
+Which update makes the move: ``chosen_inline_result`` (it carries the result id: exact) when
+inline feedback is on (``/setinlinefeedback``), else the message posted "via @bot", matched to
+the result of that user's latest answers with the same text. Both may come, in either order and
+at once (updates are handled concurrently): a lock per user and the results already handled
+make the move happen once. The posted message alone suffices, so a bot whose feedback is off
+still plays; feedback only makes the match exact.
+
+Private hands: in a group, with inline mode on (``getMe`` says ``supports_inline_queries``), a
+player's hand is sent privately only to those who asked for it (the table's "💬 In private"
+button or the deep link, remembered per user) or who already keep a hand message at that table;
+everyone else plays inline. With inline mode off everything works as before.
+
+Turn mentions: when a player who plays inline (or whose private chat is closed) gets the turn
+at a group table with at least two humans, the group gets one message mentioning them (a
+``text_mention``; ``/notify off`` turns them off, per user) with the "My cards" button; it
+replaces the table's previous one, and goes when the turn has moved on or the table closes. A
+timer's reminder adds nothing (one notification a turn); the player who just moved never gets
+one (the service sends no notice to the mover).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InlineQueryResultCachedPhoto,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+    MessageEntity,
+    Update,
+    User,
+)
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.render import Renderer, card_text, cards_text, move_text, scala40_move_text
+from bot.service import (
+    ChatRef,
+    HandView,
+    Refusal,
+    TableInfo,
+    TableService,
+    TableView,
+    TurnNotice,
+    UserRef,
+    decode_button,
+    encode_button,
+)
+from bot.telegram.ids import PLATFORM, hand_payload, where_of
+from bot.telegram.messenger import Where
+
+if TYPE_CHECKING:
+    from bot.telegram.delivery import Delivery
+
+logger = logging.getLogger(__name__)
+
+# Telegram's limits on an answer: results per answer, bytes per result id and per offset.
+MAX_RESULTS = 50
+MAX_RESULT_ID = 64
+# Adapter-state kinds: a user's wish for turn mentions ({"on": bool}, on when absent; the same
+# key as Discord's), a user's way of getting hands ("private" | "inline"), a table's turn
+# mention in its group ({"chat", "message_id", "seat"}).
+NOTIFY = "notify"
+HANDS = "hands"
+MENTION = "mention"
+# A result that makes no move (a card of a hand shown read-only, a waiting header).
+LOOK = "~w"
+# A move too long for a result id travels as its index among the legal moves: "~<n>".
+INDEX = "~"
+# Results and outcomes remembered per user (a few answers' worth).
+_REMEMBERED = 256
+_USERS = 4096
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction (the catalogs of ``bot/render/locale``)."""
+    return message
+
+
+TEXTS = {
+    "my_cards": N_("🂠 My cards"),
+    "in_private": N_("💬 In private"),
+    "waiting": N_("⏳ Waiting for {name}"),
+    "your_hand": N_("Your hand: {cards}"),
+    "table": N_("Table: {cards}"),
+    "pile": N_("Pile: {card}"),
+    "looking": N_("🂠 (only looking at my cards)"),
+    "not_playing": N_("You are not playing at a table here"),
+    "pick_private": N_("Pick cards one by one in private"),
+    "open_private": N_("Open my hand in private"),
+    "your_turn": N_("your turn"),
+    "notify_on": N_("Turn notices: on. I will mention you in the group when it is your turn."),
+    "notify_off": N_("Turn notices: off. I will not mention you when it is your turn."),
+    "notify_usage": N_("Use /notify on or /notify off."),
+}
+
+
+class CardPhotos(Protocol):
+    """Card pictures already on Telegram: a card's file id, for the table's deck style."""
+
+    async def file_id(self, card: object, table: TableInfo) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What became of a chosen result: ``move`` (made), ``look`` (no move), or ``refused``."""
+
+    kind: Literal["move", "look", "refused"]
+    notice: str = ""
+
+
+@dataclass
+class Handled:
+    """A result handled for a user. ``notices``: its posted messages already turned into the
+    refusal notice (by feedback's inline message id) whose message update is still to come."""
+
+    choice: Choice
+    notices: int = 0
+
+
+def utf16_length(text: str) -> int:
+    """Telegram counts entity offsets and lengths in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def parse_query(query: str) -> tuple[int | None, str]:
+    """``"12 7♦"`` -> ``(12, "7♦")``: an optional table id (``#`` allowed), then a filter."""
+    words = query.strip().split(maxsplit=1)
+    if words and words[0].lstrip("#").isdigit() and len(words[0]) < 19:
+        return int(words[0].lstrip("#")), (words[1] if len(words) > 1 else "").strip()
+    return None, query.strip()
+
+
+class InlinePlay:
+    """Inline queries and chosen results -> service calls; the delivery hooks for inline play."""
+
+    def __init__(
+        self,
+        *,
+        service: TableService,
+        renderer: Renderer,
+        delivery: Delivery,
+        bot: Callable[[], Bot],
+        photos: CardPhotos | None = None,
+    ) -> None:
+        # A getter, not a Bot: the Application (and its bot) is built after the adapter.
+        self._bot = bot
+        self._service = service
+        self._renderer = renderer
+        self._delivery = delivery
+        self._photos = photos
+        # Per user: result texts of the latest answers -> result id (to match a message
+        # posted "via @bot" when feedback is off), and the result ids already handled.
+        self._offered: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        self._texts: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        self._handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
+        # Inline feedback seen (chosen_inline_result updates come): moves wait for it, and
+        # posted messages that came first wait here, per user, for their result.
+        self._feedback = False
+        self._parked: OrderedDict[int, OrderedDict[tuple[int, int], str]] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # A table's turn mention is posted and removed by different chains of one delivery.
+        self._mention_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._wishes: dict[int, str] = {}
+        self._cannot_delete: set[int] = set()
+
+    # --- whether inline play is on -----------------------------------------------------------
+
+    def enabled(self) -> bool:
+        """Inline mode is on for the bot (``getMe``); an API that does not say counts as on."""
+        try:
+            supports = self._bot().supports_inline_queries
+        except RuntimeError:  # not initialized yet
+            return False
+        return supports is not False
+
+    @staticmethod
+    def _group_table(table: TableInfo) -> bool:
+        try:
+            return where_of(table.chat_id).chat_id < 0
+        except ValueError:
+            return False
+
+    def _t(self, locale: str | None, key: str) -> str:
+        return self._renderer.translations(locale).gettext(TEXTS[key])
+
+    # --- delivery hooks ----------------------------------------------------------------------
+
+    def table_markup(
+        self, event: TableView, markup: InlineKeyboardMarkup | None
+    ) -> InlineKeyboardMarkup | None:
+        """The group table message of a game in play gets "🂠 My cards" (inline) first, and its
+        "My hand" button says that it opens the private chat."""
+        if not self.enabled() or event.table.status != "playing":
+            return markup
+        if not self._group_table(event.table):
+            return markup
+        mine = self.cards_button(event.table.id, event.locale)
+        rows: list[list[InlineKeyboardButton]] = []
+        for row in markup.inline_keyboard if markup is not None else ():
+            out = []
+            for button in row:
+                data = button.callback_data
+                if isinstance(data, str) and data.endswith(":@hand"):
+                    button = InlineKeyboardButton(
+                        self._t(event.locale, "in_private"), callback_data=data
+                    )
+                out.append(button)
+            rows.append(out)
+        if rows:
+            rows[0].insert(0, mine)
+        else:
+            rows.append([mine])
+        return InlineKeyboardMarkup(rows)
+
+    def cards_button(self, table_id: int, locale: str | None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            self._t(locale, "my_cards"), switch_inline_query_current_chat=str(table_id)
+        )
+
+    async def private_hand(self, event: HandView, user_id: int, *, asked: bool) -> bool:
+        """Whether this hand goes to the player's private chat (else they play inline)."""
+        if not self.enabled() or not self._group_table(event.table):
+            return True
+        if asked:
+            await self._set_wish(user_id, "private")
+            return True
+        if await self._delivery.book.private(event.table.id, user_id) is not None:
+            return True
+        return await self._wish(user_id) == "private"
+
+    async def turn_notice(self, event: TurnNotice, user_id: int) -> bool:
+        """Handle a turn notice in the group (a mention) when the player plays inline or cannot
+        be written to privately; ``False``: the private notice goes as before."""
+        table = event.table
+        if not self._group_table(table):
+            return False
+        inline = self.enabled() and await self._wish(user_id) != "private"
+        if inline and await self._delivery.book.private(table.id, user_id) is not None:
+            inline = False  # they follow this table in the private chat
+        if not inline and not await self._delivery.refuses_private(user_id):
+            return False
+        if event.reminder:
+            return True  # the turn's mention is in the group already: one notification a turn
+        humans = sum(1 for s in table.seats if s is not None and not s.computer)
+        if humans < 2 or not await self.notify_on(user_id):
+            return True
+        async with self._table_lock(table.id):
+            await self._mention(event, user_id)
+        return True
+
+    async def table_shown(self, event: TableView) -> None:
+        """A table message was updated: a turn mention whose turn is over goes."""
+        if not self._group_table(event.table):
+            return
+        async with self._table_lock(event.table.id):
+            found = await self._delivery.book.state.state_get(
+                platform=PLATFORM, kind=MENTION, scope="", table_id=event.table.id
+            )
+            if not isinstance(found, dict):
+                return
+            current = getattr(event.view, "current_player", None)
+            if event.table.status == "playing" and found.get("seat") == current:
+                return
+            await self._drop_mention(event.table.id, found)
+
+    async def table_closed(self, table_id: int) -> None:
+        """The table is over: its turn mention goes (before its adapter state is forgotten)."""
+        async with self._table_lock(table_id):
+            found = await self._delivery.book.state.state_get(
+                platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
+            )
+            if isinstance(found, dict):
+                await self._drop_mention(table_id, found)
+
+    async def _mention(self, event: TurnNotice, user_id: int) -> None:
+        table = event.table
+        seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
+        name = (seat.name if seat is not None else "") or str(user_id)
+        game = self._renderer.game_name(table, self._renderer.translations(event.locale))
+        text = f"{name}, {self._t(event.locale, 'your_turn')} · {game} #{table.id}"
+        entity = MessageEntity(
+            MessageEntity.TEXT_MENTION,
+            0,
+            utf16_length(name),
+            user=User(user_id, name, is_bot=False),
+        )
+        where = where_of(table.chat_id)
+        markup = InlineKeyboardMarkup([[self.cards_button(table.id, event.locale)]])
+        try:
+            sent = await self._bot().send_message(
+                chat_id=where.chat_id,
+                text=text,
+                entities=[entity],
+                reply_markup=markup,
+                message_thread_id=where.thread_id,
+            )
+        except TelegramError as error:
+            logger.info("could not post the turn mention of table %s: %s", table.id, error)
+            return
+        self._delivery.book.saw(where.chat_id, sent.message_id)
+        old = await self._delivery.book.state.state_get(
+            platform=PLATFORM, kind=MENTION, scope="", table_id=table.id
+        )
+        await self._delivery.book.state.state_put(
+            {"chat": where.chat_id, "message_id": sent.message_id, "seat": event.seat},
+            platform=PLATFORM,
+            kind=MENTION,
+            scope="",
+            table_id=table.id,
+        )
+        if isinstance(old, dict) and old.get("message_id") != sent.message_id:
+            await self._delete(old.get("chat"), old.get("message_id"))
+
+    async def _drop_mention(self, table_id: int, found: dict[str, Any]) -> None:
+        await self._delivery.book.state.state_delete(
+            platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
+        )
+        await self._delete(found.get("chat"), found.get("message_id"))
+
+    async def _delete(self, chat_id: object, message_id: object) -> bool:
+        """Delete a message; a bot that may not (no admin right) just leaves it."""
+        if not isinstance(chat_id, int) or not isinstance(message_id, int):
+            return False
+        try:
+            await self._bot().delete_message(chat_id=chat_id, message_id=message_id)
+        except TelegramError as error:
+            if chat_id not in self._cannot_delete:
+                self._cannot_delete.add(chat_id)
+                logger.info("cannot delete messages in chat %s: %s", chat_id, error)
+            return False
+        self._delivery.book.gone(chat_id, message_id)
+        return True
+
+    # --- per-user settings -------------------------------------------------------------------
+
+    async def notify_on(self, user_id: int) -> bool:
+        """Whether the user wants turn mentions (``/notify``; on unless they said off)."""
+        found = await self._delivery.book.state.state_get(
+            platform=PLATFORM, kind=NOTIFY, scope=str(user_id)
+        )
+        return not (isinstance(found, dict) and found.get("on") is False)
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        await self._delivery.book.state.state_put(
+            {"on": on}, platform=PLATFORM, kind=NOTIFY, scope=str(user_id)
+        )
+
+    async def _wish(self, user_id: int) -> str | None:
+        if user_id in self._wishes:
+            return self._wishes[user_id]
+        found = await self._delivery.book.state.state_get(
+            platform=PLATFORM, kind=HANDS, scope=str(user_id)
+        )
+        wish = found if isinstance(found, str) else None
+        if len(self._wishes) >= _USERS:
+            self._wishes.clear()
+        self._wishes[user_id] = wish or ""
+        return wish
+
+    async def _set_wish(self, user_id: int, wish: str) -> None:
+        if self._wishes.get(user_id) == wish:
+            return
+        self._wishes[user_id] = wish
+        await self._delivery.book.state.state_put(
+            wish, platform=PLATFORM, kind=HANDS, scope=str(user_id)
+        )
+
+    async def prefer_private(self, user_id: int) -> None:
+        """The user asked for their hand in the private chat (the deep link)."""
+        await self._set_wish(user_id, "private")
+
+    # --- handlers ----------------------------------------------------------------------------
+
+    async def on_notify(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/notify on|off: the user's turn mentions in groups."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None or user.is_bot:
+            return
+        self._delivery.book.saw(message.chat.id, message.message_id)
+        wanted = (context.args[0].lower() if context.args else "").strip()
+        locale = await self._service.user_locale(
+            UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+        )
+        if wanted not in ("on", "off"):
+            key = "notify_on" if await self.notify_on(user.id) else "notify_off"
+            text = self._t(locale, key) + "\n" + self._t(locale, "notify_usage")
+        else:
+            await self.set_notify(user.id, wanted == "on")
+            text = self._t(locale, "notify_on" if wanted == "on" else "notify_off")
+        chat = message.chat
+        thread = message.message_thread_id if chat.is_forum and message.is_topic_message else None
+        await self._delivery.say(Where(chat.id, thread), text)
+
+    async def on_inline_query(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """An inline query: the asker's own moves (or hand) at their tables, nobody else's."""
+        query = update.inline_query
+        if query is None:
+            return
+        user = query.from_user
+        who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+        table_id, wanted = parse_query(query.query)
+        tables = [
+            t
+            for t in await self._service.tables_of(who)
+            if t.status == "playing" and (table_id is None or t.id == table_id)
+        ]
+        # Where it is the player's turn first, then the newest.
+        tables.sort(key=lambda t: (t.current_seat != t.seat_of(PLATFORM, who.user_id), -t.id))
+        results: list[Any] = []
+        texts: dict[str, str] = {}
+        button: InlineQueryResultsButton | None = None
+        locale = await self._service.user_locale(who)
+        for table in tables:
+            hand = await self._hand(who, table)
+            if hand is None:
+                continue
+            built, header = await self._results(hand, several=len(tables) > 1, wanted=wanted)
+            results.extend(built)
+            if button is None and header is not None:
+                button = header
+            locale = hand.locale
+        if not tables:
+            button = InlineQueryResultsButton(
+                text=self._t(locale, "not_playing"), start_parameter="help"
+            )
+        offset = int(query.offset) if query.offset.isdigit() else 0
+        page = results[offset : offset + MAX_RESULTS]
+        for result in page:
+            content = result.input_message_content
+            if isinstance(content, InputTextMessageContent):
+                text = content.message_text
+                # Two results with one text cannot be told apart from their message.
+                texts[text] = "" if text in texts and texts[text] != result.id else result.id
+        self._remember_offered(user.id, texts)
+        more = offset + MAX_RESULTS < len(results)
+        if tables:
+            await self._set_wish(user.id, "inline")
+        try:
+            await query.answer(
+                page,
+                cache_time=0,
+                is_personal=True,
+                next_offset=str(offset + MAX_RESULTS) if more else "",
+                button=button,
+            )
+        except TelegramError as error:
+            logger.info("answerInlineQuery failed: %s", error)
+
+    async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A chosen inline result (inline feedback on): make its move, once."""
+        chosen = update.chosen_inline_result
+        if chosen is None:
+            return
+        user = chosen.from_user
+        self._feedback = True
+        async with self._lock(user.id):
+            handled = await self._handle(user, chosen.result_id)
+            edited = False
+            if handled.choice.kind == "refused" and chosen.inline_message_id is not None:
+                # The posted message becomes the notice (it showed a move that was not made).
+                try:
+                    await self._bot().edit_message_text(
+                        handled.choice.notice, inline_message_id=chosen.inline_message_id
+                    )
+                except TelegramError as error:
+                    logger.info("could not turn a refused result into its notice: %s", error)
+                else:
+                    edited = True
+            text = self._per_user(self._texts, user.id).get(chosen.result_id)
+            parked: OrderedDict[tuple[int, int], str] = self._per_user(self._parked, user.id)
+            waiting = [where for where, said in parked.items() if said == text]
+            for chat_id, message_id in waiting[:1]:
+                del parked[(chat_id, message_id)]
+                if not edited:
+                    await self._settle(handled, chat_id, message_id)
+                return
+            if edited:
+                handled.notices += 1  # its message, when it comes, shows the notice already
+            # Otherwise the posted message, when it comes, is cleared (on_via_message).
+
+    async def on_via_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A message a result posted "via @bot": make its move if no feedback does, then
+        clear it from the chat."""
+        message = update.effective_message
+        if message is None or message.via_bot is None or message.via_bot.id != context.bot.id:
+            return
+        user = message.from_user
+        if user is None:
+            return
+        async with self._lock(user.id):
+            text = message.text or ""
+            result_id = self._per_user(self._offered, user.id).get(text)
+            if not result_id:
+                # Not a result we can match (a restart forgot the answer, or two results had
+                # this text): it makes no move here; inline feedback, if on, makes it.
+                await self._delete(message.chat.id, message.message_id)
+                return
+            handled = self._per_user(self._handled, user.id).get(result_id)
+            if handled is None and self._feedback:
+                # Feedback names the result exactly (an old panel's result may have this
+                # text too): the move waits for it.
+                parked = self._per_user(self._parked, user.id)
+                self._remember(parked, (message.chat.id, message.message_id), text)
+                return
+            if handled is None:
+                handled = await self._handle(user, result_id)
+            await self._settle(handled, message.chat.id, message.message_id)
+
+    async def _settle(
+        self,
+        handled: Handled,
+        chat_id: int,
+        message_id: int,
+    ) -> None:
+        """A posted message after its result was handled: it goes (the table message shows
+        the move now; a look made no move), or, for a refused move, says why."""
+        if handled.choice.kind == "refused":
+            if handled.notices:
+                handled.notices -= 1  # this one shows the notice already
+                return
+            with contextlib.suppress(TelegramError):
+                await self._bot().send_message(
+                    chat_id=chat_id,
+                    text=handled.choice.notice,
+                    reply_to_message_id=message_id,
+                )
+        await self._delete(chat_id, message_id)
+
+    async def _handle(self, user: User, result_id: str) -> Handled:
+        """The outcome of a result, made once per user and result whichever update comes."""
+        memory: OrderedDict[str, Handled] = self._per_user(self._handled, user.id)
+        handled = memory.get(result_id)
+        if handled is None:
+            handled = Handled(await self._choose(user, result_id))
+            self._remember(memory, result_id, handled)
+        return handled
+
+    # --- answers -----------------------------------------------------------------------------
+
+    async def _hand(self, who: UserRef, table: TableInfo) -> HandView | None:
+        result = await self._service.show(ChatRef(PLATFORM, table.chat_id), who, table.id)
+        hands = [e for e in result.events if isinstance(e, HandView)]
+        return hands[0] if hands else None
+
+    async def _results(
+        self, hand: HandView, *, several: bool, wanted: str
+    ) -> tuple[list[Any], InlineQueryResultsButton | None]:
+        """The results of one table, and the header button above them."""
+        table, view = hand.table, hand.view
+        t = self._renderer.translations(hand.locale)
+        prefix = f"{self._renderer.game_name(table, t)} #{table.id} · " if several else ""
+        moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
+        hand_cards = cards_text(view.hand)
+        markup = InlineKeyboardMarkup([[self.cards_button(table.id, hand.locale)]])
+        scala40 = table.family == "scala40"
+        if scala40:
+            top = card_text(view.pile_top) if view.pile_top is not None else "—"
+            context = self._t(hand.locale, "pile").format(card=top)
+        else:
+            context = self._t(hand.locale, "table").format(cards=cards_text(view.table))
+        results: list[Any] = []
+        if not moves:
+            current = getattr(view, "current_player", None)
+            name = self._renderer.seat_name(table, current, t) if current is not None else "—"
+            waiting = self._t(hand.locale, "waiting").format(name=name)
+            looking = self._t(hand.locale, "looking")
+            results.append(
+                self._article(
+                    encode_button(table.id, table.version, LOOK),
+                    prefix + waiting,
+                    self._t(hand.locale, "your_hand").format(cards=hand_cards),
+                    looking,
+                    markup,
+                )
+            )
+            for index, card in enumerate(view.hand):
+                result_id = encode_button(table.id, table.version, f"{LOOK}{index}")
+                results.append(
+                    await self._card_result(
+                        result_id, card, prefix + card_text(card), waiting, looking, markup, hand
+                    )
+                )
+            waiting_button = InlineQueryResultsButton(
+                text=waiting, start_parameter=hand_payload(table.id)
+            )
+            return results, waiting_button
+        for index, move in enumerate(moves):
+            title = scala40_move_text(move, t) if scala40 else move_text(move)
+            if wanted and wanted.lower() not in (title + " " + move).lower():
+                continue
+            result_id = self._result_id(table, move, index)
+            description = (
+                context + " · " + self._t(hand.locale, "your_hand").format(cards=hand_cards)
+            )
+            played = None if scala40 else move.rstrip("!").split(":", 1)[0]
+            if played is not None:
+                results.append(
+                    await self._card_result(
+                        result_id, played, prefix + title, description, title, markup, hand
+                    )
+                )
+            else:
+                results.append(self._article(result_id, prefix + title, description, title, markup))
+        header: InlineQueryResultsButton | None = None
+        if scala40:
+            header = InlineQueryResultsButton(
+                text=self._t(hand.locale, "pick_private"),
+                start_parameter=hand_payload(table.id),
+            )
+        return results, header
+
+    @staticmethod
+    def _result_id(table: TableInfo, move: str, index: int) -> str:
+        try:
+            return encode_button(table.id, table.version, move)
+        except ValueError:
+            return encode_button(table.id, table.version, f"{INDEX}{index}")
+
+    @staticmethod
+    def _article(
+        result_id: str,
+        title: str,
+        description: str,
+        text: str,
+        markup: InlineKeyboardMarkup,
+    ) -> InlineQueryResultArticle:
+        return InlineQueryResultArticle(
+            id=result_id,
+            title=title,
+            description=description,
+            input_message_content=InputTextMessageContent(text),
+            reply_markup=markup,
+        )
+
+    async def _card_result(
+        self,
+        result_id: str,
+        card: object,
+        title: str,
+        description: str,
+        text: str,
+        markup: InlineKeyboardMarkup,
+        hand: HandView,
+    ) -> Any:
+        """A card's picture (a cached photo: the result shows it, the posted message carries
+        only ``text``) when pictures are on for the table, else a plain article."""
+        file_id = None
+        if self._photos is not None:
+            file_id = await self._photos.file_id(card, hand.table)
+        if file_id is None:
+            return self._article(result_id, title, description, text, markup)
+        return InlineQueryResultCachedPhoto(
+            id=result_id,
+            photo_file_id=file_id,
+            title=title,
+            description=description,
+            input_message_content=InputTextMessageContent(text),
+            reply_markup=markup,
+        )
+
+    # --- choices -----------------------------------------------------------------------------
+
+    async def _choose(self, user: User, result_id: str) -> Choice:
+        """Make the move a result id names, or say why not (nothing changes then)."""
+        who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+        try:
+            data = decode_button(result_id)
+        except ValueError:
+            return await self._refused(who, "bad_button")
+        action = data.action
+        if action.startswith(LOOK):
+            return Choice("look")
+        if action.startswith(("@", "?")):
+            # Inline results only ever carry moves: anything else is forged.
+            return await self._refused(who, "bad_button")
+        table = next((t for t in await self._service.tables_of(who) if t.id == data.table_id), None)
+        if table is None:
+            return await self._refused(who, "not_seated")
+        chat = ChatRef(PLATFORM, table.chat_id)
+        move: str | None = action
+        if action.startswith(INDEX):
+            move = await self._indexed_move(who, table, data.version, action[len(INDEX) :])
+        result = await self._service.play(
+            chat, who, table.id, version=data.version, move=move or action
+        )
+        if result.refusal is not None:
+            return Choice("refused", self._notice(result.refusal))
+        await self._delivery.deliver(result, origin=None)
+        return Choice("move")
+
+    async def _indexed_move(
+        self, who: UserRef, table: TableInfo, version: int, index: str
+    ) -> str | None:
+        if version != table.version or not index.isdigit():
+            return None
+        hand = await self._hand(who, table)
+        moves = tuple(getattr(hand.view, "legal_moves", ()) or ()) if hand else ()
+        position = int(index)
+        return moves[position] if position < len(moves) else None
+
+    async def _refused(self, who: UserRef, code: str) -> Choice:
+        locale = await self._service.user_locale(who)
+        return Choice("refused", self._notice(Refusal(code, locale)))
+
+    def _notice(self, refusal: Refusal) -> str:
+        return "⚠️ " + self._renderer.refusal(refusal)
+
+    # --- memory ------------------------------------------------------------------------------
+
+    def _lock(self, user_id: int) -> asyncio.Lock:
+        lock = self._locks.get(user_id)
+        if lock is None:
+            lock = self._locks[user_id] = asyncio.Lock()
+        return lock
+
+    def _table_lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._mention_locks.get(table_id)
+        if lock is None:
+            lock = self._mention_locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _remember_offered(self, user_id: int, texts: dict[str, str]) -> None:
+        known = self._per_user(self._offered, user_id)
+        back = self._per_user(self._texts, user_id)
+        for text, result_id in texts.items():
+            self._remember(known, text, result_id)
+            if result_id:
+                self._remember(back, result_id, text)
+
+    @staticmethod
+    def _per_user(memory: OrderedDict[int, Any], user_id: int) -> Any:
+        found = memory.get(user_id)
+        if found is None:
+            found = memory[user_id] = OrderedDict()
+            while len(memory) > _USERS:
+                memory.popitem(last=False)
+        memory.move_to_end(user_id)
+        return found
+
+    @staticmethod
+    def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        memory[key] = value
+        memory.move_to_end(key)
+        while len(memory) > _REMEMBERED:
+            memory.popitem(last=False)

@@ -1,0 +1,296 @@
+"""Whole games played from the group through inline mode only, through the real PTB and the fake
+Bot API: nobody ever opens the private chat, no answer shows another player's cards, a stale or
+forged result changes nothing, and the group gets at most one new bot message per move."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service import decode_button
+from tests.fakes.telegram_api import (
+    JSON,
+    FakeBotApi,
+    StoredMessage,
+    group_chat,
+    private_chat,
+    user,
+)
+from tests.telegram.harness import (
+    Tavolo,
+    action_data,
+    assert_no_hidden_card_in_group,
+    hidden_cards_by_version,
+    table_messages,
+    table_status,
+)
+from tests.telegram.inline_play import (
+    LOOK,
+    Mode,
+    ask,
+    check_private,
+    inline_turn,
+    version_of,
+)
+
+ALICE = user(1001, "Alice")
+BOB = user(1002, "Bob", lang="en")
+CARLA = user(1003, "Carla")
+DARIO = user(1004, "Dario")
+GROUP = group_chat(-100700, "Tavolata")
+MAX_TURNS = 3000  # bounded: far above any game below
+
+# Scala 40 as a player in a hurry: open, meld, attach, then discard; draw when nothing else.
+PREFERENCE = ("o", "m", "a", "d", "p", "t")
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotApi]:
+    async with FakeBotApi(inline=True) as server:
+        server.make_bot_admin(GROUP["id"])
+        for player in (ALICE, BOB, CARLA, DARIO):
+            server.block_private(player["id"])  # they never opened the bot
+        yield server
+
+
+async def open_table(tavolo: Tavolo, command: str, players: list[JSON]) -> int:
+    api = tavolo.api
+    await tavolo.say(GROUP, players[0], command)
+    lobby = api.last_bot_message(GROUP["id"])
+    table_id = decode_button(action_data(lobby, "@join")).table_id
+    for player in players[1:]:
+        answer = await tavolo.press_action(
+            api.message(GROUP["id"], lobby.message_id), player, "@join"
+        )
+        assert answer["text"] is None, answer
+    answer = await tavolo.press_action(
+        api.message(GROUP["id"], lobby.message_id), players[0], "@start"
+    )
+    assert answer["text"] is None, answer
+    await api.wait_idle(quiet=0.1)
+    return table_id
+
+
+async def play_inline(
+    tavolo: Tavolo,
+    players: list[JSON],
+    table_id: int,
+    *,
+    mode: Mode,
+    seed: int,
+    pick_scala40: bool = False,
+) -> int:
+    rng = random.Random(seed)
+
+    def pick(moves: list[JSON]) -> JSON:
+        if pick_scala40:
+            for wanted in PREFERENCE:
+                found = [
+                    m
+                    for m in moves
+                    if decode_button(m["id"]).action.split(" ", 1)[0][:1].lower() == wanted
+                ]
+                if found:
+                    return rng.choice(found)
+        return rng.choice(moves)
+
+    moves = 0
+    for _ in range(MAX_TURNS):
+        if await table_status(tavolo, table_id) != "playing":
+            return moves
+        moved = False
+        for player in players:
+            if await inline_turn(tavolo, player, table_id, GROUP, pick, mode=mode):
+                moves += 1
+                moved = True
+        assert moved, "nobody could move"
+    raise AssertionError("the game did not end")
+
+
+def table_message(api: FakeBotApi, table_id: int) -> StoredMessage:
+    (table,) = [
+        m for m in table_messages(api, GROUP["id"], table_id) if "@hand" in str(m.reply_markup)
+    ]
+    return table
+
+
+def group_sends(api: FakeBotApi) -> int:
+    return len([r for r in api.calls("sendMessage", chat_id=GROUP["id"]) if r.ok]) + len(
+        [r for r in api.calls("sendPhoto", chat_id=GROUP["id"]) if r.ok]
+    )
+
+
+def assert_group_stayed_clean(api: FakeBotApi, moves: int, sends_before: int) -> None:
+    """No posted move is left; at most one new bot message (a turn mention) per move, plus the
+    hands' summaries and the game-over message; nothing ever went to a private chat."""
+    assert not api.via_bot_messages(GROUP["id"])
+    sends = group_sends(api) - sends_before
+    assert sends <= moves + 12, (sends, moves)
+    private = [r for r in api.requests if isinstance(r.chat_id, int) and r.chat_id > 0 and r.ok]
+    assert not private, [(r.method, r.chat_id) for r in private]
+
+
+async def test_scopa_two_players_inline_only(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        table = api.bot_messages(GROUP["id"])[-1]
+        mine = [b for b in table.buttons() if "switch_inline_query_current_chat" in b]
+        assert len(mine) == 1 and mine[0]["switch_inline_query_current_chat"] == str(table_id)
+        assert "🂠" in mine[0]["text"]
+        sends_before = group_sends(api)
+        moves = await play_inline(tavolo, [ALICE, BOB], table_id, mode=Mode(), seed=1)
+        assert moves >= 18
+        assert await table_status(tavolo, table_id) == "finished"
+        assert_group_stayed_clean(api, moves, sends_before)
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
+        # turn mentions: a text_mention of the player to move, never of the one who just moved
+        mentions = [
+            r for r in api.calls("sendMessage", chat_id=GROUP["id"]) if r.params.get("entities")
+        ]
+        assert mentions
+        for request in mentions:
+            (entity,) = request.params["entities"]
+            assert entity["type"] == "text_mention"
+            assert entity["user"]["id"] in (ALICE["id"], BOB["id"])
+        # the last mention went when the game ended
+        left = {r.params["text"] for r in mentions} & {
+            m.text for m in api.bot_messages(GROUP["id"])
+        }
+        assert not left, left
+
+
+async def test_scopone_four_players_inline_by_posted_messages_only(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Inline feedback off: the message each result posts "via @bot" makes the move."""
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        players = [ALICE, BOB, CARLA, DARIO]
+        table_id = await open_table(tavolo, "/scopone target=1", players)
+        sends_before = group_sends(api)
+        moves = await play_inline(tavolo, players, table_id, mode=Mode(feedback=False), seed=2)
+        assert moves >= 36
+        export = await tavolo.service.export_game(table_id)  # type: ignore[union-attr]
+        assert export["status"] == "finished" and export["players"] == 4
+        assert {m["actor"] for m in export["moves"]} == {"human"}
+        assert_group_stayed_clean(api, moves, sends_before)
+
+
+async def test_scala40_inline_feedback_first(api: FakeBotApi, tmp_path: Path) -> None:
+    """The chosen_inline_result comes before the posted message (both come)."""
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo, "/scala40 2", [ALICE, BOB])
+        sends_before = group_sends(api)
+        moves = await play_inline(
+            tavolo,
+            [ALICE, BOB],
+            table_id,
+            mode=Mode(message_first=False),
+            seed=3,
+            pick_scala40=True,
+        )
+        assert await table_status(tavolo, table_id) == "finished"
+        assert moves > 20
+        assert_group_stayed_clean(api, moves, sends_before)
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
+
+
+async def test_stale_and_forged_results_change_nothing(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        assert tavolo.service is not None
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        # whoever is to move: their answer lists moves; the other's shows their hand read-only
+        first, second = ALICE, BOB
+        query_id, results, _ = await ask(tavolo, first, "")
+        if all(decode_button(r["id"]).action.startswith(LOOK) for r in results):
+            first, second = BOB, ALICE
+            query_id, results, _ = await ask(tavolo, first, "")
+        _, waiting, answer = await ask(tavolo, second, "")
+        assert waiting and all(decode_button(r["id"]).action.startswith(LOOK) for r in waiting)
+        assert "⏳" in answer["button"]["text"]
+        await check_private(tavolo, second, table_id, waiting)
+        old = results[0]
+        # the waiting player forges the mover's move with the current version: refused
+        version = await version_of(tavolo, table_id)
+        api.forge_chosen_result(second, old["id"])
+        for forged in (
+            f"{table_id}:{version}:@abandon",
+            f"{table_id}:{version}:?7D",
+            f"{table_id}:{version}:ZZ",
+            "not a result",
+            f"{table_id + 1}:{version}:7D",
+        ):
+            api.forge_chosen_result(first, forged)
+        await api.wait_idle()
+        assert await version_of(tavolo, table_id) == version
+        assert await table_status(tavolo, table_id) == "playing"
+        # the real move, then the same result again (stale): nothing more happens
+        posted = api.choose_inline_result(first, query_id, old["id"], chat=GROUP)
+        await api.wait_idle()
+        moved = await version_of(tavolo, table_id)
+        assert moved > version
+        assert posted is not None and (GROUP["id"], posted.message_id) not in api.messages
+        again = api.choose_inline_result(first, query_id, old["id"], chat=GROUP)
+        api.forge_chosen_result(first, old["id"])
+        await api.wait_idle()
+        assert await version_of(tavolo, table_id) == moved
+        assert again is not None and (GROUP["id"], again.message_id) not in api.messages
+        # a stale result from an answer before the move: its message becomes a short notice
+        if await table_status(tavolo, table_id) == "playing":
+            query_id, results, _ = await ask(tavolo, second, str(table_id))
+            playable = [r for r in results if not decode_button(r["id"]).action.startswith(LOOK)]
+            assert playable
+            # the same move at the version before: as if answered before the last move
+            stale = dict(playable[0])
+            data = decode_button(stale["id"])
+            stale_id = f"{data.table_id}:{data.version - 1}:{data.action}"
+            api.inline_answers[query_id]["results"].append({**stale, "id": stale_id})
+            notice = api.choose_inline_result(second, query_id, stale_id, chat=GROUP)
+            await api.wait_idle()
+            assert await version_of(tavolo, table_id) == moved
+            assert notice is not None
+            shown = api.messages.get((GROUP["id"], notice.message_id))
+            assert shown is not None and shown.text is not None and shown.text.startswith("⚠️")
+
+
+async def test_a_spectator_sees_no_cards_and_notify_off_silences_mentions(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, BOB, "/notify off")
+        assert "off" in (api.last_bot_message(GROUP["id"]).text or "")
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        _, results, answer = await ask(tavolo, CARLA, str(table_id))
+        assert results == [] and answer["button"]["start_parameter"] == "help"
+        await play_inline(tavolo, [ALICE, BOB], table_id, mode=Mode(), seed=5)
+        mentioned = {
+            r.params["entities"][0]["user"]["id"]
+            for r in api.calls("sendMessage", chat_id=GROUP["id"])
+            if r.params.get("entities")
+        }
+        assert mentioned == {ALICE["id"]}
+
+
+async def test_in_private_button_still_delivers_the_hand(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        # Alice opened the bot once: the private button brings her hand there, kept up to date
+        await tavolo.say(private_chat(ALICE), ALICE, "/start")
+        table = table_message(api, table_id)
+        answer = await tavolo.press_action(table, ALICE, "@hand")
+        assert answer["text"] is None
+        hands = [m for m in api.bot_messages(ALICE["id"]) if m.buttons() or "7" in (m.text or "")]
+        assert hands, [m.text for m in api.bot_messages(ALICE["id"])]
+        # Bob never opened it: the same button offers the deep link, once
+        answer = await tavolo.press_action(table_message(api, table_id), BOB, "@hand")
+        links = [
+            b
+            for m in api.bot_messages(GROUP["id"])
+            for b in m.buttons()
+            if str(b.get("url", "")).endswith(f"start=hand-{table_id}")
+        ]
+        assert links
