@@ -30,8 +30,8 @@ class Mode:
 _REPLAYED: dict[tuple[int, int], tuple[int, Any]] = {}
 
 
-async def game_now(tavolo: Tavolo, table_id: int) -> tuple[Any, int]:
-    """The table's engine state now (replayed from its log) and its version."""
+async def game_now(tavolo: Tavolo, table_id: int) -> tuple[Any, JSON]:
+    """The table's engine state now (replayed from its log) and its export document."""
     assert tavolo.service is not None
     export = await tavolo.service.export_game(table_id)
     key = (id(tavolo), table_id)
@@ -44,7 +44,7 @@ async def game_now(tavolo: Tavolo, table_id: int) -> tuple[Any, int]:
     for entry in export["moves"][done:]:
         game = game.play(entry["move"])
     _REPLAYED[key] = (len(export["moves"]), game)
-    return game, int(export["version"])
+    return game, export
 
 
 def others_cards(game: Any, seat: int) -> set[str]:
@@ -104,11 +104,10 @@ async def ask(tavolo: Tavolo, player: JSON, query: str) -> tuple[str, list[JSON]
     return query_id, results, answer
 
 
-async def check_private(tavolo: Tavolo, player: JSON, table_id: int, results: list[JSON]) -> None:
-    """No result names a card another player holds and the asker cannot see."""
-    game, _ = await game_now(tavolo, table_id)
-    assert tavolo.service is not None
-    export = await tavolo.service.export_game(table_id)
+async def check_private(tavolo: Tavolo, player: JSON, table_id: int, results: list[JSON]) -> JSON:
+    """No result names a card another player holds and the asker cannot see; returns the
+    table's export document it checked against."""
+    game, export = await game_now(tavolo, table_id)
     seat = next(
         i for i, s in enumerate(export["seats"]) if s and s.get("user_id") == str(player["id"])
     )
@@ -117,6 +116,7 @@ async def check_private(tavolo: Tavolo, player: JSON, table_id: int, results: li
         text = result_texts(result)
         leaked = {c for c in hidden if c in text}
         assert not leaked, f"{player['first_name']} sees {leaked}: {text!r}"
+    return export
 
 
 async def inline_turn(
@@ -132,12 +132,12 @@ async def inline_turn(
     choose a move with ``pick`` and wait until the move is made; returns whether they moved."""
     api = tavolo.api
     query_id, results, _ = await ask(tavolo, player, str(table_id))
-    await check_private(tavolo, player, table_id, results)
+    export = await check_private(tavolo, player, table_id, results)
     moves = [r for r in results if not decode_button(r["id"]).action.startswith(LOOK)]
     if not moves:
         return False
     chosen = pick(moves)
-    before = await version_of(tavolo, table_id)
+    before = int(export["version"])
     posted = api.choose_inline_result(
         player,
         query_id,
@@ -147,10 +147,14 @@ async def inline_turn(
         post=mode.post,
         message_first=mode.message_first,
     )
+    if posted is not None and posted.chat["id"] in api.bot_admin_chats:
+        # The bot deletes the posted move last, once the table message shows it.
+        await api.wait_for(lambda: _moved(api, posted), what="the posted move cleared")
+        assert await version_of(tavolo, table_id) != before, f"{chosen['id']} made no move"
+        return True
     for _ in range(400):  # bounded: a move and its delivery take a few round trips
         await api.wait_idle(quiet=0.05)
-        after = await version_of(tavolo, table_id)
-        if after != before and _moved(api, posted):
+        if await version_of(tavolo, table_id) != before:
             return True
     raise AssertionError(f"{chosen['id']} made no move")
 
