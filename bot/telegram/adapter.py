@@ -221,8 +221,11 @@ class TelegramAdapter:
         message, user = self._seen(update)
         if message is None or user is None:
             return
-        t = self._renderer.translations(await self._reply_locale(message, user))
-        await self._delivery.say(where_of_message(message), t.gettext(phrases.HELP))
+        locale = await self._reply_locale(message, user)
+        text = self._renderer.translations(locale).gettext(phrases.HELP)
+        if self._inline is not None and self._inline.enabled():
+            text += "\n" + self._inline.help(locale)
+        await self._delivery.say(where_of_message(message), text)
 
     async def on_style(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/style [name]: the deck style of the pictures (the group's, or the user's in private)."""

@@ -117,11 +117,15 @@ TEXTS = {
     "looking": N_("🂠 (only looking at my cards)"),
     "not_playing": N_("You are not playing at a table here"),
     "pick_private": N_("Pick cards one by one in private"),
-    "open_private": N_("Open my hand in private"),
     "your_turn": N_("your turn"),
     "notify_on": N_("Turn notices: on. I will mention you in the group when it is your turn."),
     "notify_off": N_("Turn notices: off. I will not mention you when it is your turn."),
     "notify_usage": N_("Use /notify on or /notify off."),
+    "help": N_(
+        'In a group, tap "🂠 My cards" under the table: your cards and moves open above '
+        'the keyboard, only for you, and a tap plays. "💬 In private" sends them to our '
+        "private chat instead. /notify off: no mention when it is your turn."
+    ),
 }
 
 
@@ -215,6 +219,10 @@ class InlinePlay:
 
     def _t(self, locale: str | None, key: str) -> str:
         return self._renderer.translations(locale).gettext(TEXTS[key])
+
+    def help(self, locale: str | None) -> str:
+        """How to play inline, for /help."""
+        return self._t(locale, "help")
 
     # --- delivery hooks ----------------------------------------------------------------------
 
