@@ -44,7 +44,8 @@ import contextlib
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -97,6 +98,9 @@ MENTION = "mention"
 LOOK = "~w"
 # A move too long for a result id travels as its index among the legal moves: "~<n>".
 INDEX = "~"
+# After Telegram refused to delete a user's message in a chat (the bot is no admin there), the
+# bot tries again after this many seconds.
+RETRY_DELETE_AFTER = 600.0
 # Results and outcomes remembered per user (a few answers' worth).
 _REMEMBERED = 256
 _USERS = 4096
@@ -198,7 +202,12 @@ class InlinePlay:
             weakref.WeakValueDictionary()
         )
         self._wishes: dict[int, str] = {}
-        self._cannot_delete: set[int] = set()
+        # Chats where the bot may not delete users' messages: until when not to try again.
+        self._cannot_delete: dict[int, float] = {}
+        # The deletions of the update being handled (see _deleting_together).
+        self._trash: ContextVar[list[tuple[int, int, bool]] | None] = ContextVar(
+            f"trash-{id(self)}", default=None
+        )
 
     # --- whether inline play is on -----------------------------------------------------------
 
@@ -358,19 +367,60 @@ class InlinePlay:
         )
         await self._delete(found.get("chat"), found.get("message_id"))
 
-    async def _delete(self, chat_id: object, message_id: object) -> bool:
-        """Delete a message; a bot that may not (no admin right) just leaves it."""
-        if not isinstance(chat_id, int) or not isinstance(message_id, int):
-            return False
+    @contextlib.asynccontextmanager
+    async def _deleting_together(self) -> AsyncIterator[None]:
+        """Messages deleted inside go in one ``deleteMessages`` per chat at the end: a move's
+        posted message and the old turn mention cost one request, not two (a group allows
+        the bot about 20 a minute, edits and deletions included)."""
+        if self._trash.get() is not None:
+            yield
+            return
+        trash: list[tuple[int, int, bool]] = []
+        token = self._trash.set(trash)
         try:
-            await self._bot().delete_message(chat_id=chat_id, message_id=message_id)
-        except TelegramError as error:
-            if chat_id not in self._cannot_delete:
-                self._cannot_delete.add(chat_id)
-                logger.info("cannot delete messages in chat %s: %s", chat_id, error)
-            return False
-        self._delivery.book.gone(chat_id, message_id)
-        return True
+            yield
+        finally:
+            self._trash.reset(token)
+            await self._delete_now(trash)
+
+    async def _delete(self, chat_id: object, message_id: object, *, own: bool = True) -> None:
+        """Delete a message (``own``: the bot's; else a user's, which needs admin rights)."""
+        if not isinstance(chat_id, int) or not isinstance(message_id, int):
+            return
+        if not own and self._cannot_delete.get(chat_id, 0.0) > self._delivery.clock():
+            return  # not an admin there (as of a few minutes ago): the message stays
+        trash = self._trash.get()
+        if trash is not None:
+            trash.append((chat_id, message_id, own))
+            return
+        await self._delete_now([(chat_id, message_id, own)])
+
+    async def _delete_now(self, trash: list[tuple[int, int, bool]]) -> None:
+        chats: dict[int, dict[int, bool]] = {}
+        for chat_id, message_id, own in trash:
+            chats.setdefault(chat_id, {})[message_id] = own
+        bot = self._bot()
+        for chat_id, messages in chats.items():
+            ids = sorted(messages)
+            try:
+                if len(ids) == 1:
+                    await bot.delete_message(chat_id=chat_id, message_id=ids[0])
+                else:
+                    await bot.delete_messages(chat_id=chat_id, message_ids=ids)
+            except TelegramError as error:
+                if all(messages.values()):
+                    logger.info("could not delete %s in chat %s: %s", ids, chat_id, error)
+                    continue
+                # Users' messages need admin rights: the bot's own go one by one.
+                logger.info("cannot delete users' messages in chat %s: %s", chat_id, error)
+                self._cannot_delete[chat_id] = self._delivery.clock() + RETRY_DELETE_AFTER
+                for message_id in [m for m in ids if messages[m]]:
+                    with contextlib.suppress(TelegramError):
+                        await bot.delete_message(chat_id=chat_id, message_id=message_id)
+                        self._delivery.book.gone(chat_id, message_id)
+                continue
+            for message_id in ids:
+                self._delivery.book.gone(chat_id, message_id)
 
     # --- per-user settings -------------------------------------------------------------------
 
@@ -494,7 +544,7 @@ class InlinePlay:
             return
         user = chosen.from_user
         self._feedback = True
-        async with self._lock(user.id):
+        async with self._lock(user.id), self._deleting_together():
             handled = await self._handle(user, chosen.result_id)
             edited = False
             if handled.choice.kind == "refused" and chosen.inline_message_id is not None:
@@ -528,13 +578,13 @@ class InlinePlay:
         user = message.from_user
         if user is None:
             return
-        async with self._lock(user.id):
+        async with self._lock(user.id), self._deleting_together():
             text = message.text or ""
             result_id = self._per_user(self._offered, user.id).get(text)
             if not result_id:
                 # Not a result we can match (a restart forgot the answer, or two results had
                 # this text): it makes no move here; inline feedback, if on, makes it.
-                await self._delete(message.chat.id, message.message_id)
+                await self._delete(message.chat.id, message.message_id, own=False)
                 return
             handled = self._per_user(self._handled, user.id).get(result_id)
             if handled is None and self._feedback:
@@ -565,7 +615,7 @@ class InlinePlay:
                     text=handled.choice.notice,
                     reply_to_message_id=message_id,
                 )
-        await self._delete(chat_id, message_id)
+        await self._delete(chat_id, message_id, own=False)
 
     async def _handle(self, user: User, result_id: str) -> Handled:
         """The outcome of a result, made once per user and result whichever update comes."""

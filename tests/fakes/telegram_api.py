@@ -1147,6 +1147,24 @@ class FakeBotApi:
         stored.reply_markup = markup
         return True
 
+    async def _api_deleteMessages(self, params: JSON, files: dict[str, bytes]) -> Any:
+        """Several messages of one chat at once; missing ones are skipped, as Telegram does,
+        and a user's message where the bot is no admin refuses the whole call."""
+        chat_id, ids = params.get("chat_id"), params.get("message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise FakeApiError(400, "Bad Request: message identifiers are not specified")
+        found = []
+        for message_id in ids:
+            stored = self.messages.get((chat_id, message_id))  # type: ignore[arg-type]
+            if stored is None:
+                continue
+            if stored.sender["id"] != self.bot_user["id"]:
+                self._users_message({"chat_id": chat_id, "message_id": message_id})
+            found.append(stored)
+        for stored in found:
+            self._forget_message(stored.chat["id"], stored.message_id)
+        return True
+
     def _users_message(self, params: JSON) -> StoredMessage | None:
         """A user's message the bot deletes: in a group only as an admin (else Telegram's
         "message can't be deleted"); ``None`` for the bot's own messages."""
