@@ -24,6 +24,7 @@ from bot.telegram.app import TelegramRunner, build_application, redact_token_in_
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
 from bot.telegram.inline import InlinePlay
+from bot.telegram.inline_cards import CardPhotos
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.telegram.settings import TelegramSettings
 
@@ -74,8 +75,20 @@ def build_bot(
         book=MessageBook(repost_after=settings.repost_after, state=state),
         pictures=pictures,
     )
+    photos = None
+    if pictures is not None and settings.media_chat is not None:
+        photos = CardPhotos(
+            pictures=pictures,
+            bot=lambda: application.bot,
+            state=delivery.book.state,
+            media_chat=settings.media_chat,
+        )
     inline = InlinePlay(
-        service=service, renderer=renderer, delivery=delivery, bot=lambda: application.bot
+        service=service,
+        renderer=renderer,
+        delivery=delivery,
+        bot=lambda: application.bot,
+        photos=photos,
     )
     delivery.inline = inline
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery, inline=inline).install(

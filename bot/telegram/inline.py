@@ -675,6 +675,12 @@ class InlinePlay:
                 text=waiting, start_parameter=hand_payload(table.id)
             )
             return results, waiting_button
+        # A card's picture says it all when the card has one move; with capture choices the
+        # text ("7♦ ➜ 3♣ 4♠") tells them apart.
+        per_card: dict[str, int] = {}
+        for move in moves:
+            card = move.rstrip("!").split(":", 1)[0]
+            per_card[card] = per_card.get(card, 0) + 1
         for index, move in enumerate(moves):
             title = scala40_move_text(move, t) if scala40 else move_text(move)
             if wanted and wanted.lower() not in (title + " " + move).lower():
@@ -684,7 +690,7 @@ class InlinePlay:
                 context + " · " + self._t(hand.locale, "your_hand").format(cards=hand_cards)
             )
             played = None if scala40 else move.rstrip("!").split(":", 1)[0]
-            if played is not None:
+            if played is not None and per_card.get(played) == 1:
                 results.append(
                     await self._card_result(
                         result_id, played, prefix + title, description, title, markup, hand

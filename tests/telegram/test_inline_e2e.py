@@ -4,6 +4,7 @@ forged result changes nothing, and the group gets at most one new bot message pe
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -294,3 +295,31 @@ async def test_in_private_button_still_delivers_the_hand(api: FakeBotApi, tmp_pa
             if str(b.get("url", "")).endswith(f"start=hand-{table_id}")
         ]
         assert links
+
+
+async def test_card_pictures_are_uploaded_once_and_shown_by_file_id(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    media = -100999  # the bot's own picture store (TELEGRAM_MEDIA_CHAT)
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        await tavolo.stop()
+        tavolo.settings = dataclasses.replace(tavolo.settings, media_chat=media)
+        await tavolo.start()
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        # the first answers are articles; the pictures are uploaded beside them, once
+        for player in (ALICE, BOB):
+            await ask(tavolo, player, str(table_id))
+        await api.wait_idle()
+        uploads = [r for r in api.calls("sendPhoto", chat_id=media) if r.ok]
+        assert uploads and all(r.params.get("disable_notification") for r in uploads)
+        _, results, _ = await ask(tavolo, ALICE, str(table_id))
+        _, waiting, _ = await ask(tavolo, BOB, str(table_id))
+        photos = [r for r in results + waiting if r["type"] == "photo"]
+        assert photos and all(r["photo_file_id"] in api.files for r in photos)
+        # a picture shows one card of the asker's own: the posted message says only the move
+        await check_private(tavolo, ALICE, table_id, results)
+        await check_private(tavolo, BOB, table_id, waiting)
+        moves = await play_inline(tavolo, [ALICE, BOB], table_id, mode=Mode(), seed=7)
+        assert moves > 0 and await table_status(tavolo, table_id) == "finished"
+        names = [r.files for r in api.calls("sendPhoto", chat_id=media) if r.ok]
+        assert len(names) <= 40  # each card of the deck at most once
