@@ -145,6 +145,9 @@ def _webhook_env(settings: Any) -> dict[str, str]:
     }
     if settings.telegram_webhook_url:
         env["TELEGRAM_WEBHOOK_URL"] = settings.telegram_webhook_url
+    media_chat = getattr(settings, "telegram_media_chat", None)
+    if media_chat is not None:
+        env["TELEGRAM_MEDIA_CHAT"] = str(media_chat)
     if settings.telegram_webhook_secret is not None:
         env["TELEGRAM_WEBHOOK_SECRET"] = settings.telegram_webhook_secret.get_secret_value()
     return env
