@@ -8,7 +8,9 @@ in a Scopone (or 2 in a Scopa) through the real python-telegram-bot and the fake
   so it deletes the message each result posts.
 
 Prints the calls per move by method, the messages that reach the group per move (the bot's own
-and the ones results post "via @bot"), and the group's messages left at the end.
+and the ones results post "via @bot"), the requests naming the group (sends, edits, deletions:
+what PTB's rate limiter meters against a group's 20 a minute), and the group's messages left at
+the end.
 
     python benchmarks/telegram_calls.py [--players 4] [--games 1] [--seed 1] [--mode both]
 """
@@ -91,6 +93,9 @@ async def one_game(
                 )
                 + postings
             )
+            calls["(group requests)"] = sum(
+                1 for r in api.requests[mark:] if r.params.get("chat_id") == GROUP["id"]
+            )
             left = len(api.chat_messages(GROUP["id"]))
         return moves, calls, left
 
@@ -146,13 +151,17 @@ async def main() -> None:
                 f"{mode}: {args.players} human players, {args.games} game(s), {total_moves} moves"
             )
             for name, count in sorted(calls.items(), key=lambda kv: -kv[1]):
-                if name != "(group messages)":
+                if not name.startswith("("):
                     print(f"  {name:24} {count / total_moves:6.2f} per move")
-            api_calls = sum(n for k, n in calls.items() if k != "(group messages)")
+            api_calls = sum(n for k, n in calls.items() if not k.startswith("("))
             print(f"  {'all Bot API calls':24} {api_calls / total_moves:6.2f} per move")
             print(
                 f"  {'messages into the group':24} "
                 f"{calls['(group messages)'] / total_moves:6.2f} per move"
+            )
+            print(
+                f"  {'requests about the group':24} "
+                f"{calls['(group requests)'] / total_moves:6.2f} per move (the 20/min budget)"
             )
 
 
