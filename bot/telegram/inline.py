@@ -191,6 +191,9 @@ class InlinePlay:
         # posted "via @bot" when feedback is off), and the result ids already handled.
         self._offered: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
         self._texts: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        # Per user: the result ids offered lately. A chosen result the bot never offered that
+        # user (forged, or offered before a restart) makes no move.
+        self._offered_ids: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
         self._handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
         # Inline feedback seen (chosen_inline_result updates come): moves wait for it, and
         # posted messages that came first wait here, per user, for their result.
@@ -202,6 +205,8 @@ class InlinePlay:
             weakref.WeakValueDictionary()
         )
         self._wishes: dict[int, str] = {}
+        # deleteMessages works (until a batch fails where single deletions succeed).
+        self._batch_deletes = True
         # Chats where the bot may not delete users' messages: until when not to try again.
         self._cannot_delete: dict[int, float] = {}
         # The deletions of the update being handled (see _deleting_together).
@@ -402,25 +407,32 @@ class InlinePlay:
         bot = self._bot()
         for chat_id, messages in chats.items():
             ids = sorted(messages)
-            try:
-                if len(ids) == 1:
-                    await bot.delete_message(chat_id=chat_id, message_id=ids[0])
-                else:
+            if len(ids) > 1 and self._batch_deletes:
+                try:
                     await bot.delete_messages(chat_id=chat_id, message_ids=ids)
-            except TelegramError as error:
-                if all(messages.values()):
-                    logger.info("could not delete %s in chat %s: %s", ids, chat_id, error)
-                    continue
-                # Users' messages need admin rights: the bot's own go one by one.
-                logger.info("cannot delete users' messages in chat %s: %s", chat_id, error)
-                self._cannot_delete[chat_id] = self._delivery.clock() + RETRY_DELETE_AFTER
-                for message_id in [m for m in ids if messages[m]]:
-                    with contextlib.suppress(TelegramError):
-                        await bot.delete_message(chat_id=chat_id, message_id=message_id)
+                except TelegramError as error:
+                    logger.info("deleteMessages %s in chat %s failed: %s", ids, chat_id, error)
+                else:
+                    for message_id in ids:
                         self._delivery.book.gone(chat_id, message_id)
-                continue
+                    continue
+            # One by one: a single message, or a batch refused (the bot may not delete users'
+            # messages there, or the API has no deleteMessages).
+            failed = False
             for message_id in ids:
+                try:
+                    await bot.delete_message(chat_id=chat_id, message_id=message_id)
+                except TelegramError as error:
+                    logger.info("could not delete %s in chat %s: %s", message_id, chat_id, error)
+                    if not messages[message_id]:
+                        failed = True
+                    continue
                 self._delivery.book.gone(chat_id, message_id)
+            if failed:
+                # Users' messages need admin rights: leave them alone for a while.
+                self._cannot_delete[chat_id] = self._delivery.clock() + RETRY_DELETE_AFTER
+            elif len(ids) > 1:
+                self._batch_deletes = False  # one by one works where the batch did not
 
     # --- per-user settings -------------------------------------------------------------------
 
@@ -516,7 +528,9 @@ class InlinePlay:
             )
         offset = int(query.offset) if query.offset.isdigit() else 0
         page = results[offset : offset + MAX_RESULTS]
+        offered = self._per_user(self._offered_ids, user.id)
         for result in page:
+            self._remember(offered, result.id, None)
             content = result.input_message_content
             if isinstance(content, InputTextMessageContent):
                 text = content.message_text
@@ -770,6 +784,8 @@ class InlinePlay:
         if action.startswith(("@", "?")):
             # Inline results only ever carry moves: anything else is forged.
             return await self._refused(who, "bad_button")
+        if result_id not in self._per_user(self._offered_ids, user.id):
+            return await self._refused(who, "stale")
         table = next((t for t in await self._service.tables_of(who) if t.id == data.table_id), None)
         if table is None:
             return await self._refused(who, "not_seated")

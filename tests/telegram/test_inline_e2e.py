@@ -323,3 +323,20 @@ async def test_card_pictures_are_uploaded_once_and_shown_by_file_id(
         assert moves > 0 and await table_status(tavolo, table_id) == "finished"
         names = [r.files for r in api.calls("sendPhoto", chat_id=media) if r.ok]
         assert len(names) <= 40  # each card of the deck at most once
+
+
+async def test_a_bot_that_is_no_admin_still_plays_and_clears_its_own(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    api.bot_admin_chats.discard(GROUP["id"])
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        moves = await play_inline(tavolo, [ALICE, BOB], table_id, mode=Mode(), seed=11)
+        assert await table_status(tavolo, table_id) == "finished"
+        # the players' posted moves stay (Telegram refuses), and the bot stopped asking soon
+        assert len(api.via_bot_messages(GROUP["id"])) == moves
+        refused = [r for r in api.requests if r.method.startswith("deleteMessage") and not r.ok]
+        assert len(refused) <= 2
+        # its own turn mentions went: at most the table message and the game's end remain
+        left = [m for m in api.bot_messages(GROUP["id"]) if m.text and "#" in m.text]
+        assert len(left) <= 3, [m.text for m in left]
