@@ -502,10 +502,15 @@ class InlinePlay:
         user = query.from_user
         who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
         table_id, wanted = parse_query(query.query)
+        # From a group, the group tables (Telegram does not say which group); from the
+        # private chat with the bot, a quick game too.
+        in_group = query.chat_type in ("group", "supergroup")
         tables = [
             t
             for t in await self._service.tables_of(who)
-            if t.status == "playing" and (table_id is None or t.id == table_id)
+            if t.status == "playing"
+            and (table_id is None or t.id == table_id)
+            and (self._group_table(t) or not in_group)
         ]
         # Where it is the player's turn first, then the newest.
         tables.sort(key=lambda t: (t.current_seat != t.seat_of(PLATFORM, who.user_id), -t.id))

@@ -340,3 +340,38 @@ async def test_a_bot_that_is_no_admin_still_plays_and_clears_its_own(
         # its own turn mentions went: at most the table message and the game's end remain
         left = [m for m in api.bot_messages(GROUP["id"]) if m.text and "#" in m.text]
         assert len(left) <= 3, [m.text for m in left]
+
+
+async def test_alone_against_the_computer_no_mentions_and_at_sign_lists_every_table(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    other = group_chat(-100701, "Altro gruppo")
+    api.make_bot_admin(other["id"])
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(GROUP, ALICE, "/scopa 2 target=1")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        assert (await tavolo.press_action(lobby, ALICE, "@fill.easy"))["text"] is None
+        await tavolo.say(other, ALICE, "/scopa 2 target=1")
+        lobby = api.last_bot_message(other["id"])
+        second = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(other["id"], lobby.message_id), ALICE, "@start")
+        await api.wait_idle()
+        # "@bot" alone: both of Alice's tables, each result naming its table
+        _, results, _ = await ask(tavolo, ALICE, "")
+        assert {decode_button(r["id"]).table_id for r in results} == {table_id, second}
+        assert all("#" in r["title"] for r in results)
+        await check_private(tavolo, ALICE, table_id, results)
+        # alone against the computer: she plays the whole game and is never mentioned
+        mark = len(api.requests)
+        rng = random.Random(9)
+        for _ in range(MAX_TURNS):
+            if await table_status(tavolo, table_id) != "playing":
+                break
+            assert await inline_turn(
+                tavolo, ALICE, table_id, GROUP, lambda m: rng.choice(m), mode=Mode()
+            )
+        assert await table_status(tavolo, table_id) == "finished"
+        mentions = [r for r in api.requests[mark:] if r.params.get("entities")]
+        assert all(r.params["chat_id"] != GROUP["id"] for r in mentions)
