@@ -4,8 +4,12 @@ forged result changes nothing, and the group gets at most one new bot message pe
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import os
 import random
+import signal
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -43,6 +47,7 @@ CARLA = user(1003, "Carla")
 DARIO = user(1004, "Dario")
 GROUP = group_chat(-100700, "Tavolata")
 MAX_TURNS = 3000  # bounded: far above any game below
+ROOT = Path(__file__).resolve().parents[2]
 
 # Scala 40 as a player in a hurry: open, meld, attach, then discard; draw when nothing else.
 PREFERENCE = ("o", "m", "a", "d", "p", "t")
@@ -375,3 +380,97 @@ async def test_alone_against_the_computer_no_mentions_and_at_sign_lists_every_ta
         assert await table_status(tavolo, table_id) == "finished"
         mentions = [r for r in api.requests[mark:] if r.params.get("entities")]
         assert all(r.params["chat_id"] != GROUP["id"] for r in mentions)
+
+
+async def test_python_m_bot_plays_a_whole_game_inline(api: FakeBotApi, tmp_path: Path) -> None:
+    """``python -m bot`` as deployed: the players only ever use inline queries in the group."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("TELEGRAM_", "DISCORD_"))
+    }
+    env.update(
+        TELEGRAM_TOKEN=api.token,
+        TELEGRAM_API_URL=api.url,
+        DATA_DIR=str(tmp_path / "data"),
+        PYTHONPATH=str(ROOT),
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        env=env,
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        polls = await api.wait_for(lambda: api.calls("getUpdates"), timeout=60, what="polling")
+        assert {"inline_query", "chosen_inline_result"} <= set(polls[0].params["allowed_updates"])
+        api.send_text(GROUP, ALICE, "/scopa 2 target=1")
+        lobby = (await api.wait_for(lambda: api.bot_messages(GROUP["id"]), timeout=30))[-1]
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        for player, action in ((BOB, "@join"), (ALICE, "@start")):
+            query_id = api.press(
+                api.message(GROUP["id"], lobby.message_id),
+                player,
+                data=action_data(api.message(GROUP["id"], lobby.message_id), action),
+            )
+            await api.wait_answered(query_id, timeout=30)
+        rng = random.Random(4)
+        moves = stale = 0
+        for _ in range(MAX_TURNS):
+            moved = finished = False
+            for player in (ALICE, BOB):
+                query_id = api.inline_query(player, str(table_id))
+                answer = await api.wait_inline_answer(query_id, timeout=30)
+                results = api.inline_results(query_id)
+                if not results and answer.get("button", {}).get("start_parameter") == "help":
+                    finished = True
+                    break
+                playable = [
+                    r for r in results if not decode_button(r["id"]).action.startswith(LOOK)
+                ]
+                if not playable:
+                    continue
+                chosen = rng.choice(playable)
+                posted = api.choose_inline_result(player, query_id, chosen["id"], chat=GROUP)
+                assert posted is not None
+                await api.wait_for(
+                    lambda posted=posted: (GROUP["id"], posted.message_id) not in api.messages,
+                    timeout=30,
+                    what="the move made and its message cleared",
+                )
+                moves += 1
+                moved = True
+                if stale == 0:
+                    # the same result again: stale now, nothing changes, a short notice
+                    stale += 1
+                    again = api.choose_inline_result(player, query_id, chosen["id"], chat=GROUP)
+                    assert again is not None
+                    # (the bot cannot tell a second tap of one result from its first message:
+                    # the repeated move is simply cleared away)
+                    await api.wait_for(
+                        lambda again=again: (GROUP["id"], again.message_id) not in api.messages,
+                        timeout=30,
+                        what="the repeated result cleared",
+                    )
+            if finished:
+                break
+            assert moved, "nobody could move"
+        else:
+            raise AssertionError("the game did not end")
+        assert moves >= 18
+        assert not api.via_bot_messages(GROUP["id"])
+        private = [r for r in api.requests if isinstance(r.chat_id, int) and r.chat_id > 0]
+        assert not [r for r in private if r.ok]
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+        except TimeoutError:
+            process.kill()
+            _, stderr = await process.communicate()
+    assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
