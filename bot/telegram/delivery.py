@@ -184,6 +184,8 @@ class Delivery:
 
     async def _deliver(self, result: Result, *, origin: Where | None) -> None:
         events, asked = _asked_hands(list(result.events))
+        if self.inline is not None:
+            self.inline.plan(events)
         chains = self._independent_chains(events)
         if chains is None:
             await self._deliver_chain(events, origin=origin, asked=asked)
@@ -238,7 +240,7 @@ class Delivery:
             ):
                 await self._close_hands(event.table.id)
                 if self.inline is not None:
-                    await self.inline.table_closed(event.table.id)
+                    await self.inline.table_closed(event.table)
                 await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
@@ -412,6 +414,10 @@ class Delivery:
         markup: InlineKeyboardMarkup | None,
         image: RenderedImage | None = None,
     ) -> None:
+        if self.inline is not None and await self.inline.table_with_mention(
+            event, where, text, markup, image
+        ):
+            return  # posted anew with the turn's mention
         shown = await self.book.public(event.table.id, where)
         version = event.table.version
         if shown is not None and version < shown.version:
@@ -566,6 +572,16 @@ class Delivery:
         await self._learn_file(image, file_id)
         message_id = await messenger.send(where, text, markup)
         return Shown(where, message_id, version, digest=image.digest, companion=companion)
+
+    async def with_photo(
+        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
+    ) -> _T:
+        """``call`` with the picture's file id or bytes (see ``_with_photo``)."""
+        return await self._with_photo(image, call)
+
+    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        """Remember the file id Telegram gave a picture."""
+        await self._learn_file(image, file_id)
 
     async def _with_photo(
         self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]

@@ -56,7 +56,9 @@ from telegram import (
     InlineQueryResultArticle,
     InlineQueryResultCachedPhoto,
     InlineQueryResultsButton,
+    InputFile,
     InputTextMessageContent,
+    Message,
     MessageEntity,
     Update,
     User,
@@ -65,10 +67,14 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.render import Renderer, card_text, cards_text, move_text, scala40_move_text
+from bot.render.images import RenderedImage
 from bot.service import (
     ChatRef,
+    Event,
+    GameOver,
     HandView,
     Refusal,
+    TableEvent,
     TableInfo,
     TableService,
     TableView,
@@ -77,6 +83,7 @@ from bot.service import (
     decode_button,
     encode_button,
 )
+from bot.telegram.book import Shown
 from bot.telegram.ids import PLATFORM, hand_payload, where_of
 from bot.telegram.messenger import Where
 
@@ -101,6 +108,11 @@ INDEX = "~"
 # After Telegram refused to delete a user's message in a chat (the bot is no admin there), the
 # bot tries again after this many seconds.
 RETRY_DELETE_AFTER = 600.0
+# How long a turn notice waits for its table message to say whether it carried the mention.
+PLAN_WAIT = 10.0
+# Telegram's limits on a message's text and a picture's caption.
+MAX_MESSAGE = 4096
+CAPTION_LIMIT = 1024
 # Results and outcomes remembered per user (a few answers' worth).
 _REMEMBERED = 256
 _USERS = 4096
@@ -137,6 +149,19 @@ class CardPhotos(Protocol):
     """Card pictures already on Telegram: a card's file id, for the table's deck style."""
 
     async def file_id(self, card: object, table: TableInfo) -> str | None: ...
+
+
+# Where a turn notice goes (see InlinePlay._decision).
+NoticeWay = Literal["private", "group", "none"]
+
+
+@dataclass
+class _Planned:
+    """A turn notice that may ride in its table message (``folded`` once it did)."""
+
+    notice: TurnNotice
+    done: asyncio.Event
+    folded: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,6 +225,10 @@ class InlinePlay:
         self._feedback = False
         self._parked: OrderedDict[int, OrderedDict[tuple[int, int], str]] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Turn notices that may ride in their table message, by (table, version): see plan.
+        self._planned: dict[tuple[int, int], _Planned] = {}
+        # Tables whose game ended in the result being delivered, the final table posted anew.
+        self._closing: set[int] = set()
         # A table's turn mention is posted and removed by different chains of one delivery.
         self._mention_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -289,18 +318,146 @@ class InlinePlay:
         table = event.table
         if not self._group_table(table):
             return False
+        decision = await self._decision(event, user_id)
+        if decision == "private":
+            return False
+        if decision == "none":
+            return True
+        key = (table.id, table.version)
+        planned = self._planned.get(key)
+        if planned is not None and planned.notice is event:
+            # The table message of the same result may carry the mention (see plan).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(planned.done.wait(), timeout=PLAN_WAIT)
+            self._planned.pop(key, None)
+            if planned.folded:
+                return True
+        async with self._table_lock(table.id):
+            await self._mention(event, user_id)
+        return True
+
+    async def _decision(self, event: TurnNotice, user_id: int) -> NoticeWay:
+        """Where a turn notice goes: privately (as before inline play), a mention in the group,
+        or nowhere (a reminder, one human at the table, mentions turned off)."""
+        table = event.table
         inline = self.enabled() and await self._wish(user_id) != "private"
         if inline and await self._delivery.book.private(table.id, user_id) is not None:
             inline = False  # they follow this table in the private chat
         if not inline and not await self._delivery.refuses_private(user_id):
-            return False
+            return "private"
         if event.reminder:
-            return True  # the turn's mention is in the group already: one notification a turn
+            return "none"  # the turn's mention is in the group already: one notification a turn
         humans = sum(1 for s in table.seats if s is not None and not s.computer)
         if humans < 2 or not await self.notify_on(user_id):
-            return True
-        async with self._table_lock(table.id):
-            await self._mention(event, user_id)
+            return "none"
+        return "group"
+
+    def plan(self, events: Sequence[Event]) -> None:
+        """Before a result is delivered: a turn notice whose group table message the same result
+        updates rides in that message (posted anew with the mention, the old one deleted): one
+        new message and one deletion instead of an edit, a message and a deletion, in a group
+        that allows the bot about 20 requests a minute."""
+        shown = {
+            (e.table.id, e.table.version)
+            for e in events
+            if isinstance(e, TableView) and e.audience.kind == "chat" and self._group_table(e.table)
+        }
+        ended = {e.table.id for e in events if isinstance(e, GameOver)}
+        self._closing.update(table_id for table_id, _ in shown if table_id in ended)
+        while len(self._closing) > _REMEMBERED:
+            self._closing.pop()
+        for event in events:
+            if not isinstance(event, TurnNotice) or event.reminder:
+                continue
+            key = (event.table.id, event.table.version)
+            if key in shown:
+                self._planned[key] = _Planned(event, asyncio.Event())
+                while len(self._planned) > _REMEMBERED:
+                    self._planned.pop(next(iter(self._planned)))
+
+    async def table_with_mention(
+        self,
+        event: TableEvent,
+        where: Where,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> bool:
+        """Post the table message anew, opening with the mention of the player whose turn it
+        now is, when the result plans it; ``False``: the delivery shows it as usual."""
+        planned = self._planned.get((event.table.id, event.table.version))
+        if planned is None or not isinstance(event, TableView):
+            return False
+        try:
+            notice = planned.notice
+            user_id = int(notice.audience.id)
+            if await self._decision(notice, user_id) != "group":
+                return False
+            posted = await self._post_with_mention(event, notice, where, text, markup, image)
+            planned.folded = posted
+            return posted
+        finally:
+            planned.done.set()
+
+    async def _post_with_mention(
+        self,
+        event: TableView,
+        notice: TurnNotice,
+        where: Where,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> bool:
+        table, book = event.table, self._delivery.book
+        shown = await book.public(table.id, where)
+        if shown is not None and table.version < shown.version:
+            return False  # a newer view is showing: the notice goes on its own
+        user_id = int(notice.audience.id)
+        seat = table.seats[notice.seat] if 0 <= notice.seat < len(table.seats) else None
+        name = (seat.name if seat is not None else "") or str(user_id)
+        full = f"{name}, {self._t(notice.locale, 'your_turn')}\n{text}"
+        entities = [
+            MessageEntity(
+                MessageEntity.TEXT_MENTION, 0, utf16_length(name), user=User(user_id, name, False)
+            )
+        ]
+        bot = self._bot()
+        if image is None:
+            if len(full) > MAX_MESSAGE:
+                return False
+            message = await bot.send_message(
+                chat_id=where.chat_id,
+                text=full,
+                entities=entities,
+                reply_markup=markup,
+                message_thread_id=where.thread_id,
+            )
+            now = Shown(where, message.message_id, table.version)
+        elif len(full) <= CAPTION_LIMIT:
+
+            async def send(photo: bytes | str) -> Message:
+                return await bot.send_photo(
+                    chat_id=where.chat_id,
+                    photo=InputFile(photo, filename=image.filename)
+                    if isinstance(photo, bytes)
+                    else photo,
+                    caption=full,
+                    caption_entities=entities,
+                    reply_markup=markup,
+                    message_thread_id=where.thread_id,
+                )
+
+            message = await self._delivery.with_photo(image, send)
+            if message.photo:
+                await self._delivery.learn_file(image, message.photo[-1].file_id)
+            now = Shown(where, message.message_id, table.version, photo=True, digest=image.digest)
+        else:
+            return False  # a picture with a long text below it: the notice goes on its own
+        await book.keep_public(table.id, now)
+        if shown is not None:
+            await self._delete(where.chat_id, shown.message_id)
+            if shown.companion is not None:
+                await self._delete(where.chat_id, shown.companion)
         return True
 
     async def table_shown(self, event: TableView) -> None:
@@ -318,14 +475,25 @@ class InlinePlay:
                 return
             await self._drop_mention(event.table.id, found)
 
-    async def table_closed(self, table_id: int) -> None:
-        """The table is over: its turn mention goes (before its adapter state is forgotten)."""
+    async def table_closed(self, table: TableInfo) -> None:
+        """The table is over (before its adapter state is forgotten): its turn mention goes,
+        and so does its table message when the same result posts the final table anew (the
+        old one would still say whose turn it was)."""
+        table_id = table.id
         async with self._table_lock(table_id):
             found = await self._delivery.book.state.state_get(
                 platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
             )
             if isinstance(found, dict):
                 await self._drop_mention(table_id, found)
+        if table_id in self._closing and self._group_table(table):
+            self._closing.discard(table_id)
+            where = where_of(table.chat_id)
+            shown = await self._delivery.book.public(table_id, where)
+            if shown is not None:
+                await self._delete(where.chat_id, shown.message_id)
+                if shown.companion is not None:
+                    await self._delete(where.chat_id, shown.companion)
 
     async def _mention(self, event: TurnNotice, user_id: int) -> None:
         table = event.table
