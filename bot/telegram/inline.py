@@ -11,11 +11,11 @@ How a player plays without leaving the group:
 * choosing a result posts a message "via @bot" showing only the move (public once made) and
   makes the move. Each result id is ``<table>:<version>:<move>`` (the button data format, at
   most 64 bytes; a longer move travels as its index ``~<n>`` in the legal moves of that
-  version), so a stale or forged result is refused like a stale button: nothing changes, and
-  the posted message is turned into a short notice;
+  version), so a stale or forged result (or one never offered to that user) is refused like a
+  stale button: nothing changes, and the posted message is turned into a short notice;
 * once the table message shows the move, the bot deletes the posted message (when it may: an
-  admin with the right to delete messages), so the group gets no more messages per move than
-  the turn mention below.
+  admin with the right to delete messages; one ``deleteMessages`` with the table's old copy
+  below), so the group keeps no more messages than before.
 
 Which update makes the move: ``chosen_inline_result`` (it carries the result id: exact) when
 inline feedback is on (``/setinlinefeedback``), else the message posted "via @bot", matched to
@@ -30,11 +30,15 @@ button or the deep link, remembered per user) or who already keep a hand message
 everyone else plays inline. With inline mode off everything works as before.
 
 Turn mentions: when a player who plays inline (or whose private chat is closed) gets the turn
-at a group table with at least two humans, the group gets one message mentioning them (a
-``text_mention``; ``/notify off`` turns them off, per user) with the "My cards" button; it
-replaces the table's previous one, and goes when the turn has moved on or the table closes. A
-timer's reminder adds nothing (one notification a turn); the player who just moved never gets
-one (the service sends no notice to the mover).
+at a group table with at least two humans, they are mentioned (a ``text_mention``; ``/notify
+off`` turns them off, per user). A mention notifies only in a new message, so the table message
+of the same result is posted anew opening with it and its old copy deleted (``plan``,
+``table_with_mention``): the group gets one message, and the bot spends two of the group's ~20
+requests a minute per move (a post and a deletion) instead of three. When that cannot be (a
+picture whose text is too long for a caption), a separate mention message with the "My cards"
+button replaces the table's previous one and goes when the turn has moved on or the table
+closes. A timer's reminder adds nothing (one notification a turn); the player who just moved
+never gets one (the service sends no notice to the mover).
 """
 
 from __future__ import annotations
@@ -684,13 +688,16 @@ class InlinePlay:
         tables.sort(key=lambda t: (t.current_seat != t.seat_of(PLATFORM, who.user_id), -t.id))
         results: list[Any] = []
         texts: dict[str, str] = {}
+        used: set[str] = set()
         button: InlineQueryResultsButton | None = None
         locale = await self._service.user_locale(who)
         for table in tables:
             hand = await self._hand(who, table)
             if hand is None:
                 continue
-            built, header = await self._results(hand, several=len(tables) > 1, wanted=wanted)
+            built, header = await self._results(
+                hand, several=len(tables) > 1, wanted=wanted, used=used
+            )
             results.extend(built)
             if button is None and header is not None:
                 button = header
@@ -711,8 +718,6 @@ class InlinePlay:
                 texts[text] = "" if text in texts and texts[text] != result.id else result.id
         self._remember_offered(user.id, texts)
         more = offset + MAX_RESULTS < len(results)
-        if tables:
-            await self._set_wish(user.id, "inline")
         try:
             await query.answer(
                 page,
@@ -821,9 +826,10 @@ class InlinePlay:
         return hands[0] if hands else None
 
     async def _results(
-        self, hand: HandView, *, several: bool, wanted: str
+        self, hand: HandView, *, several: bool, wanted: str, used: set[str]
     ) -> tuple[list[Any], InlineQueryResultsButton | None]:
-        """The results of one table, and the header button above them."""
+        """The results of one table, and the header button above them (``used``: the texts
+        the answer's results post so far)."""
         table, view = hand.table, hand.view
         t = self._renderer.translations(hand.locale)
         prefix = f"{self._renderer.game_name(table, t)} #{table.id} · " if several else ""
@@ -876,15 +882,23 @@ class InlinePlay:
             description = (
                 context + " · " + self._t(hand.locale, "your_hand").format(cards=hand_cards)
             )
+            # The posted text names the move; two moves that read alike (Scala 40's two decks
+            # hold twin cards) get a number, so the message alone tells which was chosen.
+            said = title
+            for number in range(2, len(moves) + 2):
+                if said not in used:
+                    break
+                said = f"{title} ({number})"
+            used.add(said)
             played = None if scala40 else move.rstrip("!").split(":", 1)[0]
             if played is not None and per_card.get(played) == 1:
                 results.append(
                     await self._card_result(
-                        result_id, played, prefix + title, description, title, markup, hand
+                        result_id, played, prefix + title, description, said, markup, hand
                     )
                 )
             else:
-                results.append(self._article(result_id, prefix + title, description, title, markup))
+                results.append(self._article(result_id, prefix + said, description, said, markup))
         header: InlineQueryResultsButton | None = None
         if scala40:
             header = InlineQueryResultsButton(
@@ -971,6 +985,8 @@ class InlinePlay:
         )
         if result.refusal is not None:
             return Choice("refused", self._notice(result.refusal))
+        # A move made inline: the player's next tables are played inline too.
+        await self._set_wish(user.id, "inline")
         await self._delivery.deliver(result, origin=None)
         return Choice("move")
 
