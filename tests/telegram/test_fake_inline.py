@@ -39,16 +39,16 @@ async def test_answer_limits_and_chosen_results() -> None:
                 ([article("a"), article("a", "8♦")], "RESULT_ID_DUPLICATE"),
             ):
                 query_id = api.inline_query(ALICE, "1")
-                with pytest.raises(BadRequest, match="(?i)" + error):
+                with pytest.raises(BadRequest, match=r"(?i)" + error):
                     await bot.answer_inline_query(query_id, results, cache_time=0)
-            with pytest.raises(BadRequest, match="(?i)query id is invalid"):
+            with pytest.raises(BadRequest, match=r"(?i)query id is invalid"):
                 await bot.answer_inline_query("nope", [article("a")])
             query_id = api.inline_query(ALICE, "1")
             results = [article(str(i), f"card {i}") for i in range(50)]
             assert await bot.answer_inline_query(
                 query_id, results, cache_time=0, is_personal=True, next_offset="50"
             )
-            with pytest.raises(BadRequest, match="(?i)query id is invalid"):
+            with pytest.raises(BadRequest, match=r"(?i)query id is invalid"):
                 await bot.answer_inline_query(query_id, results)  # answered already
             answer = api.inline_answers[query_id]
             assert answer["is_personal"] is True and answer["cache_time"] == 0
@@ -65,7 +65,7 @@ async def test_answer_limits_and_chosen_results() -> None:
             # the bot may edit it by its inline message id; delete it only as an admin
             await bot.edit_message_text("⚠️ no", inline_message_id=chosen.inline_message_id)
             assert api.message(GROUP["id"], posted.message_id).text == "⚠️ no"
-            with pytest.raises(BadRequest, match="(?i)can.t be deleted"):
+            with pytest.raises(BadRequest, match=r"(?i)can.t be deleted"):
                 await bot.delete_message(GROUP["id"], posted.message_id)
             api.make_bot_admin(GROUP["id"])
             assert await bot.delete_messages(GROUP["id"], [posted.message_id, 999])
