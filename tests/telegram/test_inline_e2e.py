@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -479,3 +480,27 @@ async def test_python_m_bot_plays_inline(api: FakeBotApi, tmp_path: Path) -> Non
             process.kill()
             _, stderr = await process.communicate()
     assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
+
+
+async def test_a_timer_reminder_adds_nothing_to_the_group(api: FakeBotApi, tmp_path: Path) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", timers=True) as tavolo:
+        assert tavolo.service is not None and tavolo.bot is not None
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        mark = len(api.requests)
+        results = await tavolo.service.fire_due_timers(now=time.time() + 90)
+        assert results
+        for result in results:
+            await tavolo.bot.deliver(result)
+        await api.wait_idle(quiet=0.1)
+        # the reminder: no new message anywhere (the turn's mention is in the group already)
+        sent = [r for r in api.requests[mark:] if r.method in ("sendMessage", "sendPhoto")]
+        assert not sent, [(r.method, r.chat_id) for r in sent]
+        # past the deadline the computer plays for the idle player: the next player is
+        # mentioned in the table message posted anew
+        before = await version_of(tavolo, table_id)
+        for result in await tavolo.service.fire_due_timers(now=time.time() + 10_000):
+            await tavolo.bot.deliver(result)
+        await api.wait_idle(quiet=0.1)
+        assert await version_of(tavolo, table_id) > before
+        mentions = [r for r in api.requests[mark:] if r.params.get("entities")]
+        assert mentions and all(r.chat_id == GROUP["id"] for r in mentions)
