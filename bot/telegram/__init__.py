@@ -47,6 +47,8 @@ class TelegramBot:
         await self.runner.start()
 
     async def stop(self) -> None:
+        if self.delivery.inline is not None:
+            await self.delivery.inline.close()
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:

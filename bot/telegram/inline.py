@@ -112,6 +112,8 @@ INDEX = "~"
 # After Telegram refused to delete a user's message in a chat (the bot is no admin there), the
 # bot tries again after this many seconds.
 RETRY_DELETE_AFTER = 600.0
+# How long a posted message waits for its chosen_inline_result once feedback was seen.
+PARK_WAIT = 3.0
 # How long a turn notice waits for its table message to say whether it carried the mention.
 PLAN_WAIT = 10.0
 # Telegram's limits on a message's text and a picture's caption.
@@ -153,6 +155,8 @@ class CardPhotos(Protocol):
     """Card pictures already on Telegram: a card's file id, for the table's deck style."""
 
     async def file_id(self, card: object, table: TableInfo) -> str | None: ...
+
+    async def close(self) -> None: ...
 
 
 # Where a turn notice goes (see InlinePlay._decision).
@@ -228,6 +232,7 @@ class InlinePlay:
         # posted messages that came first wait here, per user, for their result.
         self._feedback = False
         self._parked: OrderedDict[int, OrderedDict[tuple[int, int], str]] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Turn notices that may ride in their table message, by (table, version): see plan.
         self._planned: dict[tuple[int, int], _Planned] = {}
@@ -781,13 +786,39 @@ class InlinePlay:
             handled = self._per_user(self._handled, user.id).get(result_id)
             if handled is None and self._feedback:
                 # Feedback names the result exactly (an old panel's result may have this
-                # text too): the move waits for it.
+                # text too): the move waits for it, a little (feedback may be off after all,
+                # or sampled: then the message decides).
                 parked = self._per_user(self._parked, user.id)
-                self._remember(parked, (message.chat.id, message.message_id), text)
+                where = (message.chat.id, message.message_id)
+                self._remember(parked, where, text)
+                task = asyncio.get_running_loop().create_task(self._unpark(user, where, result_id))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
                 return
             if handled is None:
                 handled = await self._handle(user, result_id)
             await self._settle(handled, message.chat.id, message.message_id)
+
+    async def _unpark(self, user: User, where: tuple[int, int], result_id: str) -> None:
+        """A posted message whose feedback did not come in time: the message makes the move."""
+        # The task started inside its update's deletions (a copy of that context): its own.
+        self._trash.set(None)
+        await asyncio.sleep(PARK_WAIT)
+        async with self._lock(user.id), self._deleting_together():
+            parked: OrderedDict[tuple[int, int], str] = self._per_user(self._parked, user.id)
+            if parked.pop(where, None) is None:
+                return  # its feedback came
+            handled = await self._handle(user, result_id)
+            await self._settle(handled, *where)
+
+    async def close(self) -> None:
+        """On shutdown: stop waiting for feedback, finish the pictures' uploads."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._photos is not None:
+            await self._photos.close()
 
     async def _settle(
         self,

@@ -12,6 +12,7 @@ import signal
 import sys
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,10 @@ def table_message(api: FakeBotApi, table_id: int) -> StoredMessage:
         m for m in table_messages(api, GROUP["id"], table_id) if "@hand" in str(m.reply_markup)
     ]
     return table
+
+
+def gone(api: FakeBotApi, message: StoredMessage) -> bool:
+    return (message.chat["id"], message.message_id) not in api.messages
 
 
 def group_sends(api: FakeBotApi) -> int:
@@ -441,9 +446,7 @@ async def test_python_m_bot_plays_inline(api: FakeBotApi, tmp_path: Path) -> Non
                 posted = api.choose_inline_result(player, query_id, chosen["id"], chat=GROUP)
                 assert posted is not None
                 await api.wait_for(
-                    lambda posted=posted: (GROUP["id"], posted.message_id) not in api.messages,
-                    timeout=30,
-                    what="the move made and its message cleared",
+                    partial(gone, api, posted), timeout=30, what="the move made, its message gone"
                 )
                 moves += 1
                 moved = True
@@ -455,9 +458,7 @@ async def test_python_m_bot_plays_inline(api: FakeBotApi, tmp_path: Path) -> Non
                     # (the bot cannot tell a second tap of one result from its first message:
                     # the repeated move is simply cleared away)
                     await api.wait_for(
-                        lambda again=again: (GROUP["id"], again.message_id) not in api.messages,
-                        timeout=30,
-                        what="the repeated result cleared",
+                        partial(gone, api, again), timeout=30, what="the repeated result gone"
                     )
             assert moved or moves >= 4, "nobody could move"
             assert not finished
@@ -504,3 +505,27 @@ async def test_a_timer_reminder_adds_nothing_to_the_group(api: FakeBotApi, tmp_p
         assert await version_of(tavolo, table_id) > before
         mentions = [r for r in api.requests[mark:] if r.params.get("entities")]
         assert mentions and all(r.chat_id == GROUP["id"] for r in mentions)
+
+
+async def test_posted_messages_still_play_after_a_forged_feedback(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A forged chosen_inline_result makes the bot expect feedback; a client that sends none
+    (only the posted messages) still plays, each move a moment later."""
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        api.forge_chosen_result(ALICE, f"{table_id}:0:7D")
+        await api.wait_idle()
+        rng = random.Random(2)
+        moved = 0
+        for _ in range(4):
+            for player in (ALICE, BOB):
+                moved += await inline_turn(
+                    tavolo,
+                    player,
+                    table_id,
+                    GROUP,
+                    lambda moves: rng.choice(moves),
+                    mode=Mode(feedback=False),
+                )
+        assert moved >= 4
