@@ -355,6 +355,12 @@ class Delivery:
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
+            if self.inline is not None and not await self.inline.private_hand(
+                event,
+                user_id,
+                asked=user_id in asked or (origin is not None and origin.chat_id == user_id),
+            ):
+                return  # the player plays inline, from the group
             image = None
             if self.pictures is not None:
                 selected = selection_of(event.focus, len(getattr(event.view, "hand", ())))
@@ -362,12 +368,6 @@ class Delivery:
             # Surfaced only when asked from elsewhere (the group): a press in the private chat
             # itself ("« Back" on the hand) edits the hand where it is.
             surface = user_id in asked and (origin is None or origin.chat_id != user_id)
-            if self.inline is not None and not await self.inline.private_hand(
-                event,
-                user_id,
-                asked=user_id in asked or (origin is not None and origin.chat_id == user_id),
-            ):
-                return  # the player plays inline, from the group
             await self._show_hand(event, user_id, text, markup, image, asked=surface)
         elif isinstance(event, TurnNotice):
             if self.inline is None or not await self.inline.turn_notice(event, user_id):
