@@ -170,6 +170,7 @@ class _Planned:
     notice: TurnNotice
     done: asyncio.Event
     folded: bool = False
+    decision: NoticeWay | None = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,8 @@ class InlinePlay:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Turn notices that may ride in their table message, by (table, version): see plan.
         self._planned: dict[tuple[int, int], _Planned] = {}
+        # Tables with a separate turn mention message (the table message could not carry it).
+        self._mentioned: set[int] = set()
         # Tables whose game ended in the result being delivered, the final table posted anew.
         self._closing: set[int] = set()
         # A table's turn mention is posted and removed by different chains of one delivery.
@@ -327,13 +330,9 @@ class InlinePlay:
         table = event.table
         if not self._group_table(table):
             return False
-        decision = await self._decision(event, user_id)
-        if decision == "private":
-            return False
-        if decision == "none":
-            return True
         key = (table.id, table.version)
         planned = self._planned.get(key)
+        decision: NoticeWay | None = None
         if planned is not None and planned.notice is event:
             # The table message of the same result may carry the mention (see plan).
             with contextlib.suppress(TimeoutError):
@@ -341,6 +340,13 @@ class InlinePlay:
             self._planned.pop(key, None)
             if planned.folded:
                 return True
+            decision = planned.decision
+        if decision is None:
+            decision = await self._decision(event, user_id)
+        if decision == "private":
+            return False
+        if decision == "none":
+            return True
         async with self._table_lock(table.id):
             await self._mention(event, user_id)
         return True
@@ -400,9 +406,15 @@ class InlinePlay:
         try:
             notice = planned.notice
             user_id = int(notice.audience.id)
-            if await self._decision(notice, user_id) != "group":
+            planned.decision = await self._decision(notice, user_id)
+            if planned.decision != "group":
                 return False
-            posted = await self._post_with_mention(event, notice, where, text, markup, image)
+            try:
+                posted = await self._post_with_mention(event, notice, where, text, markup, image)
+            except TelegramError as error:
+                # The table is then edited as usual, and the mention goes on its own.
+                logger.info("could not post table %s with its mention: %s", event.table.id, error)
+                posted = False
             planned.folded = posted
             return posted
         finally:
@@ -471,8 +483,8 @@ class InlinePlay:
 
     async def table_shown(self, event: TableView) -> None:
         """A table message was updated: a turn mention whose turn is over goes."""
-        if not self._group_table(event.table):
-            return
+        if not self._group_table(event.table) or event.table.id not in self._mentioned:
+            return  # (a separate mention is rare: the table message carries it)
         async with self._table_lock(event.table.id):
             found = await self._delivery.book.state.state_get(
                 platform=PLATFORM, kind=MENTION, scope="", table_id=event.table.id
@@ -530,6 +542,9 @@ class InlinePlay:
             logger.info("could not post the turn mention of table %s: %s", table.id, error)
             return
         self._delivery.book.saw(where.chat_id, sent.message_id)
+        self._mentioned.add(table.id)
+        while len(self._mentioned) > _REMEMBERED:
+            self._mentioned.pop()
         old = await self._delivery.book.state.state_get(
             platform=PLATFORM, kind=MENTION, scope="", table_id=table.id
         )
@@ -544,6 +559,7 @@ class InlinePlay:
             await self._delete(old.get("chat"), old.get("message_id"))
 
     async def _drop_mention(self, table_id: int, found: dict[str, Any]) -> None:
+        self._mentioned.discard(table_id)
         await self._delivery.book.state.state_delete(
             platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
         )

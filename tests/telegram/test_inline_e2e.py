@@ -529,3 +529,37 @@ async def test_posted_messages_still_play_after_a_forged_feedback(
                     mode=Mode(feedback=False),
                 )
         assert moved >= 4
+
+
+async def test_a_table_that_cannot_carry_the_mention_gets_a_separate_one(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
+        rng = random.Random(3)
+        # Telegram refuses the next post in the group once (the table with its mention)
+        api.inject_fault(
+            "sendMessage", error_code=400, description="Bad Request: boom", chat_id=GROUP["id"]
+        )
+        mark = len(api.requests)
+        for player in (ALICE, BOB):
+            if await inline_turn(
+                tavolo, player, table_id, GROUP, lambda m: rng.choice(m), mode=Mode()
+            ):
+                break
+        await api.wait_idle(quiet=0.1)
+        sent = [r for r in api.requests[mark:] if r.method == "sendMessage" and r.ok]
+        edits = [r for r in api.requests[mark:] if r.method == "editMessageText" and r.ok]
+        # the table was edited in place, and a mention of its own went to the group
+        assert edits and [r for r in sent if r.params.get("entities")]
+        mention = next(r for r in sent if r.params.get("entities"))
+        # the next move takes that mention away again
+        for player in (ALICE, BOB):
+            if await inline_turn(
+                tavolo, player, table_id, GROUP, lambda m: rng.choice(m), mode=Mode()
+            ):
+                break
+        await api.wait_idle(quiet=0.1)
+        assert mention.reply["result"]["message_id"] not in {
+            m.message_id for m in api.bot_messages(GROUP["id"])
+        }
