@@ -563,3 +563,37 @@ async def test_a_table_that_cannot_carry_the_mention_gets_a_separate_one(
         assert mention.reply["result"]["message_id"] not in {
             m.message_id for m in api.bot_messages(GROUP["id"])
         }
+
+
+async def test_inline_in_a_forum_topic_stays_in_the_topic(api: FakeBotApi, tmp_path: Path) -> None:
+    forum = group_chat(-100702, "Circolo", forum=True)
+    api.make_bot_admin(forum["id"])
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        await tavolo.say(forum, ALICE, "/scopa 2 target=1", thread_id=77)
+        lobby = api.last_bot_message(forum["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(forum["id"], lobby.message_id), ALICE, "@start")
+        rng = random.Random(6)
+        moves = 0
+        for _ in range(MAX_TURNS):
+            if await table_status(tavolo, table_id) != "playing":
+                break
+            for player in (ALICE, BOB):
+                query_id, results, _ = await ask(tavolo, player, str(table_id))
+                playable = [
+                    r for r in results if not decode_button(r["id"]).action.startswith(LOOK)
+                ]
+                if not playable:
+                    continue
+                posted = api.choose_inline_result(
+                    player, query_id, rng.choice(playable)["id"], chat=forum, thread_id=77
+                )
+                assert posted is not None
+                await api.wait_for(partial(gone, api, posted), what="the move made")
+                await api.wait_idle(quiet=0.05)
+                moves += 1
+        assert await table_status(tavolo, table_id) == "finished" and moves > 0
+        sends = [r for r in api.requests if r.method == "sendMessage" and r.chat_id == forum["id"]]
+        assert sends and all(r.params.get("message_thread_id") == 77 for r in sends)
+        assert any(r.params.get("entities") for r in sends)
