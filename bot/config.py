@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     telegram_webhook_path: str = "telegram"
     telegram_repost_after: int = Field(15, ge=1, le=1000)
     telegram_max_retries: int = Field(3, ge=0, le=100)
+    # A chat where the bot uploads card pictures once for inline answers (none: text results).
+    telegram_media_chat: int | None = None
     discord_token: SecretStr | None = None
     # Sharding: this process connects as shard DISCORD_SHARD_ID of DISCORD_SHARD_COUNT (set
     # both, one process per shard); neither = one unsharded connection.
@@ -83,6 +85,7 @@ class Settings(BaseSettings):
         "telegram_api_url",
         "telegram_webhook_url",
         "telegram_webhook_secret",
+        "telegram_media_chat",
         "log_level",
         "discord_shard_count",
         "discord_shard_id",

@@ -23,6 +23,8 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
+from bot.telegram.inline import InlinePlay
+from bot.telegram.inline_cards import CardPhotos
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.telegram.settings import TelegramSettings
 
@@ -45,6 +47,8 @@ class TelegramBot:
         await self.runner.start()
 
     async def stop(self) -> None:
+        if self.delivery.inline is not None:
+            await self.delivery.inline.close()
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:
@@ -73,7 +77,25 @@ def build_bot(
         book=MessageBook(repost_after=settings.repost_after, state=state),
         pictures=pictures,
     )
-    TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
+    photos = None
+    if pictures is not None and settings.media_chat is not None:
+        photos = CardPhotos(
+            pictures=pictures,
+            bot=lambda: application.bot,
+            state=delivery.book.state,
+            media_chat=settings.media_chat,
+        )
+    inline = InlinePlay(
+        service=service,
+        renderer=renderer,
+        delivery=delivery,
+        bot=lambda: application.bot,
+        photos=photos,
+    )
+    delivery.inline = inline
+    TelegramAdapter(service=service, renderer=renderer, delivery=delivery, inline=inline).install(
+        application
+    )
     translations = {code: renderer.translations(code) for code in LOCALES}
     runner = TelegramRunner(
         application,
@@ -125,6 +147,9 @@ def _webhook_env(settings: Any) -> dict[str, str]:
     }
     if settings.telegram_webhook_url:
         env["TELEGRAM_WEBHOOK_URL"] = settings.telegram_webhook_url
+    media_chat = getattr(settings, "telegram_media_chat", None)
+    if media_chat is not None:
+        env["TELEGRAM_MEDIA_CHAT"] = str(media_chat)
     if settings.telegram_webhook_secret is not None:
         env["TELEGRAM_WEBHOOK_SECRET"] = settings.telegram_webhook_secret.get_secret_value()
     return env

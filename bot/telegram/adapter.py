@@ -25,8 +25,10 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     filters,
 )
@@ -47,6 +49,7 @@ from bot.service.settings import SETTINGS_PREFIX
 from bot.telegram import phrases
 from bot.telegram.delivery import Delivery
 from bot.telegram.ids import PLATFORM, chat_key, parse_hand_payload, where_of
+from bot.telegram.inline import InlinePlay
 from bot.telegram.messenger import Where
 from bot.telegram.settings_menu import SettingsMenu, is_chat_admin
 
@@ -84,10 +87,12 @@ class TelegramAdapter:
         service: TableService,
         renderer: Renderer,
         delivery: Delivery,
+        inline: InlinePlay | None = None,
     ) -> None:
         self._service = service
         self._renderer = renderer
         self._delivery = delivery
+        self._inline = inline
         self._settings_menu = SettingsMenu(service=service, renderer=renderer, delivery=delivery)
 
     def install(self, application: Application) -> None:  # type: ignore[type-arg]
@@ -111,6 +116,12 @@ class TelegramAdapter:
         # Group 1 runs beside the commands: every group message the bot sees moves the table
         # message further up (with privacy mode on, Telegram only shows it some of them).
         add(MessageHandler(filters.ChatType.GROUPS, self.on_chatter), group=1)
+        if self._inline is not None:
+            add(CommandHandler("notify", self._inline.on_notify))
+            add(InlineQueryHandler(self._inline.on_inline_query))
+            add(ChosenInlineResultHandler(self._inline.on_chosen))
+            # Group 2: a move posted "via @bot" is also chatter (group 1) first.
+            add(MessageHandler(filters.VIA_BOT, self._inline.on_via_message), group=2)
 
     # --- commands ----------------------------------------------------------------------------
 
@@ -163,6 +174,8 @@ class TelegramAdapter:
         if table_id is None or message.chat.type != ChatType.PRIVATE:
             await self.on_help(update, context)
             return
+        if self._inline is not None:
+            await self._inline.prefer_private(user.id)  # hands now follow in this chat
         await self._deliver_hand(message, user, table_id)
 
     async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -291,8 +304,11 @@ class TelegramAdapter:
         message, user = self._seen(update)
         if message is None or user is None:
             return
-        t = self._renderer.translations(await self._reply_locale(message, user))
-        await self._delivery.say(where_of_message(message), t.gettext(phrases.HELP))
+        locale = await self._reply_locale(message, user)
+        text = self._renderer.translations(locale).gettext(phrases.HELP)
+        if self._inline is not None and self._inline.enabled():
+            text += "\n" + self._inline.help(locale)
+        await self._delivery.say(where_of_message(message), text)
 
     async def on_style(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/style [name]: the deck style of the pictures (the group's, or the user's in private)."""

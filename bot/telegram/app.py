@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 # Commands offered in each kind of chat: (command, description) per language code.
 CommandMenu = Mapping[str, Sequence[tuple[str, str]]]
 
-UPDATES = ("message", "callback_query")
+UPDATES = ("message", "callback_query", "inline_query", "chosen_inline_result")
 
 
 class TokenRedactor(logging.Filter):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass
@@ -28,6 +29,8 @@ NOTICE = "notice"  # a player's latest turn notice at a table: its message id
 BLOCKED = "blocked"  # a user whose private chat is refused (no table): a Blocked mark
 LINK = "link"  # the deep link offered at a table to a blocked user: the mark's token
 
+# Deleted message ids remembered per chat (see MessageBook.gone).
+_GONE_KEPT = 512
 # (kind, scope, table_id) -> the entry written last in a batch (see MessageBook.batch).
 _Held = dict[tuple[str, str, int], Any]
 
@@ -94,6 +97,9 @@ class MessageBook:
         self._repost_after = repost_after
         self.state: AdapterState = state if state is not None else MemoryState()
         self._newest: dict[int, int] = {}
+        # Message ids deleted since (inline play's posted moves, old turn mentions), per chat:
+        # they no longer push a table message up.
+        self._gone: dict[int, OrderedDict[int, None]] = {}
         # The entries held by the batch of the running delivery (each task its own).
         self._held: ContextVar[_Held | None] = ContextVar(f"held-{id(self)}", default=None)
 
@@ -162,14 +168,24 @@ class MessageBook:
     ) -> None:
         await self.keep_public(table_id, Shown(where, message_id, version))
 
+    def gone(self, chat_id: int, message_id: int) -> None:
+        """The bot deleted this message: it no longer counts in the repost distance."""
+        gone = self._gone.setdefault(chat_id, OrderedDict())
+        gone[message_id] = None
+        while len(gone) > _GONE_KEPT:
+            gone.popitem(last=False)
+
     def scrolled_away(self, shown: Shown) -> bool:
         """True when more than ``repost_after`` messages came after it: time for a new one.
 
         Telegram numbers the messages of a chat one after the other, so the distance between
-        ids counts the messages in between, even those the bot (in privacy mode) never sees.
+        ids counts the messages in between, even those the bot (in privacy mode) never sees,
+        less those the bot deleted.
         """
         newest = self._newest.get(shown.where.chat_id, shown.message_id)
-        return newest - shown.message_id > self._repost_after
+        gone: dict[int, None] = self._gone.get(shown.where.chat_id) or {}
+        deleted = sum(1 for message_id in gone if shown.message_id < message_id <= newest)
+        return newest - shown.message_id - deleted > self._repost_after
 
     def newer_than(self, shown: Shown) -> bool:
         """Whether a message came after ``shown`` in its chat (as far as this process saw)."""

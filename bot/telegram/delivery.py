@@ -29,7 +29,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
@@ -55,6 +55,9 @@ from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
 from bot.telegram.ids import PLATFORM, deep_link, hand_payload, where_of
 from bot.telegram.messenger import BlockedError, Messenger, Where
+
+if TYPE_CHECKING:
+    from bot.telegram.inline import InlinePlay
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +143,9 @@ class Delivery:
         self._blocked: dict[int, tuple[Blocked, float]] = {}
         # Updates are handled concurrently: one table's results are delivered one at a time.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
+        # "My cards" button, which hands go privately and the turn mentions.
+        self.inline: InlinePlay | None = None
 
     @property
     def messenger(self) -> Messenger:
@@ -178,6 +184,8 @@ class Delivery:
 
     async def _deliver(self, result: Result, *, origin: Where | None) -> None:
         events, asked = _asked_hands(list(result.events))
+        if self.inline is not None:
+            self.inline.plan(events)
         chains = self._independent_chains(events)
         if chains is None:
             await self._deliver_chain(events, origin=origin, asked=asked)
@@ -231,6 +239,8 @@ class Delivery:
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
                 await self._close_hands(event.table.id)
+                if self.inline is not None:
+                    await self.inline.table_closed(event.table)
                 await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
@@ -245,6 +255,10 @@ class Delivery:
         """The user opened the private chat: hands go there again (in every process)."""
         self._blocked.pop(user_id, None)
         await self.book.unblock(user_id)
+
+    async def refuses_private(self, user_id: int) -> bool:
+        """Whether the user's private chat is known to refuse messages."""
+        return await self._is_blocked(user_id)
 
     async def _is_blocked(self, user_id: int) -> bool:
         """Whether the user's private chat is known to refuse messages (and not due a retry)."""
@@ -325,6 +339,8 @@ class Delivery:
         rendered = self._renderer.render(event)
         text = "\n".join([rendered.text, *extra]) if extra else rendered.text
         markup = keyboard(rendered)
+        if self.inline is not None and isinstance(event, TableView):
+            markup = self.inline.table_markup(event, markup)
         if event.audience.kind == "chat":
             where = where_of(event.audience.id)
             if isinstance(event, LobbyView | TableView):
@@ -332,11 +348,19 @@ class Delivery:
                 if isinstance(event, TableView) and self.pictures is not None:
                     image = await self.pictures.table(event)
                 await self._show_table(event, where, text, markup, image)
+                if self.inline is not None and isinstance(event, TableView):
+                    await self.inline.table_shown(event)
             else:
                 await self._say_event(event, where, text, markup)
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
+            if self.inline is not None and not await self.inline.private_hand(
+                event,
+                user_id,
+                asked=user_id in asked or (origin is not None and origin.chat_id == user_id),
+            ):
+                return  # the player plays inline, from the group
             image = None
             if self.pictures is not None:
                 selected = selection_of(event.focus, len(getattr(event.view, "hand", ())))
@@ -346,7 +370,8 @@ class Delivery:
             surface = user_id in asked and (origin is None or origin.chat_id != user_id)
             await self._show_hand(event, user_id, text, markup, image, asked=surface)
         elif isinstance(event, TurnNotice):
-            await self._notice(event, user_id, text)
+            if self.inline is None or not await self.inline.turn_notice(event, user_id):
+                await self._notice(event, user_id, text)
         elif (
             await self._say_event(event, Where(user_id), text, markup) is None
             and origin is not None
@@ -389,6 +414,10 @@ class Delivery:
         markup: InlineKeyboardMarkup | None,
         image: RenderedImage | None = None,
     ) -> None:
+        if self.inline is not None and await self.inline.table_with_mention(
+            event, where, text, markup, image
+        ):
+            return  # posted anew with the turn's mention
         shown = await self.book.public(event.table.id, where)
         version = event.table.version
         if shown is not None and version < shown.version:
@@ -543,6 +572,16 @@ class Delivery:
         await self._learn_file(image, file_id)
         message_id = await messenger.send(where, text, markup)
         return Shown(where, message_id, version, digest=image.digest, companion=companion)
+
+    async def with_photo(
+        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
+    ) -> _T:
+        """``call`` with the picture's file id or bytes (see ``_with_photo``)."""
+        return await self._with_photo(image, call)
+
+    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        """Remember the file id Telegram gave a picture."""
+        await self._learn_file(image, file_id)
 
     async def _with_photo(
         self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]

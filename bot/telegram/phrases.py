@@ -36,6 +36,7 @@ GROUP_COMMANDS: Sequence[tuple[str, str]] = (
     ("lang", N_("Language: /lang it or /lang en")),
     ("style", N_("Deck style of the card pictures")),
     ("settings", N_("Settings of this chat")),
+    ("notify", N_("Turn mentions: on or off")),
     ("help", N_("How to play")),
 )
 PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
@@ -51,6 +52,7 @@ PRIVATE_COMMANDS: Sequence[tuple[str, str]] = (
     ("lang", N_("Language: /lang it or /lang en")),
     ("style", N_("Deck style of the card pictures")),
     ("settings", N_("Settings of this chat")),
+    ("notify", N_("Turn mentions: on or off")),
     ("help", N_("How to play")),
 )
 

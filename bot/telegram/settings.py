@@ -33,6 +33,8 @@ class TelegramSettings:
     repost_after: int = 15
     # Updates handled at once (PTB's concurrent_updates); one table's stay in order.
     concurrent_updates: int = 16
+    # A chat where the bot uploads each card's picture once, for inline answers (none: text).
+    media_chat: int | None = None
 
     def __post_init__(self) -> None:
         if not self.token or ":" not in self.token:
@@ -79,6 +81,8 @@ class TelegramSettings:
             port = int(env.get("TELEGRAM_WEBHOOK_PORT", "8443"))
             retries = int(env.get("TELEGRAM_MAX_RETRIES", "3"))
             repost = int(env.get("TELEGRAM_REPOST_AFTER", "15"))
+            media = env.get("TELEGRAM_MEDIA_CHAT", "").strip()
+            media_chat = int(media) if media else None
         except ValueError as error:
             raise SettingsError(f"a TELEGRAM_* number is not a number: {error}") from None
         return cls(
@@ -91,6 +95,7 @@ class TelegramSettings:
             webhook_path=env.get("TELEGRAM_WEBHOOK_PATH", "telegram").strip("/"),
             max_retries=retries,
             repost_after=repost,
+            media_chat=media_chat,
         )
 
 

@@ -11,7 +11,13 @@ The real ``telegram.ext.Application`` talks to it over HTTP on 127.0.0.1 (``base
   with its secret token once ``setWebhook`` was called;
 * answers with Bot API errors where Telegram does: 403 when the bot writes first to a user who
   never opened it, 400 "message is not modified", and any injected fault (429 with
-  ``retry_after``, ...).
+  ``retry_after``, ...);
+* plays Telegram's inline mode (its own section, ``FakeBotApi(inline=True)``): users' inline
+  queries, ``answerInlineQuery`` with Telegram's limits and errors (50 results, result ids of
+  1-64 bytes, unique, offsets of at most 64 bytes), a chosen result posted in the chat as the
+  user's message "via @bot" and reported as a ``chosen_inline_result`` (inline feedback), either
+  or both, in either order; editing such a message by its ``inline_message_id``; deleting a
+  user's message only where the bot is an admin (``make_bot_admin``).
 
 Start it in a test with ``async with FakeBotApi() as api:`` and build the bot with
 ``base_url=api.base_url, base_file_url=api.base_file_url`` (or ``TELEGRAM_API_URL=api.url``).
@@ -23,6 +29,7 @@ import asyncio
 import itertools
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -52,6 +59,14 @@ _STRING_PARAMS = frozenset(
         "ip_address",
         "emoji",
     }
+)
+
+# answerInlineQuery: at most this many results; a start parameter is 1-64 of [A-Za-z0-9_-].
+MAX_INLINE_RESULTS = 50
+_START_PARAMETER = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Inline keyboard buttons that need no callback data.
+_INLINE_BUTTON_KINDS = frozenset(
+    {"url", "switch_inline_query", "switch_inline_query_current_chat", "login_url", "pay"}
 )
 
 # Long polls never outlast this, whatever timeout the client asks for, so a forgotten poller
@@ -139,6 +154,8 @@ class StoredMessage:
     # The picture it shows: its bytes and the file id Telegram gave them.
     photo_data: bytes | None = None
     file_id: str | None = None
+    # A user's message posted by an inline result: the bot it came "via".
+    via_bot: JSON | None = None
 
     def to_api(self) -> JSON:
         message: JSON = {
@@ -165,6 +182,8 @@ class StoredMessage:
         if self.message_thread_id is not None:
             message["message_thread_id"] = self.message_thread_id
             message["is_topic_message"] = True
+        if self.via_bot is not None:
+            message["via_bot"] = self.via_bot
         return message
 
     def buttons(self) -> list[JSON]:
@@ -244,6 +263,7 @@ class FakeBotApi:
         bot_id: int = 123456,
         bot_username: str = "tavolo_test_bot",
         bot_name: str = "Tavolo",
+        inline: bool = False,
     ) -> None:
         self.token = token
         self.bot_user: JSON = {
@@ -253,7 +273,8 @@ class FakeBotApi:
             "username": bot_username,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            # Inline mode, as @BotFather's /setinline leaves it.
+            "supports_inline_queries": inline,
         }
         self.requests: list[RecordedRequest] = []
         self.faults: list[Fault] = []
@@ -284,6 +305,7 @@ class FakeBotApi:
         # Set by stop(): long polls still waiting answer at once (see stop()).
         self._closing = False
         self.port = 0
+        self._init_inline()
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -773,7 +795,7 @@ class FakeBotApi:
                 data = button.get("callback_data")
                 if data is not None and not (1 <= len(str(data).encode()) <= 64):
                     raise FakeApiError(400, "Bad Request: BUTTON_DATA_INVALID")
-                if data is None and "url" not in button:
+                if data is None and not _INLINE_BUTTON_KINDS & button.keys():
                     raise FakeApiError(400, 'Bad Request: can\'t find field "text"')
         return markup
 
@@ -869,6 +891,8 @@ class FakeBotApi:
         return stored
 
     async def _api_editMessageText(self, params: JSON, files: dict[str, bytes]) -> Any:
+        if "inline_message_id" in params:
+            return self._edit_inline_text(params)
         stored = self._editable(params)
         self._check_text(params.get("text"))
         if stored.text is None:
@@ -901,6 +925,10 @@ class FakeBotApi:
         return stored.to_api()
 
     async def _api_deleteMessage(self, params: JSON, files: dict[str, bytes]) -> Any:
+        users = self._users_message(params)
+        if users is not None:
+            self._forget_message(users.chat["id"], users.message_id)
+            return True
         stored = self._editable(params)
         self._forget_message(stored.chat["id"], stored.message_id)
         return True
@@ -951,6 +979,215 @@ class FakeBotApi:
 
     async def _api_close(self, params: JSON, files: dict[str, bytes]) -> Any:
         return True
+
+    # --- inline mode ---------------------------------------------------------------------------
+
+    def _init_inline(self) -> None:
+        self.inline_queries: dict[str, JSON] = {}
+        # query id -> the answerInlineQuery parameters (results, is_personal, cache_time...)
+        self.inline_answers: dict[str, JSON] = {}
+        # inline_message_id -> (chat id, message id) of a result's message that has a keyboard
+        self.inline_messages: dict[str, tuple[int, int]] = {}
+        self.bot_admin_chats: set[int] = set()
+        self._inline_ids = itertools.count(1)
+
+    def make_bot_admin(self, chat_id: int) -> None:
+        """The bot is an admin of ``chat_id`` with the right to delete others' messages."""
+        self.bot_admin_chats.add(chat_id)
+
+    def inline_query(
+        self, sender: JSON, query: str = "", *, chat_type: str = "supergroup", offset: str = ""
+    ) -> str:
+        """``sender`` types ``@bot <query>`` (or taps a switch-inline button); returns its id."""
+        if not self.bot_user.get("supports_inline_queries"):
+            raise AssertionError("inline mode is off for this bot: clients send no queries")
+        query_id = f"iq{next(self._inline_ids)}"
+        payload = {
+            "id": query_id,
+            "from": sender,
+            "query": query,
+            "offset": offset,
+            "chat_type": chat_type,
+        }
+        self.inline_queries[query_id] = payload
+        self.push_update({"inline_query": payload})
+        return query_id
+
+    async def wait_inline_answer(self, query_id: str, *, timeout: float = 10.0) -> JSON:
+        """The bot's answer to inline query ``query_id`` (waits, bounded)."""
+        answer = await self.wait_for(
+            lambda: self.inline_answers.get(query_id),
+            timeout=timeout,
+            what=f"answer to inline query {query_id}",
+        )
+        assert isinstance(answer, dict)
+        return answer
+
+    def inline_results(self, query_id: str) -> list[JSON]:
+        answer = self.inline_answers.get(query_id) or {}
+        results = answer.get("results") or []
+        return list(results) if isinstance(results, list) else []
+
+    def choose_inline_result(
+        self,
+        sender: JSON,
+        query_id: str,
+        result_id: str,
+        *,
+        chat: JSON,
+        thread_id: int | None = None,
+        feedback: bool = True,
+        post: bool = True,
+        message_first: bool = True,
+    ) -> StoredMessage | None:
+        """``sender`` taps result ``result_id`` of the answer to ``query_id``: its message is
+        posted in ``chat`` as theirs "via @bot" (``post``), and with inline feedback on the bot
+        gets a ``chosen_inline_result`` (``feedback``), after the message or before it."""
+        found = [r for r in self.inline_results(query_id) if r.get("id") == result_id]
+        if len(found) != 1:
+            raise AssertionError(f"no result {result_id!r} in the answer to {query_id}")
+        result = found[0]
+        content = result.get("input_message_content") or {}
+        markup = result.get("reply_markup")
+        stored = self._store(
+            chat,
+            sender,
+            text=content.get("message_text"),
+            reply_markup=markup,
+            thread_id=thread_id,
+            has_photo=not content and result.get("type") == "photo",
+        )
+        stored.via_bot = {k: self.bot_user[k] for k in ("id", "is_bot", "first_name", "username")}
+        inline_message_id = None
+        if markup:
+            inline_message_id = f"im{next(self._inline_ids)}"
+            self.inline_messages[inline_message_id] = (chat["id"], stored.message_id)
+        chosen: JSON = {
+            "result_id": result_id,
+            "from": sender,
+            "query": self.inline_queries[query_id]["query"],
+        }
+        if inline_message_id is not None:
+            chosen["inline_message_id"] = inline_message_id
+        updates: list[JSON] = []
+        if post:
+            updates.append({"message": stored.to_api()})
+        if feedback:
+            where = len(updates) if message_first else 0
+            updates.insert(where, {"chosen_inline_result": chosen})
+        if not post:
+            self._forget_message(chat["id"], stored.message_id)
+        for update in updates:
+            self.push_update(update)
+        return stored if post else None
+
+    def forge_chosen_result(self, sender: JSON, result_id: str, *, query: str = "") -> int:
+        """A ``chosen_inline_result`` for any result id (one never offered, or an old one)."""
+        return self.push_update(
+            {"chosen_inline_result": {"result_id": result_id, "from": sender, "query": query}}
+        )
+
+    def via_bot_messages(self, chat_id: int) -> list[StoredMessage]:
+        """The messages inline results posted in ``chat_id`` that are still there."""
+        return [m for m in self.chat_messages(chat_id) if m.via_bot is not None]
+
+    async def _api_answerInlineQuery(self, params: JSON, files: dict[str, bytes]) -> Any:
+        query_id = params.get("inline_query_id")
+        if query_id not in self.inline_queries or query_id in self.inline_answers:
+            raise FakeApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        results = params.get("results")
+        if not isinstance(results, list):
+            raise FakeApiError(400, "Bad Request: can't parse inline query results JSON object")
+        if len(results) > MAX_INLINE_RESULTS:
+            raise FakeApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        seen: set[str] = set()
+        for result in results:
+            self._check_inline_result(result, seen)
+        next_offset = params.get("next_offset")
+        if next_offset is not None and len(str(next_offset).encode()) > 64:
+            raise FakeApiError(400, "Bad Request: NEXT_OFFSET_INVALID")
+        button = params.get("button")
+        if button is not None:
+            start = button.get("start_parameter") if isinstance(button, dict) else None
+            if not isinstance(button, dict) or not button.get("text"):
+                raise FakeApiError(400, "Bad Request: BUTTON_TEXT_INVALID")
+            if start is not None and not _START_PARAMETER.fullmatch(str(start)):
+                raise FakeApiError(400, "Bad Request: START_PARAM_INVALID")
+        self.inline_answers[str(query_id)] = params
+        return True
+
+    def _check_inline_result(self, result: Any, seen: set[str]) -> None:
+        if not isinstance(result, dict):
+            raise FakeApiError(400, "Bad Request: can't parse inline query result")
+        result_id = result.get("id")
+        if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= 64:
+            raise FakeApiError(400, "Bad Request: RESULT_ID_INVALID")
+        if result_id in seen:
+            raise FakeApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
+        seen.add(result_id)
+        kind = result.get("type")
+        content = result.get("input_message_content")
+        if kind == "article":
+            if not result.get("title"):
+                raise FakeApiError(400, "Bad Request: RESULT_TITLE_EMPTY")
+            if not isinstance(content, dict):
+                raise FakeApiError(400, "Bad Request: MESSAGE_EMPTY")
+        elif kind == "photo":
+            file_id = result.get("photo_file_id")
+            if not isinstance(file_id, str) or file_id not in self.files:
+                raise FakeApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        else:
+            raise FakeApiError(400, "Bad Request: RESULT_TYPE_INVALID")
+        if content is not None:
+            if not isinstance(content, dict):
+                raise FakeApiError(400, "Bad Request: MESSAGE_EMPTY")
+            self._check_text(content.get("message_text"))
+        self._check_markup(result.get("reply_markup"))
+
+    def _edit_inline_text(self, params: JSON) -> Any:
+        where = self.inline_messages.get(str(params.get("inline_message_id")))
+        if where is None or where not in self.messages:
+            raise FakeApiError(400, "Bad Request: MESSAGE_ID_INVALID")
+        stored = self.messages[where]
+        self._check_text(params.get("text"))
+        markup = self._check_markup(params.get("reply_markup"))
+        if stored.text == params["text"] and (stored.reply_markup or None) == markup:
+            raise FakeApiError(400, NOT_MODIFIED)
+        stored.text = params["text"]
+        stored.reply_markup = markup
+        return True
+
+    async def _api_deleteMessages(self, params: JSON, files: dict[str, bytes]) -> Any:
+        """Several messages of one chat at once; missing ones are skipped, as Telegram does,
+        and a user's message where the bot is no admin refuses the whole call."""
+        chat_id, ids = params.get("chat_id"), params.get("message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise FakeApiError(400, "Bad Request: message identifiers are not specified")
+        found = []
+        for message_id in ids:
+            stored = self.messages.get((chat_id, message_id))  # type: ignore[arg-type]
+            if stored is None:
+                continue
+            if stored.sender["id"] != self.bot_user["id"]:
+                self._users_message({"chat_id": chat_id, "message_id": message_id})
+            found.append(stored)
+        for stored in found:
+            self._forget_message(stored.chat["id"], stored.message_id)
+        return True
+
+    def _users_message(self, params: JSON) -> StoredMessage | None:
+        """A user's message the bot deletes: in a group only as an admin (else Telegram's
+        "message can't be deleted"); ``None`` for the bot's own messages."""
+        chat_id, message_id = params.get("chat_id"), params.get("message_id")
+        stored = self.messages.get((chat_id, message_id))  # type: ignore[arg-type]
+        if stored is None or stored.sender["id"] == self.bot_user["id"]:
+            return None
+        if isinstance(chat_id, int) and chat_id < 0 and chat_id not in self.bot_admin_chats:
+            raise FakeApiError(400, "Bad Request: message can't be deleted")
+        return stored
 
     # --- webhook delivery --------------------------------------------------------------------
 
