@@ -70,7 +70,15 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.render import Renderer, card_text, cards_text, move_text, scala40_move_text
+from bot.render import (
+    BRISCOLA_FAMILIES,
+    Renderer,
+    card_text,
+    cards_text,
+    move_text,
+    scala40_move_text,
+)
+from bot.render.briscola import briscola_move_text
 from bot.render.images import RenderedImage
 from bot.service import (
     ChatRef,
@@ -90,6 +98,7 @@ from bot.service import (
 from bot.telegram.book import Shown
 from bot.telegram.ids import PLATFORM, hand_payload, where_of
 from bot.telegram.messenger import Where
+from engine.cards import parse_card
 
 if TYPE_CHECKING:
     from bot.telegram.delivery import Delivery
@@ -884,9 +893,14 @@ class InlinePlay:
         hand_cards = cards_text(view.hand)
         markup = InlineKeyboardMarkup([[self.cards_button(table.id, hand.locale)]])
         scala40 = table.family == "scala40"
+        briscola = table.family in BRISCOLA_FAMILIES
         if scala40:
             top = card_text(view.pile_top) if view.pile_top is not None else "—"
             context = self._t(hand.locale, "pile").format(card=top)
+        elif briscola:
+            # The cards of the trick in play (the table of Briscola).
+            trick = [card for _seat, card in getattr(view, "trick", ())]
+            context = self._t(hand.locale, "table").format(cards=cards_text(trick))
         else:
             context = self._t(hand.locale, "table").format(cards=cards_text(view.table))
         results: list[Any] = []
@@ -922,7 +936,12 @@ class InlinePlay:
             card = move.rstrip("!").split(":", 1)[0]
             per_card[card] = per_card.get(card, 0) + 1
         for index, move in enumerate(moves):
-            title = scala40_move_text(move, t) if scala40 else move_text(move)
+            if scala40:
+                title = scala40_move_text(move, t)
+            elif briscola:
+                title = briscola_move_text(move, t)
+            else:
+                title = move_text(move)
             if wanted and wanted.lower() not in (title + " " + move).lower():
                 continue
             result_id = self._result_id(table, move, index)
@@ -938,6 +957,8 @@ class InlinePlay:
                 said = f"{title} ({number})"
             used.add(said)
             played = None if scala40 else move.rstrip("!").split(":", 1)[0]
+            if briscola and not _is_card(played):
+                played = None  # Briscola's swap, bids and call are words, not cards
             if played is not None and per_card.get(played) == 1:
                 results.append(
                     await self._card_result(
@@ -1092,3 +1113,14 @@ class InlinePlay:
         memory.move_to_end(key)
         while len(memory) > _REMEMBERED:
             memory.popitem(last=False)
+
+
+def _is_card(text: str | None) -> bool:
+    """Whether a move string is one card (``AS``), as Briscola's card moves are."""
+    if text is None:
+        return False
+    try:
+        parse_card(text)
+    except ValueError:
+        return False
+    return True

@@ -211,6 +211,20 @@ async def test_scala40_inline_feedback_first(api: FakeBotApi, tmp_path: Path) ->
         assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
 
 
+async def test_briscola_four_players_inline_only(api: FakeBotApi, tmp_path: Path) -> None:
+    """Briscola in pairs through the inline panel alone: cards as results, nothing private."""
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        players = [ALICE, BOB, CARLA, DARIO]
+        table_id = await open_table(tavolo, "/briscola 4", players)
+        sends_before = group_sends(api)
+        moves = await play_inline(tavolo, players, table_id, mode=Mode(), seed=4)
+        assert await table_status(tavolo, table_id) == "finished"
+        assert moves >= 40
+        assert_group_stayed_clean(api, moves, sends_before)
+        hidden = await hidden_cards_by_version(tavolo, table_id)
+        assert assert_no_hidden_card_in_group(api, GROUP["id"], table_id, hidden) > 0
+
+
 async def test_stale_and_forged_results_change_nothing(api: FakeBotApi, tmp_path: Path) -> None:
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
         assert tavolo.service is not None
