@@ -9,10 +9,10 @@ missing tmux fails. Every wait is bounded."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shlex
-import os
 import shutil
 import subprocess
 import sys
