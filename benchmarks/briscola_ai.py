@@ -192,6 +192,7 @@ def speed(deals: int, iterations: int) -> None:
         ("chiamata", briscola.Rules(variant="chiamata")),
     ):
         cpus: list[float] = []
+        bids: list[float] = []
         for k in range(deals):
             game = briscola.new_game(rules, seed=SEED_BASE + k)
             rng = random.Random(k)
@@ -204,12 +205,15 @@ def speed(deals: int, iterations: int) -> None:
                 used = time.process_time() - cpu
                 if game.phase is briscola.Phase.PLAY and len(view.legal_moves) > 1:
                     cpus.append(used)
+                elif game.phase is not briscola.Phase.PLAY:
+                    bids.append(used)
                 game = game.play(move)
         cpus.sort()
         print(
             f"speed {label}: {len(cpus)} searched moves, CPU s/move median "
             f"{statistics.median(cpus):.3f}, p90 {cpus[int(len(cpus) * 0.9)]:.3f}, "
             f"max {cpus[-1]:.3f} ({iterations} iterations)"
+            + (f"; {len(bids)} bids and calls, max {max(bids):.3f}" if bids else "")
         )
 
 

@@ -59,7 +59,7 @@ __all__ = [
 
 # Calibrated so that the costliest move (the first of a chiamata deal) stays well under a second
 # of CPU on the reference machine (benchmarks/README.md "Briscola").
-DEFAULT_ITERATIONS = 1500
+DEFAULT_ITERATIONS = 2000
 
 
 def _check(view: Any) -> BriscolaView:

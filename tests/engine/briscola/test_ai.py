@@ -168,3 +168,15 @@ def test_determinization_is_consistent_with_what_the_seat_saw() -> None:
                             assert socio is not None and socio != seat
                             assert INDEX[called] in deal.hands[socio]
             game = game.play(play.choice(game.legal_moves()))
+
+
+def test_views_and_players_pickle_for_worker_processes() -> None:
+    """The service plays hard in worker processes: the view and the rng travel by pickle."""
+    import pickle
+
+    game = briscola.new_game(briscola.Rules(variant="chiamata"), seed=1)
+    view = game.view(game.current_player)
+    again = pickle.loads(pickle.dumps(view))
+    assert again == view and again.rules == view.rules
+    player = pickle.loads(pickle.dumps(_player("hard")))
+    assert player.choose(again, random.Random(2)) in game.legal_moves()  # type: ignore[attr-defined]
