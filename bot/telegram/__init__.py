@@ -23,6 +23,7 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
+from bot.telegram.ids import PLATFORM
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.telegram.settings import TelegramSettings
 
@@ -41,10 +42,20 @@ class TelegramBot:
     runner: TelegramRunner
     delivery: Delivery
 
+    service: TableService | None = None
+    stop_grace: float = 2.0
+
     async def start(self) -> None:
         await self.runner.start()
+        if self.service is not None:
+            # Tables whose last delivery is not known to have gone out (the process died, or
+            # Telegram failed it) are delivered anew once.
+            self.delivery.start_redelivery(self.service.table_versions(PLATFORM))
 
     async def stop(self) -> None:
+        """No more updates; deliveries under way get ``stop_grace`` seconds; then close."""
+        await self.runner.stop_updates()
+        await self.delivery.close(grace=self.stop_grace)
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:
@@ -72,6 +83,7 @@ def build_bot(
         renderer=renderer,
         book=MessageBook(repost_after=settings.repost_after, state=state),
         pictures=pictures,
+        views=service.views,
     )
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
     translations = {code: renderer.translations(code) for code in LOCALES}
@@ -81,7 +93,7 @@ def build_bot(
         group_commands=menu(GROUP_COMMANDS, translations),
         private_commands=menu(PRIVATE_COMMANDS, translations),
     )
-    return TelegramBot(runner, delivery)
+    return TelegramBot(runner, delivery, service)
 
 
 async def serve(app: Any) -> None:

@@ -125,7 +125,11 @@ class Tavolo:
     async def press(self, message: StoredMessage, sender: JSON, data: str) -> JSON:
         """``sender`` presses a button carrying ``data`` (or forges it); returns the answer."""
         query_id = self.api.press(message, sender, data=data)
-        return await self.api.wait_answered(query_id)
+        answer = await self.api.wait_answered(query_id)
+        # The answer comes first, the messages after it: wait for them too.
+        if self.bot is not None:
+            await self.bot.delivery.settled()
+        return answer
 
     async def press_action(self, message: StoredMessage, sender: JSON, action: str) -> JSON:
         return await self.press(message, sender, action_data(message, action))
