@@ -53,14 +53,16 @@ class TelegramBot:
             self.delivery.start_redelivery(self.service.table_versions(PLATFORM))
 
     async def stop(self) -> None:
-        """No more updates; deliveries under way get ``stop_grace`` seconds; then close."""
-        await self.runner.stop_updates()
+        """No more updates; deliveries under way get ``stop_grace`` seconds (what is left is
+        delivered anew at the next start); the updates in hand finish; then close."""
+        await self.runner.stop_polling()
         await self.delivery.close(grace=self.stop_grace)
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:
-        """Events that no update caused (turn timers): delivered like any other."""
-        await self.delivery.deliver(result, origin=None)
+        """Events that no update caused (turn timers): queued like any other (the timers do
+        not wait for a group's flood limit)."""
+        self.delivery.submit(result, origin=None)
 
 
 def build_bot(

@@ -141,18 +141,19 @@ class TelegramRunner:
             logger.info("Telegram: polling %s", settings.api_url)
         self._started = True
 
-    async def stop_updates(self) -> None:
-        """Stop fetching updates and finish the ones in hand."""
+    async def stop_polling(self) -> None:
+        """Stop fetching updates (the long poll in flight is cancelled, not waited for)."""
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
-        if app.running:
-            await app.stop()
 
     async def stop(self) -> None:
         """Stop fetching updates, finish the ones in hand, release the HTTP clients."""
-        await self.stop_updates()
-        await self.application.shutdown()
+        await self.stop_polling()
+        app = self.application
+        if app.running:
+            await app.stop()
+        await app.shutdown()
         self._started = False
 
     async def register_commands(self) -> None:

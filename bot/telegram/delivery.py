@@ -368,6 +368,9 @@ class Delivery:
         """
         ticket = Ticket()
         table = result.table
+        if self._closing:
+            # Stopping: what is not out yet is delivered anew at the next start.
+            return ticket
         if table is None:
             if result.events:
                 ticket.add()
@@ -447,11 +450,16 @@ class Delivery:
             while True:
                 while lane.items:
                     item = lane.items.popleft()
-                    for gate in item.gates:
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(gate.wait(), GATE_TIMEOUT)
-                    item.gates = []
-                    if not await self._attempt(outbox, lane_id, lane, item):
+                    try:
+                        for gate in item.gates:
+                            with contextlib.suppress(TimeoutError):
+                                await asyncio.wait_for(gate.wait(), GATE_TIMEOUT)
+                        item.gates = []
+                        again = await self._attempt(outbox, lane_id, lane, item)
+                    except BaseException:
+                        item.finish()  # cancelled (stopping): nobody waits for it any more
+                        raise
+                    if not again:
                         item.finish()
                 others = [other for other in outbox.lanes.values() if other is not lane]
                 if all(other.idle for other in others):
@@ -460,6 +468,9 @@ class Delivery:
                     break
         finally:
             lane.task = None
+            if self._closing:
+                while lane.items:
+                    lane.items.popleft().finish()
             if outbox.idle and self._outboxes.get(outbox.table_id) is outbox:
                 del self._outboxes[outbox.table_id]
 

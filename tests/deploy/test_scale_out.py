@@ -108,10 +108,15 @@ async def press(api: FakeBotApi, message: StoredMessage, sender: dict[str, Any],
 
 
 async def open_table(
-    api: FakeBotApi, group: dict[str, Any], alice: dict[str, Any], bob: dict[str, Any]
+    api: FakeBotApi,
+    group: dict[str, Any],
+    alice: dict[str, Any],
+    bob: dict[str, Any],
+    *,
+    target: int = 1,
 ) -> int:
-    """Alice opens a 2-player Scopa to 1 point, Bob joins, Alice starts: the table id."""
-    api.send_text(group, alice, "/scopa 2 target=1")
+    """Alice opens a 2-player Scopa to ``target`` points, Bob joins, Alice starts: the id."""
+    api.send_text(group, alice, f"/scopa 2 target={target}")
 
     def lobby() -> StoredMessage | None:
         for m in reversed(api.bot_messages(group["id"])):
@@ -127,6 +132,14 @@ async def open_table(
             answer = await press(api, current, who, action_data(current, action))
             if answer.get("text") is None:
                 break
+            # The press is answered before the lobby is edited: wait for the edit.
+            seen = _data(current)
+            with contextlib.suppress(AssertionError):
+                await api.wait_for(
+                    lambda: _data(api.message(group["id"], message.message_id)) != seen,
+                    timeout=5,
+                    what="the lobby edited",
+                )
         else:
             raise AssertionError(f"{action} refused: {answer}")
     return table_id
