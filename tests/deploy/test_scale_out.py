@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import re
 import time
@@ -133,16 +134,21 @@ async def open_table(
             if answer.get("text") is None:
                 break
             # The press is answered before the lobby is edited: wait for the edit.
-            seen = _data(current)
             with contextlib.suppress(AssertionError):
                 await api.wait_for(
-                    lambda: _data(api.message(group["id"], message.message_id)) != seen,
+                    functools.partial(_changed, api, current),
                     timeout=5,
                     what="the lobby edited",
                 )
         else:
             raise AssertionError(f"{action} refused: {answer}")
     return table_id
+
+
+def _changed(api: FakeBotApi, message: StoredMessage) -> bool:
+    """Whether the buttons of ``message`` (as it was) changed since."""
+    now = api.message(message.chat["id"], message.message_id)
+    return _data(now) != _data(message)
 
 
 def _data(message: StoredMessage) -> list[str]:
