@@ -136,7 +136,7 @@ async def open_table(
             # The press is answered before the lobby is edited: wait for the edit.
             with contextlib.suppress(AssertionError):
                 await api.wait_for(
-                    functools.partial(_changed, api, current),
+                    functools.partial(_changed, api, current, _data(current)),
                     timeout=5,
                     what="the lobby edited",
                 )
@@ -145,10 +145,9 @@ async def open_table(
     return table_id
 
 
-def _changed(api: FakeBotApi, message: StoredMessage) -> bool:
-    """Whether the buttons of ``message`` (as it was) changed since."""
-    now = api.message(message.chat["id"], message.message_id)
-    return _data(now) != _data(message)
+def _changed(api: FakeBotApi, message: StoredMessage, buttons: list[str]) -> bool:
+    """Whether the buttons of ``message`` are no longer ``buttons``."""
+    return _data(api.message(message.chat["id"], message.message_id)) != buttons
 
 
 def _data(message: StoredMessage) -> list[str]:
