@@ -47,32 +47,48 @@ PRIORITY: ContextVar[Priority] = ContextVar("tavolo_telegram_priority", default=
 # Telegram's documented limits (core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-
 # avoid-this), with a margin for the time between a call leaving here and reaching Telegram.
 OVERALL_RATE = 30
-OVERALL_PERIOD = 1.1
+OVERALL_PERIOD = 1.05
 GROUP_RATE = 20
 GROUP_PERIOD = 61.0
+# How often a group's call waiting for calls in flight looks again (seconds).
+POLL = 0.05
 
 Callback = Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]]
 
 
 class _Window:
-    """The send times of the last ``period`` seconds, at most ``rate`` of them."""
+    """At most ``rate`` calls in any ``period`` seconds, counted where Telegram might see
+    them: a call holds its place from the moment it is let through until ``period`` seconds
+    after its answer came back (it reached Telegram somewhere in between, so a late call on
+    a busy machine cannot squeeze two windows' worth into one of Telegram's)."""
 
-    __slots__ = ("period", "rate", "times")
+    __slots__ = ("in_flight", "period", "rate", "times")
 
     def __init__(self, rate: int, period: float) -> None:
         self.rate, self.period = rate, period
-        self.times: deque[float] = deque()
+        self.times: deque[float] = deque()  # when the answers of finished calls came
+        self.in_flight = 0
 
-    def wait(self, now: float) -> float:
-        """Seconds until one more call fits (0: now)."""
+    def wait(self, now: float) -> float | None:
+        """Seconds until one more call fits (0: now; ``None``: when a call in flight ends)."""
         while self.times and self.times[0] <= now - self.period:
             self.times.popleft()
-        if len(self.times) < self.rate:
+        if len(self.times) + self.in_flight < self.rate:
             return 0.0
+        if not self.times:
+            return None
         return self.times[0] + self.period - now
 
-    def note(self, now: float) -> None:
+    def take(self) -> None:
+        self.in_flight += 1
+
+    def done(self, now: float) -> None:
+        self.in_flight -= 1
         self.times.append(now)
+
+    @property
+    def idle(self) -> bool:
+        return not self.times and not self.in_flight
 
 
 class PacedRateLimiter(BaseRateLimiter[int]):
@@ -120,18 +136,27 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        taken: list[_Window] = []
         chat_id = data.get("chat_id")
         if chat_id is not None:
             group = _group_of(chat_id)
             if group is not None and self._group_rate > 0:
-                await self._group_slot(group)
+                await self._group_slot(group, taken)
             else:
-                await self._overall_slot(PRIORITY.get())
-        return await self._inner.process_request(
-            callback, args, kwargs, endpoint, data, rate_limit_args
-        )
+                await self._overall_slot(PRIORITY.get(), taken)
+        try:
+            return await self._inner.process_request(
+                callback, args, kwargs, endpoint, data, rate_limit_args
+            )
+        finally:
+            if taken:
+                now = self._clock()
+                for window in taken:
+                    window.done(now)
+                if self._waiters:
+                    self._schedule(0.0)
 
-    async def _group_slot(self, group: int | str) -> None:
+    async def _group_slot(self, group: int | str, taken: list[_Window]) -> None:
         """One call at a time per group waits for the group's window, then the overall one."""
         lock = self._group_locks.get(group)
         if lock is None:
@@ -140,10 +165,11 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         if window is None:
             window = self._groups[group] = _Window(self._group_rate, self._group_period)
         async with lock:
-            while (delay := window.wait(self._clock())) > 0:
-                await asyncio.sleep(delay)
-            await self._overall_slot(PRIORITY.get())
-            window.note(self._clock())
+            while (delay := window.wait(self._clock())) != 0:
+                await asyncio.sleep(POLL if delay is None else delay)
+            await self._overall_slot(PRIORITY.get(), taken)
+            window.take()
+            taken.append(window)
         self._forget_idle_groups()
 
     def _forget_idle_groups(self) -> None:
@@ -152,22 +178,28 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         now = self._clock()
         for key, window in list(self._groups.items()):
             lock = self._group_locks.get(key)
-            if window.wait(now) == 0 and not window.times and not (lock and lock.locked()):
+            if window.wait(now) == 0 and window.idle and not (lock and lock.locked()):
                 self._groups.pop(key, None)
                 self._group_locks.pop(key, None)
 
-    async def _overall_slot(self, priority: int) -> None:
+    async def _overall_slot(self, priority: int, taken: list[_Window]) -> None:
         window = self._overall
         if window is None:
             return
-        now = self._clock()
-        if not self._waiters and window.wait(now) == 0:
-            window.note(now)
+        if not self._waiters and window.wait(self._clock()) == 0:
+            window.take()
+            taken.append(window)
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, (priority, next(self._order), waiter))
         self._schedule(0.0)
-        await waiter
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                window.done(self._clock())  # let through, then cancelled: give it back
+            raise
+        taken.append(window)
 
     def _schedule(self, delay: float) -> None:
         if self._pump is None:
@@ -179,15 +211,16 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         window = self._overall
         assert window is not None
         while self._waiters:
-            now = self._clock()
-            delay = window.wait(now)
+            delay = window.wait(self._clock())
+            if delay is None:
+                return  # the next call to end schedules another round
             if delay > 0:
                 self._schedule(delay)
                 return
             _, _, waiter = heapq.heappop(self._waiters)
             if waiter.done():  # its caller gave up (cancelled)
                 continue
-            window.note(now)
+            window.take()
             waiter.set_result(None)
 
 
