@@ -564,7 +564,6 @@ class QuietBot(BotProcess):
         env = super().env()
         env["LOG_LEVEL"] = "INFO"
         env["TURN_REMINDER_SECONDS"] = "0"
-        env["TELEGRAM_POLL_TIMEOUT"] = "5"
         return env
 
 

@@ -85,7 +85,7 @@ def build_bot(
         renderer=renderer,
         book=MessageBook(repost_after=settings.repost_after, state=state),
         pictures=pictures,
-        views=service.views,
+        service=service,
     )
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery).install(application)
     translations = {code: renderer.translations(code) for code in LOCALES}

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
 from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
@@ -298,6 +298,7 @@ class Delivery:
         retry_blocked_after: float = RETRY_BLOCKED_AFTER,
         clock: Callable[[], float] = time.time,
         views: Callable[[int], Awaitable[Result]] | None = None,
+        service: TableService | None = None,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
         resync_after: float = RESYNC_AFTER,
     ) -> None:
@@ -313,7 +314,9 @@ class Delivery:
         # against the adapter state). Users not in it are assumed reachable.
         self._blocked: dict[int, tuple[Blocked, float]] = {}
         # Every view of a table as it stands (the service's ``views``): to heal after a failure.
-        self._views = views
+        self._views = views if views is not None or service is None else service.views
+        # To move a group's tables when Telegram says it became a supergroup.
+        self._service = service
         self._retry_delays = retry_delays
         self._resync_after = resync_after
         self._outboxes: dict[int, _Outbox] = {}
@@ -499,6 +502,10 @@ class Delivery:
                     )
         except BlockedError as error:
             logger.info("chat %s cannot be written to", error.chat_id)
+        except ChatMigrated as error:
+            # The group became a supergroup: its tables follow it there (and this message).
+            if self._service is not None:
+                self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
         except BadRequest as error:
             logger.warning("could not deliver %s: %s", _name(item), error)
         except (NetworkError, RetryAfter) as error:

@@ -272,7 +272,7 @@ async def test_start_sends_the_hands_again_after_a_block(api: FakeBotApi, tmp_pa
 async def test_the_table_follows_its_group_into_a_supergroup(
     api: FakeBotApi, tmp_path: Path
 ) -> None:
-    old = {"id": -900901, "type": "group", "title": "Piccolo"}
+    old: JSON = {"id": -900901, "type": "group", "title": "Piccolo"}
     new = group_chat(-1001234567890, "Piccolo")
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
         table_id = await open_game(tavolo, old)
@@ -305,3 +305,28 @@ async def test_the_table_follows_its_group_into_a_supergroup(
         # and the game goes on from the hands
         player, hand, move = await next_move(tavolo, table_id)
         assert (await tavolo.press(hand, player, move))["text"] is None
+
+
+async def test_an_edit_refused_as_migrated_moves_the_table(api: FakeBotApi, tmp_path: Path) -> None:
+    """The bot never saw the migration message; Telegram's error on the old id says where the
+    group went: the table moves there."""
+    old: JSON = {"id": -900902, "type": "group", "title": "Piccolo"}
+    new = group_chat(-1001234567891, "Piccolo")
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_game(tavolo, old)
+        api.inject_fault(
+            "editMessageText",
+            error_code=400,
+            description="Bad Request: group chat was upgraded to a supergroup chat",
+            parameters={"migrate_to_chat_id": new["id"]},
+            chat_id=old["id"],
+            times=5,
+        )
+        player, hand, move = await next_move(tavolo, table_id)
+        assert (await tavolo.press(hand, player, move))["text"] is None
+        await api.wait_for(
+            lambda: table_messages(api, new["id"], table_id), timeout=10, what="the table moved"
+        )
+        assert tavolo.service is not None
+        (info,) = await tavolo.service.open_tables(ChatRef("telegram", str(new["id"])))
+        assert info.id == table_id
