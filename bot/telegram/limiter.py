@@ -7,7 +7,8 @@ player's hand waited behind the edits of other groups' tables. ``PacedRateLimite
 limits as sliding windows (never more than ``group_rate`` calls in any ``group_period``
 seconds of one group, nor ``overall_rate`` in any ``overall_period``), and when calls must wait
 for the overall window it lets them through by ``Priority`` (the answer to a press is never
-limited: it names no chat), then in arrival order. Below it ``AIORateLimiter`` (with its own
+limited: it names no chat), each by a deadline: when it came plus an allowance per priority,
+so a table edit is never starved by a stream of hands. Below it ``AIORateLimiter`` (with its own
 buckets off) still retries a 429 after ``retry_after``, ``max_retries`` times.
 
 The delivery sets the priority of the calls it makes in the ``PRIORITY`` context variable.
@@ -40,6 +41,12 @@ class Priority(IntEnum):
     PRIVATE = 1  # other hands, turn notices, replies
     GROUP = 2  # table messages and announcements in groups
     CLEANUP = 3  # removing an old notice, old buttons
+
+
+# When calls wait for the overall window, each goes by a deadline: the time it came plus its
+# priority's allowance (seconds). The urgent go first, and a table edit still goes at most
+# about a second after the hands that came after it: never starved by a stream of hands.
+ALLOWANCE = {Priority.TURN: 0.0, Priority.PRIVATE: 0.25, Priority.GROUP: 1.0, Priority.CLEANUP: 2.0}
 
 
 PRIORITY: ContextVar[Priority] = ContextVar("tavolo_telegram_priority", default=Priority.PRIVATE)
@@ -110,7 +117,7 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         self._groups: dict[int | str, _Window] = {}
         self._group_locks: dict[int | str, asyncio.Lock] = {}
         self._clock = clock
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiters: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.TimerHandle | None = None
 
@@ -191,7 +198,8 @@ class PacedRateLimiter(BaseRateLimiter[int]):
             taken.append(window)
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (priority, next(self._order), waiter))
+        deadline = self._clock() + ALLOWANCE.get(Priority(priority), 1.0)
+        heapq.heappush(self._waiters, (deadline, next(self._order), waiter))
         self._schedule(0.0)
         try:
             await waiter
