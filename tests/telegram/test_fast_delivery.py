@@ -84,18 +84,29 @@ async def next_move(
     api = tavolo.api
 
     def ready() -> tuple[JSON, StoredMessage, str] | None:
-        for player in (ALICE, BOB):
-            hand = hand_of(api, player, table_id)
-            if hand is not None and plain_moves(hand):
-                return player, hand, plain_moves(hand)[0]
-        return None
+        """The newest hand's plain move (the mover's old hand may still show its buttons
+        for a moment: the answer comes before the edits)."""
+        found = [
+            (decode_button(move_buttons(hand)[0]).version, player, hand)
+            for player in (ALICE, BOB)
+            if (hand := hand_of(api, player, table_id)) is not None
+        ]
+        if not found:
+            return None
+        _, player, hand = max(found, key=lambda vph: vph[0])
+        moves = plain_moves(hand)
+        return (player, hand, moves[0]) if moves else None
 
     found = ready()
     if found is None:
-        for player in (ALICE, BOB):
-            hand = hand_of(api, player, table_id)
-            if hand is not None:
-                await tavolo.press(hand, player, move_buttons(hand)[0])
+        # Only capture choices on offer: open the first card's.
+        hands = [
+            (decode_button(move_buttons(hand)[0]).version, player, hand)
+            for player in (ALICE, BOB)
+            if (hand := hand_of(api, player, table_id)) is not None
+        ]
+        _, player, hand = max(hands, key=lambda vph: vph[0])
+        await tavolo.press(hand, player, move_buttons(hand)[0])
         found = await api.wait_for(ready, timeout=20, what="a plain move")
     return found
 
