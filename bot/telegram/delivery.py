@@ -543,8 +543,11 @@ class Delivery:
         key = item.key
         newer = next((i for i in lane.items if key is not None and i.key == key), None)
         if newer is not None:
-            item.event, newer.event = newer.event, item.event  # newer.absorb keeps the newest
-            newer.absorb(item)
+            # A newer state of the same message came meanwhile: it goes instead.
+            newer.extra = item.extra + newer.extra
+            newer.asked = newer.asked or item.asked
+            newer.tickets += item.tickets
+            item.tickets = []
         else:
             lane.items.appendleft(item)
         return True
