@@ -1068,7 +1068,10 @@ class Delivery:
             return
         await self.book.keep_notice(table_id, user_id, message_id)
         if old is not None and old != message_id:
+            token = PRIORITY.set(Priority.CLEANUP)  # after everybody's hands
             try:
                 await self._bot().delete_message(chat_id=user_id, message_id=old)
             except Exception as error:
                 logger.debug("could not delete notice %s: %s", old, error)
+            finally:
+                PRIORITY.reset(token)
