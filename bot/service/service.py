@@ -785,6 +785,52 @@ class TableService:
         except Refused as r:
             return await self._refusal(r, chat, user)
 
+    async def views(self, table_id: int) -> Result:
+        """Every view of a table as it stands: the lobby or the table for its chat, and each
+        human player's hand (an adapter delivers them anew after a lost message or a crash).
+        A table that is gone or closed gives only the public view, or nothing."""
+        try:
+            live = await self._live(table_id)
+        except Refused as r:
+            return Result(refusal=Refusal(r.code, self.default_locale, r.detail, dict(r.params)))
+        info = self._info(live)
+        head = await self._chat_head(live, info)
+        if live.row.status == "lobby":
+            return Result([LobbyView(**head)], info)
+        if live.game is None:
+            return Result([], info)
+        events: list[Event] = [TableView(**head, view=live.view(None))]
+        if live.row.status == "playing":
+            for seat, doc in enumerate(live.row.seats):
+                if doc is not None and _is_human(doc):
+                    events.append(await self._hand(live, seat, info))
+        return Result(events, info)
+
+    async def table_versions(self, platform: str) -> dict[int, int]:
+        """``{table id: version}`` of the platform's open tables (lobbies and games)."""
+        return await self.store.open_table_versions(platform=platform)
+
+    async def move_chat(self, chat: ChatRef, new_chat_id: str) -> Result:
+        """The chat got a new id (a Telegram group became a supergroup): its open tables and
+        settings go with it. Returns the public views of the tables moved, for the new chat
+        (a table that was there is shown as well)."""
+        if not new_chat_id or new_chat_id == chat.chat_id:
+            return Result()
+        moved = await self.store.move_chat(
+            platform=chat.platform, old=chat.chat_id, new=new_chat_id
+        )
+        for table_id in moved:
+            self._forget(table_id)
+        self._chat_locales.pop((chat.platform, chat.chat_id), None)
+        self._chat_locales.pop((chat.platform, new_chat_id), None)
+        events: list[Event] = []
+        table: TableInfo | None = None
+        for table_id in moved:
+            result = await self.views(table_id)
+            events.extend(e for e in result.events if e.audience.kind == "chat")
+            table = result.table or table
+        return Result(events, table if len(moved) == 1 else None)
+
     async def rules(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """The rule options of the chat's table (an Announcement of kind "rules" to the user)."""
         try:

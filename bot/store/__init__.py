@@ -426,6 +426,49 @@ class Store:
         async with self.engine.connect() as conn:
             return [_table_row(r) for r in await conn.execute(query)]
 
+    async def open_table_versions(self, *, platform: str) -> dict[int, int]:
+        """``{table id: version}`` of every open table (lobby or playing) of a platform."""
+        t = schema.tables
+        query = sa.select(t.c.id, t.c.version).where(
+            t.c.platform == platform, t.c.status.in_(OPEN_STATUSES)
+        )
+        async with self.engine.connect() as conn:
+            return {int(row[0]): int(row[1]) for row in await conn.execute(query)}
+
+    async def move_chat(self, *, platform: str, old: str, new: str) -> list[int]:
+        """The open tables of chat ``old`` now belong to chat ``new`` (a Telegram group that
+        became a supergroup has a new id); so do its settings, unless ``new`` has its own.
+        Returns the ids of the tables moved."""
+        t, c, s = schema.tables, schema.chats, schema.chat_settings
+        async with self.engine.begin() as conn:
+            ids = [
+                int(row[0])
+                for row in await conn.execute(
+                    sa.select(t.c.id).where(
+                        t.c.platform == platform,
+                        t.c.chat_id == old,
+                        t.c.status.in_(OPEN_STATUSES),
+                    )
+                )
+            ]
+            if ids:
+                await conn.execute(t.update().where(t.c.id.in_(ids)).values(chat_id=new))
+            for table in (c, s):
+                taken = (
+                    await conn.execute(
+                        sa.select(sa.func.count())
+                        .select_from(table)
+                        .where(table.c.platform == platform, table.c.chat_id == new)
+                    )
+                ).scalar_one()
+                if not taken:
+                    await conn.execute(
+                        table.update()
+                        .where(table.c.platform == platform, table.c.chat_id == old)
+                        .values(chat_id=new)
+                    )
+        return ids
+
     async def user_tables(self, *, platform: str, user_id: str) -> list[TableRow]:
         """The open tables where the user sits, oldest first."""
         t, m = schema.tables, schema.members

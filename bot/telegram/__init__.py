@@ -23,6 +23,7 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
+from bot.telegram.ids import PLATFORM
 from bot.telegram.inline import InlinePlay
 from bot.telegram.inline_cards import CardPhotos
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
@@ -43,17 +44,29 @@ class TelegramBot:
     runner: TelegramRunner
     delivery: Delivery
 
+    service: TableService | None = None
+    stop_grace: float = 2.0
+
     async def start(self) -> None:
         await self.runner.start()
+        if self.service is not None:
+            # Tables whose last delivery is not known to have gone out (the process died, or
+            # Telegram failed it) are delivered anew once.
+            self.delivery.start_redelivery(self.service.table_versions(PLATFORM))
 
     async def stop(self) -> None:
+        """No more updates; deliveries under way get ``stop_grace`` seconds (what is left is
+        delivered anew at the next start); the updates in hand finish; then close."""
+        await self.runner.stop_polling()
+        await self.delivery.close(grace=self.stop_grace)
         if self.delivery.inline is not None:
             await self.delivery.inline.close()
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:
-        """Events that no update caused (turn timers): delivered like any other."""
-        await self.delivery.deliver(result, origin=None)
+        """Events that no update caused (turn timers): queued like any other (the timers do
+        not wait for a group's flood limit)."""
+        self.delivery.submit(result, origin=None)
 
 
 def build_bot(
@@ -76,6 +89,7 @@ def build_bot(
         renderer=renderer,
         book=MessageBook(repost_after=settings.repost_after, state=state),
         pictures=pictures,
+        service=service,
     )
     photos = None
     if pictures is not None and settings.media_chat is not None:
@@ -103,7 +117,7 @@ def build_bot(
         group_commands=menu(GROUP_COMMANDS, translations),
         private_commands=menu(PRIVATE_COMMANDS, translations),
     )
-    return TelegramBot(runner, delivery)
+    return TelegramBot(runner, delivery, service)
 
 
 async def serve(app: Any) -> None:

@@ -7,8 +7,11 @@ The adapter knows no rules and writes no game text: it turns a command or a butt
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from telegram import (
@@ -65,6 +68,34 @@ PICKER_PREFIX = "new:0:"
 STYLE_PREFIX = "sty:0:"
 
 
+# Refusals that mean the presser's buttons are behind the table: their hand is sent again.
+HEALED = frozenset({"stale", "not_your_turn", "illegal_move", "conflict"})
+
+
+class Press:
+    """What follows the answer to a press: the gate its messages wait behind, and the work
+    done once it is answered (learning the pressed message, or healing a stale view)."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.learn: Callable[[], Awaitable[None]] | None = None
+        self.heal: Callable[[], Awaitable[None]] | None = None
+
+    async def release(self) -> None:
+        try:
+            if self.learn is not None:
+                await self.learn()
+        except Exception:
+            logger.exception("could not note the pressed message")
+        finally:
+            self.gate.set()
+        if self.heal is not None:
+            try:
+                await self.heal()
+            except Exception:
+                logger.exception("could not send the presser's view again")
+
+
 def user_ref(user: User) -> UserRef:
     """The service's id of a Telegram user (the display name and language hint travel along)."""
     return UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
@@ -113,6 +144,7 @@ class TelegramAdapter:
         add(CommandHandler("style", self.on_style))
         add(CommandHandler("settings", self.on_settings))
         add(CallbackQueryHandler(self.on_button))
+        add(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         # Group 1 runs beside the commands: every group message the bot sees moves the table
         # message further up (with privacy mode on, Telegram only shows it some of them).
         add(MessageHandler(filters.ChatType.GROUPS, self.on_chatter), group=1)
@@ -173,10 +205,22 @@ class TelegramAdapter:
             await self._delivery.unblocked(user.id)  # the private chat is open now
         if table_id is None or message.chat.type != ChatType.PRIVATE:
             await self.on_help(update, context)
+            if message.chat.type == ChatType.PRIVATE:
+                await self._resend_hands(user)
             return
         if self._inline is not None:
             await self._inline.prefer_private(user.id)  # hands now follow in this chat
         await self._deliver_hand(message, user, table_id)
+
+    async def _resend_hands(self, user: User) -> None:
+        """A plain /start in private: the hands of the user's games, anew under it (the user
+        may have blocked the bot and come back, or lost the messages)."""
+        who = user_ref(user)
+        for table in await self._service.tables_of(who):
+            if table.status == "playing":
+                result = await self._service.show(ChatRef(PLATFORM, table.chat_id), who, table.id)
+                if result.ok:
+                    self._delivery.submit(result, origin=None)
 
     async def on_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/leaderboard [scopa|scala40|briscola|chiamata] [season|all]: this chat's, or the
@@ -375,6 +419,24 @@ class TelegramAdapter:
             bot=context.bot,
         )
 
+    async def _after_press(
+        self, result: Result, message: Message | None, data: str, user_id: int
+    ) -> None:
+        """Once a press is answered: the pressed message noted, and a leaver's hands closed (a
+        hand's own "leave" confirmation keeps no buttons)."""
+        if message is not None:
+            await self._delivery.learn(message, data, user_id=user_id)
+        await self._close_left_hands(result)
+        if (
+            message is not None
+            and data.endswith(":@leave")
+            and message.chat.type == ChatType.PRIVATE
+        ):
+            with contextlib.suppress(TelegramError):
+                await self._delivery.messenger.edit_markup(
+                    where_of_message(message), message.message_id, None
+                )
+
     async def _close_left_hands(self, result: Result) -> None:
         """A player left the game (or was kicked): their private hand keeps no move buttons."""
         for event in result.events:
@@ -410,6 +472,19 @@ class TelegramAdapter:
             self._chat(message), user_ref(user), public=not private
         )
 
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup (a new chat id): its open table moves with it."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id is not None:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id is not None:
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        await self._delivery.migrated(self._service, old, new)
+
     async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Any group message: only its id is noted (how far the table message has scrolled)."""
         self._seen(update)
@@ -417,22 +492,26 @@ class TelegramAdapter:
     # --- buttons -----------------------------------------------------------------------------
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Any inline button: one service call; the query is always answered."""
+        """Any inline button: one service call, answered at once; its messages follow."""
         query = update.callback_query
         if query is None:
             return
+        press = Press()
         alert: str | None = None
         try:
-            alert = await self._press(query)
+            alert = await self._press(query, press)
         finally:
             try:
                 await query.answer(text=alert, show_alert=alert is not None)
             except TelegramError as error:
                 # Too late (over 15 s) or answered twice: nothing the user can still see.
                 logger.info("answerCallbackQuery failed: %s", error)
+            finally:
+                await press.release()
 
-    async def _press(self, query: CallbackQuery) -> str | None:
-        """Handle a press; returns the alert to show, if any."""
+    async def _press(self, query: CallbackQuery, press: Press) -> str | None:
+        """Handle a press; returns the alert to show, if any. A table's messages are queued
+        behind ``press.gate`` (opened once the press is answered)."""
         message = query.message if isinstance(query.message, Message) else None
         data = query.data or ""
         user = user_ref(query.from_user)
@@ -470,19 +549,26 @@ class TelegramAdapter:
             # Asked only for a press that needs it (@kick): of the table's own chat.
             is_admin=lambda: is_chat_admin(bot, _telegram_chat(chat), query.from_user.id),
         )
-        await self._close_left_hands(result)
-        if result.ok and message is not None:
-            await self._delivery.learn(message, data, user_id=query.from_user.id)
-            if data.endswith(":@leave") and message.chat.type == ChatType.PRIVATE:
-                # Left the game from the hand: its confirmation keeps no buttons.
-                with contextlib.suppress(TelegramError):
-                    await self._delivery.messenger.edit_markup(
-                        where_of_message(message), message.message_id, None
-                    )
-        await self._delivery.deliver(
-            result, origin=None if message is None else where_of_message(message)
-        )
+        origin = None if message is None else where_of_message(message)
+        if result.ok:
+            press.learn = functools.partial(
+                self._after_press, result, message, data, query.from_user.id
+            )
+            self._delivery.submit(result, origin=origin, gate=press.gate)
+        elif result.refusal is not None and result.refusal.code in HEALED:
+            press.heal = functools.partial(self._heal, chat, user, data)
         return self._alert(result)
+
+    async def _heal(self, chat: ChatRef, user: UserRef, data: str) -> None:
+        """A stale or refused press: the presser's hand (and the table, if its message is
+        behind) is sent again, so nobody is left with buttons of a past turn."""
+        try:
+            table_id = decode_button(data).table_id
+        except ValueError:
+            return
+        shown = await self._service.show(chat, user, table_id, public=True)
+        if shown.ok:
+            await self._delivery.heal(shown, user_id=int(user.user_id))
 
     async def _press_style(self, message: Message, user: User, data: str) -> str | None:
         """A deck-style button: set it, and say so in the button's message."""

@@ -18,13 +18,13 @@ from telegram import (
 )
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
     ContextTypes,
 )
 
+from bot.telegram.limiter import PacedRateLimiter
 from bot.telegram.request import build_requests
 from bot.telegram.settings import TelegramSettings
 
@@ -58,9 +58,10 @@ def redact_token_in_logs(token: str) -> None:
             handler.addFilter(TokenRedactor(token))
 
 
-def default_rate_limiter(settings: TelegramSettings) -> AIORateLimiter:
-    """Telegram's flood limits, with ``settings.max_retries`` retries after a 429."""
-    return AIORateLimiter(max_retries=settings.max_retries)
+def default_rate_limiter(settings: TelegramSettings) -> PacedRateLimiter:
+    """Telegram's flood limits kept as sliding windows, the urgent calls first, and
+    ``settings.max_retries`` retries after a 429 (by PTB's ``AIORateLimiter``, beneath)."""
+    return PacedRateLimiter(max_retries=settings.max_retries)
 
 
 def build_application(
@@ -140,11 +141,16 @@ class TelegramRunner:
             logger.info("Telegram: polling %s", settings.api_url)
         self._started = True
 
-    async def stop(self) -> None:
-        """Stop fetching updates, finish the ones in hand, release the HTTP clients."""
+    async def stop_polling(self) -> None:
+        """Stop fetching updates (the long poll in flight is cancelled, not waited for)."""
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+
+    async def stop(self) -> None:
+        """Stop fetching updates, finish the ones in hand, release the HTTP clients."""
+        await self.stop_polling()
+        app = self.application
         if app.running:
             await app.stop()
         await app.shutdown()

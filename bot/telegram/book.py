@@ -28,6 +28,7 @@ HAND = "hand"
 NOTICE = "notice"  # a player's latest turn notice at a table: its message id
 BLOCKED = "blocked"  # a user whose private chat is refused (no table): a Blocked mark
 LINK = "link"  # the deep link offered at a table to a blocked user: the mark's token
+DELIVERED = "delivered"  # the newest version of a table whose every message went out
 
 # Deleted message ids remembered per chat (see MessageBook.gone).
 _GONE_KEPT = 512
@@ -246,6 +247,14 @@ class MessageBook:
 
     async def keep_linked(self, table_id: int, user_id: int, token: str) -> None:
         await self._put(token, LINK, str(user_id), table_id)
+
+    async def delivered(self, table_id: int) -> int | None:
+        """The newest version of the table known to be delivered in full, if any."""
+        found = await self._get(DELIVERED, "", table_id)
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+    async def keep_delivered(self, table_id: int, version: int) -> None:
+        await self._put(version, DELIVERED, "", table_id)
 
     async def forget_table(self, table_id: int) -> None:
         """The table is over: its messages need no more edits."""

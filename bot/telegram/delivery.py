@@ -22,17 +22,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import time
 import uuid
-import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
 from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
@@ -40,6 +40,7 @@ from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
+    ChatRef,
     Event,
     GameOver,
     HandView,
@@ -47,6 +48,8 @@ from bot.service import (
     Result,
     Stats,
     TableEvent,
+    TableInfo,
+    TableService,
     TableView,
     TurnNotice,
     decode_button,
@@ -54,6 +57,7 @@ from bot.service import (
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
 from bot.telegram.ids import PLATFORM, deep_link, hand_payload, where_of
+from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
 
 if TYPE_CHECKING:
@@ -65,9 +69,6 @@ _T = TypeVar("_T")
 
 # Announcements that only say what the table message shows next; folded into it.
 _FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
-# The events whose delivery stays within their own audience's messages (see
-# Delivery._independent_chains).
-_CHAINED = (TableView, LobbyView, HandView, TurnNotice, Announcement)
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 # Telegram's caption limit: a longer text goes as a text message under its picture.
@@ -76,6 +77,17 @@ CAPTION_LIMIT = 1024
 # state under this kind, so other processes reuse them).
 _FILE_IDS = 1024
 FILE = "file"
+# A call Telegram failed (5xx, a timeout, a network error, a 429 past the limiter's retries)
+# is tried again after each of these waits (seconds), then given up.
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+# A table whose message gave up is delivered anew (every view) once after this many seconds.
+RESYNC_AFTER = 30.0
+# How long messages wait for the answer to the press that caused them (it is always sent).
+GATE_TIMEOUT = 20.0
+# How long a finished table waits for its players' lanes before clearing their buttons.
+CLOSE_WAIT = 30.0
+# A player's view is healed (sent again after a stale press) at most this often (seconds).
+HEAL_EVERY = 1.0
 # A refused private chat is tried again after this many seconds.
 RETRY_BLOCKED_AFTER = 600.0
 # A refusal remembered in memory is checked against the adapter state (another process may have
@@ -107,6 +119,34 @@ def _asked_hands(events: list[Event]) -> tuple[list[Event], frozenset[int]]:
     return kept, asked
 
 
+def _closes(event: Event) -> bool:
+    """The table's last event: its hands lose their buttons after it."""
+    return isinstance(event, GameOver) or (
+        isinstance(event, Announcement) and event.kind == "abandoned"
+    )
+
+
+def _lane_of(event: Event) -> int:
+    """The Telegram chat an event goes to (a group's topics share the group's lane)."""
+    if event.audience.kind == "chat":
+        return where_of(event.audience.id).chat_id
+    return int(event.audience.id)
+
+
+def _retry_seconds(error: RetryAfter) -> float:
+    """Telegram's ``retry_after`` in seconds (PTB keeps it as a timedelta)."""
+    wait = getattr(error, "_retry_after", None)
+    if isinstance(wait, datetime.timedelta):
+        return wait.total_seconds()
+    with contextlib.suppress(TypeError, ValueError):
+        return float(error.retry_after)  # type: ignore[arg-type]
+    return 1.0
+
+
+def _name(item: _Item) -> str:
+    return type(item.event).__name__
+
+
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
     """The renderer's button rows as an inline keyboard (``None`` when there are none)."""
     rows = [
@@ -117,8 +157,141 @@ def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows) if rows else None
 
 
+class Ticket:
+    """The delivery of one result: ``await ticket.wait()`` returns once every message of it is
+    out (or was given up, or replaced by a newer state of the same message)."""
+
+    def __init__(self) -> None:
+        self._left = 0
+        self._done = asyncio.Event()
+        self._done.set()
+
+    def add(self) -> None:
+        self._left += 1
+        self._done.clear()
+
+    def finish(self) -> None:
+        self._left -= 1
+        if self._left <= 0:
+            self._done.set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    async def wait(self) -> None:
+        await self._done.wait()
+
+
+@dataclass(eq=False)
+class _Close:
+    """The table is over: its hands lose their buttons and its messages are forgotten."""
+
+    table_id: int
+    table: TableInfo | None = None  # the table as it ended (inline play clears its mention)
+
+
+@dataclass(eq=False)
+class _Item:
+    """One message to put in place (or a table to close), waiting in its lane."""
+
+    event: Event | _Close
+    origin: Where | None
+    extra: list[str] = field(default_factory=list)
+    asked: bool = False  # a hand the player asked for: surfaced at the bottom of the chat
+    gates: list[asyncio.Event] = field(default_factory=list)
+    tickets: list[Ticket] = field(default_factory=list)
+    attempts: int = 0
+
+    @property
+    def key(self) -> tuple[str, str] | None:
+        """Items with the same key show the same message: only the newest is worth sending."""
+        event = self.event
+        if isinstance(event, TableView | LobbyView):
+            return ("table", event.audience.id)
+        if isinstance(event, HandView):
+            return ("hand", event.audience.id)
+        if isinstance(event, TurnNotice):
+            return ("notice", event.audience.id)
+        return None
+
+    @property
+    def version(self) -> int:
+        return self.event.table.version if isinstance(self.event, TableEvent) else 0
+
+    def absorb(self, other: _Item) -> None:
+        """Take over ``other`` (the same message): the newer state, everyone's waits."""
+        if other.version >= self.version:
+            self.event = other.event
+            self.origin = other.origin or self.origin
+        self.extra += other.extra
+        self.asked = self.asked or other.asked
+        self.gates += other.gates
+        self.tickets += other.tickets
+        other.tickets = []
+
+    def finish(self) -> None:
+        for ticket in self.tickets:
+            ticket.finish()
+        self.tickets = []
+
+    @property
+    def priority(self) -> Priority:
+        event = self.event
+        if isinstance(event, _Close):
+            return Priority.CLEANUP
+        if isinstance(event, HandView) and event.seat == event.table.current_seat:
+            return Priority.TURN
+        return Priority.GROUP if event.audience.kind == "chat" else Priority.PRIVATE
+
+
+@dataclass(eq=False)
+class _Lane:
+    """The messages of one table to one Telegram chat, in order, one call at a time."""
+
+    items: deque[_Item] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def idle(self) -> bool:
+        return self.task is None and not self.items
+
+    def add(self, item: _Item) -> None:
+        """Queue ``item``; a pending item for the same message takes it over instead (the
+        one in flight is not touched: it is already on its way)."""
+        key = item.key
+        if key is not None:
+            for pending in self.items:
+                if pending.key == key:
+                    pending.absorb(item)
+                    return
+        self.items.append(item)
+
+
+@dataclass(eq=False)
+class _Outbox:
+    """A table's lanes, one per chat its messages go to."""
+
+    table_id: int
+    lanes: dict[int, _Lane] = field(default_factory=dict)
+    version: int = 0  # the newest version submitted
+    closed: bool = False
+
+    @property
+    def idle(self) -> bool:
+        return all(lane.idle for lane in self.lanes.values())
+
+
 class Delivery:
-    """Puts rendered events on Telegram; remembers which message shows what."""
+    """Puts rendered events on Telegram; remembers which message shows what.
+
+    A table's results go out through its outbox: one lane per chat (the group, each player's
+    private chat), each sending one call at a time, so a hand is never held up behind the
+    group's flood limit. While a call waits, newer states of the same message replace the
+    pending one (only the newest is sent). A call Telegram fails is retried with backoff; when
+    a table's lanes are all done, the version delivered is recorded in the adapter state, so
+    a restart delivers anew every table whose last delivery is not known to have succeeded.
+    """
 
     def __init__(
         self,
@@ -129,6 +302,10 @@ class Delivery:
         pictures: Pictures | None = None,
         retry_blocked_after: float = RETRY_BLOCKED_AFTER,
         clock: Callable[[], float] = time.time,
+        views: Callable[[int], Awaitable[Result]] | None = None,
+        service: TableService | None = None,
+        retry_delays: tuple[float, ...] = RETRY_DELAYS,
+        resync_after: float = RESYNC_AFTER,
     ) -> None:
         # A getter, not a Bot: the Application (and its bot) is built after the adapter.
         self._bot = bot
@@ -141,8 +318,21 @@ class Delivery:
         # Refused private chats seen by this process: user id -> (mark, when last checked
         # against the adapter state). Users not in it are assumed reachable.
         self._blocked: dict[int, tuple[Blocked, float]] = {}
-        # Updates are handled concurrently: one table's results are delivered one at a time.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Every view of a table as it stands (the service's ``views``): to heal after a failure.
+        self._views = views if views is not None or service is None else service.views
+        # To move a group's tables when Telegram says it became a supergroup.
+        self._service = service
+        self._retry_delays = retry_delays
+        self._resync_after = resync_after
+        self._outboxes: dict[int, _Outbox] = {}
+        # Tables with a message given up since their last full delivery: not recorded as
+        # delivered until a resync went through.
+        self._failed: set[int] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sleepers: set[asyncio.Task[None]] = set()
+        self._closing = False
+        self._healed: dict[tuple[int, int], float] = {}
+        self._migrated: set[tuple[int, int]] = set()
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
         self.inline: InlinePlay | None = None
@@ -171,53 +361,331 @@ class Delivery:
         return message_id
 
     async def deliver(self, result: Result, *, origin: Where | None) -> None:
-        """Deliver the events of a result in order. ``origin``: where the request came from."""
+        """Deliver the events of a result in order and wait until they are out.
+        ``origin``: where the request came from."""
         if result.table is None:
             async with self.book.batch():
-                await self._deliver(result, origin=origin)
+                events, asked = _asked_hands(list(result.events))
+                if self.inline is not None:
+                    self.inline.plan(events)
+                await self._deliver_chain(events, origin=origin, asked=asked)
             return
-        lock = self._locks.get(result.table.id)
-        if lock is None:
-            lock = self._locks[result.table.id] = asyncio.Lock()
-        async with lock, self.book.batch():
-            await self._deliver(result, origin=origin)
+        await self.submit(result, origin=origin).wait()
 
-    async def _deliver(self, result: Result, *, origin: Where | None) -> None:
+    def submit(
+        self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
+    ) -> Ticket:
+        """Queue the events of a table's result in its lanes and return at once.
+
+        ``gate``: the messages wait until it is set (the press they answer is answered first).
+        """
+        ticket = Ticket()
+        table = result.table
+        if self._closing:
+            # Stopping: what is not out yet is delivered anew at the next start.
+            return ticket
+        if table is None:
+            if result.events:
+                ticket.add()
+                self._spawn(self._deliver_loose(result, origin, ticket), self._tasks)
+            return ticket
+        outbox = self._outboxes.get(table.id)
+        if outbox is None:
+            outbox = self._outboxes[table.id] = _Outbox(table.id)
+        outbox.version = max(outbox.version, table.version)
         events, asked = _asked_hands(list(result.events))
         if self.inline is not None:
             self.inline.plan(events)
-        chains = self._independent_chains(events)
-        if chains is None:
-            await self._deliver_chain(events, origin=origin, asked=asked)
-            return
-        # Each chat's messages in order, the chats at once: a move's table edit, hand edits
-        # and turn notice were five round trips one after the other (each one a wait for
-        # Telegram; on the load benchmark's busy machine, for the scheduler too).
-        await asyncio.gather(
-            *(self._deliver_chain(chain, origin=origin, asked=asked) for chain in chains)
-        )
+        gates = [gate] if gate is not None and not gate.is_set() else []
+        if any(_closes(e) for e in events):
+            outbox.closed = True
+            self._drop_private(outbox)
+        folded: dict[str, list[str]] = {}
+        touched: list[tuple[Priority, int]] = []
+        for index, event in enumerate(events):
+            if isinstance(event, Announcement) and self._foldable(event, events[index + 1 :]):
+                folded.setdefault(event.audience.id, []).append(self._renderer.render(event).text)
+                continue
+            extra = folded.pop(event.audience.id, []) if isinstance(event, TableView) else []
+            lane_id = _lane_of(event)
+            surfaced = event.audience.kind == "user" and int(event.audience.id) in asked
+            item = _Item(event, origin, extra, surfaced, list(gates), [ticket])
+            ticket.add()
+            touched.append((item.priority, lane_id))
+            self._lane(outbox, lane_id).add(item)
+            if _closes(event):
+                ticket.add()
+                close = _Item(_Close(table.id, table), None, gates=list(gates), tickets=[ticket])
+                self._lane(outbox, lane_id).add(close)
+        # The most urgent lane first: the hand of the player whose turn it is.
+        for _, lane_id in sorted(touched):
+            lane = outbox.lanes[lane_id]
+            if lane.task is None and lane.items:
+                lane.task = self._spawn(self._run_lane(outbox, lane_id, lane), self._tasks)
+        return ticket
 
-    def _independent_chains(self, events: list[Event]) -> list[list[Event]] | None:
-        """The events split by the Telegram chat they go to (a quick game's table and hand
-        share the private chat: one chain) when no event's delivery touches another chat;
-        ``None`` (deliver all in order) when one might: a game's end clears every hand's
-        buttons, a hand for a user who never opened the bot posts a link in the group, other
-        events may fall back to the chat they were asked in."""
-        chains: dict[int, list[Event]] = {}
-        for event in events:
-            if not isinstance(event, _CHAINED) or (
-                isinstance(event, Announcement)
-                and (event.kind == "abandoned" or event.audience.kind != "chat")
-            ):
-                return None
-            if event.audience.kind == "chat":
-                chat_id = where_of(event.audience.id).chat_id
-            else:
-                chat_id = int(event.audience.id)
-                if chat_id in self._blocked:
-                    return None
-            chains.setdefault(chat_id, []).append(event)
-        return list(chains.values()) if len(chains) > 1 else None
+    def _lane(self, outbox: _Outbox, lane_id: int) -> _Lane:
+        lane = outbox.lanes.get(lane_id)
+        if lane is None:
+            lane = outbox.lanes[lane_id] = _Lane()
+        return lane
+
+    @staticmethod
+    def _drop_private(outbox: _Outbox) -> None:
+        """The game is over: hands and notices still waiting would only bring buttons back."""
+        for lane in outbox.lanes.values():
+            kept: deque[_Item] = deque()
+            for item in lane.items:
+                if isinstance(item.event, HandView | TurnNotice):
+                    item.finish()
+                else:
+                    kept.append(item)
+            lane.items = kept
+
+    def _spawn(self, work: Awaitable[None], tasks: set[asyncio.Task[None]]) -> asyncio.Task[None]:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        return task
+
+    async def _deliver_loose(self, result: Result, origin: Where | None, ticket: Ticket) -> None:
+        try:
+            await self.deliver(result, origin=origin)
+        except Exception:
+            logger.exception("delivery failed")
+        finally:
+            ticket.finish()
+
+    async def _run_lane(self, outbox: _Outbox, lane_id: int, lane: _Lane) -> None:
+        """Send the lane's items one at a time; when the whole table is done, record it."""
+        try:
+            while True:
+                while lane.items:
+                    item = lane.items.popleft()
+                    try:
+                        for gate in item.gates:
+                            with contextlib.suppress(TimeoutError):
+                                await asyncio.wait_for(gate.wait(), GATE_TIMEOUT)
+                        item.gates = []
+                        again = await self._attempt(outbox, lane_id, lane, item)
+                    except BaseException:
+                        item.finish()  # cancelled (stopping): nobody waits for it any more
+                        raise
+                    if not again:
+                        item.finish()
+                others = [other for other in outbox.lanes.values() if other is not lane]
+                if all(other.idle for other in others):
+                    await self._record(outbox)
+                if not lane.items:
+                    break
+        finally:
+            lane.task = None
+            if self._closing:
+                while lane.items:
+                    lane.items.popleft().finish()
+            if outbox.idle and self._outboxes.get(outbox.table_id) is outbox:
+                del self._outboxes[outbox.table_id]
+
+    async def _record(self, outbox: _Outbox) -> None:
+        """Every message of the table up to ``outbox.version`` is out: say so in the store."""
+        table_id = outbox.table_id
+        if outbox.closed or table_id in self._failed or self._closing:
+            return
+        try:
+            await self.book.keep_delivered(table_id, outbox.version)
+        except Exception as error:
+            logger.warning("could not record the delivery of table %s: %s", table_id, error)
+
+    async def _attempt(self, outbox: _Outbox, lane_id: int, lane: _Lane, item: _Item) -> bool:
+        """Deliver one item; ``True`` when it went back to the lane (or into a newer item of
+        the same message) for another try."""
+        token = PRIORITY.set(item.priority)
+        try:
+            async with self.book.batch():
+                if isinstance(item.event, _Close):
+                    await self._close_table(outbox, lane, item.event.table_id, item.event.table)
+                else:
+                    asked = frozenset({lane_id}) if item.asked else frozenset()
+                    await self._deliver_one(
+                        item.event, origin=item.origin, extra=item.extra, asked=asked
+                    )
+        except BlockedError as error:
+            logger.info("chat %s cannot be written to", error.chat_id)
+        except ChatMigrated as error:
+            # The group became a supergroup: its tables follow it there (and this message).
+            if self._service is not None:
+                self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
+        except BadRequest as error:
+            logger.warning("could not deliver %s: %s", _name(item), error)
+        except (NetworkError, RetryAfter) as error:
+            return await self._retry(outbox, lane, item, error)
+        except TelegramError as error:
+            # One message Telegram refuses must not keep the others (the hands) from going.
+            logger.warning("could not deliver %s: %s", _name(item), error)
+        except Exception:
+            logger.exception("delivery of %s failed", _name(item))
+        finally:
+            PRIORITY.reset(token)
+        return False
+
+    async def _retry(self, outbox: _Outbox, lane: _Lane, item: _Item, error: TelegramError) -> bool:
+        """Try a failed call again after a wait; give up after the last wait, and deliver the
+        whole table anew a while later."""
+        if item.attempts >= len(self._retry_delays):
+            logger.warning(
+                "giving up on %s of table %s after %d tries: %s",
+                _name(item),
+                outbox.table_id,
+                item.attempts + 1,
+                error,
+            )
+            self._failed.add(outbox.table_id)
+            self._resync_later(outbox.table_id)
+            return False
+        delay = self._retry_delays[item.attempts]
+        if isinstance(error, RetryAfter):
+            delay = max(delay, _retry_seconds(error))
+        item.attempts += 1
+        logger.info("%s of table %s failed (%s): retrying in %.1f s",
+                    _name(item), outbox.table_id, error, delay)  # fmt: skip
+        await asyncio.sleep(delay)
+        key = item.key
+        newer = next((i for i in lane.items if key is not None and i.key == key), None)
+        if newer is not None:
+            # A newer state of the same message came meanwhile: it goes instead.
+            newer.extra = item.extra + newer.extra
+            newer.asked = newer.asked or item.asked
+            newer.tickets += item.tickets
+            item.tickets = []
+        else:
+            lane.items.appendleft(item)
+        return True
+
+    def _resync_later(self, table_id: int) -> None:
+        views = self._views
+        if views is None or self._closing:
+            return
+
+        async def resync() -> None:
+            await asyncio.sleep(self._resync_after)
+            self._failed.discard(table_id)
+            result = await views(table_id)
+            if result.table is not None and result.table.status in ("lobby", "playing"):
+                self.submit(result, origin=None)
+
+        self._spawn(resync(), self._sleepers)
+
+    async def _close_table(
+        self, outbox: _Outbox, lane: _Lane, table_id: int, table: TableInfo | None = None
+    ) -> None:
+        others = [o.task for o in outbox.lanes.values() if o is not lane and o.task is not None]
+        if others:
+            await asyncio.wait(others, timeout=CLOSE_WAIT)
+        await self._close_hands(table_id)
+        if self.inline is not None and table is not None:
+            await self.inline.table_closed(table)
+        await self.book.forget_table(table_id)
+        self._failed.discard(table_id)
+
+    async def redeliver(self, versions: dict[int, int]) -> int:
+        """After a restart: every open table (``{table id: version}``) whose delivery is not
+        recorded up to its version is delivered anew, every view. Returns how many."""
+        views = self._views
+        if views is None:
+            return 0
+        count = 0
+        for table_id, version in sorted(versions.items()):
+            if self._closing:
+                break
+            delivered = await self.book.delivered(table_id)
+            if delivered is not None and delivered >= version:
+                continue
+            try:
+                result = await views(table_id)
+            except Exception:
+                logger.exception("could not load table %s to deliver it anew", table_id)
+                continue
+            if result.table is not None and result.events:
+                logger.info("table %s: delivering anew (version %s, delivered %s)",
+                            table_id, version, delivered)  # fmt: skip
+                self.submit(result, origin=None)
+                count += 1
+        return count
+
+    async def heal(self, shown: Result, *, user_id: int) -> None:
+        """After a stale or refused press: the presser's hand again, and the table's message
+        when it shows an older version (``shown``: the service's ``show(public=True)``). At
+        most once a second per player and table, whatever a client repeats."""
+        table = shown.table
+        if table is None:
+            return
+        now = time.monotonic()
+        key = (user_id, table.id)
+        if now - self._healed.get(key, -HEAL_EVERY) < HEAL_EVERY:
+            return
+        self._healed[key] = now
+        if len(self._healed) > 4096:
+            self._healed = {k: t for k, t in self._healed.items() if now - t < HEAL_EVERY}
+        events: list[Event] = []
+        for event in shown.events:
+            if isinstance(event, HandView) and int(event.audience.id) == user_id:
+                events.append(event)
+            elif isinstance(event, TableView | LobbyView) and event.audience.kind == "chat":
+                where = where_of(event.audience.id)
+                public = await self.book.public(table.id, where)
+                if public is None or public.version < table.version:
+                    events.append(event)
+        if events:
+            self.submit(Result(events, table), origin=None)
+
+    async def migrated(self, service: TableService, old: int, new: int) -> None:
+        """Chat ``old`` is now ``new`` (a group became a supergroup; Telegram says so in both
+        chats, and in an error when the bot writes to the old id): its open tables follow,
+        and their messages are posted in the new chat."""
+        if (old, new) in self._migrated:
+            return
+        self._migrated.add((old, new))
+        result = await service.move_chat(ChatRef(PLATFORM, str(old)), str(new))
+        if result.events:
+            logger.info("chat %s became %s: its tables moved", old, new)
+        for event in result.events:
+            if isinstance(event, TableEvent):
+                self.submit(Result([event], event.table), origin=None)
+
+    def start_redelivery(self, versions: Awaitable[dict[int, int]]) -> None:
+        """``redeliver`` in the background (the bot answers updates meanwhile)."""
+
+        async def run() -> None:
+            try:
+                await self.redeliver(await versions)
+            except Exception:
+                logger.exception("redelivery after the restart failed")
+
+        self._spawn(run(), self._tasks)
+
+    async def settled(self, *, rounds: int = 100) -> None:
+        """Wait until nothing is being delivered (tests; bounded)."""
+        for _ in range(rounds):
+            tasks = set(self._tasks)
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    async def close(self, *, grace: float = 2.0) -> None:
+        """Stop: deliveries under way get ``grace`` seconds, then are cancelled (a table left
+        behind is delivered anew at the next start); waiting resyncs are cancelled at once."""
+        self._closing = True
+        for task in list(self._sleepers):
+            task.cancel()
+        tasks = set(self._tasks)
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+        await asyncio.gather(*self._tasks, *self._sleepers, return_exceptions=True)
 
     async def _deliver_chain(
         self, events: list[Event], *, origin: Where | None, asked: frozenset[int] = frozenset()
@@ -647,7 +1115,10 @@ class Delivery:
             return
         await self.book.keep_notice(table_id, user_id, message_id)
         if old is not None and old != message_id:
+            token = PRIORITY.set(Priority.CLEANUP)  # after everybody's hands
             try:
                 await self._bot().delete_message(chat_id=user_id, message_id=old)
             except Exception as error:
                 logger.debug("could not delete notice %s: %s", old, error)
+            finally:
+                PRIORITY.reset(token)

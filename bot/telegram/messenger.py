@@ -1,8 +1,9 @@
 """Sending and editing messages, with Telegram's answers turned into plain outcomes.
 
-Flood control (429) is retried by PTB's ``AIORateLimiter`` below this layer; here "message is not
-modified" counts as success, a private chat the user never opened (403) is reported as such, and a
-message that can no longer be edited is reported so the caller can post a new one.
+Flood limits are kept (and a 429 retried) by ``bot.telegram.limiter`` below this layer; here
+"message is not modified" counts as success, a private chat the user never opened (403) is
+reported as such, and a message that can no longer be edited is reported so the caller can post
+a new one.
 """
 
 from __future__ import annotations

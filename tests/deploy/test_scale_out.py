@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import re
 import time
@@ -109,10 +110,15 @@ async def press(api: FakeBotApi, message: StoredMessage, sender: dict[str, Any],
 
 
 async def open_table(
-    api: FakeBotApi, group: dict[str, Any], alice: dict[str, Any], bob: dict[str, Any]
+    api: FakeBotApi,
+    group: dict[str, Any],
+    alice: dict[str, Any],
+    bob: dict[str, Any],
+    *,
+    target: int = 1,
 ) -> int:
-    """Alice opens a 2-player Scopa to 1 point, Bob joins, Alice starts: the table id."""
-    api.send_text(group, alice, "/scopa 2 target=1")
+    """Alice opens a 2-player Scopa to ``target`` points, Bob joins, Alice starts: the id."""
+    api.send_text(group, alice, f"/scopa 2 target={target}")
 
     def lobby() -> StoredMessage | None:
         for m in reversed(api.bot_messages(group["id"])):
@@ -128,9 +134,21 @@ async def open_table(
             answer = await press(api, current, who, action_data(current, action))
             if answer.get("text") is None:
                 break
+            # The press is answered before the lobby is edited: wait for the edit.
+            with contextlib.suppress(AssertionError):
+                await api.wait_for(
+                    functools.partial(_changed, api, current, _data(current)),
+                    timeout=5,
+                    what="the lobby edited",
+                )
         else:
             raise AssertionError(f"{action} refused: {answer}")
     return table_id
+
+
+def _changed(api: FakeBotApi, message: StoredMessage, buttons: list[str]) -> bool:
+    """Whether the buttons of ``message`` are no longer ``buttons``."""
+    return _data(api.message(message.chat["id"], message.message_id)) != buttons
 
 
 def _data(message: StoredMessage) -> list[str]:

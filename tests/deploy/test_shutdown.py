@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.service import decode_button
 from tests.deploy.conftest import ROOT, bot_env, free_port, start_bot, stop_bot
 from tests.deploy.test_scale_out import freshest_hand, open_table
-from tests.fakes.telegram_api import FakeBotApi, group_chat, user
+from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage, group_chat, user
 from tests.telegram.harness import move_buttons
 
 TABLES = 4
@@ -135,6 +136,43 @@ async def test_sigterm_finishes_the_moves_in_flight(tmp_path: Path) -> None:
         print(f"\n{before_restart} of {len(queries)} presses answered before SIGTERM's exit")
 
 
+async def play_one_move(api: FakeBotApi, players: tuple[JSON, JSON], table_id: int) -> int:
+    """Whoever has the newest hand presses a move on it (a capture choice's second step too)
+    and waits for the next hand; returns the version the move was played on."""
+
+    def newest() -> tuple[int, JSON, StoredMessage] | None:
+        found = [
+            (max(decode_button(d).version for d in move_buttons(m)), p, m)
+            for p in players
+            if (m := freshest_hand(api, p["id"], table_id)) is not None
+        ]
+        return max(found, key=lambda vpm: vpm[0]) if found else None
+
+    found: tuple[int, JSON, StoredMessage] = await api.wait_for(newest, timeout=30, what="hand")
+    version, player, message = found
+    data = move_buttons(message)[0]
+    answer = await api.wait_answered(api.press(message, player, data=data), timeout=30)
+    assert answer.get("text") is None, answer
+    if data.split(":", 2)[2].startswith("?"):
+        choices = await api.wait_for(
+            lambda: [
+                d
+                for d in move_buttons(api.message(player["id"], message.message_id))
+                if ":?" not in d
+            ],
+            timeout=30,
+            what="the capture choices",
+        )
+        answer = await api.wait_answered(api.press(message, player, data=choices[0]), timeout=30)
+        assert answer.get("text") is None, answer
+    await api.wait_for(
+        lambda: (found := newest()) is not None and found[0] > version,
+        timeout=30,
+        what="the next hand",
+    )
+    return version
+
+
 def test_health_fails_without_a_database(tmp_path: Path) -> None:
     env = bot_env(DATABASE_URL="postgresql://nobody@127.0.0.1:1/none")
     run = subprocess.run(
@@ -148,3 +186,72 @@ def test_health_fails_without_a_database(tmp_path: Path) -> None:
     assert run.returncode == 1
     assert run.stderr.startswith("unhealthy: database")
     assert str(ROOT) not in run.stderr
+
+
+async def test_sigterm_with_table_edits_held_by_the_flood_limit(tmp_path: Path) -> None:
+    """Moves come faster than a group may be edited (20 a minute): the table's edits wait in
+    the flood limiter while the hands follow every move. SIGTERM then stops at once and
+    cleanly (the wait is cancelled, the HTTP clients are closed: no ERROR line, no unclosed
+    aiohttp session), and the next start delivers the table that was left behind."""
+    async with FakeBotApi() as api:
+        env = bot_env(
+            TELEGRAM_TOKEN=api.token,
+            TELEGRAM_API_URL=api.url,
+            DATA_DIR=str(tmp_path / "data"),
+            DEFAULT_LOCALE="en",
+            TURN_REMINDER_SECONDS="0",
+            LOG_LEVEL="INFO",
+        )
+        process = await start_bot(env, tmp_path)
+        group = group_chat(-100_790, "Flood")
+        alice, bob = user(7900, "Alice", lang="en"), user(7901, "Bob", lang="en")
+        try:
+            await api.wait_for(lambda: api.calls("getUpdates"), timeout=60, what="polling")
+            table_id = await open_table(api, group, alice, bob, target=11)
+            held = 0
+            for _ in range(40):
+                await play_one_move(api, (alice, bob), table_id)
+                if len([r for r in api.requests if r.chat_id == group["id"]]) >= 20:
+                    held += 1  # the group's minute is used up: the table edits wait
+                if held >= 3:
+                    break
+            shown = [r for r in api.requests if r.chat_id == group["id"] and r.ok]
+            assert len(shown) <= 20, len(shown)  # the limiter held the rest back
+        finally:
+            log = await stop_bot(process, tmp_path)
+        assert process.returncode == 0, log[-3000:]
+        errors = [line for line in log.splitlines() if " ERROR " in line or "Unclosed" in line]
+        assert not errors, errors
+        assert "database closed" in log.splitlines()[-1], log[-2000:]
+
+        # The next start delivers the table as it stands (its last edits never went out).
+        db = sqlite3.connect(tmp_path / "data" / "tavolo.sqlite3")
+        try:
+            (current,) = db.execute(
+                "SELECT version FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        finally:
+            db.close()
+
+        def table_shown() -> int:
+            """The version the group's table message was last edited or posted at."""
+            for r in reversed([r for r in api.requests if r.chat_id == group["id"] and r.ok]):
+                rows = (r.params.get("reply_markup") or {}).get("inline_keyboard", [])
+                found = [decode_button(b["callback_data"]).version for row in rows for b in row]
+                if found:
+                    return min(found)
+            return 0
+
+        assert table_shown() < current
+        again = tmp_path / "again"
+        again.mkdir()
+        process = await start_bot(env, again)
+        try:
+
+            def table_current() -> bool:
+                return bool(table_shown() == current)
+
+            await api.wait_for(table_current, timeout=60, what="the table delivered anew")
+        finally:
+            log = await stop_bot(process, again)
+        assert process.returncode == 0, log[-3000:]

@@ -29,8 +29,11 @@ import asyncio
 import itertools
 import json
 import logging
+import math
+import random
 import re
 import time
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,6 +139,47 @@ class Fault:
         if self.remaining <= 0 or self.method != method:
             return False
         return self.chat_id is None or params.get("chat_id") == self.chat_id
+
+
+# Calls that put something in a chat, and so count against Telegram's flood limits.
+FLOOD_COUNTED = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageMedia",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+    }
+)
+
+
+@dataclass
+class FloodLimits:
+    """Telegram's flood limits as sliding windows: at most ``group_rate`` counted calls in
+    any ``group_period`` seconds in one group (negative chat id), and ``overall_rate`` in any
+    ``overall_period`` seconds over all chats; past them, 429 with ``retry_after``."""
+
+    overall_rate: int = 30
+    overall_period: float = 1.0
+    group_rate: int = 20
+    group_period: float = 60.0
+
+
+@dataclass
+class FaultMix:
+    """Random trouble on a share of the calls of ``methods``: 429 (``retry_after`` 1-3 s),
+    500, 502, and stalls of ``stall_seconds`` (longer than the client's timeout; the call is
+    then done, late), each with its own probability; reproducible from ``seed``."""
+
+    flood: float = 0.0
+    error_500: float = 0.0
+    error_502: float = 0.0
+    stall: float = 0.0
+    stall_seconds: float = 6.0
+    seed: int = 0
+    methods: frozenset[str] = FLOOD_COUNTED | {"answerCallbackQuery"}
 
 
 @dataclass
@@ -306,6 +350,7 @@ class FakeBotApi:
         self._closing = False
         self.port = 0
         self._init_inline()
+        self._init_limits_and_faults()
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -671,6 +716,7 @@ class FakeBotApi:
         return web.Response(body=b"", status=404)
 
     async def _dispatch(self, method: str, params: JSON, files: dict[str, bytes]) -> Any:
+        await self._limits_and_faults(method, params)
         for fault in self.faults:
             if fault.matches(method, params):
                 fault.remaining -= 1
@@ -683,6 +729,80 @@ class FakeBotApi:
         if handler is None:
             raise FakeApiError(404, "Not Found: method not found")
         return await handler(params, files)
+
+    # --- flood limits and random faults (off unless a test or benchmark turns them on) -------
+
+    def _init_limits_and_faults(self) -> None:
+        self.flood_limits: FloodLimits | None = None
+        self.fault_mix: FaultMix | None = None
+        self._fault_rng = random.Random(0)
+        self._overall_times: deque[float] = deque()
+        self._group_times: dict[int, deque[float]] = {}
+        # 429s the limits gave (the bot went too fast), and the faults the mix injected.
+        self.flood_refusals: list[tuple[float, str, int | None]] = []
+        self.injected: Counter[str] = Counter()
+
+    def enforce_flood_limits(self, limits: FloodLimits | None = None) -> FloodLimits:
+        """Answer 429 with ``retry_after`` to calls beyond Telegram's flood limits."""
+        self.flood_limits = limits or FloodLimits()
+        return self.flood_limits
+
+    def inject_fault_mix(self, mix: FaultMix) -> FaultMix:
+        """Random 429/500/502/stalls on a share of the calls (``None`` mix: off)."""
+        self.fault_mix = mix
+        self._fault_rng = random.Random(mix.seed)
+        return mix
+
+    async def _limits_and_faults(self, method: str, params: JSON) -> None:
+        mix = self.fault_mix
+        if mix is not None and method in mix.methods:
+            roll = self._fault_rng.random()
+            for kind, share in (
+                ("429", mix.flood),
+                ("500", mix.error_500),
+                ("502", mix.error_502),
+                ("stall", mix.stall),
+            ):
+                if roll < share:
+                    self.injected[kind] += 1
+                    if kind == "stall":
+                        await asyncio.sleep(mix.stall_seconds)
+                        break
+                    if kind == "429":
+                        seconds = self._fault_rng.randint(1, 3)
+                        raise FakeApiError(
+                            429,
+                            f"Too Many Requests: retry after {seconds}",
+                            {"retry_after": seconds},
+                        )
+                    raise FakeApiError(
+                        int(kind), "Internal Server Error" if kind == "500" else "Bad Gateway"
+                    )
+                roll -= share
+        limits = self.flood_limits
+        if limits is None or method not in FLOOD_COUNTED:
+            return
+        now = time.monotonic()
+        chat_id = params.get("chat_id")
+        group = chat_id if isinstance(chat_id, int) and chat_id < 0 else None
+        windows = [(self._overall_times, limits.overall_rate, limits.overall_period)]
+        if group is not None:
+            times = self._group_times.setdefault(group, deque())
+            windows.append((times, limits.group_rate, limits.group_period))
+        wait = 0.0
+        for times, rate, period in windows:
+            while times and times[0] <= now - period:
+                times.popleft()
+            if len(times) >= rate:
+                wait = max(wait, times[0] + period - now)
+        if wait > 0:
+            self.flood_refusals.append((now, method, group))
+            retry_after = max(1, math.ceil(wait))
+            raise FakeApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+        for times, _, _ in windows:
+            times.append(now)
 
     # --- Bot API methods ---------------------------------------------------------------------
 

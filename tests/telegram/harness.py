@@ -6,9 +6,11 @@ from __future__ import annotations
 import dataclasses
 import gettext
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from telegram.ext import BaseRateLimiter
 
 from bot.render import Renderer, card_text, move_text, scala40_move_text
 from bot.render.images import ImageRenderer
@@ -48,7 +50,9 @@ class Tavolo:
         repost_after: int = 15,
         timers: bool = False,
         images: bool = False,
+        rate_limiter: Callable[[], BaseRateLimiter[Any]] = fast_rate_limiter,
     ) -> None:
+        self.rate_limiter = rate_limiter
         self.timers = timers
         self.images = images
         self.pictures: Pictures | None = None
@@ -86,7 +90,7 @@ class Tavolo:
             self.settings,
             service=self.service,
             renderer=self.renderer,
-            rate_limiter=fast_rate_limiter(),
+            rate_limiter=self.rate_limiter(),
             pictures=self.pictures,
             state=self.store,
         )
@@ -132,7 +136,11 @@ class Tavolo:
     async def press(self, message: StoredMessage, sender: JSON, data: str) -> JSON:
         """``sender`` presses a button carrying ``data`` (or forges it); returns the answer."""
         query_id = self.api.press(message, sender, data=data)
-        return await self.api.wait_answered(query_id)
+        answer = await self.api.wait_answered(query_id)
+        # The answer comes first, the messages after it: wait for them too.
+        if self.bot is not None:
+            await self.bot.delivery.settled()
+        return answer
 
     async def press_action(self, message: StoredMessage, sender: JSON, action: str) -> JSON:
         return await self.press(message, sender, action_data(message, action))

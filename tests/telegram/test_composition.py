@@ -79,10 +79,12 @@ async def test_turn_timer_events_reach_telegram(api: FakeBotApi, tmp_path: Path)
         assert results
         for result in results:
             await tavolo.bot.deliver(result)
+        await tavolo.bot.delivery.settled()  # timer results are queued, not awaited
         reminders = api.calls("sendMessage", chat_id=mover["id"])[notices_before:]
         assert reminders, "no reminder reached the player"
         # past the deadline the computer plays for the idle player, and the group sees it
         moves_before = len((await tavolo.service.export_game(1))["moves"])
         for result in await tavolo.service.fire_due_timers(now=time.time() + 10_000):
             await tavolo.bot.deliver(result)
+        await tavolo.bot.delivery.settled()
         assert len((await tavolo.service.export_game(1))["moves"]) > moves_before

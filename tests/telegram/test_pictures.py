@@ -109,6 +109,7 @@ async def show_table(tavolo: Tavolo, table_id: int) -> None:
         public=True,
     )
     await tavolo.bot.deliver(shown)
+    await tavolo.bot.delivery.settled()
     await tavolo.api.wait_idle()
 
 
