@@ -95,6 +95,27 @@ RETRY_BLOCKED_AFTER = 600.0
 RECHECK_BLOCKED_AFTER = 30.0
 
 
+def _per_table(result: Result) -> list[Result]:
+    """The result split by the table its events are about, in the order the tables first
+    appear (events about no table go with the result's own table)."""
+    own = result.table.id if result.table is not None else None
+    order: list[int | None] = []
+    events: dict[int | None, list[Event]] = {}
+    infos: dict[int | None, TableInfo | None] = {own: result.table}
+    for event in result.events:
+        info = getattr(event, "table", None)
+        key = info.id if isinstance(info, TableInfo) else own
+        if key not in events:
+            order.append(key)
+            events[key] = []
+        events[key].append(event)
+        if isinstance(info, TableInfo) and key != own:
+            infos[key] = info  # the latest state of that table among the events
+    if len(order) <= 1:
+        return [result]
+    return [Result(events[key], infos.get(key), result.refusal) for key in order]
+
+
 def _asked_hands(events: list[Event]) -> tuple[list[Event], frozenset[int]]:
     """A "My hand" press shows the asker the table and their hand, privately: the hand message
     already shows the table's cards, so the table copy is left out (it would be a new message at
@@ -378,8 +399,25 @@ class Delivery:
         """Queue the events of a table's result in its lanes and return at once.
 
         ``gate``: the messages wait until it is set (the press they answer is answered first).
+        A result about several tables (a new table replacing a stale lobby closes the old one)
+        goes to each table's lanes: one table's close must not drop another's messages.
         """
         ticket = Ticket()
+        parts = _per_table(result)
+        if len(parts) <= 1:
+            return self._submit(result, origin=origin, gate=gate, ticket=ticket)
+        for part in parts:
+            self._submit(part, origin=origin, gate=gate, ticket=ticket)
+        return ticket
+
+    def _submit(
+        self,
+        result: Result,
+        *,
+        origin: Where | None,
+        gate: asyncio.Event | None,
+        ticket: Ticket,
+    ) -> Ticket:
         table = result.table
         if self._closing:
             # Stopping: what is not out yet is delivered anew at the next start.

@@ -506,6 +506,7 @@ async def test_a_timer_reminder_adds_nothing_to_the_group(api: FakeBotApi, tmp_p
         assert results
         for result in results:
             await tavolo.bot.deliver(result)
+            await tavolo.bot.delivery.settled()  # timer results are queued
         await api.wait_idle(quiet=0.1)
         # the reminder: no new message anywhere (the turn's mention is in the group already)
         sent = [r for r in api.requests[mark:] if r.method in ("sendMessage", "sendPhoto")]
@@ -515,6 +516,7 @@ async def test_a_timer_reminder_adds_nothing_to_the_group(api: FakeBotApi, tmp_p
         before = await version_of(tavolo, table_id)
         for result in await tavolo.service.fire_due_timers(now=time.time() + 10_000):
             await tavolo.bot.deliver(result)
+            await tavolo.bot.delivery.settled()  # timer results are queued
         await api.wait_idle(quiet=0.1)
         assert await version_of(tavolo, table_id) > before
         mentions = [r for r in api.requests[mark:] if r.params.get("entities")]

@@ -56,6 +56,7 @@ async def fired_tables(tavolo: Tavolo, after: float) -> set[int]:
     results = await tavolo.service.fire_due_timers(now=time.time() + after)
     for result in results:
         await tavolo.bot.deliver(result)
+        await tavolo.bot.delivery.settled()  # timer results are queued
     await tavolo.bot.delivery.settled()  # timer results are queued, not awaited
     return {r.table.id for r in results if r.table is not None}
 
