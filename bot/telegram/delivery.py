@@ -339,6 +339,7 @@ class Delivery:
         self._healed: dict[tuple[int, int], float] = {}
         self._migrated: set[tuple[int, int]] = set()
         self._resyncs: set[int] = set()
+        self._unsettled: set[int] = set()
 
     @property
     def messenger(self) -> Messenger:
@@ -491,7 +492,9 @@ class Delivery:
     async def _record(self, outbox: _Outbox) -> None:
         """Every message of the table up to ``outbox.version`` is out: say so in the store."""
         table_id = outbox.table_id
-        if outbox.closed or table_id in self._failed or self._closing:
+        if outbox.closed or table_id in self._failed or table_id in self._unsettled:
+            return
+        if self._closing:
             return
         try:
             await self.book.keep_delivered(table_id, outbox.version)
@@ -574,6 +577,9 @@ class Delivery:
         if views is None or self._closing or table_id in self._resyncs:
             return
         self._resyncs.add(table_id)
+        # Not recorded as delivered until then: if this process dies first, the next start
+        # delivers it anew (a late call may still land over what this one sent).
+        self._unsettled.add(table_id)
         wait = self._resync_after if after is None else after
 
         async def resync() -> None:
@@ -581,6 +587,7 @@ class Delivery:
                 await asyncio.sleep(wait)
             finally:
                 self._resyncs.discard(table_id)
+                self._unsettled.discard(table_id)
             self._failed.discard(table_id)
             result = await views(table_id)
             if result.table is not None and result.table.status in ("lobby", "playing"):
