@@ -451,7 +451,7 @@ async def player_loop(
             continue
         if api.answered_callbacks.get(query, {}).get("text") is not None:
             tally.refused += 1
-            last = version  # refused: wait for the hand to change (it is sent again)
+            await settle_after_refusal(api, player, table_id, version)
             continue
         if choice.split(":", 2)[2].startswith("?"):
             try:
@@ -472,10 +472,19 @@ async def player_loop(
                 continue
             if api.answered_callbacks.get(query, {}).get("text") is not None:
                 tally.refused += 1
-                last = version
+                await settle_after_refusal(api, player, table_id, version)
                 continue
         tally.moves += 1
         last = version
+
+
+async def settle_after_refusal(api: TimedApi, player: JSON, table_id: int, version: int) -> None:
+    """After an alert a player looks at their hand again: it is sent anew (a newer version)
+    in a moment; if not, they try what it shows once more, as a person would."""
+    with contextlib.suppress(AssertionError):
+        await api.wait_for(
+            partial(newer_hand, api, player, table_id, version), timeout=5, what="the hand again"
+        )
 
 
 def group_rates(api: TimedApi, start: float, end: float) -> tuple[float, int]:

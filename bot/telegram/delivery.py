@@ -32,7 +32,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 
 from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
@@ -82,6 +89,9 @@ FILE = "file"
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 # A table whose message gave up is delivered anew (every view) once after this many seconds.
 RESYNC_AFTER = 30.0
+# A call that timed out (or was in flight when a process died) may still be done by Telegram
+# this many seconds later, over a newer state: the table is delivered once more after it.
+LATE_CALLS = 12.0
 # How long messages wait for the answer to the press that caused them (it is always sent).
 GATE_TIMEOUT = 20.0
 # How long a finished table waits for its players' lanes before clearing their buttons.
@@ -354,6 +364,8 @@ class Delivery:
         self._closing = False
         self._healed: dict[tuple[int, int], float] = {}
         self._migrated: set[tuple[int, int]] = set()
+        self._resyncs: set[int] = set()
+        self._unsettled: set[int] = set()
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
         self.inline: InlinePlay | None = None
@@ -530,7 +542,9 @@ class Delivery:
     async def _record(self, outbox: _Outbox) -> None:
         """Every message of the table up to ``outbox.version`` is out: say so in the store."""
         table_id = outbox.table_id
-        if outbox.closed or table_id in self._failed or self._closing:
+        if outbox.closed or table_id in self._failed or table_id in self._unsettled:
+            return
+        if self._closing:
             return
         try:
             await self.book.keep_delivered(table_id, outbox.version)
@@ -584,6 +598,10 @@ class Delivery:
             self._resync_later(outbox.table_id)
             return False
         delay = self._retry_delays[item.attempts]
+        if isinstance(error, TimedOut):
+            # Telegram may still do the call, late, over a newer state sent meanwhile: the
+            # table's views go once more when that can no longer happen.
+            self._resync_later(outbox.table_id, after=LATE_CALLS)
         if isinstance(error, RetryAfter):
             delay = max(delay, _retry_seconds(error))
         item.attempts += 1
@@ -602,13 +620,24 @@ class Delivery:
             lane.items.appendleft(item)
         return True
 
-    def _resync_later(self, table_id: int) -> None:
+    def _resync_later(self, table_id: int, *, after: float | None = None) -> None:
+        """Deliver every view of the table anew ``after`` seconds (once, however often asked
+        meanwhile)."""
         views = self._views
-        if views is None or self._closing:
+        if views is None or self._closing or table_id in self._resyncs:
             return
+        self._resyncs.add(table_id)
+        # Not recorded as delivered until then: if this process dies first, the next start
+        # delivers it anew (a late call may still land over what this one sent).
+        self._unsettled.add(table_id)
+        wait = self._resync_after if after is None else after
 
         async def resync() -> None:
-            await asyncio.sleep(self._resync_after)
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                self._resyncs.discard(table_id)
+                self._unsettled.discard(table_id)
             self._failed.discard(table_id)
             result = await views(table_id)
             if result.table is not None and result.table.status in ("lobby", "playing"):
@@ -650,6 +679,9 @@ class Delivery:
                 logger.info("table %s: delivering anew (version %s, delivered %s)",
                             table_id, version, delivered)  # fmt: skip
                 self.submit(result, origin=None)
+                # A call the killed process had in flight may still land, late, over this:
+                # once more when it can no longer.
+                self._resync_later(table_id, after=LATE_CALLS)
                 count += 1
         return count
 
