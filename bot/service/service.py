@@ -759,6 +759,8 @@ class TableService:
         """The table for the user: the public view (to the chat when ``public``, else privately
         — spectating) and, for a seated player, their hand ("My hand")."""
         try:
+            if table_id is not None:
+                await self._refresh(table_id)
             live = await self._find(chat, user, table_id, lobby=True)
             call = _Call()
             audience = (
@@ -1458,6 +1460,17 @@ class TableService:
 
     def _forget(self, table_id: int) -> None:
         self._cache.pop(table_id, None)
+
+    async def _refresh(self, table_id: int) -> None:
+        """Forget this process's copy of a table when the database holds a newer version
+        (another process sharing it moved the table on): what is shown is then current. A
+        stale press is healed with ``show``, so it must never answer with an old hand."""
+        cached = self._cache.get(table_id)
+        if cached is None:
+            return
+        stored = await self.store.table_version(table_id)
+        if stored is not None and stored > cached.row.version:
+            self._forget(table_id)
 
     async def _live(self, table_id: int) -> _Live:
         live = self._cache.get(table_id)

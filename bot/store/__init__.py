@@ -416,6 +416,13 @@ class Store:
             ).first()
         return _table_row(row) if row is not None else None
 
+    async def table_version(self, table_id: int) -> int | None:
+        """The stored version of a table (a cheap check that a process's copy is current)."""
+        t = schema.tables
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(t.c.version).where(t.c.id == table_id))).first()
+        return None if row is None else int(row[0])
+
     async def open_tables(self, *, platform: str, chat_id: str) -> list[TableRow]:
         t = schema.tables
         query = (

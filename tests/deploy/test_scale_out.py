@@ -189,6 +189,15 @@ async def play_out(
                 answer = await press(api, edited, player, rng.choice(options))
             if answer.get("text") is None:
                 accepted += 1
+            else:
+                # Refused (stale: the other process moved the table on). The press is answered
+                # before the presser's hand is sent again: wait for it, as a person would.
+                with contextlib.suppress(AssertionError):
+                    await api.wait_for(
+                        functools.partial(_changed, api, message, _data(message)),
+                        timeout=5,
+                        what="the hand sent again",
+                    )
         if not pressed:
             await asyncio.sleep(0.05)  # the turn is a computer's, or a message is on its way
     raise AssertionError(f"table {table_id} did not end in {MAX_ROUNDS} rounds")
