@@ -218,6 +218,7 @@ def speed(deals: int, iterations: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    global SEED_BASE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--deals", type=int, default=200, help="deals per duel pair")
@@ -233,7 +234,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--every", type=int, default=0, help="running duel figures every N deals")
     args = parser.parse_args(argv)
-    global SEED_BASE
     SEED_BASE = args.first_seed
     only = set(args.only.split(","))
     unknown = only - set(SECTIONS)
