@@ -218,6 +218,7 @@ def speed(deals: int, iterations: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    global SEED_BASE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--deals", type=int, default=200, help="deals per duel pair")
@@ -228,15 +229,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--speed-deals", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--first-seed", type=int, default=SEED_BASE, help="the first deck seed (runs combine)"
+    )
     parser.add_argument("--every", type=int, default=0, help="running duel figures every N deals")
     args = parser.parse_args(argv)
+    SEED_BASE = args.first_seed
     only = set(args.only.split(","))
     unknown = only - set(SECTIONS)
     if unknown:
         parser.error(f"unknown sections {sorted(unknown)}; there are {', '.join(SECTIONS)}")
     print(
         f"# {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, hard at {args.iterations} iterations"
+        f"{platform.machine()}, hard at {args.iterations} iterations, first seed {SEED_BASE}"
     )
     if "speed" in only:
         speed(args.speed_deals, args.iterations)
