@@ -23,6 +23,7 @@ printed every ``--every`` results, so a killed run still leaves its figures.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -243,6 +244,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=None, help="hard: iterations per move")
     parser.add_argument("--seconds", type=float, default=None, help="hard: seconds per move")
     parser.add_argument("--every", type=int, default=50, help="print a running summary")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="another option of the level's player (a JSON value), e.g. --option epsilon=0.1",
+    )
     args = parser.parse_args(argv)
     seats = args.seats or (4 if args.game in ("scopone", "scala40") else 2)
     if args.game == "scopone" and seats != 4:
@@ -255,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
             options["iterations"] = args.iterations
         if args.seconds is not None:
             options["seconds"] = args.seconds
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name] = json.loads(value)
     seeds = -(-args.count // places)
     jobs = [
         Job(

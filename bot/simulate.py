@@ -112,7 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--iterations", type=int, default=None, help="hard: ISMCTS iterations")
     parser.add_argument("--seconds", type=float, default=None, help="hard: seconds per move")
     parser.add_argument("--workers", type=int, default=1, help="hard: search processes per move")
-    parser.add_argument("--epsilon", type=float, default=0.3, help="hard: playout randomness")
+    parser.add_argument(
+        "--epsilon", type=float, default=None, help="hard: playout randomness (default: hard's)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -120,7 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _player_options(name: str, args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     if name != "hard":
         return ()
-    options: dict[str, Any] = {"epsilon": args.epsilon, "workers": args.workers}
+    options: dict[str, Any] = {"workers": args.workers}
+    if args.epsilon is not None:
+        options["epsilon"] = args.epsilon
     if args.iterations is not None:
         options["iterations"] = args.iterations
     if args.seconds is not None:
