@@ -8,6 +8,7 @@ and playouts are their own (``scopa_sim``), so a flaw shared with our players ca
 * ``FlatMonteCarlo`` (Scopa family): sampled deals consistent with the view, the same samples for
   every candidate move, greedy playouts to the end of the smazzata, the best mean score difference;
 * ``ExpertPlayer`` (Scopa family): the classical rules of Chitarrella with Saracino's additions;
+* ``SimGreedy`` (Scopa family): the classical beginner (``greedy``) or the playouts' policy;
 * ``RummyPlayer`` (Scala 40): a simple sensible rummy player.
 """
 
@@ -20,10 +21,17 @@ from benchmarks.baselines.scopa_sim import SimGreedy
 
 __all__ = ["BASELINES", "ExpertPlayer", "FlatMonteCarlo", "RummyPlayer", "SimGreedy"]
 
-# name -> factory, for the benchmark scripts.
+
+def _beginner() -> SimGreedy:
+    return SimGreedy(careful=False)
+
+
+# name -> factory, for the benchmark scripts: "greedy" is the classical beginner, "simgreedy"
+# the flat Monte Carlo player's playout policy (a greedy that keeps the table over 10).
 BASELINES = {
     "flatmc": FlatMonteCarlo,
     "expert": ExpertPlayer,
+    "greedy": _beginner,
     "simgreedy": SimGreedy,
     "rummy": RummyPlayer,
 }

@@ -212,10 +212,15 @@ class Position:
 
 
 def greedy_choice(
-    hand: Sequence[int], table: int, memo: dict[tuple[int, int], list[int]], *, last: bool
+    hand: Sequence[int],
+    table: int,
+    memo: dict[tuple[int, int], list[int]],
+    *,
+    last: bool,
+    careful: bool = True,
 ) -> tuple[int, int]:
-    """The most valuable capture (a scopa counts a lot), else throw the cheapest card, keeping
-    the table over 10 when a card allows it (so no single card sweeps it)."""
+    """The most valuable capture (a scopa counts a lot), else throw the cheapest card; ``careful``:
+    keeping the table over 10 when a card allows it (so no single card sweeps it)."""
     best_card, best_taken, best = -1, 0, -1.0
     if table:
         for card in hand:
@@ -227,6 +232,8 @@ def greedy_choice(
                     best_card, best_taken, best = card, taken, worth
     if best_card >= 0:
         return best_card, best_taken
+    if not careful:
+        return min(hand, key=lambda c: (WORTH[c], -VALUE[c], c)), 0
     total = sum(VALUE[c] for c in bits(table))
     return min(hand, key=lambda c: (WORTH[c] + (3.0 if total + VALUE[c] <= 10 else 0.0), -c)), 0
 
@@ -300,11 +307,14 @@ def sample(
 
 
 class SimGreedy:
-    """The greedy policy of the playouts as a player (a sanity baseline)."""
+    """The greedy policy of the playouts as a player (``careful``), or the classical beginner
+    (``careful=False``: the most valuable capture, else the cheapest card, the highest value on
+    ties, with no thought for what the table is left)."""
 
     name = "simgreedy"
 
-    def __init__(self) -> None:
+    def __init__(self, *, careful: bool = True) -> None:
+        self.careful = careful
         self._memo: dict[tuple[int, int], list[int]] = {}
 
     def choose(self, view: Any, rng: random.Random) -> str:
@@ -313,7 +323,7 @@ class SimGreedy:
         for c in view.table:
             table |= 1 << card_of(str(c))
         last = view.deck_count == 0 and sum(view.hand_counts) == 1
-        card, taken = greedy_choice(hand, table, self._memo, last=last)
+        card, taken = greedy_choice(hand, table, self._memo, last=last, careful=self.careful)
         text = move_text(card, bits(taken))
         if text not in view.legal_moves:
             raise AssertionError(f"simgreedy chose {text}, not among {view.legal_moves}")
