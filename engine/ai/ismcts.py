@@ -360,6 +360,7 @@ class HardPlayer:
     docstring); ``doubtful`` uses the weaker evidence of ``engine.ai.determinize`` too.
     ``lookahead=False, win_bonus=0, epsilon=0.3, doubtful=False`` with ``iterations`` is the hard
     player of before the time budget, decision for decision (``tests/engine/ai/hard_identity``).
+    ``max_depth`` limits the tree (1: flat Monte Carlo with UCB at the root; for experiments).
     """
 
     name = "hard"
