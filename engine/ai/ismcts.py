@@ -101,6 +101,7 @@ class SearchParams:
     win_bonus: float = 0.0
     cpu_cap: float | None = None
     max_depth: int = 1 << 10
+    take_scopa: bool = False
 
 
 class _Node:
@@ -117,11 +118,17 @@ def _key(card: int, capture: int) -> int:
     return capture << 6 | card
 
 
-def _moves(state: State, fast: FastRules, captures: dict[int, tuple[int, ...]]) -> list[int]:
+def _moves(
+    state: State,
+    fast: FastRules,
+    captures: dict[int, tuple[int, ...]],
+    take_scopa: bool = False,
+) -> list[int]:
     """The legal moves of the seat to move in ``state``, as keys ``capture << 6 | card``.
 
     ``captures`` keeps each (table, card)'s capturing moves for the whole search: the tree's
-    tables come back at every visit.
+    tables come back at every visit. ``take_scopa``: when a move sweeps the table (a scopa), only
+    the sweeping moves (Chitarrella's first rule; a sure point is never worth refusing).
     """
     hand = state.hands[state.seat]
     if not hand:
@@ -147,6 +154,14 @@ def _moves(state: State, fast: FastRules, captures: dict[int, tuple[int, ...]]) 
             capturing += found
         else:
             keys.append(card)
+    if take_scopa and capturing and state.left > 1:
+        sweeps = [
+            k
+            for k in capturing
+            if k >> 6 == table and not (fast.asso_piglia_tutto and VALUE[k & 63] == 1)
+        ]
+        if sweeps:
+            return sweeps
     if fast.obbligo_di_presa and capturing:
         return capturing
     return capturing + keys
@@ -217,6 +232,7 @@ def search(
     lookahead = params.lookahead
     win_bonus = params.win_bonus
     max_depth = params.max_depth
+    take_scopa = params.take_scopa
     greedy_cache: dict[int, tuple[int, float]] = {}
     deal = Dealer(info, rng).deal
     random_ = rng.random
@@ -236,7 +252,7 @@ def search(
         while state.left:
             if len(path) >= max_depth:
                 break
-            keys = _moves(state, fast, captures)
+            keys = _moves(state, fast, captures, take_scopa)
             children = node.children
             # Progressive bias at the root only.
             biased = priors if node is root else None
@@ -361,6 +377,8 @@ class HardPlayer:
     ``lookahead=False, win_bonus=0, epsilon=0.3, doubtful=False`` with ``iterations`` is the hard
     player of before the time budget, decision for decision (``tests/engine/ai/hard_identity``).
     ``max_depth`` limits the tree (1: flat Monte Carlo with UCB at the root; for experiments).
+    ``take_scopa``: in the tree every seat sweeps the table when it can (its other moves are not
+    searched there), so the search never counts on an opponent missing a scopa.
     """
 
     name = "hard"
@@ -381,6 +399,7 @@ class HardPlayer:
         cpu_cap: float | None = None,
         doubtful: bool = True,
         max_depth: int = 1 << 10,
+        take_scopa: bool = True,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
@@ -414,6 +433,7 @@ class HardPlayer:
             win_bonus=float(win_bonus),
             cpu_cap=None if cpu_cap is None else float(cpu_cap),
             max_depth=max_depth,
+            take_scopa=bool(take_scopa),
         )
         self.work = work
         self.workers = workers

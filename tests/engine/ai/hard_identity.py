@@ -32,7 +32,13 @@ from engine.ai.ismcts import HardPlayer
 DATA = Path(__file__).resolve().with_suffix(".json")
 # The options that make today's hard player the one of before the time budget (whose digests are
 # the data file's plain keys "100", "300", "1000", "3000").
-LEGACY: dict[str, Any] = {"lookahead": False, "win_bonus": 0.0, "epsilon": 0.3, "doubtful": False}
+LEGACY: dict[str, Any] = {
+    "lookahead": False,
+    "win_bonus": 0.0,
+    "epsilon": 0.3,
+    "doubtful": False,
+    "take_scopa": False,
+}
 
 
 @dataclass(frozen=True)
