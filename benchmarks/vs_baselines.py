@@ -309,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
                 ):
                     print(line, flush=True)
     except KeyboardInterrupt:
+        # A second signal (a wrapper such as timeout forwarding it) must not cut the summary.
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
         print(f"(interrupted after {len(done)} {unit})", flush=True)
         done = done[: len(done) - len(done) % places]
     finally:
