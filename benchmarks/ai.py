@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import simulate
 from engine import scopa
-from engine.ai.ismcts import DEFAULT_ITERATIONS, HardPlayer
+from engine.ai.ismcts import DEFAULT_SECONDS, DEFAULT_WORK, HardPlayer
 
 SECTIONS = ("speed", "scopone", "scopa", "medium", "scala40")
 
@@ -60,7 +60,7 @@ def speed(deals: int, iterations: int | None, seconds: float | None) -> None:
     times.sort()
     cpus.sort()
     if iterations is None and seconds is None:
-        budget = f"default: {DEFAULT_ITERATIONS} iterations"
+        budget = f"default: {DEFAULT_WORK} work units, about {DEFAULT_SECONDS} s of CPU"
     else:
         budget = f"{iterations} iterations" if iterations else f"{seconds} s"
     print(f"speed: hard ({budget}), {len(times)} searched moves over {deals} Scopone deals")

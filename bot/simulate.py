@@ -180,7 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="hard: search processes per move (default: 1)"
     )
     parser.add_argument(
-        "--epsilon", type=float, default=0.3, help="hard: playout randomness (default: 0.3)"
+        "--epsilon",
+        type=float,
+        default=None,
+        help="hard: playout randomness (default: the hard player's own)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -189,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _player_options(name: str, args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     if name != "hard":
         return ()
-    options: dict[str, Any] = {"epsilon": args.epsilon, "workers": args.workers}
+    options: dict[str, Any] = {"workers": args.workers}
+    if args.epsilon is not None:
+        options["epsilon"] = args.epsilon
     if args.iterations is not None:
         options["iterations"] = args.iterations
     if args.seconds is not None:

@@ -9,6 +9,8 @@ in a thread it would hold the GIL against the event loop (four at once put 90-18
 every other table), so with ``processes`` > 0 it runs in that many worker processes instead
 (the same move: players keep no state between moves, and the view and ``rng`` travel with the
 call). The quick levels stay in a thread: a process round trip would cost more than they do.
+With two or more processes a ``hard`` move is one search per process from independent seeds,
+their root statistics summed (root parallelism): the same wall time, that many times the search.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 # (family, level) whose moves take long enough to be worth a worker process (Scala 40's players
 # answer in milliseconds).
 SLOW_LEVELS = frozenset({("scopa", "hard"), ("briscola", "hard"), ("chiamata", "hard")})
+# Slow levels whose player can cut one search into parts (``plan`` / ``run_part`` / ``finish``):
+# with two or more worker processes each part runs in its own (root parallelism).
+SPLIT_LEVELS = frozenset({("scopa", "hard")})
 
 _BRISCOLA: Mapping[str, tuple[str, ...]] = {
     "easy": ("briscola-easy", "random"),
@@ -125,6 +130,12 @@ class ComputerPlayers:
                     self.processes, mp_context=get_context("spawn"), initializer=_start_worker
                 )
             try:
+                if (
+                    self.processes > 1
+                    and (family, level) in SPLIT_LEVELS
+                    and hasattr(self._resolve(family, level)[1], "plan")
+                ):
+                    return await self._choose_split(family, level, view, rng, pool)
                 return await loop.run_in_executor(pool, _choose_in_worker, family, level, view, rng)
             except (BrokenProcessPool, pickle.PicklingError) as error:
                 logger.warning("computer worker failed (%r): choosing in a thread", error)
@@ -132,6 +143,22 @@ class ComputerPlayers:
                     self._pool = None
                     pool.shutdown(wait=False, cancel_futures=True)
         return await asyncio.to_thread(self.choose, family, level, view, rng)
+
+    async def _choose_split(
+        self, family: str, level: str, view: Any, rng: random.Random, pool: ProcessPoolExecutor
+    ) -> str:
+        """Root parallelism over the worker processes: one independent search per worker, each
+        with the level's whole budget and its own seed from ``rng``, their root statistics summed
+        in a fixed order (the same move for the same ``rng`` and number of processes)."""
+        _name, player = self._resolve(family, level)
+        plan = await asyncio.to_thread(player.plan, view, rng, self.processes)
+        if isinstance(plan, str):
+            return plan
+        loop = asyncio.get_running_loop()
+        stats = await asyncio.gather(
+            *(loop.run_in_executor(pool, _run_part_in_worker, plan, k) for k in range(plan.parts))
+        )
+        return str(player.finish(view, plan, stats))
 
     async def aclose(self) -> None:
         """Stop the worker processes (a move in progress is finished first)."""
@@ -149,6 +176,11 @@ def _start_worker() -> None:
     # Ctrl-C in a terminal reaches the whole process group: the parent decides when to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_players = ComputerPlayers()
+
+
+def _run_part_in_worker(plan: Any, part: int) -> Any:
+    ismcts = importlib.import_module("engine.ai.ismcts")
+    return ismcts.run_part(plan, part)
 
 
 def _choose_in_worker(family: str, level: str, view: Any, rng: random.Random) -> str:

@@ -9,8 +9,11 @@ table, every card named in the public ``history`` of this smazzata. The rest (th
 are in the other hands (``hand_counts``) and the deck (``deck_count``), in an order nobody knows.
 
 Inference: a player who left a possible scopa, or let the settebello lie when a 7 would take it,
-probably held no card of that value. Such cards are dealt to that seat with a small weight rather
-than never, because people (and the ``random`` player) do miss sweeps.
+probably held no card of that value (``unlikely``). Such cards are dealt to that seat with a small
+weight rather than never, because people (and the ``random`` player) do miss sweeps. Weaker
+evidence (``doubtful``): a player who threw a card on a table it could have taken from with some
+other value probably held none of those values either (good players do keep a capture back now
+and then, so the weight is milder).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ __all__ = [
 _TEXT_INDEX: dict[str, int] = {text: i for i, text in enumerate(CARD_TEXT)}
 # The weight of a card the seat probably lacks, against 1 for any other card.
 UNLIKELY_WEIGHT = 0.1
+# The weight of a card the seat's play says it lacks on weaker evidence (a capture not made).
+DOUBTFUL_WEIGHT = 0.4
 
 
 def parse_move(text: str) -> tuple[int, int]:
@@ -76,6 +81,7 @@ class InfoSet:
     played: int
     unlikely: tuple[int, ...]
     missing: tuple[int, ...] = ()
+    doubtful: tuple[int, ...] = ()
 
     @property
     def left(self) -> int:
@@ -152,6 +158,8 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
         )
     unlikely = _unlikely(view, fast, moves, table) if inference else [0] * n
     unlikely[view.seat] = 0
+    doubtful = _doubtful(view, fast, moves, table) if inference else [0] * n
+    doubtful[view.seat] = 0
     return InfoSet(
         seat=view.seat,
         fast=fast,
@@ -166,6 +174,9 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
         played=played,
         unlikely=tuple(m & unseen for m in unlikely),
         missing=tuple(missing) if any(missing) else (),
+        doubtful=tuple(m & unseen & ~u for m, u in zip(doubtful, unlikely, strict=True))
+        if any(doubtful)
+        else (),
     )
 
 
@@ -208,6 +219,39 @@ def _unlikely(
     return unlikely
 
 
+def _doubtful(
+    view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
+) -> list[int]:
+    """Per seat, the unseen cards its throws say it probably lacks: every value that would have
+    captured something from the table when that seat threw a card instead (current round only,
+    as for ``_unlikely``)."""
+    n = fast.players
+    before: list[int] = []
+    t = table
+    for _, card, capture in reversed(moves):
+        t = t | capture if capture else t & ~(1 << card)
+        before.append(t)
+    before.reverse()
+    per_round = 3 * n if fast.variant == "scopa" else len(moves) + 1
+    current_round = len(moves) // per_round
+    total = len(moves) + sum(view.hand_counts) + view.deck_count
+    doubtful = [0] * n
+    for k, (seat, card, capture) in enumerate(moves):
+        if capture or k // per_round != current_round or k == total - 1:
+            continue
+        t = before[k]
+        if not t:
+            continue
+        lacking = 0
+        for value in range(1, 11):
+            if capture_masks(
+                t, value - 1, asso_piglia_tutto=fast.asso_piglia_tutto, scopa_a_15=fast.scopa_a_15
+            ):
+                lacking |= _value_mask(value)
+        doubtful[seat] |= lacking & ~(1 << card)
+    return doubtful
+
+
 def _value_mask(value: int) -> int:
     return sum(1 << (10 * s + value - 1) for s in range(4))
 
@@ -216,6 +260,7 @@ def _value_mask(value: int) -> int:
 _BITS: tuple[int, ...] = tuple((n + 1).bit_length() for n in range(41))
 # The exponent of a probably-lacked card's sampling key.
 _UNLIKELY_EXPONENT = 1.0 / UNLIKELY_WEIGHT
+_DOUBTFUL_EXPONENT = 1.0 / DOUBTFUL_WEIGHT
 
 
 def shuffler(rng: random.Random) -> Callable[[list[int]], None]:
@@ -261,7 +306,8 @@ class Dealer:
         for offset in range(1, n):
             seat = (info.seat + offset) % n
             if info.hand_counts[seat]:
-                others.append((seat, info.hand_counts[seat], info.unlikely[seat]))
+                doubtful = info.doubtful[seat] if info.doubtful else 0
+                others.append((seat, info.hand_counts[seat], info.unlikely[seat], doubtful))
         self._others = tuple(others)
         self._rnd = rng.random
         self._shuffle = shuffler(rng)
@@ -282,14 +328,30 @@ class Dealer:
             for side, count in enumerate(info.missing):
                 for _ in range(count):
                     captured[side] |= 1 << pool.pop()
-        for seat, need, avoid in self._others:
-            if avoid:
+        for seat, need, avoid, doubt in self._others:
+            if avoid or doubt:
                 # Weighted sampling without replacement (Efraimidis-Spirakis): key = u ** (1 / w).
                 rnd = self._rnd
                 exponent = _UNLIKELY_EXPONENT
-                keyed = sorted(
-                    [((rnd() ** exponent if avoid >> c & 1 else rnd()), c) for c in pool]
-                )
+                if doubt:
+                    weak = _DOUBTFUL_EXPONENT
+                    keyed = sorted(
+                        [
+                            (
+                                rnd() ** exponent
+                                if avoid >> c & 1
+                                else rnd() ** weak
+                                if doubt >> c & 1
+                                else rnd(),
+                                c,
+                            )
+                            for c in pool
+                        ]
+                    )
+                else:
+                    keyed = sorted(
+                        [((rnd() ** exponent if avoid >> c & 1 else rnd()), c) for c in pool]
+                    )
                 chosen = [c for _, c in keyed[-need:]]
                 taken = set(chosen)
                 pool = [c for c in pool if c not in taken]

@@ -8,11 +8,24 @@ moves on the engine's fast path, and backs up the smazzata's score difference, e
 side of the player who made its move. The root's first visits are steered by the medium player's
 judgement of each move (progressive bias, fading with visits; ``bias=0`` turns it off).
 
-Budget: ``iterations`` (deterministic: the same view and ``rng`` give the same move) or
-``seconds`` (wall clock: as strong as the machine allows, **not** reproducible). With ``workers``
-> 1 the iterations are split over processes (root parallelism: each worker grows its own tree from
-its own seed, and the root statistics are summed); the seeds come from ``rng`` and the sums are
-taken in a fixed order, so iterations mode stays deterministic.
+Playouts (``lookahead``, the default): epsilon-greedy where the greedy move also looks at the next
+player's hand of the deal being played out and counts a scopa it would leave against itself
+(``engine.scopa.playout``); the reward adds ``win_bonus`` points for winning the smazzata to the
+score difference, so that a sure small win is preferred to a risky larger one.
+
+Budget, by default a **time budget made deterministic**: ``work`` units, spent as iterations of
+``cards left + WORK_OVERHEAD`` units each (an iteration's cost grows with the cards still to play:
+dealing them, walking the tree and playing out), calibrated so that every move takes about
+``DEFAULT_SECONDS`` of CPU on the reference machine (benchmarks/README.md "AI"), the early moves
+fewer iterations than the late ones. The same view and ``rng`` give the same move, on any machine;
+a safety cap (``cpu_cap``, seconds of this thread's CPU) stops a search on a machine far slower
+than the reference (only then is a move not reproducible). Or ``iterations`` (deterministic: tests
+and replays), or ``seconds`` (wall clock: as strong as the machine allows, **not** reproducible).
+With ``workers`` > 1 the iterations are split over processes (root parallelism: each worker grows
+its own tree from its own seed, and the root statistics are summed); the seeds come from ``rng``
+and the sums are taken in a fixed order, so iterations mode stays deterministic.
+``HardPlayer.plan`` / ``finish`` let a caller run the parts of one search in processes it already
+has (the bot's computer workers) and merge them the same way.
 """
 
 from __future__ import annotations
@@ -23,7 +36,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
@@ -41,13 +54,33 @@ from engine.scopa._tables import CARD_TEXT, VALUE, indices_of
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, play_out
 
-__all__ = ["DEFAULT_ITERATIONS", "HardPlayer", "SearchParams", "search"]
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_WORK",
+    "HardPlayer",
+    "Plan",
+    "SearchParams",
+    "merge",
+    "run_part",
+    "search",
+]
 
 logger = logging.getLogger(__name__)
 
-# Calibrated so that the first Scopone move, the costliest, takes about 0.9 s of CPU on one core of
-# the reference machine (benchmarks/README.md "AI"); later moves, with fewer cards left, take less.
+# The fixed budget before the time budget (still what ``iterations=DEFAULT_ITERATIONS`` gives).
 DEFAULT_ITERATIONS = 3000
+# The default time budget, in units of work: an iteration costs (cards left + WORK_OVERHEAD) units.
+# Calibrated so that a move takes about DEFAULT_SECONDS of CPU on one core of the reference
+# machine (benchmarks/README.md "AI", measured on a quiet machine).
+DEFAULT_SECONDS = 0.45
+WORK_PER_SECOND = 380_000
+WORK_OVERHEAD = 1
+DEFAULT_WORK = int(DEFAULT_SECONDS * WORK_PER_SECOND)
+# A search in the default budget stops after this much CPU time of its thread whatever is left:
+# only a machine several times slower than the reference ever reaches it.
+DEFAULT_CPU_CAP = 1.5
+# Points for winning the smazzata, added to the score difference in the playouts' reward.
+DEFAULT_WIN_BONUS = 1.0
 # A smazzata's score difference is a few points: dividing by this keeps rewards near [-1, 1],
 # where the exploration constant below is the usual one.
 REWARD_SCALE = 6.0
@@ -64,6 +97,11 @@ class SearchParams:
     epsilon: float = 0.3
     exploration: float = 0.7
     bias: float = 0.0
+    lookahead: bool = False
+    win_bonus: float = 0.0
+    cpu_cap: float | None = None
+    max_depth: int = 1 << 10
+    take_scopa: bool = False
 
 
 class _Node:
@@ -80,11 +118,17 @@ def _key(card: int, capture: int) -> int:
     return capture << 6 | card
 
 
-def _moves(state: State, fast: FastRules, captures: dict[int, tuple[int, ...]]) -> list[int]:
+def _moves(
+    state: State,
+    fast: FastRules,
+    captures: dict[int, tuple[int, ...]],
+    take_scopa: bool = False,
+) -> list[int]:
     """The legal moves of the seat to move in ``state``, as keys ``capture << 6 | card``.
 
     ``captures`` keeps each (table, card)'s capturing moves for the whole search: the tree's
-    tables come back at every visit.
+    tables come back at every visit. ``take_scopa``: when a move sweeps the table (a scopa), only
+    the sweeping moves (Chitarrella's first rule; a sure point is never worth refusing).
     """
     hand = state.hands[state.seat]
     if not hand:
@@ -110,6 +154,14 @@ def _moves(state: State, fast: FastRules, captures: dict[int, tuple[int, ...]]) 
             capturing += found
         else:
             keys.append(card)
+    if take_scopa and capturing and state.left > 1:
+        sweeps = [
+            k
+            for k in capturing
+            if k >> 6 == table and not (fast.asso_piglia_tutto and VALUE[k & 63] == 1)
+        ]
+        if sweeps:
+            return sweeps
     if fast.obbligo_di_presa and capturing:
         return capturing
     return capturing + keys
@@ -133,15 +185,21 @@ def _apply(state: State, key: int, fast: FastRules) -> None:
     state.seat = seat + 1 if seat + 1 < fast.players else 0
 
 
-def _rewards(points: Sequence[int]) -> list[float]:
-    """Per side: its points minus the best other side's, scaled."""
+def _rewards(points: Sequence[int], win_bonus: float = 0.0) -> list[float]:
+    """Per side: its points minus the best other side's (plus ``win_bonus`` for a win, minus it
+    for a loss), scaled."""
     if len(points) == 2:
         a, b = points
-        return [(a - b) / REWARD_SCALE, (b - a) / REWARD_SCALE]
+        d: float = a - b
+        if win_bonus and d:
+            d += win_bonus if d > 0 else -win_bonus
+        return [d / REWARD_SCALE, -d / REWARD_SCALE]
     out = []
     for side, own in enumerate(points):
-        best_other = max(p for s, p in enumerate(points) if s != side)
-        out.append((own - best_other) / REWARD_SCALE)
+        diff: float = own - max(p for s, p in enumerate(points) if s != side)
+        if win_bonus and diff:
+            diff += win_bonus if diff > 0 else -win_bonus
+        out.append(diff / REWARD_SCALE)
     return out
 
 
@@ -170,6 +228,11 @@ def search(
         priors = None
     limit = params.iterations if params.iterations is not None else 1 << 62
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
+    cpu_deadline = None if params.cpu_cap is None else time.thread_time() + params.cpu_cap
+    lookahead = params.lookahead
+    win_bonus = params.win_bonus
+    max_depth = params.max_depth
+    take_scopa = params.take_scopa
     greedy_cache: dict[int, tuple[int, float]] = {}
     deal = Dealer(info, rng).deal
     random_ = rng.random
@@ -180,12 +243,16 @@ def search(
     while done < limit:
         if deadline is not None and done and (done & 15) == 0 and time.perf_counter() > deadline:
             break
+        if cpu_deadline is not None and (done & 63) == 63 and time.thread_time() > cpu_deadline:
+            break
         done += 1
         state = deal()
         node = root
         path: list[tuple[_Node, int]] = []
         while state.left:
-            keys = _moves(state, fast, captures)
+            if len(path) >= max_depth:
+                break
+            keys = _moves(state, fast, captures, take_scopa)
             children = node.children
             # Progressive bias at the root only.
             biased = priors if node is root else None
@@ -235,8 +302,9 @@ def search(
             rng,
             epsilon=epsilon,
             cache=greedy_cache,
+            lookahead=lookahead,
         )
-        rewards = _rewards(points)
+        rewards = _rewards(points, win_bonus)
         for child, mover in path:
             child.visits += 1
             child.total += rewards[mover]
@@ -247,6 +315,37 @@ def _search_job(
     args: tuple[InfoSet, SearchParams, int, Mapping[int, float] | None],
 ) -> dict[int, tuple[int, float]]:
     return search(*args)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One search cut into independent parts (root parallelism), picklable: ``run_part(plan, k)``
+    grows part ``k``'s tree (anywhere: a worker process), ``HardPlayer.finish`` merges them."""
+
+    info: InfoSet
+    params: SearchParams
+    seeds: tuple[int, ...]
+    priors: Mapping[int, float] | None
+    moves: tuple[str, ...]
+
+    @property
+    def parts(self) -> int:
+        return len(self.seeds)
+
+
+def run_part(plan: Plan, part: int) -> dict[int, tuple[int, float]]:
+    """Part ``part`` of ``plan``: one tree from its own seed; the root's {key: (visits, total)}."""
+    return search(plan.info, plan.params, plan.seeds[part], plan.priors)
+
+
+def merge(parts: Sequence[Mapping[int, tuple[int, float]]]) -> dict[int, tuple[int, float]]:
+    """The root statistics of several trees summed, in the given order (deterministic)."""
+    merged: dict[int, tuple[int, float]] = {}
+    for stats in parts:
+        for key, (visits, total) in sorted(stats.items()):
+            v, t = merged.get(key, (0, 0.0))
+            merged[key] = (v + visits, t + total)
+    return merged
 
 
 def _best(stats: dict[int, tuple[int, float]]) -> int:
@@ -265,12 +364,21 @@ def move_text(key: int) -> str:
 class HardPlayer:
     """ISMCTS over this seat's information set (Scopa family).
 
-    ``iterations`` (default ``DEFAULT_ITERATIONS``) makes it deterministic for a given ``rng``;
-    ``seconds`` instead stops on the wall clock (stronger on a fast machine, not reproducible);
-    both: whichever comes first (not reproducible). ``workers`` > 1 searches in that many processes
-    (root parallelism); call ``close()`` when done with such a player. ``inference`` uses what the
-    other players' missed sweeps say about their hands. ``bias`` > 0 steers the root's first
-    visits by the medium player's judgement of each move (progressive bias); 0 is plain ISMCTS.
+    Budget (see the module docstring): by default ``work`` units (``DEFAULT_WORK``, about
+    ``DEFAULT_SECONDS`` of CPU a move on the reference machine, deterministic for a given
+    ``rng``); ``iterations`` a fixed number of iterations (deterministic); ``seconds`` stops on the
+    wall clock (stronger on a fast machine, not reproducible); ``iterations`` and ``seconds``
+    together: whichever comes first (not reproducible). ``workers`` > 1 searches in that many
+    processes (root parallelism, the budget split between them); call ``close()`` when done with
+    such a player. ``inference`` uses what the other players' play says about their hands.
+    ``bias`` > 0 steers the root's first visits by the medium player's judgement of each move
+    (progressive bias); 0 is plain ISMCTS. ``lookahead`` and ``win_bonus``: the playouts (module
+    docstring); ``doubtful`` uses the weaker evidence of ``engine.ai.determinize`` too.
+    ``lookahead=False, win_bonus=0, epsilon=0.3, doubtful=False`` with ``iterations`` is the hard
+    player of before the time budget, decision for decision (``tests/engine/ai/hard_identity``).
+    ``max_depth`` limits the tree (1: flat Monte Carlo with UCB at the root; for experiments).
+    ``take_scopa``: in the tree every seat sweeps the table when it can (its other moves are not
+    searched there), so the search never counts on an opponent missing a scopa.
     """
 
     name = "hard"
@@ -280,22 +388,39 @@ class HardPlayer:
         *,
         iterations: int | None = None,
         seconds: float | None = None,
-        epsilon: float = 0.3,
+        work: int | None = None,
+        epsilon: float = 0.2,
         exploration: float = 0.7,
         workers: int = 1,
         inference: bool = True,
         bias: float = DEFAULT_BIAS,
+        lookahead: bool = True,
+        win_bonus: float = DEFAULT_WIN_BONUS,
+        cpu_cap: float | None = None,
+        doubtful: bool = True,
+        max_depth: int = 1 << 10,
+        take_scopa: bool = True,
     ) -> None:
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
         if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
             raise ValueError(f"seconds must be a positive number; got {seconds!r}")
+        if work is not None and (type(work) is not int or work < 1):
+            raise ValueError(f"work must be a whole number >= 1; got {work!r}")
+        if work is not None and (iterations is not None or seconds is not None):
+            raise ValueError("give one budget: work, or iterations and/or seconds")
+        if iterations is None and seconds is None and work is None:
+            work = DEFAULT_WORK
+            if cpu_cap is None:
+                cpu_cap = DEFAULT_CPU_CAP
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1; got {epsilon!r}")
         if not (isinstance(bias, int | float) and bias >= 0):
             raise ValueError(f"bias must be a number >= 0; got {bias!r}")
+        if not (isinstance(win_bonus, int | float) and win_bonus >= 0):
+            raise ValueError(f"win_bonus must be a number >= 0; got {win_bonus!r}")
+        if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
+            raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
         if type(workers) is not int or workers < 1:
             raise ValueError(f"workers must be a whole number >= 1; got {workers!r}")
         self.params = SearchParams(
@@ -304,11 +429,55 @@ class HardPlayer:
             epsilon=epsilon,
             exploration=exploration,
             bias=float(bias),
+            lookahead=bool(lookahead),
+            win_bonus=float(win_bonus),
+            cpu_cap=None if cpu_cap is None else float(cpu_cap),
+            max_depth=max_depth,
+            take_scopa=bool(take_scopa),
         )
+        self.work = work
         self.workers = workers
         self.inference = inference
+        self.doubtful = doubtful
         self._pool: Executor | None = None
         self.last_iterations = 0
+
+    def _info(self, view: ScopaView) -> InfoSet:
+        info = info_set(view, inference=self.inference)
+        if not self.doubtful and info.doubtful:
+            info = replace(info, doubtful=())
+        return info
+
+    def budget(self, info: InfoSet) -> SearchParams:
+        """This move's search parameters: the work budget turned into iterations (the cost of an
+        iteration grows with the cards left to play)."""
+        if self.work is None:
+            return self.params
+        iterations = max(1, self.work // (info.left + WORK_OVERHEAD))
+        return replace(self.params, iterations=iterations)
+
+    def plan(self, view: object, rng: random.Random, parts: int = 1) -> str | Plan:
+        """The move when there is nothing to search (one legal move), else a ``Plan`` of
+        ``parts`` independent searches, each with this player's whole budget, seeds drawn from
+        ``rng`` (root parallelism over processes the caller has: ``run_part``, then ``finish``)."""
+        moves = legal_moves_of(view)
+        if not isinstance(view, ScopaView):
+            raise TypeError("the hard player plays the Scopa family; use another for this game")
+        plain = [m for m in moves if not m.endswith("!")]
+        if len(plain) == 1:
+            return with_fuori(view, plain[0])
+        info = self._info(view)
+        priors = self._priors(info, view, plain)
+        seeds = tuple(rng.getrandbits(64) for _ in range(parts))
+        return Plan(info, self.budget(info), seeds, priors, tuple(moves))
+
+    def finish(
+        self, view: object, plan: Plan, stats: Sequence[Mapping[int, tuple[int, float]]]
+    ) -> str:
+        """The move of a plan whose parts have run (``stats`` in part order)."""
+        if not isinstance(view, ScopaView):
+            raise TypeError("the hard player plays the Scopa family; use another for this game")
+        return self._conclude(view, plan.moves, merge(stats))
 
     def choose(self, view: object, rng: random.Random) -> str:
         moves = legal_moves_of(view)
@@ -318,15 +487,24 @@ class HardPlayer:
         if len(plain) == 1:
             self.last_iterations = 0
             return with_fuori(view, plain[0])
-        info = info_set(view, inference=self.inference)
-        priors = None
-        if self.params.bias:
-            judge = Judge(info, view)
-            priors = {}
-            for text in plain:
-                card, capture = parse_move(text)
-                priors[_key(card, capture)] = judge.score(text) / REWARD_SCALE
+        info = self._info(view)
+        priors = self._priors(info, view, plain)
         stats = self._search(info, rng, priors)
+        return self._conclude(view, moves, stats)
+
+    def _priors(self, info: InfoSet, view: ScopaView, plain: Sequence[str]) -> dict[int, float]:
+        if not self.params.bias:
+            return {}
+        judge = Judge(info, view)
+        priors = {}
+        for text in plain:
+            card, capture = parse_move(text)
+            priors[_key(card, capture)] = judge.score(text) / REWARD_SCALE
+        return priors
+
+    def _conclude(
+        self, view: ScopaView, moves: Sequence[str], stats: dict[int, tuple[int, float]]
+    ) -> str:
         self.last_iterations = sum(v for v, _ in stats.values())
         text = move_text(_best(stats))
         if text not in moves:  # the search follows the engine's rules: never happens
@@ -337,22 +515,18 @@ class HardPlayer:
     def _search(
         self, info: InfoSet, rng: random.Random, priors: Mapping[int, float] | None
     ) -> dict[int, tuple[int, float]]:
-        params = self.params
+        params = self.budget(info)
         if self.workers == 1:
-            return search(info, params, rng.getrandbits(64), priors)
+            return search(info, params, rng.getrandbits(64), priors or None)
         share = None
         if params.iterations is not None:
             share = max(1, -(-params.iterations // self.workers))
-        part = SearchParams(share, params.seconds, params.epsilon, params.exploration, params.bias)
-        jobs = [(info, part, rng.getrandbits(64), priors) for _ in range(self.workers)]
+        part = replace(params, iterations=share)
+        jobs = [(info, part, rng.getrandbits(64), priors or None) for _ in range(self.workers)]
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
-        merged: dict[int, tuple[int, float]] = {}
-        for stats in self._pool.map(_search_job, jobs):  # results in job order: deterministic
-            for key, (visits, total) in sorted(stats.items()):
-                v, t = merged.get(key, (0, 0.0))
-                merged[key] = (v + visits, t + total)
-        return merged
+        # Results in job order: deterministic.
+        return merge(list(self._pool.map(_search_job, jobs)))
 
     def close(self) -> None:
         """Stop the worker processes, if any (the player still works: they restart on demand)."""

@@ -238,13 +238,16 @@ def play_out(
     *,
     epsilon: float = 1.0,
     cache: dict[int, tuple[int, float]] | None = None,
+    lookahead: bool = False,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
     ``hands`` hold card indices in a uniformly random order (shuffle a known hand before calling);
     ``deck`` is dealt from its end; ``last_taker`` is a side or -1. The arguments are consumed
     (mutated). Each move is random with probability ``epsilon``, else greedy (``cache``: see
-    ``greedy_move``; the same dict may serve every playout under the same ``fast``).
+    ``greedy_move``; the same dict may serve every playout under the same ``fast``). With
+    ``lookahead`` (default capture rules only) the greedy moves also look at the next player's
+    hand: a move that leaves it a scopa counts the scopa against itself (see ``_lookahead_out``).
     """
     rnd = rng.random
     n = fast.players
@@ -254,6 +257,12 @@ def play_out(
     greedy = epsilon < 1.0
     obbligo = fast.obbligo_di_presa
     left = sum(len(h) for h in hands) + len(deck)
+    if lookahead and greedy and not (asso or s15):
+        if cache is None:
+            cache = {}
+        return _lookahead_out(
+            fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon, cache, left
+        )
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
@@ -322,6 +331,135 @@ def play_out(
         else:
             table |= 1 << card
         seat = seat + 1 if seat + 1 < n else 0
+    if table:
+        captured[last_taker if last_taker >= 0 else 0] |= table
+    return totals(captured, scope, fast)
+
+
+# Capture values summed over a suit's 10-bit slice: a table's sum is four lookups.
+_SLICE_SUM: tuple[int, ...] = tuple(
+    sum(r + 1 for r in range(10) if slice_ >> r & 1) for slice_ in range(1024)
+)
+_NO_THROW = -1e9
+
+
+def _table_sum(table: int) -> int:
+    s = _SLICE_SUM
+    return s[table & 0x3FF] + s[table >> 10 & 0x3FF] + s[table >> 20 & 0x3FF] + s[table >> 30]
+
+
+def _lookahead_out(
+    fast: FastRules,
+    hands: list[list[int]],
+    table: int,
+    deck: list[int],
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    rnd: Callable[[], float],
+    epsilon: float,
+    cache: dict[int, tuple[int, float]],
+    left: int,
+) -> list[int]:
+    """``play_out`` under the default capture rules with a greedy that looks one player ahead.
+
+    A playout deals every hand, so the next player's cards are known there: a capture that leaves
+    a table that player can sweep (its sum, 10 or less, is the value of one of its cards; the next
+    player is always an opponent), or a throw that makes such a table, loses ``SCOPA_WORTH``. A
+    move that leaves no sweep keeps the beginner's values; a throw costs the card's worth. This is
+    the club player's first rule ("never leave a scopa") in the playouts, at the cost of a sum.
+    """
+    n = fast.players
+    side_of = fast.side_of
+    obbligo = fast.obbligo_di_presa
+    relevant = _AT_MOST
+    value_of = VALUE
+    worth_of = CARD_WORTH
+    throw_rank = THROW_RANK
+    slice_sum = _SLICE_SUM
+    while left:
+        hand = hands[seat]
+        if not hand:
+            _deal_round(hands, deck, seat)
+        side = side_of[seat]
+        after = seat + 1 if seat + 1 < n else 0
+        if rnd() >= epsilon:
+            # Values in the next hand that would sweep (a scopa needs a card left to play after).
+            danger = 0
+            if left >= 3:
+                for c in hands[after]:
+                    danger |= 1 << value_of[c]
+            card, capture, best = -1, 0, _NO_THROW
+            capturing = 0
+            if table:
+                last_play = left == 1
+                for c in hand:
+                    value = value_of[c]
+                    part = table & relevant[value]
+                    if not part:
+                        continue
+                    whole = part == table and not last_play
+                    key = part << 5 | whole << 4 | value
+                    found = cache.get(key)
+                    if found is None:
+                        found = cache[key] = _best_capture(
+                            part, value, asso=False, s15=False, sweeps=whole
+                        )
+                    taken, worth = found
+                    if worth < 0.0:
+                        continue
+                    capturing |= 1 << c
+                    worth += worth_of[c]
+                    rest = table ^ taken
+                    if rest and danger:
+                        total = (
+                            slice_sum[rest & 0x3FF]
+                            + slice_sum[rest >> 10 & 0x3FF]
+                            + slice_sum[rest >> 20 & 0x3FF]
+                            + slice_sum[rest >> 30]
+                        )
+                        if total <= 10 and danger >> total & 1:
+                            worth -= SCOPA_WORTH
+                    if worth > best or (worth == best and c < card):
+                        card, capture, best = c, taken, worth
+            if not (obbligo and capturing):
+                base = _table_sum(table) if danger else 0
+                for c in hand:
+                    if capturing >> c & 1:
+                        continue  # a card that can take must take
+                    worth = -worth_of[c]
+                    if danger:
+                        total = base + value_of[c]
+                        if total <= 10 and danger >> total & 1:
+                            worth -= SCOPA_WORTH
+                    if worth > best or (
+                        worth == best and capture == 0 and throw_rank[c] < throw_rank[card]
+                    ):
+                        card, capture, best = c, 0, worth
+            hand.remove(card)
+        else:
+            card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
+            value = value_of[card]
+            same = table & VALUE_MASK[value]
+            if same:
+                capture = same if not same & (same - 1) else _random_bit(same, rnd)
+            elif table:
+                present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
+                ways = SUM_WAYS_BY_PRESENCE[value][present]
+                capture = _random_way(table, ways, rnd) if ways else 0
+            else:
+                capture = 0
+        left -= 1
+        if capture:
+            table ^= capture
+            captured[side] |= capture | (1 << card)
+            last_taker = side
+            if not table and left:
+                scope[side] += 1
+        else:
+            table |= 1 << card
+        seat = after
     if table:
         captured[last_taker if last_taker >= 0 else 0] |= table
     return totals(captured, scope, fast)

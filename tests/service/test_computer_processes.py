@@ -74,6 +74,24 @@ async def test_a_killed_worker_is_replaced_and_no_move_is_lost() -> None:
         await players.aclose()
 
 
+async def test_two_workers_search_one_move_together() -> None:
+    """Root parallelism: with two processes a hard move is two searches from seeds of the move's
+    ``rng``, summed; the same move as the two parts run here, one after the other."""
+    from engine.ai.ismcts import HardPlayer, run_part
+
+    view = a_view()
+    local = HardPlayer()
+    plan = local.plan(view, random.Random(7), 2)
+    assert not isinstance(plan, str) and plan.parts == 2
+    expected = local.finish(view, plan, [run_part(plan, 0), run_part(plan, 1)])
+    players = ComputerPlayers(processes=2)
+    try:
+        moved = await players.choose_off_loop("scopa", "hard", view, random.Random(7))
+        assert moved == expected
+    finally:
+        await players.aclose()
+
+
 def test_bad_process_counts_are_refused() -> None:
     with pytest.raises(ValueError, match="processes"):
         ComputerPlayers(processes=-1)

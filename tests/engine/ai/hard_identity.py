@@ -30,6 +30,15 @@ from engine.ai.determinize import InfoSet
 from engine.ai.ismcts import HardPlayer
 
 DATA = Path(__file__).resolve().with_suffix(".json")
+# The options that make today's hard player the one of before the time budget (whose digests are
+# the data file's plain keys "100", "300", "1000", "3000").
+LEGACY: dict[str, Any] = {
+    "lookahead": False,
+    "win_bonus": 0.0,
+    "epsilon": 0.3,
+    "doubtful": False,
+    "take_scopa": False,
+}
 
 
 @dataclass(frozen=True)
@@ -59,8 +68,11 @@ CASES: tuple[Case, ...] = (
 class _Recording(HardPlayer):
     """``hard``, keeping the root statistics of its last search."""
 
-    def __init__(self, *, iterations: int) -> None:
-        super().__init__(iterations=iterations)
+    def __init__(self, *, iterations: int, legacy: bool) -> None:
+        if legacy:
+            super().__init__(iterations=iterations, **LEGACY)
+        else:
+            super().__init__(iterations=iterations)
         self.stats: dict[int, tuple[int, float]] = {}
 
     def _search(
@@ -70,11 +82,12 @@ class _Recording(HardPlayer):
         return self.stats
 
 
-def play_case(case: Case, iterations: int) -> tuple[str, list[str]]:
-    """(sha256 hex digest, move strings) of one case at ``iterations``."""
+def play_case(case: Case, iterations: int, *, legacy: bool = False) -> tuple[str, list[str]]:
+    """(sha256 hex digest, move strings) of one case at ``iterations``, with today's defaults or
+    (``legacy``) the options that give the hard player of before the time budget."""
     rules = scopa.Rules(**case.rules)
     game = scopa.new_game(rules, seed=case.seed)
-    hard = _Recording(iterations=iterations)
+    hard = _Recording(iterations=iterations, legacy=legacy)
     easy = get_player("easy")
     rng = random.Random(case.seed)
     digest = hashlib.sha256()
@@ -98,17 +111,25 @@ def play_case(case: Case, iterations: int) -> tuple[str, list[str]]:
     return digest.hexdigest(), moves
 
 
-def record(iterations: int, names: list[str] | None = None) -> dict[str, str]:
+def record(
+    iterations: int, names: list[str] | None = None, *, legacy: bool = False
+) -> dict[str, str]:
     """{case name: digest} at ``iterations`` (all cases, or those named)."""
     return {
-        case.name: play_case(case, iterations)[0]
+        case.name: play_case(case, iterations, legacy=legacy)[0]
         for case in CASES
         if names is None or case.name in names
     }
 
 
+def key_of(iterations: int, *, legacy: bool) -> str:
+    """The data file's key: ``"300"`` for the legacy player (the digests recorded before the
+    time budget), ``"v2-300"`` for today's defaults."""
+    return str(iterations) if legacy else f"v2-{iterations}"
+
+
 def load() -> dict[str, dict[str, str]]:
-    """The recorded digests: {str(iterations): {case name: digest}}."""
+    """The recorded digests: {key_of(...): {case name: digest}}."""
     data: dict[str, dict[str, str]] = json.loads(DATA.read_text())
     return data
 
@@ -117,18 +138,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
+    parser.add_argument("--legacy", action="store_true", help="the player before the time budget")
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--write", action="store_true", help="record into the data file")
     action.add_argument("--check", action="store_true", help="compare with the data file")
     args = parser.parse_args(argv)
     names = [n for n in args.cases.split(",") if n] or None
-    key = str(args.iterations)
+    key = key_of(args.iterations, legacy=args.legacy)
     stored = load() if DATA.exists() else {}
     failed = 0
     for case in CASES:
         if names is not None and case.name not in names:
             continue
-        digest, moves = play_case(case, args.iterations)
+        digest, moves = play_case(case, args.iterations, legacy=args.legacy)
         expected = stored.get(key, {}).get(case.name)
         status = "" if expected is None else ("same" if expected == digest else "DIFFERENT")
         failed += status == "DIFFERENT"

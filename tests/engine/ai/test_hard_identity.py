@@ -1,24 +1,31 @@
 """``hard`` decides exactly as it did when its strength was measured (see ``hard_identity``).
 
 Speed-ups of the search, the determinizations and the playouts must keep every random draw, every
-tie-break and every root statistic: the digests were recorded from the code before them.
+tie-break and every root statistic. The plain digests were recorded from the code before the
+speed-ups and still hold for the legacy options (``hard_identity.LEGACY``: the player before the
+time budget); the ``v2-`` digests pin today's defaults (lookahead playouts, the win bonus, the
+weaker inference), recorded when they were introduced.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from .hard_identity import CASES, Case, load, play_case
+from .hard_identity import CASES, Case, key_of, load, play_case
 
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
+@pytest.mark.parametrize("legacy", [True, False], ids=["legacy", "v2"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_same_decisions_at_100_iterations(case: Case) -> None:
-    assert play_case(case, 100)[0] == load()["100"][case.name]
+def test_same_decisions_at_100_iterations(case: Case, legacy: bool) -> None:
+    key = key_of(100, legacy=legacy)
+    assert play_case(case, 100, legacy=legacy)[0] == load()[key][case.name]
 
 
+@pytest.mark.parametrize("legacy", [True, False], ids=["legacy", "v2"])
 @pytest.mark.parametrize("name", QUICK)
-def test_same_decisions_at_300_iterations(name: str) -> None:
+def test_same_decisions_at_300_iterations(name: str, legacy: bool) -> None:
     case = next(c for c in CASES if c.name == name)
-    assert play_case(case, 300)[0] == load()["300"][name]
+    key = key_of(300, legacy=legacy)
+    assert play_case(case, 300, legacy=legacy)[0] == load()[key][name]

@@ -1,0 +1,93 @@
+"""The independent benchmark opponents (``benchmarks/baselines``) play legally, never use
+``engine.ai``, and the benchmark script prints its figures."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from benchmarks import vs_baselines
+from benchmarks.baselines import BASELINES
+from benchmarks.baselines.scopa_sim import captures, score
+from engine import scala40, scopa
+from engine.scopa._tables import INDEX, mask_of
+
+BASELINE_DIR = Path(vs_baselines.__file__).resolve().parent / "baselines"
+
+
+def test_the_baselines_import_nothing_of_engine_ai() -> None:
+    for path in BASELINE_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("engine.ai"), path.name
+                assert not (node.module or "").startswith("engine.scopa."), path.name
+            elif isinstance(node, ast.Import):
+                assert all(not a.name.startswith("engine.ai") for a in node.names), path.name
+
+
+@pytest.mark.parametrize("name", ["flatmc", "expert", "greedy", "simgreedy"])
+@pytest.mark.parametrize(
+    "rules",
+    [scopa.Rules(variant="scopone"), scopa.Rules(), scopa.Rules(players=3)],
+    ids=["scopone", "scopa2", "scopa3"],
+)
+def test_scopa_baselines_play_a_smazzata_legally(name: str, rules: scopa.Rules) -> None:
+    game = scopa.new_game(rules, seed=3)
+    players = [BASELINES[name]() for _ in range(rules.players)]
+    rng = random.Random(1)
+    while not game.smazzate:
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        move = players[seat].choose(view, rng)
+        assert move in view.legal_moves
+        game = game.play(move)
+
+
+def test_the_rummy_baseline_plays_a_scala40_match() -> None:
+    game = scala40.new_game(scala40.Rules(players=2), seed=5)
+    players = [BASELINES["rummy"](), BASELINES["rummy"]()]
+    rng = random.Random(0)
+    for _ in range(20_000):
+        if game.is_over:
+            break
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(players[seat].choose(game.view(seat), rng))
+    assert game.is_over
+
+
+def test_the_own_arithmetic_agrees_with_the_engine() -> None:
+    """Captures and scores of ``scopa_sim`` equal the engine's on random tables and piles."""
+    rng = random.Random(4)
+    memo: dict[tuple[int, int], list[int]] = {}
+    for _ in range(300):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        table = sum(1 << c for c in cards[:5])
+        card = cards[5]
+        ours = sorted(captures(table, card % 10 + 1, memo))
+        engine_table = [k for k, i in INDEX.items() if table >> i & 1]
+        played = next(k for k, i in INDEX.items() if i == card)
+        theirs = sorted(mask_of(o) for o in scopa.capture_options(engine_table, played))
+        assert ours == theirs
+        split = rng.randrange(41)
+        piles = [sum(1 << c for c in cards[:split]), sum(1 << c for c in cards[split:])]
+        scope = [rng.randrange(3), rng.randrange(3)]
+        engine_piles = [[k for k, i in INDEX.items() if p >> i & 1] for p in piles]
+        expected = [s["total"] for s in scopa.score_smazzata(engine_piles, scope)]
+        assert score(piles, scope) == expected
+
+
+def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--game", "scopone", "--level", "medium", "--baseline", "expert", "--count", "4"]
+    assert vs_baselines.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "medium vs expert" in out and "95% CI" in out and "non-dealer side" in out
+    argv = ["--game", "scopa", "--level", "hard", "--baseline", "greedy", "--count", "2"]
+    assert vs_baselines.main([*argv, "--deals", "--iterations", "10"]) == 0
+    assert "hard vs greedy" in capsys.readouterr().out

@@ -1,0 +1,198 @@
+"""The stronger ``hard``: a deterministic time budget, lookahead playouts, the weaker inference,
+and one search cut into parts for processes the caller owns (root parallelism)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import scopa
+from engine.ai import get_player
+from engine.ai.determinize import info_set
+from engine.ai.ismcts import (
+    DEFAULT_WORK,
+    WORK_OVERHEAD,
+    HardPlayer,
+    merge,
+    run_part,
+)
+from engine.cards import parse_card
+from engine.scopa import score_smazzata
+from engine.scopa._tables import CARD_TEXT, FULL_MASK
+from engine.scopa.playout import FastRules, play_out
+
+
+def a_view(seed: int = 4, variant: str = "scopone") -> scopa.ScopaView:
+    game = scopa.new_game(scopa.Rules(variant=variant), seed=seed)
+    seat = game.current_player
+    assert seat is not None
+    return game.view(seat)
+
+
+def test_the_default_budget_is_work_turned_into_iterations() -> None:
+    """Same view and seed, same move and the same number of iterations: the budget depends on the
+    cards left, never on the clock (unless the CPU cap of a far slower machine is reached)."""
+    view = a_view()
+    left = sum(view.hand_counts) + view.deck_count
+    small = HardPlayer(work=40 * (left + WORK_OVERHEAD))
+    moves = {small.choose(view, random.Random(3)) for _ in range(2)}
+    assert len(moves) == 1 and small.last_iterations == 40
+    default = HardPlayer()
+    assert default.work == DEFAULT_WORK and default.params.cpu_cap is not None
+    assert default.params.iterations is None
+    fixed = HardPlayer(iterations=50)
+    assert fixed.work is None and fixed.params.cpu_cap is None
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"work": 0}, {"work": 10, "iterations": 5}, {"win_bonus": -1.0}, {"cpu_cap": 0}],
+)
+def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        get_player("hard", **options)
+
+
+def test_a_plan_in_parts_is_a_search_per_part_summed() -> None:
+    view = a_view()
+    hard = HardPlayer(iterations=30)
+    plan = hard.plan(view, random.Random(2), 3)
+    assert not isinstance(plan, str)
+    assert plan.parts == 3 and len(set(plan.seeds)) == 3
+    parts = [run_part(plan, k) for k in range(3)]
+    assert all(sum(v for v, _ in stats.values()) == 30 for stats in parts)
+    move = hard.finish(view, plan, parts)
+    assert move in view.legal_moves and hard.last_iterations == 90
+    again = HardPlayer(iterations=30)
+    plan_again = again.plan(view, random.Random(2), 3)
+    assert not isinstance(plan_again, str)
+    assert again.finish(view, plan_again, [run_part(plan_again, k) for k in range(3)]) == move
+    merged = merge(parts)
+    assert sum(v for v, _ in merged.values()) == 90
+
+
+def test_a_plan_with_one_legal_move_is_the_move() -> None:
+    game = scopa.new_game(scopa.Rules(), seed=3)
+    easy = get_player("easy")
+    while True:
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        if len(view.legal_moves) == 1:
+            break
+        game = game.play(easy.choose(view, random.Random(0)))
+    assert HardPlayer(iterations=5).plan(view, random.Random(0), 2) == view.legal_moves[0]
+
+
+@pytest.mark.parametrize("variant", ["scopa", "scopone"])
+def test_lookahead_playouts_take_every_card_once(variant: str) -> None:
+    fast = FastRules.of(scopa.Rules(variant=variant))
+    rng = random.Random(5)
+    n = fast.players
+    per = 3 if variant == "scopa" else 9
+    for _ in range(30):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        for epsilon in (0.0, 0.5):
+            piles = [0] * fast.sides
+            points = play_out(
+                fast,
+                [cards[4 + k * per : 4 + (k + 1) * per] for k in range(n)],
+                sum(1 << c for c in cards[:4]),
+                cards[4 + n * per :],
+                piles,
+                [0] * fast.sides,
+                -1,
+                0,
+                random.Random(1),
+                epsilon=epsilon,
+                lookahead=True,
+            )
+            assert piles[0] | piles[1] == FULL_MASK and piles[0] & piles[1] == 0
+            assert len(points) == fast.sides
+
+
+def test_lookahead_does_not_leave_a_scopa() -> None:
+    """Seat 0 holds 5C and 7C on a table of 3C; seat 1 holds JS (an 8): the beginner throws 5C (the
+    cheaper card) and seat 1 sweeps 3 + 5 with the J; the lookahead throws 7C instead."""
+    fast = FastRules.of(scopa.Rules())
+    i = {t: n for n, t in enumerate(CARD_TEXT)}
+    results = {}
+    for lookahead in (False, True):
+        scope = [0, 0]
+        play_out(
+            fast,
+            [[i["5C"], i["7C"]], [i["JS"], i["2B"]]],
+            1 << i["3C"],
+            [],
+            [0, 0],
+            scope,
+            -1,
+            0,
+            random.Random(0),
+            epsilon=0.0,
+            lookahead=lookahead,
+        )
+        results[lookahead] = scope[1]
+    assert results == {False: 1, True: 0}
+
+
+def test_a_throw_on_a_table_it_could_take_from_makes_those_values_doubtful() -> None:
+    """Seat 1 threw a king on a table holding a 2 and a 3: it probably held no 2, 3 nor 5 (they
+    would have taken), weaker evidence than a missed scopa."""
+    game = scopa.new_game(scopa.Rules(players=2), seed=1)
+    for _ in range(200):
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        info = info_set(view)
+        if info.doubtful:
+            assert all(d & u == 0 for d, u in zip(info.doubtful, info.unlikely, strict=True))
+            assert info.doubtful[seat] == 0
+            assert all(d & ~info.unseen == 0 for d in info.doubtful)
+            return
+        game = game.play(get_player("easy").choose(view, random.Random(0)))
+        if game.is_over:
+            break
+    pytest.fail("no doubtful evidence in a whole game")
+
+
+def test_the_weaker_inference_can_be_turned_off() -> None:
+    view = a_view(6, "scopa")
+    on = HardPlayer(iterations=20)
+    off = HardPlayer(iterations=20, doubtful=False)
+    assert on.choose(view, random.Random(1)) in view.legal_moves
+    assert off.choose(view, random.Random(1)) in view.legal_moves
+
+
+def test_scores_agree_with_the_engine_scoring() -> None:
+    """play_out's totals on the piles it leaves equal the engine's score_smazzata."""
+    rules = scopa.Rules()
+    fast = FastRules.of(rules)
+    rng = random.Random(9)
+    for _ in range(20):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        hands = [cards[4:7], cards[7:10]]
+        deck = cards[10:]
+        piles = [0, 0]
+        scope = [0, 0]
+        points = play_out(
+            fast,
+            hands,
+            sum(1 << c for c in cards[:4]),
+            deck,
+            piles,
+            scope,
+            -1,
+            0,
+            random.Random(2),
+            epsilon=0.0,
+            lookahead=True,
+        )
+        assert (piles[0] | piles[1]) == FULL_MASK and piles[0] & piles[1] == 0
+        expected = score_smazzata(
+            [[parse_card(CARD_TEXT[c]) for c in range(40) if p >> c & 1] for p in piles], scope
+        )
+        assert [s["total"] for s in expected] == points
