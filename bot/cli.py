@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="number of players at the table, you included (default: the game's usual "
-        "number: Scopa 2, Scopone 4, Scala 40 2)",
+        "number: Scopa 2, Scopone 4, Scala 40 2, Briscola 2, chiamata 5)",
     )
     play.add_argument(
         "--level",
