@@ -19,7 +19,7 @@ and then, so the weight is milder).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.scopa import ScopaView
@@ -180,12 +180,12 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
     )
 
 
-def _unlikely(
+def _recent_plays(
     view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
-) -> list[int]:
-    """Per seat, the unseen cards it probably lacks: values that would have swept the table (or
-    taken the settebello) when it played something else."""
-    n = fast.players
+) -> Iterator[tuple[int, int, int, int]]:
+    """``(seat, card, capture, table before)`` for each play of the current round that met a
+    table with cards on it (the deal's very last play aside): what the inferences below read.
+    In Scopa hands are refilled every 3 cards each, so a gap in an older hand says nothing now."""
     # The table before each move, walking the history backwards from the table now.
     before: list[int] = []
     t = table
@@ -193,17 +193,22 @@ def _unlikely(
         t = t | capture if capture else t & ~(1 << card)
         before.append(t)
     before.reverse()
-    # In Scopa hands are refilled every 3 cards each: a gap in an older hand says nothing now.
-    per_round = 3 * n if fast.variant == "scopa" else len(moves) + 1
+    per_round = 3 * fast.players if fast.variant == "scopa" else len(moves) + 1
     current_round = len(moves) // per_round
     total = len(moves) + sum(view.hand_counts) + view.deck_count
-    unlikely = [0] * n
     for k, (seat, card, capture) in enumerate(moves):
-        if k // per_round != current_round or k == total - 1:
+        if k // per_round != current_round or k == total - 1 or not before[k]:
             continue
-        t = before[k]
-        if not t:
-            continue
+        yield seat, card, capture, before[k]
+
+
+def _unlikely(
+    view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
+) -> list[int]:
+    """Per seat, the unseen cards it probably lacks: values that would have swept the table (or
+    taken the settebello) when it played something else."""
+    unlikely = [0] * fast.players
+    for seat, card, capture, t in _recent_plays(view, fast, moves, table):
         swept = capture == t
         lacking = 0
         for value in range(1, 11):
@@ -225,22 +230,9 @@ def _doubtful(
     """Per seat, the unseen cards its throws say it probably lacks: every value that would have
     captured something from the table when that seat threw a card instead (current round only,
     as for ``_unlikely``)."""
-    n = fast.players
-    before: list[int] = []
-    t = table
-    for _, card, capture in reversed(moves):
-        t = t | capture if capture else t & ~(1 << card)
-        before.append(t)
-    before.reverse()
-    per_round = 3 * n if fast.variant == "scopa" else len(moves) + 1
-    current_round = len(moves) // per_round
-    total = len(moves) + sum(view.hand_counts) + view.deck_count
-    doubtful = [0] * n
-    for k, (seat, card, capture) in enumerate(moves):
-        if capture or k // per_round != current_round or k == total - 1:
-            continue
-        t = before[k]
-        if not t:
+    doubtful = [0] * fast.players
+    for seat, card, capture, t in _recent_plays(view, fast, moves, table):
+        if capture:
             continue
         lacking = 0
         for value in range(1, 11):
