@@ -23,17 +23,17 @@ from PIL import Image, ImageDraw
 from engine.cards import SUITS, Card
 
 from .compose import (
-    FELT,
     MUTED,
     TEXT,
-    TITLE_BAR,
     TURN,
     _badge,
+    _draw_footer,
     _draw_seats,
     _fit,
     _Metrics,
     _paste,
     _seats_height,
+    _titled_canvas,
 )
 from .lru import Lru
 from .scene import TableScene, _card, _text
@@ -110,12 +110,9 @@ def compose_briscola(
     footer_h = m.px(30) if scene.footer else 0
     height = title_h + seats_h + area_h + footer_h + m.gap
 
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, width, title_h), fill=TITLE_BAR)
-    title_font = fonts.get(m.px(25), "bold")
-    title = _fit(fonts.printable(scene.title), title_font, width - 2 * m.gap)
-    draw.text((m.gap, title_h / 2), title, font=title_font, fill=TEXT, anchor="lm")
+    canvas, draw = _titled_canvas(
+        scene.title, fonts, m, width=width, height=height, title_h=title_h
+    )
     _draw_seats(
         canvas,
         draw,
@@ -133,11 +130,7 @@ def compose_briscola(
     _draw_trick(canvas, draw, scene, style, sprites, fonts, m, top=top, area_w=area_w)
     _draw_stock(canvas, draw, scene, style, sprites, fonts, m, x=width - side_w, top=top)
     if scene.footer:
-        font = fonts.get(m.px(19), "regular")
-        footer = _fit(fonts.printable(scene.footer), font, width - 2 * m.gap)
-        draw.text(
-            (m.gap, height - m.gap - footer_h / 2), footer, font=font, fill=MUTED, anchor="lm"
-        )
+        _draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
     return canvas
 
 

@@ -85,12 +85,9 @@ def compose_table(
     footer_h = m.px(30) if scene.footer else 0
     height = title_h + seats_h + area_h + footer_h + m.gap
 
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, width, title_h), fill=TITLE_BAR)
-    title_font = fonts.get(m.px(25), "bold")
-    title = _fit(fonts.printable(scene.title), title_font, width - 2 * m.gap)
-    draw.text((m.gap, title_h / 2), title, font=title_font, fill=TEXT, anchor="lm")
+    canvas, draw = _titled_canvas(
+        scene.title, fonts, m, width=width, height=height, title_h=title_h
+    )
 
     _draw_seats(
         canvas,
@@ -122,12 +119,37 @@ def compose_table(
     if side:
         _draw_side(canvas, draw, scene, style, sprites, fonts, m, x=width - side_w, top=top)
     if scene.footer:
-        font = fonts.get(m.px(19), "regular")
-        footer = _fit(fonts.printable(scene.footer), font, width - 2 * m.gap)
-        draw.text(
-            (m.gap, height - m.gap - footer_h / 2), footer, font=font, fill=MUTED, anchor="lm"
-        )
+        _draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
     return canvas
+
+
+def _titled_canvas(
+    title: str, fonts: Fonts, m: _Metrics, *, width: int, height: int, title_h: int
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A felt canvas with the title bar across its top (every table picture starts so)."""
+    canvas = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, 0, width, title_h), fill=TITLE_BAR)
+    title_font = fonts.get(m.px(25), "bold")
+    fitted = _fit(fonts.printable(title), title_font, width - 2 * m.gap)
+    draw.text((m.gap, title_h / 2), fitted, font=title_font, fill=TEXT, anchor="lm")
+    return canvas, draw
+
+
+def _draw_footer(
+    draw: ImageDraw.ImageDraw,
+    footer: str,
+    fonts: Fonts,
+    m: _Metrics,
+    *,
+    width: int,
+    height: int,
+    footer_h: int,
+) -> None:
+    """The footer line at the bottom of a table picture."""
+    font = fonts.get(m.px(19), "regular")
+    fitted = _fit(fonts.printable(footer), font, width - 2 * m.gap)
+    draw.text((m.gap, height - m.gap - footer_h / 2), fitted, font=font, fill=MUTED, anchor="lm")
 
 
 def _seat_columns(count: int) -> int:
