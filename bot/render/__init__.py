@@ -454,19 +454,30 @@ class Renderer:
                     name=self.seat_name(table, seat, t), move=move_text(move)
                 )
             )
-        rows: list[tuple[Button, ...]] = []
-        if table.status == "playing":
-            if view.current_player is not None:
-                lines.append(
-                    _("Turn: {name}").format(name=self.seat_name(table, view.current_player, t))
-                )
-            rows.append((self._button(table, _("My hand"), "@hand"),))
-        elif table.status == "finished":
-            lines.append(_("Game over."))
-            rows.append((self._button(table, _("Rematch"), "@rematch"),))
-        elif table.status == "abandoned":
-            lines.append(_("The table was closed."))
+        rows = self._table_state(table, view.current_player, lines, t)
         return Message("\n".join(lines), tuple(rows))
+
+    def _table_state(
+        self,
+        table: TableInfo,
+        current: int | None,
+        lines: list[str],
+        t: gettext.NullTranslations,
+    ) -> list[tuple[Button, ...]]:
+        """The end of a table message by its status: whose turn and "My hand" in play, "Game
+        over." and "Rematch" when finished, "The table was closed." when abandoned (the lines
+        are added to ``lines``; the buttons are returned)."""
+        _ = t.gettext
+        if table.status == "playing":
+            if current is not None:
+                lines.append(_("Turn: {name}").format(name=self.seat_name(table, current, t)))
+            return [(self._button(table, _("My hand"), "@hand"),)]
+        if table.status == "finished":
+            lines.append(_("Game over."))
+            return [(self._button(table, _("Rematch"), "@rematch"),)]
+        if table.status == "abandoned":
+            lines.append(_("The table was closed."))
+        return []
 
     def _scala40_table(self, e: TableView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext

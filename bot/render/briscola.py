@@ -26,7 +26,7 @@ from bot.service.events import (
 )
 
 if TYPE_CHECKING:
-    from bot.render import Button, Message, Renderer
+    from bot.render import Message, Renderer
     from bot.render.images import BriscolaScene
 
 __all__ = [
@@ -250,18 +250,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         )
     else:
         lines.append(_("Match to {target}.").format(target=_score_unit(view, view.target, t)))
-    rows: list[tuple[Button, ...]] = []
-    if table.status == "playing":
-        if view.current_player is not None:
-            lines.append(
-                _("Turn: {name}").format(name=renderer.seat_name(table, view.current_player, t))
-            )
-        rows.append((renderer._button(table, _("My hand"), "@hand"),))
-    elif table.status == "finished":
-        lines.append(_("Game over."))
-        rows.append((renderer._button(table, _("Rematch"), "@rematch"),))
-    elif table.status == "abandoned":
-        lines.append(_("The table was closed."))
+    rows = renderer._table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
 
 
