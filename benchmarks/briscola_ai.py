@@ -22,36 +22,24 @@ Usage: nice -n 10 python benchmarks/briscola_ai.py [--only duel] [--deals N] [--
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.simulate import in_processes, wilson
 from engine import briscola
 from engine.ai import get_player
 from engine.ai.briscola_players import DEFAULT_ITERATIONS
 
 SECTIONS = ("speed", "duel", "chiamata")
 SEED_BASE = 10_000  # deck seeds are SEED_BASE + k, fixed, so every run deals the same hands
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    denominator = 1 + z * z / n
-    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
 def _player(name: str, iterations: int) -> Any:
@@ -101,14 +89,6 @@ def _chiamata_job(job: tuple[str, str, int, int, int]) -> dict[str, Any]:
     }
 
 
-def _map(func: Any, jobs: list[Any], workers: int) -> Iterator[Any]:
-    if workers <= 1:
-        yield from map(func, jobs)
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(func, jobs, chunksize=2)
-
-
 def duel(
     pairs: Sequence[tuple[str, str]], deals: int, iterations: int, workers: int, every: int = 0
 ) -> None:
@@ -119,7 +99,7 @@ def duel(
         start = time.perf_counter()
         tally = [0, 0, 0]  # wins, losses, draws of a
         margin: list[int] = []
-        for done, (points, _seat) in enumerate(_map(_duel_job, jobs, workers), 1):
+        for done, (points, _seat) in enumerate(in_processes(_duel_job, jobs, workers), 1):
             margin.append(points - (120 - points))
             tally[0 if points > 60 else 1 if points < 60 else 2] += 1
             if done == len(jobs) or (every and done % every == 0):
@@ -148,7 +128,7 @@ def chiamata(player: str, field: str, deals: int, iterations: int, workers: int)
         (player, field, SEED_BASE + k, seat, iterations) for k in range(seeds) for seat in range(5)
     ]
     start = time.perf_counter()
-    rows = list(_map(_chiamata_job, jobs, workers))
+    rows = list(in_processes(_chiamata_job, jobs, workers))
     calls61 = [r for r in rows if r["caller"] and r["threshold"] == 61]
     won61 = sum(1 for r in calls61 if r["won"])
     alone = sum(1 for r in calls61 if r["alone"])
@@ -181,7 +161,7 @@ def _field_baseline(field: str, seeds: int, iterations: int, workers: int) -> li
     jobs = [
         (field, field, SEED_BASE + k, seat, iterations) for k in range(seeds) for seat in range(5)
     ]
-    return list(_map(_chiamata_job, jobs, workers))
+    return list(in_processes(_chiamata_job, jobs, workers))
 
 
 def speed(deals: int, iterations: int) -> None:

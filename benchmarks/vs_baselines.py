@@ -32,8 +32,6 @@ import signal
 import statistics
 import sys
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import BASELINES
-from bot.simulate import mean_interval, wilson
+from bot.simulate import in_processes, mean_interval, wilson
 from engine import scala40, scopa
 from engine.ai import get_player
 
@@ -214,20 +212,6 @@ def summary(t: Tally, *, unit: str, level: str, baseline: str, seats: int) -> li
     return lines
 
 
-def _results(jobs: list[Job], workers: int) -> Iterator[Result]:
-    if workers <= 1:
-        for job in jobs:
-            yield play(job)
-        return
-    pool = ProcessPoolExecutor(workers)
-    try:
-        yield from pool.map(play, jobs, chunksize=1)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-
-
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -295,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = {s: signal.signal(s, _interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     done: list[Result] = []
     try:
-        for result in _results(jobs, args.jobs):
+        for result in in_processes(play, jobs, args.jobs):
             done.append(result)
             if len(done) % args.every == 0 and len(done) % places == 0:
                 t = Tally()

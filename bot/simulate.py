@@ -23,14 +23,17 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import scopa
 from engine.ai import PLAYER_NAMES, Player, get_player
+
+_Job = TypeVar("_Job")
+_Result = TypeVar("_Result")
 
 SCOPA_GAMES = {"scopa": "scopa", "scopone": "scopone", "scientifico": "scientifico"}
 GAMES = (*SCOPA_GAMES, "scala40", "briscola", "chiamata")
@@ -323,14 +326,18 @@ def play(job: Job) -> Result:
     return Result(job, tuple(points), winner, dealer_side, elapsed, len(game.smazzate))
 
 
-def _results(jobs: list[Job], workers: int) -> Iterator[Result]:
+def in_processes(
+    run: Callable[[_Job], _Result], jobs: Sequence[_Job], workers: int
+) -> Iterator[_Result]:
+    """``run(job)`` for every job, in order: here when ``workers`` <= 1, else in that many
+    processes (``run`` and the jobs must pickle)."""
     if workers <= 1:
         for job in jobs:
-            yield play(job)
+            yield run(job)
         return
     pool = ProcessPoolExecutor(workers)
     try:
-        yield from pool.map(play, jobs, chunksize=1)
+        yield from pool.map(run, jobs, chunksize=1)
     except BaseException:
         # Interrupted (Ctrl-C, SIGTERM): drop the games not started rather than wait for them.
         pool.shutdown(wait=False, cancel_futures=True)
@@ -437,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     interrupted = False
     previous = _stop_on_signals()
     try:
-        for result in _results(jobs, args.jobs):
+        for result in in_processes(play, jobs, args.jobs):
             results.append(result)
             if not args.quiet:
                 print(_bar(len(results), len(jobs), started), end="", file=sys.stderr, flush=True)
