@@ -16,6 +16,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.render import N_
 from bot.service.events import (
     Announcement,
     GameOver,
@@ -43,11 +44,6 @@ __all__ = [
 FIRST_POINT_BIDS = 10
 POINT_BID_STEP = 5
 MAX_MOVE_BUTTONS = 24
-
-
-def N_(message: str) -> str:
-    """Marks a string for extraction, translated later."""
-    return message
 
 
 # Rank names for the auction ("chiamo il tre"): A 3 K Q J as words, the rest as numbers; the

@@ -72,6 +72,7 @@ from telegram.ext import ContextTypes
 
 from bot.render import (
     BRISCOLA_FAMILIES,
+    N_,
     Renderer,
     card_text,
     cards_text,
@@ -131,11 +132,6 @@ CAPTION_LIMIT = 1024
 # Results and outcomes remembered per user (a few answers' worth).
 _REMEMBERED = 256
 _USERS = 4096
-
-
-def N_(message: str) -> str:
-    """Marks a string for extraction (the catalogs of ``bot/render/locale``)."""
-    return message
 
 
 TEXTS = {
