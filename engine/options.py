@@ -17,8 +17,11 @@ against ``Rules.from_dict``; ``tests/test_docs.py`` against the tables of docs/r
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from engine.errors import Problem
 
 __all__ = ["KINDS", "Option", "OptionKind"]
 
@@ -77,3 +80,25 @@ class Option:
             "variants": list(self.variants),
             "help": self.help,
         }
+
+
+def options_problem(data: Any, known: Collection[str]) -> Problem | None:
+    """Why ``data`` is not a mapping of option names from ``known`` (every unknown option named,
+    the known ones listed), or None when it is; the game raises its RulesError ``.of`` it."""
+    if not isinstance(data, Mapping):
+        return Problem("rules must be a mapping of options; got {value}", value=type(data).__name__)
+    unknown = sorted(str(key) for key in data if key not in known)
+    options = ", ".join(sorted(known))
+    if len(unknown) == 1:
+        return Problem(
+            "unknown option {unknown}; the options are: {options}",
+            unknown=unknown[0],
+            options=options,
+        )
+    if unknown:
+        return Problem(
+            "unknown options {unknown}; the options are: {options}",
+            unknown=", ".join(unknown),
+            options=options,
+        )
+    return None

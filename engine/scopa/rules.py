@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import RuleText
-from engine.options import Option
+from engine.options import Option, options_problem
 
 __all__ = ["OPTIONS", "PRIMIERA_MODES", "VARIANTS", "Rules", "RulesError"]
 
@@ -219,24 +219,9 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a mapping of options; unknown options are refused by name."""
-        if not isinstance(data, Mapping):
-            raise RulesError(
-                "rules must be a mapping of options; got {value}", value=type(data).__name__
-            )
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(str(key) for key in data if key not in known)
-        if unknown:
-            if len(unknown) == 1:
-                raise RulesError(
-                    "unknown option {unknown}; the options are: {options}",
-                    unknown=unknown[0],
-                    options=", ".join(sorted(known)),
-                )
-            raise RulesError(
-                "unknown options {unknown}; the options are: {options}",
-                unknown=", ".join(unknown),
-                options=", ".join(sorted(known)),
-            )
+        problem = options_problem(data, {f.name for f in fields(cls)})
+        if problem is not None:
+            raise RulesError.of(problem)
         return cls(**data)
 
     @classmethod
