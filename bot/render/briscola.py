@@ -16,7 +16,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.render import N_
+from bot.render.texts import N_, SUIT_SYMBOLS, Message, _sides_of, card_text, cards_text
 from bot.service.events import (
     Announcement,
     GameOver,
@@ -27,8 +27,8 @@ from bot.service.events import (
 )
 
 if TYPE_CHECKING:
-    from bot.render import Message, Renderer
     from bot.render.images import BriscolaScene
+    from bot.render.renderer import Renderer
 
 __all__ = [
     "announcement_message",
@@ -59,20 +59,14 @@ SUIT_NAMES = {"D": N_("Coins"), "C": N_("Cups"), "S": N_("Swords"), "B": N_("Clu
 
 
 def _card(card: object) -> str:
-    from bot.render import card_text
-
     return card_text(card)
 
 
 def _cards(cards: Sequence[object]) -> str:
-    from bot.render import cards_text
-
     return cards_text(cards)
 
 
 def _suit(suit: str | None, t: gettext.NullTranslations) -> str:
-    from bot.render import SUIT_SYMBOLS
-
     if not suit:
         return "—"
     return f"{SUIT_SYMBOLS.get(suit, suit)} {t.gettext(SUIT_NAMES.get(suit, suit))}"
@@ -199,8 +193,6 @@ def _briscola_line(view: Any, t: gettext.NullTranslations) -> str | None:
 
 def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Briscola or chiamata game."""
-    from bot.render import Message
-
     _ = t.gettext
     table, view = e.table, e.view
     head = renderer._title(table, t)
@@ -254,8 +246,6 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
     """A player's hand: their cards, the briscola, the trick; on their turn a button per legal
     move (in the auction only the legal bids, a selection of them when the point bids are many;
     then the call, one button per suit)."""
-    from bot.render import Message
-
     _ = t.gettext
     table, view = e.table, e.view
     lines = [renderer._title(table, t)]
@@ -273,13 +263,7 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
         lines.append(_trick_text(renderer, table, view, t))
     moves: Sequence[str] = tuple(view.legal_moves or ())
     if not moves:
-        if view.current_player is not None:
-            lines.append(
-                _("Waiting for {name}.").format(
-                    name=renderer.seat_name(table, view.current_player, t)
-                )
-            )
-        return Message("\n".join(lines))
+        return renderer._waiting(table, view, lines, t)
     if view.phase == "auction":
         lines.append(_("Your turn in the auction: call a lower rank, bid points, or pass."))
     elif view.phase == "call":
@@ -328,8 +312,6 @@ def offered_moves(moves: Sequence[str]) -> list[str]:
 
 def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
     """The end of a deal: card points (shown only now), who won it, the match scores."""
-    from bot.render import Message, _sides_of
-
     _ = t.gettext
     table, data = e.table, e.data
     sides = data.get("sides") or _sides_of(table, len(e.points))
@@ -381,8 +363,6 @@ def announcement_message(
 ) -> Message | None:
     """The chiamata's announcements: the call, the socio revealed, a hand dealt again; the
     scambio. ``None`` for a kind that is not Briscola's."""
-    from bot.render import Message
-
     _ = t.gettext
     table, data = e.table, e.data
     seat = data.get("seat")
@@ -416,7 +396,6 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
     """The public table as a picture (``bot.render.images.BriscolaScene``): the trick with who
     played each card, the stock with the face-up briscola under it (chiamata: the called card),
     and per seat the cards in hand, the tricks of their side and the match score."""
-    from bot.render import cards_text
     from bot.render.images import BriscolaScene, SeatInfo
 
     t = renderer.translations(e.locale)
@@ -475,8 +454,6 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
 def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
     """The end of the match: each side's place and score, in games or points as the table
     counts them, and the rating changes."""
-    from bot.render import Message, _sides_of
-
     _ = t.gettext
     table = e.table
     sides = _sides_of(table, len(e.ranks))

@@ -1,0 +1,121 @@
+"""Games without a dedicated layout in words (the public view's fields, a button per legal
+move), and the pieces the families share: the end of a deal as points by name, the end of the
+game as a ranking; shared by every adapter through :class:`bot.render.Renderer`.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.render.texts import (
+    POINT_NAMES,
+    Message,
+    _fields_text,
+    _rows,
+    _sides_of,
+    cards_text,
+    move_text,
+)
+from bot.service.events import Announcement, GameOver, HandView, SmazzataSummary, TableView
+
+if TYPE_CHECKING:
+    from bot.render.renderer import Renderer
+
+__all__ = [
+    "announcement_message",
+    "game_over_message",
+    "hand_message",
+    "summary_message",
+    "table_message",
+]
+
+# A view's fields that are not public or not for reading.
+_SKIP = frozenset({"seat", "hand", "legal_moves", "history"})
+
+
+def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
+    """The public view's fields, cards with symbols."""
+    table, view = e.table, e.view
+    lines = [renderer._title(table, t)]
+    lines.extend(_fields_text(view, skip=_SKIP))
+    rows = renderer._table_state(table, getattr(view, "current_player", None), lines, t)
+    return Message("\n".join(lines), tuple(rows))
+
+
+def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
+    """A player's hand and the view's fields; on their turn a button per legal move."""
+    _ = t.gettext
+    table, view = e.table, e.view
+    lines = [renderer._title(table, t)]
+    lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
+    lines.extend(_fields_text(view, skip=_SKIP))
+    moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
+    if not moves:
+        return renderer._waiting(table, view, lines, t)
+    lines.append(_("Your turn: choose a move."))
+    buttons = [renderer._button(table, move_text(m), m) for m in moves]
+    return Message("\n".join(lines), _rows(buttons))
+
+
+def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+    """The end of a deal: each side's points by name (Scopa's: cards, denari...) and the score."""
+    _ = t.gettext
+    table = e.table
+    lines = [_("End of hand {n}").format(n=e.number)]
+    sides = _sides_of(table, len(e.scores))
+    for i, score in enumerate(e.scores):
+        parts = [f"{_(POINT_NAMES.get(k, k))} {v}" for k, v in score.items() if k != "total" and v]
+        total = score.get("total", sum(v for k, v in score.items() if k != "total"))
+        lines.append(
+            _("{side}: +{total} ({parts})").format(
+                side=renderer.side_name(table, sides[i], t),
+                total=total,
+                parts=", ".join(parts) or "—",
+            )
+        )
+    lines.append(
+        _("Score: {points}").format(
+            points=" – ".join(
+                f"{renderer.side_name(table, sides[i], t)} {p}" for i, p in enumerate(e.points)
+            )
+        )
+    )
+    return Message("\n".join(lines))
+
+
+def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+    """The end of the game: each side's place and points, a double or triple win, the rating
+    changes, and "Rematch"."""
+    _ = t.gettext
+    table = e.table
+    sides = _sides_of(table, len(e.ranks))
+    lines = [_("{table}: game over!").format(table=renderer._title(table, t))]
+    for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
+        lines.append(
+            t.ngettext(
+                "{rank}. {side}: {points} point", "{rank}. {side}: {points} points", e.points[i]
+            ).format(
+                rank=e.ranks[i] + 1, side=renderer.side_name(table, sides[i], t), points=e.points[i]
+            )
+        )
+    if e.multiplier == 2:
+        lines.append(_("Double win!"))
+    elif e.multiplier == 3:
+        lines.append(_("Triple win!"))
+    for d in e.ratings:
+        lines.append(
+            _("{name}: rating {before:.1f} → {after:.1f}").format(
+                name=d.name, before=d.before, after=d.after
+            )
+        )
+    rematch = renderer._button(table, _("Rematch"), "@rematch")
+    return Message("\n".join(lines), ((rematch,),))
+
+
+def announcement_message(
+    renderer: Renderer, e: Announcement, t: gettext.NullTranslations
+) -> Message | None:
+    """No announcement of its own."""
+    return None

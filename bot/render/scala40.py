@@ -1,0 +1,326 @@
+"""Scala 40 in words: the table (pile, stock, melds, scores), a hand with its buttons (by kind
+of move, or by tapping cards), the end of a hand; shared by every adapter through
+:class:`bot.render.Renderer`.
+
+Glossary: **scala** = a run of one suit; **pozzo** = the discard pile; **apertura** = the first
+melds of a player, worth at least 40; **chiusura** = going out; **in mano** = going out in one
+turn, never having opened before.
+
+Card selection: a hand rendered with ``focus="#<hex mask>"`` shows a button per card (tapping
+toggles it) and the moves the selected cards make (``selection_of`` reads the mask).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.render import generic
+from bot.render.texts import (
+    MAX_PER_ROW,
+    MAX_ROWS,
+    N_,
+    Button,
+    Message,
+    _rows,
+    card_text,
+    cards_text,
+)
+from bot.service.events import (
+    Announcement,
+    GameOver,
+    HandView,
+    SmazzataSummary,
+    TableInfo,
+    TableView,
+)
+
+if TYPE_CHECKING:
+    from bot.render.renderer import Renderer
+
+__all__ = [
+    "SCALA40_KINDS",
+    "SELECT",
+    "announcement_message",
+    "game_over_message",
+    "hand_message",
+    "scala40_move_text",
+    "selection_of",
+    "summary_message",
+    "table_message",
+]
+
+
+SCALA40_KINDS = {
+    "t": N_("Draw from the stock"),
+    "p": N_("Take the discard"),
+    "o": N_("Open"),
+    "m": N_("Meld"),
+    "a": N_("Attach"),
+    "s": N_("Swap a joker"),
+    "d": N_("Discard"),
+    "in": N_("Re-enter"),
+    "out": N_("Stay out"),
+}
+
+
+# A Scala 40 hand's focus starting with this is a card selection: a hex bit mask over the hand.
+SELECT = "#"
+
+
+def selection_of(focus: str | None, size: int) -> frozenset[int]:
+    """The hand positions a selection focus (``#<hex mask>``) holds; anything else selects
+    nothing (button data is untrusted)."""
+    if not focus or not focus.startswith(SELECT) or len(focus) > 17:
+        return frozenset()
+    try:
+        bits = int(focus[1:] or "0", 16)
+    except ValueError:
+        return frozenset()
+    return frozenset(i for i in range(size) if bits >> i & 1)
+
+
+def _plain_card(card: object) -> str:
+    """A card as move strings name it (no deck mark)."""
+    return str(card).rstrip("'")
+
+
+def _move_cards(move: str) -> list[str]:
+    """The cards a Scala 40 move string names (``o 7D8D9D KCKSKD`` -> 7D 8D 9D KC KS KD)."""
+    cards: list[str] = []
+    for token in move.split()[1:]:
+        i = 0
+        while i < len(token):
+            if token[i] == "*":
+                cards.append("*")
+                i += 1
+            elif token[i] in "<>":
+                i += 1
+            else:
+                cards.append(token[i : i + 2].upper())
+                i += 2
+    return cards
+
+
+def _scala40_kind(move: str) -> str:
+    head = move.split(" ", 1)[0].lower()
+    if head in ("in", "out"):
+        return head
+    return head[:1]
+
+
+def scala40_move_text(move: str, t: gettext.NullTranslations) -> str:
+    """``o 7D8D9D KCKSKD`` -> ``Open: 7♦8♦9♦ K♥K♠K♦``; ``a3 TD`` -> ``Attach 10♦ to 3``."""
+    parts = move.split()
+    kind = _scala40_kind(move)
+    label = t.gettext(SCALA40_KINDS.get(kind, kind))
+    if kind in ("t", "p", "in", "out") or len(parts) < 2:
+        return label
+    cards = [_meld_text(p) for p in parts[1:]]
+    if kind in ("a", "s"):
+        return f"{label} {' '.join(cards)} → {parts[0][1:]}"
+    return f"{label}: {' '.join(cards)}"
+
+
+def _meld_text(token: str) -> str:
+    """``7D8D*`` -> ``7♦8♦🃏``; a trailing ``<``/``>`` (scala end) is kept."""
+    out = []
+    i = 0
+    while i < len(token):
+        if token[i] == "*":
+            out.append("🃏")
+            i += 1
+        elif token[i] in "<>":
+            out.append(token[i])
+            i += 1
+        else:
+            out.append(card_text(token[i : i + 2]))
+            i += 2
+    return "".join(out)
+
+
+def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
+    """The public table of a Scala 40 game."""
+    _ = t.gettext
+    table, view = e.table, e.view
+    lines = [renderer._title(table, t) + " · " + _("hand {n}").format(n=view.hand_number)]
+    lines.append(
+        _("Pile: {card} ({n}) · stock: {stock}").format(
+            card=card_text(view.pile_top) if view.pile_top is not None else "—",
+            n=view.pile_count,
+            stock=view.stock_count,
+        )
+    )
+    if view.melds:
+        lines.append(_("Melds on the table:"))
+        for i, meld in enumerate(view.melds, start=1):
+            lines.append(f"  {i}. {cards_text(meld.cards)}")
+    for seat in range(view.players):
+        marker = "▶ " if view.current_player == seat else "  "
+        state = []
+        if view.opened[seat]:
+            state.append(_("opened"))
+        if view.eliminated[seat]:
+            state.append(_("out"))
+        lines.append(
+            marker
+            + t.ngettext(
+                "{name}: {n} in hand, {score} point",
+                "{name}: {n} in hand, {score} points",
+                view.scores[seat],
+            ).format(
+                name=renderer.seat_name(table, seat, t),
+                n=view.hand_counts[seat],
+                score=view.scores[seat],
+            )
+            + (f" ({', '.join(state)})" if state else "")
+        )
+    lines.append(_("Out at {limit} points.").format(limit=view.elimination))
+    if view.last_move is not None:
+        seat, move = view.last_move
+        lines.append(
+            _("Last move: {name} {move}").format(
+                name=renderer.seat_name(table, seat, t), move=scala40_move_text(move, t)
+            )
+        )
+    rows = renderer._table_state(table, view.current_player, lines, t)
+    return Message("\n".join(lines), tuple(rows))
+
+
+def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
+    """A player's hand, the pile and the melds; on their turn a button per kind of move, or the
+    cards to tap when the focus is a selection."""
+    _ = t.gettext
+    table, view = e.table, e.view
+    lines = [renderer._title(table, t)]
+    lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
+    top = card_text(view.pile_top) if view.pile_top is not None else "—"
+    lines.append(_("Pile: {card}").format(card=top))
+    for i, meld in enumerate(view.melds, start=1):
+        lines.append(f"  {i}. {cards_text(meld.cards)}")
+    moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
+    if not moves:
+        return renderer._waiting(table, view, lines, t)
+    lines.append(_("Your turn: choose a move."))
+    if e.focus is not None and e.focus.startswith(SELECT):
+        hand = [_plain_card(c) for c in view.hand]
+        selected = selection_of(e.focus, len(hand))
+        if selected:
+            picked = " ".join(card_text(hand[i]) for i in sorted(selected))
+            lines.append(_("Selected: {cards}").format(cards=picked))
+        rows = _selection(renderer, table, moves, hand, selected, t)
+        return Message("\n".join(lines), rows)
+    return Message("\n".join(lines), _rows(_buttons(renderer, table, moves, e.focus, t)))
+
+
+def _buttons(
+    renderer: Renderer,
+    table: TableInfo,
+    moves: Sequence[str],
+    focus: str | None,
+    t: gettext.NullTranslations,
+) -> list[Button]:
+    """One button per kind of move (draw, open, meld, attach, swap, discard); a kind with
+    several moves opens them as a second step (``?<kind>``), so 25 buttons always suffice."""
+    by_kind: dict[str, list[str]] = {}
+    for m in moves:
+        by_kind.setdefault(_scala40_kind(m), []).append(m)
+    if focus is not None and focus in by_kind:
+        options = by_kind[focus][: MAX_ROWS * MAX_PER_ROW - 1]
+        buttons = [renderer._button(table, scala40_move_text(m, t), m) for m in options]
+        buttons.append(renderer._button(table, t.gettext("« Back"), "@hand"))
+        return buttons
+    buttons = []
+    for kind, options in by_kind.items():
+        if len(options) == 1:
+            buttons.append(renderer._button(table, scala40_move_text(options[0], t), options[0]))
+        else:
+            label = t.gettext(SCALA40_KINDS.get(kind, kind))
+            buttons.append(renderer._button(table, f"{label}…", f"?{kind}"))
+    return buttons
+
+
+def _selection(
+    renderer: Renderer,
+    table: TableInfo,
+    moves: Sequence[str],
+    hand: Sequence[str],
+    selected: frozenset[int],
+    t: gettext.NullTranslations,
+) -> tuple[tuple[Button, ...], ...]:
+    """Scala 40 by tapping cards: a button per card of the hand (tapping toggles it, the
+    selection rides in the button data as a bit mask over the hand), then the moves the
+    selection makes (meld, attach, swap, discard: those legal moves naming exactly the
+    selected cards), the one-tap opening the helper found, the draws, and "clear".
+    Matching is on the cards the move strings name: no rule is decided here."""
+    _ = t.gettext
+    by_kind: dict[str, list[str]] = {}
+    for m in moves:
+        by_kind.setdefault(_scala40_kind(m), []).append(m)
+    actions: list[Button] = []
+    for kind in ("t", "p", "in", "out"):
+        for m in by_kind.get(kind, ()):
+            actions.append(renderer._button(table, scala40_move_text(m, t), m))
+    for m in by_kind.get("o", ())[:1]:
+        actions.append(renderer._button(table, scala40_move_text(m, t), m))
+    playing = any(k in by_kind for k in ("o", "m", "a", "s", "d"))
+    card_rows: list[tuple[Button, ...]] = []
+    if playing:
+        mask = sum(1 << i for i in selected)
+        cards = [
+            renderer._button(
+                table,
+                ("✓ " if i in selected else "") + card_text(card),
+                f"?{SELECT}{mask ^ (1 << i):x}",
+            )
+            for i, card in enumerate(hand[: MAX_ROWS * MAX_PER_ROW])
+        ]
+        card_rows = [tuple(cards[i : i + MAX_PER_ROW]) for i in range(0, len(cards), MAX_PER_ROW)]
+    if selected:
+        chosen = sorted(hand[i] for i in selected)
+        for kind in ("o", "m", "a", "s", "d"):
+            for m in by_kind.get(kind, ()):
+                if sorted(_move_cards(m)) == chosen and m not in (b.data for b in actions):
+                    actions.append(renderer._button(table, scala40_move_text(m, t), m))
+        actions.append(renderer._button(table, _("Clear"), f"?{SELECT}0"))
+    room = MAX_ROWS - len(card_rows)
+    actions = actions[: max(room, 0) * MAX_PER_ROW]
+    action_rows = [tuple(actions[i : i + MAX_PER_ROW]) for i in range(0, len(actions), MAX_PER_ROW)]
+    return tuple(card_rows + action_rows)
+
+
+def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+    """The end of a hand: who closed it (in hand?), each seat's penalty and total, who is out."""
+    _ = t.gettext
+    table = e.table
+    closer = e.data.get("closer")
+    text = (
+        _("Hand {n} closed by {name}.")
+        if not e.data.get("in_hand")
+        else _("Hand {n} closed in hand by {name}!")
+    )
+    lines = [text.format(n=e.number, name=renderer.seat_name(table, closer, t))]
+    for seat, score in enumerate(e.scores):
+        lines.append(
+            _("{name}: +{penalty}, total {points}").format(
+                name=renderer.seat_name(table, seat, t),
+                penalty=score.get("penalty", 0),
+                points=e.points[seat] if seat < len(e.points) else 0,
+            )
+        )
+    for seat in e.data.get("eliminated", ()):
+        lines.append(_("{name} is out.").format(name=renderer.seat_name(table, seat, t)))
+    return Message("\n".join(lines))
+
+
+def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+    """The end of the game: the ranking by score (as every game without its own)."""
+    return generic.game_over_message(renderer, e, t)
+
+
+def announcement_message(
+    renderer: Renderer, e: Announcement, t: gettext.NullTranslations
+) -> Message | None:
+    """Scala 40 has no announcement of its own (a closed hand comes as its summary)."""
+    return None
