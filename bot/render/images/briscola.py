@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from engine.cards import SUITS, Card
 
-from .compose import (
+from .drawing import (
     MUTED,
     TEXT,
     TURN,

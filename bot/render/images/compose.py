@@ -1,60 +1,40 @@
-"""Pictures from sprites: the table, a hand, and the rating chart (``PIL.Image`` in, no I/O)."""
+"""Pictures from sprites: the Scopa and Scala 40 table (cards on the table or the melds, the
+stock and the pile), a hand, and the calibration sample of a deck style (``PIL.Image`` in, no
+I/O). The Briscola table is ``briscola``, the rating chart ``chart``; what every table picture
+draws alike is ``drawing``."""
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from .chart import compose_chart
+from .drawing import (
+    BADGE,
+    BADGE_TEXT,
+    FELT,
+    MUTED,
+    TEXT,
+    TURN,
+    _badge,
+    _draw_footer,
+    _draw_seats,
+    _fit,
+    _Metrics,
+    _paste,
+    _seats_height,
+    _titled_canvas,
+)
 from .lru import Lru
-from .scene import HandScene, MeldInfo, RatingChart, SeatInfo, TableScene, point_time
-from .sprites import Fonts, SpriteCache, card_height
-from .styles import DeckStyle, Rgb
+from .scene import HandScene, MeldInfo, SeatInfo, TableScene
+from .sprites import Fonts, SpriteCache
+from .styles import DeckStyle
 
 __all__ = ["calibration_image", "compose_chart", "compose_hand", "compose_table"]
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-FELT: Rgb = (22, 92, 54)
-PANEL: Rgb = (14, 66, 38)
-PANEL_TURN: Rgb = (44, 112, 66)
-TURN: Rgb = (255, 204, 0)
-TEXT: Rgb = (248, 248, 240)
-MUTED: Rgb = (184, 214, 192)
-TITLE_BAR: Rgb = (10, 48, 28)
-BADGE: Rgb = (250, 250, 245)
-BADGE_TEXT: Rgb = (20, 20, 20)
-SCOPA_MARK: Rgb = (255, 196, 40)
-
-
-def _fit(text: str, font: Font, width: float) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…" if text else ""
-
-
-def _paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    canvas.paste(sprite, (round(x), round(y)), sprite)
-
-
-class _Metrics:
-    """Every size of a picture follows from the card width, so one knob scales it all."""
-
-    def __init__(self, card_width: int) -> None:
-        self.cw = card_width
-        self.ch = card_height(card_width)
-        self.s = card_width / 84
-        self.gap = max(6, round(card_width / 8))
-
-    def px(self, value: float) -> int:
-        return max(1, round(value * self.s))
-
-
-# The table.
+# The Scopa and Scala 40 table.
 
 
 def compose_table(
@@ -121,181 +101,6 @@ def compose_table(
     if scene.footer:
         _draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
     return canvas
-
-
-def _titled_canvas(
-    title: str, fonts: Fonts, m: _Metrics, *, width: int, height: int, title_h: int
-) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A felt canvas with the title bar across its top (every table picture starts so)."""
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, width, title_h), fill=TITLE_BAR)
-    title_font = fonts.get(m.px(25), "bold")
-    fitted = _fit(fonts.printable(title), title_font, width - 2 * m.gap)
-    draw.text((m.gap, title_h / 2), fitted, font=title_font, fill=TEXT, anchor="lm")
-    return canvas, draw
-
-
-def _draw_footer(
-    draw: ImageDraw.ImageDraw,
-    footer: str,
-    fonts: Fonts,
-    m: _Metrics,
-    *,
-    width: int,
-    height: int,
-    footer_h: int,
-) -> None:
-    """The footer line at the bottom of a table picture."""
-    font = fonts.get(m.px(19), "regular")
-    fitted = _fit(fonts.printable(footer), font, width - 2 * m.gap)
-    draw.text((m.gap, height - m.gap - footer_h / 2), fitted, font=font, fill=MUTED, anchor="lm")
-
-
-def _seat_columns(count: int) -> int:
-    return count if count <= 3 else (2 if count == 4 else 3)
-
-
-def _seats_height(seats: tuple[SeatInfo, ...], m: _Metrics) -> tuple[int, list[int]]:
-    cols = _seat_columns(len(seats))
-    rows = math.ceil(len(seats) / cols)
-    heights = []
-    for row in range(rows):
-        chunk = seats[row * cols : (row + 1) * cols]
-        heights.append(m.px(64) + (m.px(22) if any(s.note for s in chunk) else 0))
-    return sum(heights) + m.gap * rows + m.gap, heights
-
-
-def _draw_seats(
-    canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    seats: tuple[SeatInfo, ...],
-    row_heights: list[int],
-    style: DeckStyle,
-    sprites: SpriteCache,
-    fonts: Fonts,
-    m: _Metrics,
-    *,
-    top: int,
-    width: int,
-    panels: Lru[Image.Image] | None,
-) -> None:
-    cols = _seat_columns(len(seats))
-    panel_w = (width - m.gap * (cols + 1)) / cols
-    y = top
-    for row, row_h in enumerate(row_heights):
-        for col, seat in enumerate(seats[row * cols : (row + 1) * cols]):
-            x = m.gap + col * (panel_w + m.gap)
-            size = (round(panel_w), row_h)
-            key = (seat, style.name, m.cw, size)
-            panel = panels.get(key) if panels is not None else None
-            if panel is None:
-                # Drawn on its own and kept: seats change less often than the table.
-                panel = Image.new("RGB", size, FELT)
-                _draw_seat(
-                    panel,
-                    ImageDraw.Draw(panel),
-                    seat,
-                    style,
-                    sprites,
-                    fonts,
-                    m,
-                    box=(0, 0, size[0] - 1, size[1] - 1),
-                )
-                if panels is not None:
-                    panels.put(key, panel)
-            canvas.paste(panel, (round(x), y))
-        y += row_h + m.gap
-
-
-def _draw_seat(
-    canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    seat: SeatInfo,
-    style: DeckStyle,
-    sprites: SpriteCache,
-    fonts: Fonts,
-    m: _Metrics,
-    *,
-    box: tuple[float, float, float, float],
-) -> None:
-    x0, y0, x1, _ = box
-    pad = m.px(9)
-    draw.rounded_rectangle(
-        box,
-        m.px(10),
-        fill=PANEL_TURN if seat.to_move else PANEL,
-        outline=TURN if seat.to_move else None,
-        width=m.px(3) if seat.to_move else 0,
-    )
-    name_font = fonts.get(m.px(22), "bold")
-    line1 = y0 + pad + m.px(11)
-    x = x0 + pad
-    if seat.to_move:
-        size = m.px(9)
-        draw.polygon([(x, line1 - size), (x + size * 1.5, line1), (x, line1 + size)], fill=TURN)
-        x += size * 1.5 + m.px(6)
-    score_w = 0.0
-    if seat.score is not None:
-        score_font = fonts.get(m.px(26), "black")
-        score = str(seat.score)
-        score_w = score_font.getlength(score) + m.px(8)
-        draw.text(
-            (x1 - pad, line1),
-            score,
-            font=score_font,
-            fill=TURN if seat.to_move else TEXT,
-            anchor="rm",
-        )
-    name = _fit(fonts.printable(seat.name) or "?", name_font, x1 - pad - score_w - x)
-    draw.text((x, line1), name, font=name_font, fill=TEXT, anchor="lm")
-
-    # Second line: icons and numbers, so the picture needs no language.
-    line2 = y0 + pad + m.px(40)
-    stat_font = fonts.get(m.px(20), "bold")
-    x = x0 + pad
-    icon_h = m.px(22)
-    icon_w = round(icon_h / 1.56)
-    back = sprites.back(style, m.cw).resize((icon_w, icon_h), Image.Resampling.LANCZOS)
-    # The hand: two fanned backs.
-    _paste(canvas, back, x, line2 - icon_h / 2)
-    _paste(canvas, back, x + m.px(5), line2 - icon_h / 2 + m.px(1))
-    x += icon_w + m.px(9)
-    text = str(seat.cards)
-    draw.text((x, line2), text, font=stat_font, fill=TEXT, anchor="lm")
-    x += stat_font.getlength(text) + m.px(14)
-    if seat.captured is not None:
-        # The captured cards: a face-down stack seen from the side.
-        for i in range(3):
-            top = line2 + icon_h * 0.15 - i * m.px(4)
-            draw.rectangle(
-                (x, top - m.px(5), x + icon_h, top), fill=style.back[0], outline=BADGE, width=1
-            )
-        x += icon_h + m.px(7)
-        text = str(seat.captured)
-        draw.text((x, line2), text, font=stat_font, fill=TEXT, anchor="lm")
-        x += stat_font.getlength(text) + m.px(14)
-    if seat.scope:
-        # Scope: one gold mark each (a card laid across, as players mark them), a count past 5.
-        marks = seat.scope if seat.scope <= 5 else 1
-        for _ in range(marks):
-            w, h = m.px(13), m.px(19)
-            draw.rounded_rectangle(
-                (x, line2 - h / 2, x + w, line2 + h / 2),
-                m.px(2),
-                fill=SCOPA_MARK,
-                outline=BADGE_TEXT,
-                width=1,
-            )
-            x += w + m.px(3)
-        if seat.scope > 5:
-            draw.text(
-                (x + m.px(2), line2), f"×{seat.scope}", font=stat_font, fill=SCOPA_MARK, anchor="lm"
-            )
-    if seat.note:
-        font = fonts.get(m.px(18), "regular")
-        note = _fit(fonts.printable(seat.note), font, x1 - x0 - 2 * pad)
-        draw.text((x0 + pad, y0 + pad + m.px(64)), note, font=font, fill=MUTED, anchor="lm")
 
 
 def _table_layout(count: int, m: _Metrics, area_w: int) -> tuple[list[tuple[float, float]], int]:
@@ -401,22 +206,6 @@ def _draw_side(
         y += m.ch + m.gap
     if scene.pile_top is not None:
         _paste(canvas, sprites.sprite(style, scene.pile_top, m.cw), x, y)
-
-
-def _badge(
-    draw: ImageDraw.ImageDraw, fonts: Fonts, m: _Metrics, text: str, cx: float, cy: float
-) -> None:
-    font = fonts.get(m.px(24), "black")
-    half_w = max(font.getlength(text) / 2 + m.px(7), m.px(16))
-    half_h = m.px(15)
-    draw.rounded_rectangle(
-        (cx - half_w, cy - half_h, cx + half_w, cy + half_h),
-        m.px(8),
-        fill=BADGE,
-        outline=BADGE_TEXT,
-        width=m.px(2),
-    )
-    draw.text((cx, cy), text, font=font, fill=BADGE_TEXT, anchor="mm")
 
 
 # A hand.
@@ -552,128 +341,3 @@ def calibration_image(
     sample.paste(empty, (0, table.height))
     sample.paste(hand, (0, table.height + empty.height))
     return sample
-
-
-# The rating chart.
-
-CHART_BG: Rgb = (250, 250, 246)
-CHART_GRID: Rgb = (222, 224, 218)
-CHART_AXIS: Rgb = (90, 90, 90)
-CHART_LINE: Rgb = (24, 110, 70)
-CHART_TEXT: Rgb = (40, 40, 40)
-
-
-def _nice_step(span: float, ticks: int) -> float:
-    raw = max(span, 1e-9) / ticks
-    power = 10.0 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 2.5, 5, 10):
-        if raw <= factor * power:
-            return factor * power
-    return 10 * power
-
-
-def _date_label(when: dt.date) -> str:
-    return when.date().isoformat() if isinstance(when, dt.datetime) else when.isoformat()
-
-
-def _number(value: float) -> str:
-    return (
-        str(round(value))
-        if abs(value - round(value)) < 1e-6 or abs(value) >= 100
-        else (f"{value:.1f}")
-    )
-
-
-def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) -> Image.Image:
-    ss = 2  # Drawn at twice the size and scaled down: smooth lines for free.
-    w, h = width * ss, height * ss
-    canvas = Image.new("RGB", (w, h), CHART_BG)
-    draw = ImageDraw.Draw(canvas)
-    scale = width / 640
-    title_font = fonts.get(26 * ss * scale, "bold")
-    small = fonts.get(17 * ss * scale, "regular")
-    left, right = 70 * ss * scale, 24 * ss * scale
-    top, bottom = (62 if chart.subtitle else 48) * ss * scale, 40 * ss * scale
-    draw.text(
-        (left, 12 * ss * scale),
-        _fit(fonts.printable(chart.title), title_font, w - left),
-        font=title_font,
-        fill=CHART_TEXT,
-    )
-    if chart.subtitle:
-        draw.text(
-            (left, 40 * ss * scale),
-            _fit(fonts.printable(chart.subtitle), small, w - left),
-            font=small,
-            fill=CHART_AXIS,
-        )
-    x0, y0, x1, y1 = left, top, w - right, h - bottom
-    draw.rectangle((x0, y0, x1, y1), outline=CHART_GRID, width=ss)
-    points = chart.points
-    if not points:
-        draw.text(
-            ((x0 + x1) / 2, (y0 + y1) / 2), "—", font=title_font, fill=CHART_AXIS, anchor="mm"
-        )
-        return canvas.reduce(ss)
-    ratings = [p.rating for p in points]
-    lo, hi = min(ratings), max(ratings)
-    if hi - lo < 1e-9:
-        lo, hi = lo - 1, hi + 1
-    step = _nice_step(hi - lo, 4)
-    lo_tick = math.floor(lo / step) * step
-    hi_tick = math.ceil(hi / step) * step
-    value = lo_tick
-    for _ in range(12):
-        if value > hi_tick + step / 2:
-            break
-        y = y1 - (value - lo_tick) / (hi_tick - lo_tick) * (y1 - y0)
-        draw.line([(x0, y), (x1, y)], fill=CHART_GRID, width=ss)
-        draw.text(
-            (x0 - 8 * ss * scale, y), _number(value), font=small, fill=CHART_AXIS, anchor="rm"
-        )
-        value += step
-    times = [point_time(p).timestamp() for p in points]
-    t0, t1 = times[0], times[-1]
-    if t1 - t0 < 1e-6:
-        positions = (
-            [0.5] if len(points) == 1 else [i / (len(points) - 1) for i in range(len(points))]
-        )
-    else:
-        positions = [(t - t0) / (t1 - t0) for t in times]
-    coords = [
-        (x0 + pos * (x1 - x0), y1 - (r - lo_tick) / (hi_tick - lo_tick) * (y1 - y0))
-        for pos, r in zip(positions, ratings, strict=True)
-    ]
-    if len(coords) > 1:
-        draw.line(coords, fill=CHART_LINE, width=round(4 * ss * scale), joint="curve")
-    if len(coords) <= 60:
-        r = 4.5 * ss * scale
-        for cx, cy in coords:
-            draw.ellipse(
-                (cx - r, cy - r, cx + r, cy + r), fill=CHART_LINE, outline=CHART_BG, width=ss
-            )
-    last_x, last_y = coords[-1]
-    label = _number(ratings[-1])
-    draw.text(
-        (min(last_x, x1 - 4 * ss), last_y - 10 * ss * scale),
-        label,
-        font=title_font,
-        fill=CHART_LINE,
-        anchor="rb",
-    )
-    draw.text(
-        (x0, y1 + 8 * ss * scale),
-        _date_label(points[0].when),
-        font=small,
-        fill=CHART_AXIS,
-        anchor="lt",
-    )
-    if len(points) > 1:
-        draw.text(
-            (x1, y1 + 8 * ss * scale),
-            _date_label(points[-1].when),
-            font=small,
-            fill=CHART_AXIS,
-            anchor="rt",
-        )
-    return canvas.reduce(ss)

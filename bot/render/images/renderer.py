@@ -13,7 +13,8 @@ from typing import Literal
 from PIL import Image
 
 from .briscola import BriscolaScene, compose_briscola
-from .compose import calibration_image, compose_chart, compose_hand, compose_table
+from .chart import compose_chart
+from .compose import calibration_image, compose_hand, compose_table
 from .lru import Lru
 from .scene import HandScene, RatingChart, TableScene, scene_digest
 from .sprites import MAX_CARD_WIDTH, MIN_CARD_WIDTH, Fonts, SpriteCache
