@@ -1,0 +1,334 @@
+"""Terminal play's session: who is playing, the table to play (resumed or new), the game loop
+(the menu of moves, a line read, the move played while the next line is read ahead), leaving
+(the game saved) and playing again. ``TerminalPlay`` joins the move reader (``choose``) and the
+screen after moves (``present``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TextIO
+
+from bot.render import Renderer
+from bot.service import (
+    ChatRef,
+    Event,
+    HandView,
+    Result,
+    TableInfo,
+    TableService,
+    UserRef,
+)
+
+from .choose import MoveChooser
+from .console import PLATFORM
+from .layout import columns, terminal_width
+from .present import Presenter, _Seen
+from .texts import HELP, PROMPT_SCOPA, PROMPTS, QUIT, TABLE, YES
+
+__all__ = ["DEFAULT_GAME", "MAX_CATCH_UPS", "MAX_PROMPTS", "NameBook", "TerminalPlay"]
+
+DEFAULT_GAME = "scopa"
+# A bound on prompts in one session, so a runaway input stream always ends.
+MAX_PROMPTS = 100_000
+# A bound on rounds of left-over computer turns in a row (each round plays all of them).
+MAX_CATCH_UPS = 3
+
+
+class NameBook(Protocol):
+    """Where the terminal keeps the player's name between runs."""
+
+    async def get(self) -> str | None: ...
+
+    async def put(self, name: str) -> None: ...
+
+
+class TerminalPlay(MoveChooser, Presenter):
+    """One human at the keyboard, computers in the other seats."""
+
+    def __init__(
+        self,
+        service: TableService,
+        renderer: Renderer,
+        *,
+        user: UserRef,
+        chat_id: str = "local",
+        read: Callable[[], Awaitable[str | None]],
+        out: TextIO,
+        resume_command: str = "tavolo",
+        names: NameBook | None = None,
+        ask_name: bool = False,
+        width: Callable[[], int] | None = None,
+    ) -> None:
+        self.service = service
+        self.renderer = renderer
+        self.user = user
+        self.chat = ChatRef(PLATFORM, chat_id)
+        self._read = read
+        self.out = out
+        self.resume_command = resume_command
+        self.names = names
+        self.ask_name = ask_name
+        self._width = width or terminal_width
+        self._seen = _Seen()
+        self._locale = user.locale or "it"
+        self._saved_game = False  # a game of this player's is saved: leaving says how to resume
+        self._started = False  # this run got as far as a table (else: nothing played yet)
+        self._ahead: asyncio.Future[str | None] | None = None  # a line read while computers played
+
+    async def ask(self, prompt: str) -> str | None:
+        self.out.write(prompt)
+        self.out.flush()
+        line = await self._next_line()
+        return None if line is None else line.strip()
+
+    async def _next_line(self) -> str | None:
+        """The next input line: one read ahead while the computers played, else a new read."""
+        ahead, self._ahead = self._ahead, None
+        return await (ahead if ahead is not None else self._read())
+
+    async def _reading_meanwhile(self, work: Awaitable[Result]) -> Result | None:
+        """``work`` (computers about to think) while the input is read ahead: when it ends
+        (Ctrl-D) first, the work is cancelled (the moves made so far are saved) and None says
+        the player left. A line typed ahead waits for the next prompt."""
+        task = asyncio.ensure_future(work)
+        if self._ahead is None:
+            self._ahead = asyncio.ensure_future(self._read())
+        try:
+            waiting: set[asyncio.Future[Any]] = {task, self._ahead}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done() and self._ahead.done() and self._ahead.result() is None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                return None
+            return await task
+        except BaseException:  # Ctrl-C: nothing may go on using the store being closed
+            task.cancel()
+            raise
+
+    async def run(
+        self, game: str | None, *, players: int | None, level: str, new: bool = False
+    ) -> int:
+        """Resume the open table (``game`` None: whichever it is), or open a new one (of
+        ``game``, Scopa by default); play until it ends or the user quits.
+
+        Ctrl-C (the task cancelled) and Ctrl-D (end of input) leave at once, saying the game is
+        saved and how to resume it."""
+        try:
+            self._saved_game = bool(await self._my_tables())
+            if not await self._who():
+                self.out.write("\n")
+                self._leaving()
+                return 0
+            # The terminal is this player's own chat: its public views speak their language.
+            await self.service.set_language(self._locale, user=self.user, chat=self.chat)
+            table, shown = await self._table(game, players=players, level=level, new=new)
+            if table is None:
+                return 2
+            return await self._loop(table.id, shown)
+        except asyncio.CancelledError:
+            self.out.write("\n")
+            self._leaving()
+            raise
+
+    def _left(self) -> int:
+        """The input ended while the computers played (Ctrl-D): leave as at the prompt."""
+        self.out.write("\n")
+        self._leaving()
+        return 0
+
+    def _leaving(self) -> None:
+        """What leaving now means for the game: saved (and how to resume it), or none yet."""
+        if self._saved_game:
+            self.say(
+                self._("Game saved. To resume it, run: {command}").format(
+                    command=self.resume_command
+                )
+            )
+        elif not self._started:
+            self.say(
+                self._(
+                    "No game was dealt yet, so there is nothing to save. To play, run: {command}"
+                ).format(command=self.resume_command)
+            )
+
+    async def _my_tables(self) -> list[TableInfo]:
+        tables = await self.service.open_tables(self.chat)
+        return [t for t in tables if t.seat_of(PLATFORM, self.user.user_id) is not None]
+
+    async def _who(self) -> bool:
+        """The player's name: asked on the first run (the login name is the default). False
+        when the player left instead of answering (Ctrl-D)."""
+        if self.names is None:
+            return True
+        known = await self.names.get()
+        if known:
+            self.user = UserRef(self.user.platform, self.user.user_id, known, self.user.locale)
+            return True
+        if self.ask_name:
+            answer = await self.ask(
+                self._("Your name at the table [{name}]: ").format(name=self.user.name)
+            )
+            if answer is None:
+                return False
+            name = " ".join(answer.split())[:32]
+            if name:
+                self.user = UserRef(self.user.platform, self.user.user_id, name, self.user.locale)
+        await self.names.put(self.user.name)
+        return True
+
+    async def _table(
+        self, game: str | None, *, players: int | None, level: str, new: bool
+    ) -> tuple[TableInfo | None, Result | None]:
+        """The table to play (resumed or new) and, when just dealt, what was shown."""
+        tables = await self.service.open_tables(self.chat)
+        mine = [t for t in tables if t.seat_of(PLATFORM, self.user.user_id) is not None]
+        if mine and not new:
+            table = mine[-1]
+            self._started = True
+            if table.status == "lobby":
+                result = await self.service.start(self.chat, self.user, table.id, fill_with=level)
+                if result.refusal is not None:
+                    self._show(result.events, refusal=result)
+                    return None, None
+                self._saved_game = True
+                return result.table, result
+            self.say(self._("Resuming the saved game (table {id}).").format(id=table.id))
+            wanted = (game or "").strip().lower()
+            if wanted and table.game != wanted:
+                hint = self._("To leave it and start {game} instead, run: {command}")
+                self.say(
+                    hint.format(
+                        game=self.renderer.game_label(wanted, self._locale),
+                        command=f"{self.resume_command} play {wanted} --new",
+                    )
+                )
+            await self._resume_log(table)
+            return table, None
+        game = game or DEFAULT_GAME
+        kind = self.service.registry.get(game)
+        if kind is None or (players is not None and players not in kind.players):
+            # Refused before the saved game is given up: create_table says why.
+            result = await self.service.create_table(self.chat, self.user, game, players=players)
+            if result.refusal is not None and result.refusal.code != "too_many_tables":
+                self._show(result.events, refusal=result)
+                return None, None
+        for t in tables:
+            await self.service.abandon(self.chat, self.user, t.id, is_admin=True)
+        self._saved_game = False
+        result = await self.service.create_table(self.chat, self.user, game, players=players)
+        if result.refusal is not None:
+            self._show(result.events, refusal=result)
+            return None, None
+        assert result.table is not None
+        self._started = True
+        started = await self.service.start(self.chat, self.user, result.table.id, fill_with=level)
+        self._seen = _Seen()
+        if started.refusal is not None:
+            self._show(started.events, refusal=started)
+            return None, None
+        self._saved_game = True
+        return started.table, started
+
+    async def _resume_log(self, table: TableInfo) -> None:
+        """On resuming, the moves since the player's own last one are shown again."""
+        moves = await self._moves(table.id)
+        seat = table.seat_of(PLATFORM, self.user.user_id)
+        mine = [i for i, m in enumerate(moves) if m["seat"] == seat]
+        self._seen.moves = mine[-1] if mine else 0
+
+    async def _catch_up(self, table_id: int) -> list[Event] | None:
+        """Play the computers' turns left over (the process stopped while they thought); None
+        when the player left meanwhile."""
+        result = await self._reading_meanwhile(
+            self.service.catch_up(self.chat, self.user, table_id)
+        )
+        if result is None:
+            return None
+        return [] if result.refusal is not None else list(result.events)
+
+    async def _loop(self, table_id: int, dealt: Result | None = None) -> int:
+        self._saved_game = True
+        happened: list[Event] = list(dealt.events) if dealt is not None else []
+        if dealt is None:
+            caught = await self._catch_up(table_id)  # resumed: the computers finish first
+            if caught is None:
+                return self._left()
+            happened = caught
+        shown = await self.service.show(self.chat, self.user, table_id)
+        await self._present(happened, shown)
+        waits = 0
+        for _ in range(MAX_PROMPTS):
+            table = shown.table
+            if table is None:
+                self._show([], refusal=shown)
+                return 1
+            if table.status != "playing":
+                return await self._finished(table)
+            hand = next((e for e in shown.events if isinstance(e, HandView)), None)
+            moves: list[str] = list(getattr(hand.view, "legal_moves", ()) or ()) if hand else []
+            if not moves:
+                # Not the player's turn: computers' turns are left over.
+                waits += 1
+                caught = await self._catch_up(table_id)
+                if caught is None:
+                    return self._left()
+                happened = caught
+                if not happened or waits > MAX_CATCH_UPS:
+                    self.say(self._("The game cannot go on: nobody is to move."))
+                    return 1
+                shown = await self.service.show(self.chat, self.user, table_id)
+                await self._present(happened, shown)
+                continue
+            waits = 0
+            labels = [self._label(table.family, m) for m in moves]
+            menu = [f"{i}) {label}" for i, label in enumerate(labels, 1)]
+            for row in columns(menu, self._width() - 1):
+                self.say(row)
+            prompt = PROMPTS.get(table.family, PROMPT_SCOPA)
+            line = await self.ask(self._(prompt))
+            if line is None or line.lower() in QUIT:
+                if line is None:
+                    self.out.write("\n")
+                self._leaving()
+                return 0
+            if not line:
+                continue
+            if line.lower() in HELP:
+                self.say(self._help(table.family))
+                continue
+            if line.lower() in TABLE:
+                shown = await self.service.show(self.chat, self.user, table_id)
+                self._show(shown.events, refusal=shown)
+                continue
+            move = self._choose(line, moves, labels, table.family, hand)
+            if move is None:
+                continue
+            played = await self._reading_meanwhile(
+                self.service.play(self.chat, self.user, table_id, version=table.version, move=move)
+            )
+            if played is None:
+                return self._left()
+            result = played
+            if result.refusal is not None:
+                self._show([], refusal=result)
+                continue
+            shown = await self.service.show(self.chat, self.user, table_id)
+            await self._present(result.events, shown)
+        return 1
+
+    async def _finished(self, table: TableInfo) -> int:
+        self._saved_game = False
+        line = await self.ask(self._("Play again? [y/N] "))
+        if line is not None and line.lower() in YES:
+            result = await self.service.rematch(self.chat, self.user, table.id)
+            self._seen = _Seen()
+            if result.refusal is not None or result.table is None:
+                self._show(result.events, refusal=result)
+                return 1
+            return await self._loop(result.table.id, result)
+        if line is None:
+            self.out.write("\n")
+        return 0
