@@ -294,7 +294,7 @@ class Renderer:
     def _hand(self, e: HandView, t: gettext.NullTranslations) -> Message:
         if e.focus == QUIT:
             return self._quit(e, t)
-        message = self._hand_moves(e, t)
+        message = family_renderer(e.table.family).hand_message(self, e, t)
         if e.table.status != "playing" or len(message.buttons) >= MAX_ROWS:
             return message
         leave = self._button(e.table, t.gettext("Leave the game…"), QUIT)
@@ -312,9 +312,6 @@ class Renderer:
             self._button(e.table, _("« Back"), "@hand"),
         )
         return Message(self._title(e.table, t) + "\n" + text, (buttons,))
-
-    def _hand_moves(self, e: HandView, t: gettext.NullTranslations) -> Message:
-        return family_renderer(e.table.family).hand_message(self, e, t)
 
     def _turn(self, e: TurnNotice, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
