@@ -57,7 +57,7 @@ from bot.discord.presses import OPEN_ACTIONS, Presses
 
 # The tests of the handler's pure parts import it from here.
 from bot.discord.routing import latest_table_views as _latest_table_views
-from bot.discord.table_commands import DEFER_AFTER, SEATING_OPTIONS, TABLE_GAMES, TableCommands
+from bot.discord.table_commands import DEFER_AFTER, SEATING_OPTIONS, TableCommands
 from bot.service import Result
 
 __all__ = [
@@ -72,7 +72,6 @@ __all__ = [
     "PICK_CARDS",
     "PLATFORM",
     "SEATING_OPTIONS",
-    "TABLE_GAMES",
     "TABLE_MESSAGE",
     "TEXTS",
     "TURN_HAND",
@@ -102,7 +101,7 @@ class ServiceHandler(TableCommands, ChatCommands, Presses):
         call = SlashCall(interaction, self.chat_of(interaction), self.user_of(interaction), options)
         self._hint_chat(interaction)
         result: Result | None
-        if name in TABLE_GAMES:
+        if self.service.registry.get(name) is not None:  # a game: open a table
             result = await self._table_command(call, name)
         else:
             run = self._commands().get(name)

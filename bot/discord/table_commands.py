@@ -17,7 +17,6 @@ from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import is_channel_admin
 from bot.service import ChatRef, Result, UserRef
 
-TABLE_GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
 # A table command answers with the table itself; only a slower service gets "thinking…" first.
