@@ -41,7 +41,6 @@ from bot.discord.chat_commands import ChatCommands
 from bot.discord.handler_core import (
     DM_WISH,
     LANGUAGE_NAMES,
-    N_,
     NOTIFY,
     PLATFORM,
     TABLE_MESSAGE,
@@ -58,6 +57,7 @@ from bot.discord.presses import OPEN_ACTIONS, Presses
 # The tests of the handler's pure parts import it from here.
 from bot.discord.routing import latest_table_views as _latest_table_views
 from bot.discord.table_commands import DEFER_AFTER, SEATING_OPTIONS, TableCommands
+from bot.render import N_
 from bot.service import Result
 
 __all__ = [

@@ -23,7 +23,7 @@ from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
 from bot.discord.replies import DEFERRED, FILLED, fill_original, original_pending
 from bot.discord.settings_menu import SettingsMenu
-from bot.render import BRISCOLA_FAMILIES, Message, Renderer, move_text, scala40_move_text
+from bot.render import BRISCOLA_FAMILIES, N_, Message, Renderer, move_text, scala40_move_text
 from bot.render.briscola import briscola_move_text
 from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
@@ -54,11 +54,6 @@ TURN_MESSAGE = "turn"
 # actions keep a turn notice from being taken for the table message.
 TURN_HAND = "~hand"
 LANGUAGE_NAMES = {"it": "Italiano", "en": "English"}
-
-
-def N_(message: str) -> str:
-    """Marks a string for extraction (the catalogs of ``bot/render/locale``)."""
-    return message
 
 
 TEXTS = {
