@@ -7,7 +7,10 @@ lives here (text comes from ``bot.render``).
 Modules:
 * ``limits``     Discord's message and component limits, and layouts that respect them.
 * ``components`` persistent buttons and select menus (``DynamicItem``: state in the custom id).
-* ``commands``   the slash commands, their option choices and Italian localizations.
+* ``commands``   the slash commands, their option choices and Italian localizations; with
+                 ``command_base`` (forwarding to the handler), ``command_texts`` (Italian names,
+                 descriptions, the translator), ``option_choices`` (rule option values from the
+                 engines' ``Rules.options()``), ``game_commands`` (the commands opening tables).
 * ``sync``       syncing the command tree only when it changed (Discord caps creates per day).
 * ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
 * ``hands``      each player's one hand message, edited through interaction webhooks or in DMs.
