@@ -7,12 +7,21 @@ lives here (text comes from ``bot.render``).
 Modules:
 * ``limits``     Discord's message and component limits, and layouts that respect them.
 * ``components`` persistent buttons and select menus (``DynamicItem``: state in the custom id).
-* ``commands``   the slash commands, their option choices and Italian localizations.
+* ``commands``   the slash commands, their option choices and Italian localizations; with
+                 ``command_base`` (forwarding to the handler), ``command_texts`` (Italian names,
+                 descriptions, the translator), ``option_choices`` (rule option values from the
+                 engines' ``Rules.options()``), ``game_commands`` (the commands opening tables).
 * ``sync``       syncing the command tree only when it changed (Discord caps creates per day).
 * ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
 * ``hands``      each player's one hand message, edited through interaction webhooks or in DMs.
 * ``bot``        ``TavoloBot``: the ``commands.Bot`` subclass all of it hangs on, deps injected.
-* ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages.
+* ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages; built
+                 from ``handler_core`` (dependencies, identities, adapter state),
+                 ``hand_delivery`` (hands, DMs), ``routing`` (a result to its places), ``presses``
+                 (buttons, menus), ``table_commands`` and ``chat_commands`` (slash commands).
+* ``message_views`` the components of rendered messages, a hand's card picker.
+* ``replies``    a slash command's deferred reply.
+* ``idmap``      the JSON id maps of earlier versions (read once into the store).
 * ``app``        ``serve(app)`` for the composition root; ``sync_commands_cli``.
 * ``__main__``   ``python -m bot.discord sync [--force]``.
 """

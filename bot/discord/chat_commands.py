@@ -1,0 +1,155 @@
+"""The slash commands about players and the channel: leaderboards and statistics, languages, deck
+styles, turn mentions, the help and the settings menu.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.discord.commands import ITALIAN_NAMES
+from bot.discord.delivery import answer
+from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, SlashCall
+from bot.discord.routing import EventRouting
+from bot.discord.settings_menu import is_channel_admin
+from bot.render.pictures import DEFAULT_STYLE
+from bot.service import Audience, Event, Leaderboard, Result, Stats, UserRef
+
+
+class ChatCommands(EventRouting):
+    """/leaderboard, /stats, /lang, /style, /notify, /help, /settings."""
+
+    async def _leaderboard_command(self, call: SlashCall) -> Result:
+        """/leaderboard: a game's board, everyone's or this channel's, this season or all time."""
+        scoped = call.options.get("scope") == "chat"
+        result = await self.service.leaderboard(
+            call.options.get("family") or "scopa",
+            user=call.user,
+            chat=call.chat if scoped else None,
+            period="season" if call.options.get("period") == "season" else "all",
+        )
+        if not scoped and call.interaction.guild_id is not None:
+            # The global board too is a public answer in the channel, like the chat's.
+            where = Audience("chat", PLATFORM, call.chat.chat_id)
+            locale = await self.service.chat_locale(call.chat)
+            result = retarget(result, where, locale)
+        return result
+
+    async def _stats_command(self, call: SlashCall) -> Result:
+        """/stats: a player's statistics (default: the asker's), for the asker to read."""
+        player = call.options.get("player")
+        who = call.user
+        if isinstance(player, discord.abc.User):
+            who = UserRef(PLATFORM, str(player.id), player.display_name, call.user.locale)
+        result = await self.service.stats(who, chat=call.chat)
+        if who.user_id != call.user.user_id:
+            # About another player, but for the asker to read, in the asker's language.
+            asker = Audience("user", PLATFORM, call.user.user_id)
+            locale = await self.service.user_locale(call.user, chat=call.chat)
+            result = retarget(result, asker, locale)
+        return result
+
+    async def _notify_command(self, call: SlashCall) -> None:
+        """/notify: turn the user's turn mentions on or off."""
+        on = call.options.get("state") != "off"
+        await self._set_notify(call.interaction.user.id, on)
+        text = self.text(
+            "notify_on" if on else "notify_off",
+            await self.service.user_locale(call.user, chat=call.chat),
+        )
+        await answer(call.interaction, text, ephemeral=True)
+
+    async def _help_command(self, call: SlashCall) -> None:
+        """/help: the slash commands, privately."""
+        await answer(
+            call.interaction,
+            self._help(call.interaction, await self._locale(call.interaction)),
+            ephemeral=True,
+        )
+
+    async def _style_command(self, call: SlashCall) -> None:
+        """/style: the deck style of the pictures, privately confirmed."""
+        await answer(
+            call.interaction, await self._style(call.interaction, call.options), ephemeral=True
+        )
+
+    async def _settings_command(self, call: SlashCall) -> None:
+        """/settings: the channel's settings menu."""
+        await self.settings_menu.command(call.interaction, call.chat, call.user)
+
+    async def _locale(self, interaction: discord.Interaction[Any]) -> str:
+        """The interacting user's language: their /lang, else their Discord client's."""
+        return await self.service.user_locale(
+            self.user_of(interaction), chat=self.chat_of(interaction)
+        )
+
+    async def _lang_command(self, call: SlashCall) -> None:
+        """/lang: the user's own language, or (``scope:chat``, admins) the channel's."""
+        code = str(call.options.get("language"))
+        for_chat = call.options.get("scope") == "chat" and call.interaction.guild_id is not None
+        if for_chat and not is_channel_admin(call.interaction):
+            await answer(
+                call.interaction,
+                self.text("lang_admin", await self._locale(call.interaction)),
+                ephemeral=True,
+            )
+            return
+        result = await self.service.set_language(
+            code, user=call.user, chat=call.chat if for_chat else None
+        )
+        if result.refusal is not None:
+            await self.deliver(result, call.interaction)
+            return
+        name = LANGUAGE_NAMES.get(code, code)
+        key = "lang_chat" if for_chat else "lang_user"
+        await answer(
+            call.interaction, self.text(key, code).format(language=name), ephemeral=not for_chat
+        )
+
+    async def _style(
+        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
+    ) -> str:
+        """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
+        locale = await self._locale(interaction)
+        if self.pictures is None or not self.pictures.enabled:
+            return self.renderer.notice("style_off", locale)
+        deck = str(options.get("deck") or DEFAULT_STYLE)
+        if deck not in self.pictures.style_choices():
+            deck = DEFAULT_STYLE
+        mine = options.get("scope") == "me" or interaction.guild_id is None
+        owner = str(interaction.user.id) if mine else str(interaction.channel_id)
+        await self.pictures.set_style(deck, platform=PLATFORM, owner=owner)
+        label = self.pictures.style_label(deck, locale)
+        return self.renderer.notice("style_set", locale).format(style=label)
+
+    def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
+        """The slash commands with their descriptions, in the user's language (the command
+        catalog's own text: what to type, not how to play)."""
+        italian = locale == "it"
+        translations = self.renderer.translations(locale)
+        client = interaction.client
+        tree = getattr(client, "tree", None)
+        lines = []
+        for command in tree.get_commands() if tree is not None else ():
+            if not isinstance(command, discord.app_commands.Command):
+                continue
+            name, description = command.name, command.description
+            if italian:
+                name = ITALIAN_NAMES.get(name, name)
+            description = translations.gettext(description)
+            lines.append(f"/{name} — {description}")
+        return "\n".join(lines)
+
+
+def retarget(result: Result, audience: Audience, locale: str) -> Result:
+    """The result with its leaderboard and stats events sent to ``audience`` in ``locale``."""
+    events: list[Event] = [
+        dataclasses.replace(e, audience=audience, locale=locale)
+        if isinstance(e, Leaderboard | Stats)
+        else e
+        for e in result.events
+    ]
+    return Result(events, result.table, result.refusal)

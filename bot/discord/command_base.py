@@ -1,0 +1,46 @@
+"""What every slash command shares: the handler it forwards to, and how it writes its words.
+
+Every command only gathers its options and hands them to the bot's handler
+(``handler.command(interaction, name, options)``): what the options mean is the service's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+from discord.app_commands import Choice, locale_str
+
+__all__ = ["CommandHandler", "forward", "named", "t"]
+
+
+@runtime_checkable
+class CommandHandler(Protocol):
+    async def command(
+        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+    ) -> None:
+        """Run the slash command ``name`` with the options the user gave (unset ones left out)."""
+
+
+def _handler(interaction: discord.Interaction[Any]) -> CommandHandler:
+    handler = getattr(interaction.client, "handler", None)
+    if not isinstance(handler, CommandHandler):
+        raise TypeError("the client has no command handler: use bot.discord.bot.TavoloBot")
+    return handler
+
+
+async def forward(interaction: discord.Interaction[Any], name: str, **options: Any) -> None:
+    """Hand the command to the client's handler, with the options the user set."""
+    given = {key: value for key, value in options.items() if value is not None}
+    await _handler(interaction).command(interaction, name, given)
+
+
+def t(text: str) -> locale_str:
+    """A name or description, translated by the tree's translator."""
+    return locale_str(text)
+
+
+def named(*pairs: tuple[str, str]) -> list[Choice[str]]:
+    """Choices from (English label, value) pairs."""
+    return [Choice(name=t(label), value=value) for label, value in pairs]

@@ -1,0 +1,173 @@
+"""Buttons and select menus: who may press, the press handed to the service (or to the settings
+menu), and the adapter's own actions on a hand (picking cards, turning a page of moves).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.discord.components import ActionRef
+from bot.discord.delivery import answer, picture_to_edit, shown_picture
+from bot.discord.handler_core import PLATFORM, TURN_HAND, locale_hint
+from bot.discord.limits import MAX_CONTENT, fit_content
+from bot.discord.message_views import PICK_CARDS, hand_view
+from bot.discord.routing import EventRouting
+from bot.discord.settings_menu import ACTION_PREFIX as SETTINGS_ACTION
+from bot.discord.settings_menu import is_channel_admin
+from bot.service import HandView, Refusal
+
+logger = logging.getLogger(__name__)
+
+# Lobby actions anyone in the channel may press; every other action needs a seat at the table.
+# ("@kick" is the creator's or an admin's, who need not play: the service says who may.)
+OPEN_ACTIONS = (
+    "@join",
+    "@leave",
+    "@start",
+    "@fill",
+    "@ai",
+    "@seat",
+    "@hand",
+    "@rematch",
+    "@kick",
+)
+
+
+class Presses(EventRouting):
+    """Component presses -> ``TableService.press``."""
+
+    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+        """Lobby buttons are for anyone; moves only for a player seated at that table."""
+        if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
+            return True
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            tables = await self.service.open_tables(chat)
+        except Exception as error:
+            # discord.py would drop the press silently: say something and log why.
+            await self.failed(interaction, error)
+            return False
+        table = next((t for t in tables if t.id == ref.table_id), None)
+        if table is None or table.seat_of(PLATFORM, str(interaction.user.id)) is not None:
+            return True  # an unknown or closed table: the service gives the precise refusal
+        refusal = Refusal("not_seated", locale_hint(interaction.locale))
+        await interaction.response.send_message(
+            self.renderer.refusal(refusal, limit=MAX_CONTENT), ephemeral=True
+        )
+        return False
+
+    async def act(
+        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+    ) -> None:
+        """A button press or a select: acknowledge at once, then hand it to the service."""
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        self._hint_chat(interaction)
+        if ref.action.startswith(SETTINGS_ACTION):
+            try:
+                await self.settings_menu.press(
+                    interaction, ref, self.chat_of(interaction), self.user_of(interaction)
+                )
+            except Exception as error:
+                await self.failed(interaction, error)
+            return
+        action = ref.action
+        if action == TURN_HAND:
+            action = "@hand"  # "My hand" on a turn notice
+        elif action.startswith("~"):
+            # The adapter's own: picking cards, turning a page of moves. No service action.
+            if ref.action == PICK_CARDS or ref.page is not None:
+                await self._redraw_hand(interaction, ref, picked=values, page=ref.page or 0)
+            return
+        if values:
+            # A select menu's action is completed by the chosen values, joined with "+" (cards
+            # picked for a meld: "<action>7D+8D+9D").
+            action = action + "+".join(values)
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            user = self.user_of(interaction)
+            result = await self.service.press(
+                chat,
+                user,
+                f"{ref.table_id}:{ref.version}:{action}",
+                is_admin=is_channel_admin(interaction),
+            )
+            await self.deliver(result, interaction)
+            source = interaction.message
+            if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
+                # Left the game from the hand's question: the hand keeps no buttons.
+                try:
+                    await interaction.edit_original_response(view=None)
+                except discord.HTTPException as error:
+                    logger.info("could not clear the left hand's buttons: %s", error)
+            if (
+                result.refusal is not None
+                and result.refusal.code == "stale"
+                and source is not None
+                and source.flags.ephemeral
+            ):
+                # An old hand message: it heals, showing the current hand (and becomes the hand).
+                await self._redraw_hand(interaction, ref, picked=(), page=0)
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def _redraw_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        ref: ActionRef,
+        *,
+        picked: Sequence[str],
+        page: int,
+    ) -> None:
+        """Show the hand message again with the moves narrowed to the picked cards."""
+        try:
+            chat = await self._chat_for(interaction, ref.table_id)
+            result = await self.service.show(chat, self.user_of(interaction), ref.table_id)
+            if result.refusal is not None:
+                await self._alert(
+                    interaction, self.renderer.refusal(result.refusal, limit=MAX_CONTENT)
+                )
+                return
+            mine = str(interaction.user.id)
+            hand = next(
+                (e for e in result.events if isinstance(e, HandView) and e.audience.id == mine),
+                None,
+            )
+            if hand is None:
+                return
+            message = self.renderer.render(hand)
+            view = hand_view(hand, message, picked=picked, page=page, label=self.move_label(hand))
+            image = await self.picture(hand, picked=picked)
+            kwargs: dict[str, Any] = {
+                "view": view,
+                **picture_to_edit(image, shown_picture(interaction.message), alt=message.text),
+            }
+            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            source = interaction.message
+            if source is not None and source.flags.ephemeral:
+                # The pressed message is the player's hand from now on, with a fresh token.
+                user_id, table_id = interaction.user.id, hand.table.id
+                place = await self.hands.get(user_id, table_id)
+                if place is not None and not place.is_message(source):
+                    await self.hands.remove(interaction.client, place)
+                picture = None if image is None else image.filename
+                await self.hands.put(
+                    user_id,
+                    table_id,
+                    self.hands.hook(interaction, source, original=True, picture=picture),
+                )
+        except Exception as error:
+            await self.failed(interaction, error)
+
+    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A button or menu that is not Tavolo's current kind (left by an older version):
+        acknowledged with a short notice instead of Discord's "This interaction failed"."""
+        text = self.text("old_button", locale_hint(interaction.locale))
+        try:
+            await answer(interaction, text, ephemeral=True)
+        except discord.HTTPException:
+            logger.warning("could not answer a press on an unknown component")

@@ -1,0 +1,47 @@
+"""The state of a slash command's own reply: deferred ("thinking…", publicly or privately), and
+whether that reply got its content yet. Kept in ``interaction.extras`` so every part of the
+handler sees the same interaction's state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord.delivery import picture_to_edit
+from bot.discord.limits import fit_content
+from bot.render.images import RenderedImage
+
+DEFERRED = "tavolo.deferred"  # "public" or "private": how a command was deferred
+FILLED = "tavolo.filled"  # the deferred reply got its content (or was deleted)
+
+
+async def defer_command(interaction: discord.Interaction[Any], *, private: bool) -> None:
+    """Answer "thinking…" now (only the user sees it when ``private``), the content later."""
+    await interaction.response.defer(ephemeral=private, thinking=True)
+    interaction.extras[DEFERRED] = "private" if private else "public"
+
+
+def original_pending(interaction: discord.Interaction[Any]) -> bool:
+    """A command was deferred and its "thinking" reply still waits for content."""
+    return DEFERRED in interaction.extras and not interaction.extras.get(FILLED)
+
+
+async def fill_original(
+    interaction: discord.Interaction[Any],
+    text: str,
+    view: discord.ui.View | None,
+    image: RenderedImage | None = None,
+) -> discord.Message:
+    """Give the deferred reply its content; the message it became."""
+    kwargs: dict[str, Any] = {} if view is None else {"view": view}
+    kwargs.update(picture_to_edit(image, None, alt=text))
+    sent = await interaction.edit_original_response(content=fit_content(text), **kwargs)
+    interaction.extras[FILLED] = True
+    return sent
+
+
+def pending_private(interaction: discord.Interaction[Any]) -> bool:
+    """A command deferred privately still waits for its reply's content."""
+    return original_pending(interaction) and interaction.extras.get(DEFERRED) == "private"

@@ -1,0 +1,97 @@
+"""The slash commands about the channel's table: open one (with computers at once), show one's
+hand (``/hand``, also choosing DMs), its rules, and close it, leave it or remove a player from it
+(the creator or an admin: the service says who may).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.discord.handler_core import PLATFORM, SlashCall
+from bot.discord.replies import defer_command
+from bot.discord.routing import EventRouting
+from bot.discord.settings_menu import is_channel_admin
+from bot.service import ChatRef, Result, UserRef
+
+# Options of the table commands that are not rule options.
+SEATING_OPTIONS = ("players", "computers", "level")
+# A table command answers with the table itself; only a slower service gets "thinking…" first.
+DEFER_AFTER = 1.5
+
+
+class TableCommands(EventRouting):
+    """/scopa, /scopone, /scala40, /briscola, /chiamata, /hand, /rules, /abandon, /leave, /kick."""
+
+    async def _table_command(self, call: SlashCall, game: str) -> Result:
+        """Open a table of ``game``. No public "thinking…" unless the service is slow: a refusal
+        (a table is already open here) then stays private, and a new table is the command's own
+        reply."""
+        admin = is_channel_admin(call.interaction)
+        opening = asyncio.ensure_future(
+            self._open_table(call.chat, call.user, game, call.options, is_admin=admin)
+        )
+        done, _ = await asyncio.wait({opening}, timeout=DEFER_AFTER)
+        if not done:
+            await defer_command(call.interaction, private=False)
+        return await opening
+
+    async def _open_table(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        game: str,
+        options: Mapping[str, Any],
+        *,
+        is_admin: bool = False,
+    ) -> Result:
+        rules = {k: v for k, v in options.items() if k not in SEATING_OPTIONS}
+        result = await self.service.create_table(
+            chat, user, game, players=options.get("players"), options=rules, is_admin=is_admin
+        )
+        computers = int(options.get("computers") or 0)
+        if not result.ok or result.table is None or computers <= 0:
+            return result
+        events = list(result.events)
+        level = str(options.get("level") or "easy")
+        table_id = result.table.id
+        for _ in range(min(computers, result.table.players - 1)):
+            added = await self.service.add_computer(chat, user, level, table_id)
+            if not added.ok:
+                return Result(events, result.table, added.refusal)
+            events.extend(added.events)
+            result = added
+        return Result(events, result.table)
+
+    async def _hand_command(self, call: SlashCall) -> Result:
+        """/hand: the user's hand, privately (``dm:True``: by DM from now on)."""
+        await self._set_dm(call.interaction.user.id, bool(call.options.get("dm")))
+        await defer_command(call.interaction, private=True)
+        return await self.service.show(call.chat, call.user)
+
+    async def _rules_command(self, call: SlashCall) -> Result:
+        """/rules: the rule options of the channel's table."""
+        return await self.service.rules(call.chat, call.user)
+
+    async def _abandon_command(self, call: SlashCall) -> Result:
+        """/abandon: close the channel's table without a result (its creator or an admin)."""
+        return await self.service.abandon(
+            call.chat, call.user, is_admin=is_channel_admin(call.interaction)
+        )
+
+    async def _leave_command(self, call: SlashCall) -> Result:
+        """/leave: leave the lobby, or the game (a computer plays the seat)."""
+        return await self.service.leave(call.chat, call.user)
+
+    async def _kick_command(self, call: SlashCall) -> Result:
+        """/kick: remove a player (none named: the service offers a list)."""
+        player = call.options.get("player")
+        target = None
+        if isinstance(player, discord.abc.User):
+            target = UserRef(PLATFORM, str(player.id), player.display_name)
+        return await self.service.kick(
+            call.chat, call.user, target=target, is_admin=is_channel_admin(call.interaction)
+        )
