@@ -1,7 +1,8 @@
 """What a move did, as the engines report it: typed, immutable, public events.
 
 Each game kind defines its events as small frozen dataclasses over :class:`Event` (Scopa's in
-``engine.scopa.events``, Scala 40's in ``engine.scala40.events``); a game state's ``events`` are
+``engine.scopa.events``, Scala 40's in ``engine.scala40.events``; :class:`Dealt`, the same in
+both, is declared here and re-exported by each); a game state's ``events`` are
 those of the move that made it, in the order they happened. Every event is public: it never
 names a card another seat could not see (a card drawn from the stock is not named).
 
@@ -19,7 +20,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card
 
-__all__ = ["Event", "plain"]
+__all__ = ["Dealt", "Event", "plain"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,20 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": getattr(self, "seat", None), "data": self.data}
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """Deal ``number`` (Scopa's smazzata, Scala 40's hand) was dealt by ``seat`` (the dealer).
+
+    One class for both games: the same fields and meaning. ``GameOver`` is not shared: Scopa's
+    names the winning side and the FIGS multiplier, Scala 40's the winning seat. Briscola reports
+    its events untyped (``engine.briscola.records.Event``), its ``dealt`` with the face-up card.
+    """
+
+    KIND: ClassVar[str] = "dealt"
+    seat: int
+    number: int
 
 
 def plain(value: object) -> Any:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from engine.cards import Card
-from engine.events import Event
+from engine.events import Dealt, Event  # Dealt: the same in Scopa and Scala 40, declared once
 
 __all__ = [
     "Attached",
@@ -38,15 +38,6 @@ __all__ = [
     "StayedOut",
     "Swapped",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt(Event):
-    """Hand ``number`` was dealt by ``seat`` (the dealer)."""
-
-    KIND: ClassVar[str] = "dealt"
-    seat: int
-    number: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +161,8 @@ class StayedOut(Event):
     seat: int
 
 
+# Not shared with Scopa's GameOver (engine.scopa.events): this one names the winning seat;
+# that one the winning side and the FIGS multiplier.
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """The match ended; ``seat`` is the winner (None if nobody was left in)."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.cards import Card
-from engine.events import Event
+from engine.events import Dealt, Event  # Dealt: the same in Scopa and Scala 40, declared once
 
 __all__ = [
     "Captured",
@@ -31,15 +31,6 @@ __all__ = [
     "ScopaEvent",
     "SmazzataScored",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt(Event):
-    """Smazzata ``number`` was dealt by ``seat`` (the dealer)."""
-
-    KIND: ClassVar[str] = "dealt"
-    seat: int
-    number: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +98,8 @@ class SmazzataScored(Event):
     seat: None = None
 
 
+# Not shared with Scala 40's GameOver (engine.scala40.events): this one names the winning side
+# and the FIGS multiplier and concerns no seat; that one names the winning seat.
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """The game ended: ``winner`` is a side, ``multiplier`` the FIGS single/double/triple (1
