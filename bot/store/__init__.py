@@ -39,7 +39,6 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.store import schema
-from bot.store.adapter_state import check_key
 
 __all__ = [
     "ChatRow",
@@ -333,13 +332,20 @@ class Store:
     # -- tables ------------------------------------------------------------------------------
 
     async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
-        """Insert a table; ``sqlalchemy.exc.IntegrityError`` for a second rematch of a table."""
-        async with self.engine.begin() as conn:
-            result = await conn.execute(schema.tables.insert().values(**_encode(values)))
-            pk = result.inserted_primary_key
-            assert pk is not None
-            table_id = int(pk[0])
-            await _replace_members(conn, table_id, members)
+        """Insert a table; :class:`bot.service.ports.TableConflict` for a second rematch of a
+        table."""
+        try:
+            async with self.engine.begin() as conn:
+                result = await conn.execute(schema.tables.insert().values(**_encode(values)))
+                pk = result.inserted_primary_key
+                assert pk is not None
+                table_id = int(pk[0])
+                await _replace_members(conn, table_id, members)
+        except sa.exc.IntegrityError as exc:
+            # Imported here, not at the top: bot.service imports this package.
+            from bot.service.ports import TableConflict
+
+            raise TableConflict(str(exc.orig or exc)) from exc
         return table_id
 
     async def import_table(
@@ -935,7 +941,7 @@ class Store:
         found = json.loads(row[0])
         return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
-    # -- adapter state (bot.store.adapter_state.AdapterState) ---------------------------------
+    # -- adapter state (bot.service.ports.AdapterState) ----------------------------------------
 
     async def state_get(
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
@@ -960,6 +966,9 @@ class Store:
         self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
+        # Imported here, not at the top: bot.service imports this package.
+        from bot.service.ports import check_key
+
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
         values = {"value": dumps(value), "updated_at": time.time()}
         if self._one_hop:
