@@ -96,11 +96,11 @@ async def serve(settings: Settings) -> int:
         for name in adapters:
             try:
                 module = importlib.import_module(name)
-                serve = module.serve
+                adapter_serve = module.serve
             except (ImportError, AttributeError) as exc:
                 print(f"tavolo: the {name} adapter is not available: {exc}", file=sys.stderr)
                 return 2
-            tasks.append(asyncio.create_task(serve(app), name=name))
+            tasks.append(asyncio.create_task(adapter_serve(app), name=name))
         tasks.append(asyncio.create_task(timer_loop(app), name="timers"))
         logger.info("serving %s", ", ".join(adapters), extra={"event": "started"})
         await _until_stop_or_failure(stop, tasks)
