@@ -28,11 +28,14 @@ Modules:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 
-async def serve(app: Any) -> None:
-    """Serve Discord for ``bot.__main__`` until ``app.stop`` is set (imports discord.py lazily)."""
+async def serve(app: App) -> None:
+    """Serve Discord for ``bot.cli`` until ``app.stop`` is set (imports discord.py lazily)."""
     from bot.discord.app import serve as _serve
 
     await _serve(app)

@@ -1,4 +1,5 @@
-"""Running the Discord bot inside Tavolo's one process (``bot.__main__`` calls ``serve``)."""
+"""Running the Discord bot inside Tavolo's one process (the composition root, ``bot.cli``, calls
+``serve`` with the process's one :class:`bot.app.App`)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.discord.bot import TavoloBot, sync_commands_once
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
-from bot.render.pictures import pictures_of
-from bot.store.adapter_state import AdapterState, adapter_state_of
+from bot.service.ports import AdapterState
+
+if TYPE_CHECKING:
+    from bot.app import App
+    from bot.config import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -23,14 +27,14 @@ MESSAGES_FILE = "discord-table-messages.json"
 DM_USERS_FILE = "discord-dm-users.json"
 
 
-def build_bot(app: Any, **options: Any) -> TavoloBot:
-    """The bot for an ``App`` (service, renderer, settings): its handler also receives the
-    turn timers' results for Discord tables."""
+def build_bot(app: App, **options: Any) -> TavoloBot:
+    """The bot for an ``App`` (service, renderer, settings, adapter state, pictures): its handler
+    also receives the turn timers' results for Discord tables."""
     handler = ServiceHandler(
         app.service,
         app.renderer,
-        state=adapter_state_of(app),
-        pictures=pictures_of(app),
+        state=app.state,
+        pictures=app.pictures,
     )
     bot = TavoloBot(
         handler=handler,
@@ -62,12 +66,12 @@ async def import_legacy_files(state: AdapterState, data_dir: Path) -> int:
     return moved
 
 
-async def serve(app: Any) -> None:
+async def serve(app: App) -> None:
     """Connect to Discord and serve until ``app.stop`` is set (or the task is cancelled)."""
     token = app.settings.discord_token
     if token is None:
         raise ValueError("DISCORD_TOKEN is not set")
-    await import_legacy_files(adapter_state_of(app), app.settings.data_dir)
+    await import_legacy_files(app.state, app.settings.data_dir)
     bot = build_bot(app, **shard_options(app.settings))
     try:
         await bot.login(token.get_secret_value())
@@ -88,11 +92,11 @@ async def serve(app: Any) -> None:
         await bot.close()
 
 
-def shard_options(settings: Any) -> dict[str, Any]:
+def shard_options(settings: Settings) -> dict[str, Any]:
     """discord.py's sharding options from DISCORD_SHARD_COUNT / DISCORD_SHARD_ID: this process
     is one shard (only shard 0 uploads the slash commands)."""
-    count = getattr(settings, "discord_shard_count", None)
-    shard_id = getattr(settings, "discord_shard_id", None)
+    count = settings.discord_shard_count
+    shard_id = settings.discord_shard_id
     if count is None or shard_id is None:
         return {}
     return {"shard_id": shard_id, "shard_count": count, "sync_on_start": shard_id == 0}

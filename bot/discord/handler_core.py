@@ -38,7 +38,7 @@ from bot.service import (
     TableView,
     UserRef,
 )
-from bot.store.adapter_state import AdapterState, MemoryState
+from bot.service.ports import AdapterState, MemoryState
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ import discord
 from bot.discord.delivery import picture_to_edit
 from bot.discord.limits import fit_content
 from bot.render.images import RenderedImage
-from bot.store.adapter_state import AdapterState
+from bot.service.ports import AdapterState
 
 logger = logging.getLogger(__name__)
 

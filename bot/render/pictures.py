@@ -37,7 +37,7 @@ from bot.render.images import (
     style_names,
 )
 from bot.service.events import HandView, Stats, TableInfo, TableView
-from bot.store.adapter_state import AdapterState, adapter_state_of
+from bot.service.ports import AdapterState
 
 __all__ = [
     "DEFAULT_STYLE",
@@ -46,7 +46,6 @@ __all__ = [
     "Pictures",
     "deck_of",
     "hand_scene",
-    "pictures_of",
     "table_scene",
 ]
 
@@ -187,7 +186,8 @@ def hand_scene(
 
 
 class Pictures:
-    """Draws the pictures of table and hand events; one per process (the composition root's).
+    """Draws the pictures of table and hand events; one per process, built by the composition
+    root (``bot.cli.compose.build_pictures``) and handed to every adapter.
 
     ``enabled`` is the ``IMAGES`` setting. ``state`` keeps the deck style a chat or user
     chose (the store in production, so it survives restarts and is shared by processes; none:
@@ -317,26 +317,3 @@ class Pictures:
         except ValueError as error:
             logger.warning("no picture for a hand of table %s: %s", event.table.id, error)
             return None
-
-
-def pictures_of(app: Any) -> Pictures:
-    """The composition root's ``Pictures`` (``app.pictures``), or one made from its settings
-    (``IMAGES``) and its store, kept on the app so Telegram and Discord share one cache."""
-    existing = getattr(app, "pictures", None)
-    if isinstance(existing, Pictures):
-        return existing
-    enabled = bool(getattr(app.settings, "images", True))
-    store = getattr(getattr(app, "service", None), "store", None)
-    pictures = Pictures(
-        app.renderer,
-        ImageRenderer(enabled=enabled),
-        enabled=enabled,
-        state=adapter_state_of(app),
-        history=getattr(store, "rating_history", None),
-        chat_pictures=getattr(getattr(app, "service", None), "pictures_on", None),
-    )
-    try:
-        app.pictures = pictures
-    except AttributeError:  # a slotted or frozen app: each adapter keeps its own
-        logger.debug("the app cannot hold the pictures")
-    return pictures

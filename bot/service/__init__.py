@@ -4,7 +4,7 @@ Adapters (Telegram, Discord, terminal) translate platform input into calls of
 :class:`TableService` and deliver the returned events; they never build game text (they call
 ``bot.render.Renderer.render``) and never touch the engine or the store.
 
-Building one (the composition root, ``bot/cli.py``, does this)::
+Building one (the composition root, ``bot.cli``, does this)::
 
     store = Store.open(settings.url); await store.upgrade()
     service = TableService(store, registry=default_registry(), computers=ComputerPlayers(),

@@ -12,8 +12,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import exc as sa_exc
-
 from bot.service import archive, briscola, lobby_timer, seasons
 from bot.service import seats as seating
 from bot.service.announcements import announcements
@@ -41,6 +39,7 @@ from bot.service.events import (
 )
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS, ComputerPlayers
+from bot.service.ports import TableConflict
 from bot.service.ratings import COMPUTER_RATINGS, Ratings
 from bot.service.settings import (
     GAME_OPTIONS,
@@ -730,7 +729,7 @@ class TableService:
             ]
             try:
                 new_id = await self.store.insert_table(values, humans)
-            except sa_exc.IntegrityError:
+            except TableConflict:
                 existing = await self.store.rematch_of(table_id)
             else:
                 sources = await self.store.option_sources(old.id)

@@ -17,13 +17,20 @@ __all__ = ["TablesMixin", "replace_members"]
 
 class TablesMixin(StoreBase):
     async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
-        """Insert a table; ``sqlalchemy.exc.IntegrityError`` for a second rematch of a table."""
-        async with self.engine.begin() as conn:
-            result = await conn.execute(schema.tables.insert().values(**encode(values)))
-            pk = result.inserted_primary_key
-            assert pk is not None
-            table_id = int(pk[0])
-            await replace_members(conn, table_id, members)
+        """Insert a table; :class:`bot.service.ports.TableConflict` for a second rematch of a
+        table."""
+        try:
+            async with self.engine.begin() as conn:
+                result = await conn.execute(schema.tables.insert().values(**encode(values)))
+                pk = result.inserted_primary_key
+                assert pk is not None
+                table_id = int(pk[0])
+                await replace_members(conn, table_id, members)
+        except sa.exc.IntegrityError as exc:
+            # Imported here, not at the top: bot.service imports this package.
+            from bot.service.ports import TableConflict
+
+            raise TableConflict(str(exc.orig or exc)) from exc
         return table_id
 
     async def rematch_of(self, table_id: int) -> int | None:

@@ -3,7 +3,8 @@
 It knows no game rules and writes no game text: the service decides, ``bot.render`` words it.
 
 ``build_bot(settings, service=..., renderer=...)`` wires the pieces (no module globals);
-``serve(app)`` is the entry point the composition root (``bot/__main__.py``) calls.
+``serve(app)`` is the entry point the composition root (``bot.cli``) calls, with the process's one
+:class:`bot.app.App` (its adapter state and pictures are shared with the other front ends).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.render import LOCALES, Renderer
-from bot.render.pictures import Pictures, pictures_of
+from bot.render.pictures import Pictures
 from bot.service import Result, TableService
-from bot.store.adapter_state import AdapterState, adapter_state_of
+from bot.service.ports import AdapterState
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
@@ -31,6 +32,9 @@ from bot.telegram.settings import TelegramSettings
 
 if TYPE_CHECKING:
     from telegram.ext import BaseRateLimiter
+
+    from bot.app import App
+    from bot.config import Settings
 
 __all__ = ["TelegramBot", "TelegramSettings", "build_bot", "serve"]
 
@@ -120,7 +124,7 @@ def build_bot(
     return TelegramBot(runner, delivery, service)
 
 
-async def serve(app: Any) -> None:
+async def serve(app: App) -> None:
     """Run the Telegram bot until ``app.stop`` is set (``app``: the composition root's App)."""
     token = app.settings.telegram_token
     env = dict(os.environ)
@@ -136,8 +140,8 @@ async def serve(app: Any) -> None:
         settings,
         service=app.service,
         renderer=app.renderer,
-        pictures=pictures_of(app),
-        state=adapter_state_of(app),
+        pictures=app.pictures,
+        state=app.state,
     )
     app.deliver_to("telegram", telegram.deliver)
     await telegram.start()
@@ -149,7 +153,7 @@ async def serve(app: Any) -> None:
             await asyncio.shield(telegram.stop())
 
 
-def _webhook_env(settings: Any) -> dict[str, str]:
+def _webhook_env(settings: Settings) -> dict[str, str]:
     """The TELEGRAM_WEBHOOK_* (and other) values of ``bot.config.Settings``, as this adapter's
     variables: the composition root's settings (validated, from env and .env) win."""
     env = {
@@ -161,9 +165,8 @@ def _webhook_env(settings: Any) -> dict[str, str]:
     }
     if settings.telegram_webhook_url:
         env["TELEGRAM_WEBHOOK_URL"] = settings.telegram_webhook_url
-    media_chat = getattr(settings, "telegram_media_chat", None)
-    if media_chat is not None:
-        env["TELEGRAM_MEDIA_CHAT"] = str(media_chat)
+    if settings.telegram_media_chat is not None:
+        env["TELEGRAM_MEDIA_CHAT"] = str(settings.telegram_media_chat)
     if settings.telegram_webhook_secret is not None:
         env["TELEGRAM_WEBHOOK_SECRET"] = settings.telegram_webhook_secret.get_secret_value()
     return env

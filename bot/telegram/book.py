@@ -1,7 +1,7 @@
 """Which Telegram message shows what: the lobby/table message of a table in its chat, and each
 player's private hand message, so they are edited in place instead of re-sent.
 
-The message ids live in the adapter state (``bot.store.adapter_state``; the database in
+The message ids live in the adapter state (``bot.service.ports``; the database in
 production, migration 0004), so a restarted process, or a second one on the same database, edits
 the same messages. So do a player's latest turn notice (deleted when the next one is posted), the
 mark of a user whose private chat Telegram refuses, and the deep link offered for it. Only the
@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bot.store.adapter_state import AdapterState, MemoryState
+from bot.service.ports import AdapterState, MemoryState
 from bot.telegram.ids import PLATFORM, chat_key, where_of
 from bot.telegram.messenger import Where
 

@@ -24,7 +24,7 @@ from bot.render.images import get_style
 from bot.render.images.renderer import encode
 from bot.render.pictures import Pictures
 from bot.service import TableInfo
-from bot.store.adapter_state import AdapterState
+from bot.service.ports import AdapterState
 from bot.telegram.ids import PLATFORM
 from engine.cards import Card, parse_card
 

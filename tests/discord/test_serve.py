@@ -4,14 +4,15 @@ fake Discord: connect, play a command, stop on ``app.stop``; sync only when chan
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
 
 import bot.discord
+from bot.app import App
+from bot.cli.compose import build_app
+from bot.config import Settings
 from bot.discord.app import (
     DM_USERS_FILE,
     MESSAGES_FILE,
@@ -19,30 +20,9 @@ from bot.discord.app import (
     import_legacy_files,
     sync_commands_cli,
 )
-from bot.render import Renderer
-from bot.service import ComputerPlayers, Result, TableService, TimerSettings, default_registry
+from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
 from bot.store import Store
 from tests.fakes.discord_api import FakeDiscord
-
-
-@dataclass
-class Settings:
-    discord_token: SecretStr | None
-    data_dir: Path
-
-
-@dataclass
-class App:
-    """The shape of ``bot.__main__.App`` that adapters use."""
-
-    settings: Settings
-    service: TableService
-    renderer: Renderer
-    stop: asyncio.Event
-    deliveries: dict[str, Callable[[Result], Awaitable[None]]] = field(default_factory=dict)
-
-    def deliver_to(self, platform: str, fn: Callable[[Result], Awaitable[None]]) -> None:
-        self.deliveries[platform] = fn
 
 
 async def _app(tmp_path: Path, token: str) -> tuple[App, Store]:
@@ -54,8 +34,8 @@ async def _app(tmp_path: Path, token: str) -> tuple[App, Store]:
         computers=ComputerPlayers(),
         timers=TimerSettings(reminder=0),
     )
-    settings = Settings(SecretStr(token), tmp_path)
-    return App(settings, service, Renderer(), asyncio.Event()), store
+    settings = Settings(discord_token=SecretStr(token), data_dir=tmp_path)  # type: ignore[call-arg]
+    return build_app(settings, store=store, service=service, stop=asyncio.Event()), store
 
 
 async def test_serve_connects_plays_and_stops(fake: FakeDiscord, tmp_path: Path) -> None:

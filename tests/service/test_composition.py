@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from bot.__main__ import App, _timers
+from bot.__main__ import _timers
+from bot.cli.compose import build_app
 from bot.config import Settings
-from bot.render import Renderer
 from bot.service import ChatRef, Result, TurnNotice, UserRef
 from tests.service.conftest import Clock
 
@@ -22,7 +22,7 @@ async def test_timer_loop_delivers_to_the_platform(
     assert created.ok
     await service.start(chat, anna, fill_with="easy")
     settings = Settings(timer_interval_seconds=0.01)  # type: ignore[call-arg]
-    app = App(settings, service, Renderer(), asyncio.Event())
+    app = build_app(settings, store=service.store, service=service, stop=asyncio.Event())
     delivered: list[Result] = []
 
     async def deliver(result: Result) -> None:

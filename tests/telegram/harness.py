@@ -12,6 +12,7 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
+from bot.cli.compose import build_pictures
 from bot.render import Renderer, card_text, move_text, scala40_move_text
 from bot.render.images import ImageRenderer
 from bot.render.pictures import Pictures
@@ -79,12 +80,12 @@ class Tavolo:
         )
         if self.images:
             # Small cards keep the picture tests quick; the drawing is the same at every size.
-            self.pictures = Pictures(
+            # Wired by the composition root's own builder.
+            self.pictures = build_pictures(
                 self.renderer,
                 ImageRenderer(table_card_width=40, hand_card_width=40, hand_max_width=400),
-                state=self.store,
-                history=self.store.rating_history,
-                chat_pictures=self.service.pictures_on,  # as pictures_of wires it
+                store=self.store,
+                service=self.service,
             )
         self.bot = build_bot(
             self.settings,
