@@ -24,7 +24,6 @@ from telegram.ext import (
 from bot.telegram.buttons import HEALED, Buttons, Press
 from bot.telegram.commands import Commands, leaderboard_family
 from bot.telegram.handling import (
-    GAMES,
     PICKER_PREFIX,
     QUICK_GAME,
     QUICK_LEVEL,
@@ -35,7 +34,6 @@ from bot.telegram.handling import (
 )
 
 __all__ = [
-    "GAMES",
     "HEALED",
     "PICKER_PREFIX",
     "QUICK_GAME",
@@ -58,7 +56,8 @@ class TelegramAdapter(Commands, Buttons):
         add = application.add_handler
         add(CommandHandler("start", self.on_start))
         add(CommandHandler("play", self.on_play))
-        add(CommandHandler(list(GAMES), self.on_game))
+        # One command per game kind of the service (/scopa, /scala40...).
+        add(CommandHandler(list(self._service.registry.names), self.on_game))
         add(CommandHandler("new", self.on_new))
         add(CommandHandler("leaderboard", self.on_leaderboard))
         add(CommandHandler("stats", self.on_stats))

@@ -14,10 +14,9 @@ from telegram.constants import ChatType, MessageEntityType
 from telegram.ext import ContextTypes
 
 from bot.render import GAME_NAMES
-from bot.service import Announcement, Audience, ChatRef, Result, UserRef
+from bot.service import Announcement, Audience, ChatRef, Registry, Result, UserRef
 from bot.telegram import phrases
 from bot.telegram.handling import (
-    GAMES,
     PICKER_PREFIX,
     QUICK_GAME,
     STYLE_PREFIX,
@@ -29,6 +28,9 @@ from bot.telegram.ids import PLATFORM, parse_hand_payload
 from bot.telegram.settings_menu import is_chat_admin
 
 logger = logging.getLogger(__name__)
+
+# Game names /leaderboard still understands that are no game kind any more.
+_OLD_NAMES = {"briscola4": "briscola"}
 
 
 class Commands(Handling):
@@ -49,14 +51,15 @@ class Commands(Handling):
         if message is None or user is None:
             return
         args = context.args or []
-        if args and args[0].lower() in GAMES:
+        games = self._service.registry.names
+        if args and args[0].lower() in games:
             await self._open(message, user, args[0].lower(), args[1:])
             return
         t = self._renderer.translations(await self._reply_locale(message, user))
         keyboard = InlineKeyboardMarkup(
             [
                 [InlineKeyboardButton(t.gettext(GAME_NAMES[g]), callback_data=PICKER_PREFIX + g)]
-                for g in GAMES
+                for g in games
             ]
         )
         await self._delivery.say(
@@ -107,9 +110,7 @@ class Commands(Handling):
             return
         words = [a.lower() for a in context.args or []]
         periods = {"season", "stagione", "all", "tutto"}
-        family = leaderboard_family(
-            [w for w in words if w not in periods], self._service.registry.families
-        )
+        family = leaderboard_family([w for w in words if w not in periods], self._service.registry)
         period = "season" if {"season", "stagione"} & set(words) else "all"
         private = message.chat.type == ChatType.PRIVATE
         chat = None if private else self._chat(message)
@@ -321,11 +322,11 @@ def _named_user(message: Message) -> UserRef | None:
     return None
 
 
-def leaderboard_family(args: list[str], families: tuple[str, ...]) -> str:
+def leaderboard_family(args: list[str], registry: Registry) -> str:
     """The family a /leaderboard names (a game of it names it too: scopone -> scopa); Scopa
     when none."""
     wanted = args[0].lower() if args else ""
-    if wanted in families:
+    if wanted in registry.families:
         return wanted
-    aliases = {"scopone": "scopa", "scientifico": "scopa", "briscola4": "briscola"}
-    return aliases.get(wanted, "scopa")
+    kind = registry.get(_OLD_NAMES.get(wanted, wanted)) if wanted else None
+    return kind.family if kind is not None else "scopa"

@@ -26,7 +26,6 @@ from bot.telegram.settings_menu import SettingsMenu, is_chat_admin
 
 logger = logging.getLogger(__name__)
 
-GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 QUICK_GAME = "scopa"
 QUICK_LEVEL = "easy"
 # Game-picker buttons belong to no table yet: "new:0:<game>" can never be a table's data
