@@ -22,24 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import logging
 import time
-import uuid
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-    TimedOut,
-)
+from telegram.error import TelegramError
 
 from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
@@ -47,7 +38,6 @@ from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
-    ChatRef,
     Event,
     GameOver,
     HandView,
@@ -55,7 +45,6 @@ from bot.service import (
     Result,
     Stats,
     TableEvent,
-    TableInfo,
     TableService,
     TableView,
     TurnNotice,
@@ -63,119 +52,39 @@ from bot.service import (
 )
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
-from bot.telegram.ids import PLATFORM, deep_link, hand_payload, where_of
+from bot.telegram.healing import HEAL_EVERY, LATE_CALLS, RESYNC_AFTER, RETRY_DELAYS, Healing
+from bot.telegram.ids import deep_link, hand_payload, where_of
+from bot.telegram.lanes import CLOSE_WAIT, GATE_TIMEOUT, Outbox, Ticket, asked_hands, foldable
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
+from bot.telegram.photo_files import FILE, PhotoFiles
+from bot.telegram.private_chats import RECHECK_BLOCKED_AFTER, RETRY_BLOCKED_AFTER, PrivateChats
 
 if TYPE_CHECKING:
     from bot.telegram.inline import InlinePlay
 
+__all__ = [
+    "CAPTION_LIMIT",
+    "CLOSE_WAIT",
+    "FILE",
+    "GATE_TIMEOUT",
+    "HEAL_EVERY",
+    "LATE_CALLS",
+    "RECHECK_BLOCKED_AFTER",
+    "RESYNC_AFTER",
+    "RETRY_BLOCKED_AFTER",
+    "RETRY_DELAYS",
+    "Delivery",
+    "Ticket",
+    "keyboard",
+]
+
 logger = logging.getLogger(__name__)
 
-_T = TypeVar("_T")
-
-# Announcements that only say what the table message shows next; folded into it.
-_FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 # Telegram's caption limit: a longer text goes as a text message under its picture.
 CAPTION_LIMIT = 1024
-# Uploaded pictures remembered as "digest -> Telegram file id" (in memory, and in the adapter
-# state under this kind, so other processes reuse them).
-_FILE_IDS = 1024
-FILE = "file"
-# A call Telegram failed (5xx, a timeout, a network error, a 429 past the limiter's retries)
-# is tried again after each of these waits (seconds), then given up.
-RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
-# A table whose message gave up is delivered anew (every view) once after this many seconds.
-RESYNC_AFTER = 30.0
-# A call that timed out (or was in flight when a process died) may still be done by Telegram
-# this many seconds later, over a newer state: the table is delivered once more after it.
-LATE_CALLS = 12.0
-# How long messages wait for the answer to the press that caused them (it is always sent).
-GATE_TIMEOUT = 20.0
-# How long a finished table waits for its players' lanes before clearing their buttons.
-CLOSE_WAIT = 30.0
-# A player's view is healed (sent again after a stale press) at most this often (seconds).
-HEAL_EVERY = 1.0
-# A refused private chat is tried again after this many seconds.
-RETRY_BLOCKED_AFTER = 600.0
-# A refusal remembered in memory is checked against the adapter state (another process may have
-# seen the user's /start) at most this often.
-RECHECK_BLOCKED_AFTER = 30.0
-
-
-def _per_table(result: Result) -> list[Result]:
-    """The result split by the table its events are about, in the order the tables first
-    appear (events about no table go with the result's own table)."""
-    own = result.table.id if result.table is not None else None
-    order: list[int | None] = []
-    events: dict[int | None, list[Event]] = {}
-    infos: dict[int | None, TableInfo | None] = {own: result.table}
-    for event in result.events:
-        info = getattr(event, "table", None)
-        key = info.id if isinstance(info, TableInfo) else own
-        if key not in events:
-            order.append(key)
-            events[key] = []
-        events[key].append(event)
-        if isinstance(info, TableInfo) and key != own:
-            infos[key] = info  # the latest state of that table among the events
-    if len(order) <= 1:
-        return [result]
-    return [Result(events[key], infos.get(key), result.refusal) for key in order]
-
-
-def _asked_hands(events: list[Event]) -> tuple[list[Event], frozenset[int]]:
-    """A "My hand" press shows the asker the table and their hand, privately: the hand message
-    already shows the table's cards, so the table copy is left out (it would be a new message at
-    every press, burying the hand). Returns the events to deliver and the users who asked."""
-    hands = {
-        int(e.audience.id) for e in events if isinstance(e, HandView) and e.audience.kind == "user"
-    }
-    asked = frozenset(
-        int(e.audience.id)
-        for e in events
-        if isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in hands
-    )
-    if not asked:
-        return events, asked
-    kept = [
-        e
-        for e in events
-        if not (
-            isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in asked
-        )
-    ]
-    return kept, asked
-
-
-def _closes(event: Event) -> bool:
-    """The table's last event: its hands lose their buttons after it."""
-    return isinstance(event, GameOver) or (
-        isinstance(event, Announcement) and event.kind == "abandoned"
-    )
-
-
-def _lane_of(event: Event) -> int:
-    """The Telegram chat an event goes to (a group's topics share the group's lane)."""
-    if event.audience.kind == "chat":
-        return where_of(event.audience.id).chat_id
-    return int(event.audience.id)
-
-
-def _retry_seconds(error: RetryAfter) -> float:
-    """Telegram's ``retry_after`` in seconds (PTB keeps it as a timedelta)."""
-    wait = getattr(error, "_retry_after", None)
-    if isinstance(wait, datetime.timedelta):
-        return wait.total_seconds()
-    with contextlib.suppress(TypeError, ValueError):
-        return float(error.retry_after)  # type: ignore[arg-type]
-    return 1.0
-
-
-def _name(item: _Item) -> str:
-    return type(item.event).__name__
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -188,140 +97,15 @@ def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-class Ticket:
-    """The delivery of one result: ``await ticket.wait()`` returns once every message of it is
-    out (or was given up, or replaced by a newer state of the same message)."""
-
-    def __init__(self) -> None:
-        self._left = 0
-        self._done = asyncio.Event()
-        self._done.set()
-
-    def add(self) -> None:
-        self._left += 1
-        self._done.clear()
-
-    def finish(self) -> None:
-        self._left -= 1
-        if self._left <= 0:
-            self._done.set()
-
-    @property
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    async def wait(self) -> None:
-        await self._done.wait()
-
-
-@dataclass(eq=False)
-class _Close:
-    """The table is over: its hands lose their buttons and its messages are forgotten."""
-
-    table_id: int
-    table: TableInfo | None = None  # the table as it ended (inline play clears its mention)
-
-
-@dataclass(eq=False)
-class _Item:
-    """One message to put in place (or a table to close), waiting in its lane."""
-
-    event: Event | _Close
-    origin: Where | None
-    extra: list[str] = field(default_factory=list)
-    asked: bool = False  # a hand the player asked for: surfaced at the bottom of the chat
-    gates: list[asyncio.Event] = field(default_factory=list)
-    tickets: list[Ticket] = field(default_factory=list)
-    attempts: int = 0
-
-    @property
-    def key(self) -> tuple[str, str] | None:
-        """Items with the same key show the same message: only the newest is worth sending."""
-        event = self.event
-        if isinstance(event, TableView | LobbyView):
-            return ("table", event.audience.id)
-        if isinstance(event, HandView):
-            return ("hand", event.audience.id)
-        if isinstance(event, TurnNotice):
-            return ("notice", event.audience.id)
-        return None
-
-    @property
-    def version(self) -> int:
-        return self.event.table.version if isinstance(self.event, TableEvent) else 0
-
-    def absorb(self, other: _Item) -> None:
-        """Take over ``other`` (the same message): the newer state, everyone's waits."""
-        if other.version >= self.version:
-            self.event = other.event
-            self.origin = other.origin or self.origin
-        self.extra += other.extra
-        self.asked = self.asked or other.asked
-        self.gates += other.gates
-        self.tickets += other.tickets
-        other.tickets = []
-
-    def finish(self) -> None:
-        for ticket in self.tickets:
-            ticket.finish()
-        self.tickets = []
-
-    @property
-    def priority(self) -> Priority:
-        event = self.event
-        if isinstance(event, _Close):
-            return Priority.CLEANUP
-        if isinstance(event, HandView) and event.seat == event.table.current_seat:
-            return Priority.TURN
-        return Priority.GROUP if event.audience.kind == "chat" else Priority.PRIVATE
-
-
-@dataclass(eq=False)
-class _Lane:
-    """The messages of one table to one Telegram chat, in order, one call at a time."""
-
-    items: deque[_Item] = field(default_factory=deque)
-    task: asyncio.Task[None] | None = None
-
-    @property
-    def idle(self) -> bool:
-        return self.task is None and not self.items
-
-    def add(self, item: _Item) -> None:
-        """Queue ``item``; a pending item for the same message takes it over instead (the
-        one in flight is not touched: it is already on its way)."""
-        key = item.key
-        if key is not None:
-            for pending in self.items:
-                if pending.key == key:
-                    pending.absorb(item)
-                    return
-        self.items.append(item)
-
-
-@dataclass(eq=False)
-class _Outbox:
-    """A table's lanes, one per chat its messages go to."""
-
-    table_id: int
-    lanes: dict[int, _Lane] = field(default_factory=dict)
-    version: int = 0  # the newest version submitted
-    closed: bool = False
-
-    @property
-    def idle(self) -> bool:
-        return all(lane.idle for lane in self.lanes.values())
-
-
-class Delivery:
+class Delivery(Healing, PrivateChats, PhotoFiles):
     """Puts rendered events on Telegram; remembers which message shows what.
 
-    A table's results go out through its outbox: one lane per chat (the group, each player's
-    private chat), each sending one call at a time, so a hand is never held up behind the
-    group's flood limit. While a call waits, newer states of the same message replace the
-    pending one (only the newest is sent). A call Telegram fails is retried with backoff; when
-    a table's lanes are all done, the version delivered is recorded in the adapter state, so
-    a restart delivers anew every table whose last delivery is not known to have succeeded.
+    Its parts, one module each: ``Lanes`` (``bot.telegram.lanes``: a table's results queued
+    per chat, one call at a time, only the newest state of a message sent), ``Healing``
+    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure or
+    a restart), ``PrivateChats`` (``bot.telegram.private_chats``: refused private chats) and
+    ``PhotoFiles`` (``bot.telegram.photo_files``: pictures sent again by file id). This class
+    puts one event in its place: the table's message, the player's hand, a new message.
     """
 
     def __init__(
@@ -355,7 +139,7 @@ class Delivery:
         self._service = service
         self._retry_delays = retry_delays
         self._resync_after = resync_after
-        self._outboxes: dict[int, _Outbox] = {}
+        self._outboxes: dict[int, Outbox] = {}
         # Tables with a message given up since their last full delivery: not recorded as
         # delivered until a resync went through.
         self._failed: set[int] = set()
@@ -398,364 +182,12 @@ class Delivery:
         ``origin``: where the request came from."""
         if result.table is None:
             async with self.book.batch():
-                events, asked = _asked_hands(list(result.events))
+                events, asked = asked_hands(list(result.events))
                 if self.inline is not None:
                     self.inline.plan(events)
                 await self._deliver_chain(events, origin=origin, asked=asked)
             return
         await self.submit(result, origin=origin).wait()
-
-    def submit(
-        self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
-    ) -> Ticket:
-        """Queue the events of a table's result in its lanes and return at once.
-
-        ``gate``: the messages wait until it is set (the press they answer is answered first).
-        A result about several tables (a new table replacing a stale lobby closes the old one)
-        goes to each table's lanes: one table's close must not drop another's messages.
-        """
-        ticket = Ticket()
-        parts = _per_table(result)
-        if len(parts) <= 1:
-            return self._submit(result, origin=origin, gate=gate, ticket=ticket)
-        for part in parts:
-            self._submit(part, origin=origin, gate=gate, ticket=ticket)
-        return ticket
-
-    def _submit(
-        self,
-        result: Result,
-        *,
-        origin: Where | None,
-        gate: asyncio.Event | None,
-        ticket: Ticket,
-    ) -> Ticket:
-        table = result.table
-        if self._closing:
-            # Stopping: what is not out yet is delivered anew at the next start.
-            return ticket
-        if table is None:
-            if result.events:
-                ticket.add()
-                self._spawn(self._deliver_loose(result, origin, ticket), self._tasks)
-            return ticket
-        outbox = self._outboxes.get(table.id)
-        if outbox is None:
-            outbox = self._outboxes[table.id] = _Outbox(table.id)
-        outbox.version = max(outbox.version, table.version)
-        events, asked = _asked_hands(list(result.events))
-        if self.inline is not None:
-            self.inline.plan(events)
-        gates = [gate] if gate is not None and not gate.is_set() else []
-        if any(_closes(e) for e in events):
-            outbox.closed = True
-            self._drop_private(outbox)
-        folded: dict[str, list[str]] = {}
-        touched: list[tuple[Priority, int]] = []
-        for index, event in enumerate(events):
-            if isinstance(event, Announcement) and self._foldable(event, events[index + 1 :]):
-                folded.setdefault(event.audience.id, []).append(self._renderer.render(event).text)
-                continue
-            extra = folded.pop(event.audience.id, []) if isinstance(event, TableView) else []
-            lane_id = _lane_of(event)
-            surfaced = event.audience.kind == "user" and int(event.audience.id) in asked
-            item = _Item(event, origin, extra, surfaced, list(gates), [ticket])
-            ticket.add()
-            touched.append((item.priority, lane_id))
-            self._lane(outbox, lane_id).add(item)
-            if _closes(event):
-                ticket.add()
-                close = _Item(_Close(table.id, table), None, gates=list(gates), tickets=[ticket])
-                self._lane(outbox, lane_id).add(close)
-        # The most urgent lane first: the hand of the player whose turn it is.
-        for _, lane_id in sorted(touched):
-            lane = outbox.lanes[lane_id]
-            if lane.task is None and lane.items:
-                lane.task = self._spawn(self._run_lane(outbox, lane_id, lane), self._tasks)
-        return ticket
-
-    def _lane(self, outbox: _Outbox, lane_id: int) -> _Lane:
-        lane = outbox.lanes.get(lane_id)
-        if lane is None:
-            lane = outbox.lanes[lane_id] = _Lane()
-        return lane
-
-    @staticmethod
-    def _drop_private(outbox: _Outbox) -> None:
-        """The game is over: hands and notices still waiting would only bring buttons back."""
-        for lane in outbox.lanes.values():
-            kept: deque[_Item] = deque()
-            for item in lane.items:
-                if isinstance(item.event, HandView | TurnNotice):
-                    item.finish()
-                else:
-                    kept.append(item)
-            lane.items = kept
-
-    def _spawn(self, work: Awaitable[None], tasks: set[asyncio.Task[None]]) -> asyncio.Task[None]:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-        return task
-
-    async def _deliver_loose(self, result: Result, origin: Where | None, ticket: Ticket) -> None:
-        try:
-            await self.deliver(result, origin=origin)
-        except Exception:
-            logger.exception("delivery failed")
-        finally:
-            ticket.finish()
-
-    async def _run_lane(self, outbox: _Outbox, lane_id: int, lane: _Lane) -> None:
-        """Send the lane's items one at a time; when the whole table is done, record it."""
-        try:
-            while True:
-                while lane.items:
-                    item = lane.items.popleft()
-                    try:
-                        for gate in item.gates:
-                            with contextlib.suppress(TimeoutError):
-                                await asyncio.wait_for(gate.wait(), GATE_TIMEOUT)
-                        item.gates = []
-                        again = await self._attempt(outbox, lane_id, lane, item)
-                    except BaseException:
-                        item.finish()  # cancelled (stopping): nobody waits for it any more
-                        raise
-                    if not again:
-                        item.finish()
-                others = [other for other in outbox.lanes.values() if other is not lane]
-                if all(other.idle for other in others):
-                    await self._record(outbox)
-                if not lane.items:
-                    break
-        finally:
-            lane.task = None
-            if self._closing:
-                while lane.items:
-                    lane.items.popleft().finish()
-            if outbox.idle and self._outboxes.get(outbox.table_id) is outbox:
-                del self._outboxes[outbox.table_id]
-
-    async def _record(self, outbox: _Outbox) -> None:
-        """Every message of the table up to ``outbox.version`` is out: say so in the store."""
-        table_id = outbox.table_id
-        if outbox.closed or table_id in self._failed or table_id in self._unsettled:
-            return
-        if self._closing:
-            return
-        try:
-            await self.book.keep_delivered(table_id, outbox.version)
-        except Exception as error:
-            logger.warning("could not record the delivery of table %s: %s", table_id, error)
-
-    async def _attempt(self, outbox: _Outbox, lane_id: int, lane: _Lane, item: _Item) -> bool:
-        """Deliver one item; ``True`` when it went back to the lane (or into a newer item of
-        the same message) for another try."""
-        token = PRIORITY.set(item.priority)
-        try:
-            async with self.book.batch():
-                if isinstance(item.event, _Close):
-                    await self._close_table(outbox, lane, item.event.table_id, item.event.table)
-                else:
-                    asked = frozenset({lane_id}) if item.asked else frozenset()
-                    await self._deliver_one(
-                        item.event, origin=item.origin, extra=item.extra, asked=asked
-                    )
-        except BlockedError as error:
-            logger.info("chat %s cannot be written to", error.chat_id)
-        except ChatMigrated as error:
-            # The group became a supergroup: its tables follow it there (and this message).
-            if self._service is not None:
-                self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
-        except BadRequest as error:
-            logger.warning("could not deliver %s: %s", _name(item), error)
-        except (NetworkError, RetryAfter) as error:
-            return await self._retry(outbox, lane, item, error)
-        except TelegramError as error:
-            # One message Telegram refuses must not keep the others (the hands) from going.
-            logger.warning("could not deliver %s: %s", _name(item), error)
-        except Exception:
-            logger.exception("delivery of %s failed", _name(item))
-        finally:
-            PRIORITY.reset(token)
-        return False
-
-    async def _retry(self, outbox: _Outbox, lane: _Lane, item: _Item, error: TelegramError) -> bool:
-        """Try a failed call again after a wait; give up after the last wait, and deliver the
-        whole table anew a while later."""
-        if item.attempts >= len(self._retry_delays):
-            logger.warning(
-                "giving up on %s of table %s after %d tries: %s",
-                _name(item),
-                outbox.table_id,
-                item.attempts + 1,
-                error,
-            )
-            self._failed.add(outbox.table_id)
-            self._resync_later(outbox.table_id)
-            return False
-        delay = self._retry_delays[item.attempts]
-        if isinstance(error, TimedOut):
-            # Telegram may still do the call, late, over a newer state sent meanwhile: the
-            # table's views go once more when that can no longer happen.
-            self._resync_later(outbox.table_id, after=LATE_CALLS)
-        if isinstance(error, RetryAfter):
-            delay = max(delay, _retry_seconds(error))
-        item.attempts += 1
-        logger.info("%s of table %s failed (%s): retrying in %.1f s",
-                    _name(item), outbox.table_id, error, delay)  # fmt: skip
-        await asyncio.sleep(delay)
-        key = item.key
-        newer = next((i for i in lane.items if key is not None and i.key == key), None)
-        if newer is not None:
-            # A newer state of the same message came meanwhile: it goes instead.
-            newer.extra = item.extra + newer.extra
-            newer.asked = newer.asked or item.asked
-            newer.tickets += item.tickets
-            item.tickets = []
-        else:
-            lane.items.appendleft(item)
-        return True
-
-    def _resync_later(self, table_id: int, *, after: float | None = None) -> None:
-        """Deliver every view of the table anew ``after`` seconds (once, however often asked
-        meanwhile)."""
-        views = self._views
-        if views is None or self._closing or table_id in self._resyncs:
-            return
-        self._resyncs.add(table_id)
-        # Not recorded as delivered until then: if this process dies first, the next start
-        # delivers it anew (a late call may still land over what this one sent).
-        self._unsettled.add(table_id)
-        wait = self._resync_after if after is None else after
-
-        async def resync() -> None:
-            try:
-                await asyncio.sleep(wait)
-            finally:
-                self._resyncs.discard(table_id)
-                self._unsettled.discard(table_id)
-            self._failed.discard(table_id)
-            result = await views(table_id)
-            if result.table is not None and result.table.status in ("lobby", "playing"):
-                self.submit(result, origin=None)
-
-        self._spawn(resync(), self._sleepers)
-
-    async def _close_table(
-        self, outbox: _Outbox, lane: _Lane, table_id: int, table: TableInfo | None = None
-    ) -> None:
-        others = [o.task for o in outbox.lanes.values() if o is not lane and o.task is not None]
-        if others:
-            await asyncio.wait(others, timeout=CLOSE_WAIT)
-        await self._close_hands(table_id)
-        if self.inline is not None and table is not None:
-            await self.inline.table_closed(table)
-        await self.book.forget_table(table_id)
-        self._failed.discard(table_id)
-
-    async def redeliver(self, versions: dict[int, int]) -> int:
-        """After a restart: every open table (``{table id: version}``) whose delivery is not
-        recorded up to its version is delivered anew, every view. Returns how many."""
-        views = self._views
-        if views is None:
-            return 0
-        count = 0
-        for table_id, version in sorted(versions.items()):
-            if self._closing:
-                break
-            delivered = await self.book.delivered(table_id)
-            if delivered is not None and delivered >= version:
-                continue
-            try:
-                result = await views(table_id)
-            except Exception:
-                logger.exception("could not load table %s to deliver it anew", table_id)
-                continue
-            if result.table is not None and result.events:
-                logger.info("table %s: delivering anew (version %s, delivered %s)",
-                            table_id, version, delivered)  # fmt: skip
-                self.submit(result, origin=None)
-                # A call the killed process had in flight may still land, late, over this:
-                # once more when it can no longer.
-                self._resync_later(table_id, after=LATE_CALLS)
-                count += 1
-        return count
-
-    async def heal(self, shown: Result, *, user_id: int) -> None:
-        """After a stale or refused press: the presser's hand again, and the table's message
-        when it shows an older version (``shown``: the service's ``show(public=True)``). At
-        most once a second per player and table, whatever a client repeats."""
-        table = shown.table
-        if table is None:
-            return
-        now = time.monotonic()
-        key = (user_id, table.id)
-        if now - self._healed.get(key, -HEAL_EVERY) < HEAL_EVERY:
-            return
-        self._healed[key] = now
-        if len(self._healed) > 4096:
-            self._healed = {k: t for k, t in self._healed.items() if now - t < HEAL_EVERY}
-        events: list[Event] = []
-        for event in shown.events:
-            if isinstance(event, HandView) and int(event.audience.id) == user_id:
-                events.append(event)
-            elif isinstance(event, TableView | LobbyView) and event.audience.kind == "chat":
-                where = where_of(event.audience.id)
-                public = await self.book.public(table.id, where)
-                if public is None or public.version < table.version:
-                    events.append(event)
-        if events:
-            self.submit(Result(events, table), origin=None)
-
-    async def migrated(self, service: TableService, old: int, new: int) -> None:
-        """Chat ``old`` is now ``new`` (a group became a supergroup; Telegram says so in both
-        chats, and in an error when the bot writes to the old id): its open tables follow,
-        and their messages are posted in the new chat."""
-        if (old, new) in self._migrated:
-            return
-        self._migrated.add((old, new))
-        result = await service.move_chat(ChatRef(PLATFORM, str(old)), str(new))
-        if result.events:
-            logger.info("chat %s became %s: its tables moved", old, new)
-        for event in result.events:
-            if isinstance(event, TableEvent):
-                self.submit(Result([event], event.table), origin=None)
-
-    def start_redelivery(self, versions: Awaitable[dict[int, int]]) -> None:
-        """``redeliver`` in the background (the bot answers updates meanwhile)."""
-
-        async def run() -> None:
-            try:
-                await self.redeliver(await versions)
-            except Exception:
-                logger.exception("redelivery after the restart failed")
-
-        self._spawn(run(), self._tasks)
-
-    async def settled(self, *, rounds: int = 100) -> None:
-        """Wait until nothing is being delivered (tests; bounded)."""
-        for _ in range(rounds):
-            tasks = set(self._tasks)
-            if not tasks:
-                return
-            await asyncio.wait(tasks)
-
-    async def close(self, *, grace: float = 2.0) -> None:
-        """Stop: deliveries under way get ``grace`` seconds, then are cancelled (a table left
-        behind is delivered anew at the next start); waiting resyncs are cancelled at once."""
-        self._closing = True
-        for task in list(self._sleepers):
-            task.cancel()
-        tasks = set(self._tasks)
-        if tasks:
-            _, pending = await asyncio.wait(tasks, timeout=grace)
-            for task in pending:
-                task.cancel()
-        await asyncio.gather(*self._tasks, *self._sleepers, return_exceptions=True)
 
     async def _deliver_chain(
         self, events: list[Event], *, origin: Where | None, asked: frozenset[int] = frozenset()
@@ -763,7 +195,7 @@ class Delivery:
         folded: dict[int, list[str]] = {}
         for index, event in enumerate(events):
             try:
-                if isinstance(event, Announcement) and self._foldable(event, events[index + 1 :]):
+                if isinstance(event, Announcement) and foldable(event, events[index + 1 :]):
                     folded.setdefault(event.table.id, []).append(self._renderer.render(event).text)
                     continue
                 extra = folded.pop(event.table.id, []) if isinstance(event, TableView) else []
@@ -789,42 +221,6 @@ class Delivery:
             except TelegramError as error:
                 logger.info("could not clear the buttons of a hand: %s", error)
 
-    async def unblocked(self, user_id: int) -> None:
-        """The user opened the private chat: hands go there again (in every process)."""
-        self._blocked.pop(user_id, None)
-        await self.book.unblock(user_id)
-
-    async def refuses_private(self, user_id: int) -> bool:
-        """Whether the user's private chat is known to refuse messages."""
-        return await self._is_blocked(user_id)
-
-    async def _is_blocked(self, user_id: int) -> bool:
-        """Whether the user's private chat is known to refuse messages (and not due a retry)."""
-        known = self._blocked.get(user_id)
-        if known is None:
-            return False
-        mark, checked = known
-        now = self.clock()
-        if now - checked > RECHECK_BLOCKED_AFTER:
-            stored = await self.book.blocked(user_id)
-            if stored is None:  # cleared by a /start another process served
-                del self._blocked[user_id]
-                return False
-            mark = stored
-            self._blocked[user_id] = (mark, now)
-        return now - mark.at < self._retry_blocked_after
-
-    async def _refused(self, user_id: int) -> Blocked:
-        """Telegram refused a private message: remember it, in the same spell as before if any."""
-        now = self.clock()
-        known = self._blocked.get(user_id)
-        previous = known[0] if known is not None else await self.book.blocked(user_id)
-        token = previous.token if previous is not None else uuid.uuid4().hex
-        mark = Blocked(token, now)
-        self._blocked[user_id] = (mark, now)
-        await self.book.keep_blocked(user_id, mark)
-        return mark
-
     async def learn(self, message: Message, data: str, *, user_id: int) -> None:
         """A press on ``message`` tells which message shows a table (re-learned after a restart)."""
         try:
@@ -847,16 +243,6 @@ class Delivery:
                 await self.book.keep_public(button.table_id, shown)
 
     # --- one event ---------------------------------------------------------------------------
-
-    def _foldable(self, event: Announcement, rest: list[Event]) -> bool:
-        if event.kind not in _FOLDED or event.audience.kind != "chat":
-            return False
-        return any(
-            isinstance(e, TableView)
-            and e.table.id == event.table.id
-            and e.audience == event.audience
-            for e in rest
-        )
 
     async def _deliver_one(
         self,
@@ -1110,53 +496,6 @@ class Delivery:
         await self._learn_file(image, file_id)
         message_id = await messenger.send(where, text, markup)
         return Shown(where, message_id, version, digest=image.digest, companion=companion)
-
-    async def with_photo(
-        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
-    ) -> _T:
-        """``call`` with the picture's file id or bytes (see ``_with_photo``)."""
-        return await self._with_photo(image, call)
-
-    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
-        """Remember the file id Telegram gave a picture."""
-        await self._learn_file(image, file_id)
-
-    async def _with_photo(
-        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
-    ) -> _T:
-        """``call`` with the picture's known file id, or its bytes; a file id Telegram no
-        longer accepts is dropped and the bytes are uploaded instead."""
-        photo = await self._photo(image)
-        if isinstance(photo, bytes):
-            return await call(photo)
-        try:
-            return await call(photo)
-        except BadRequest as error:
-            if "file" not in error.message.lower():
-                raise
-            logger.info("file id of picture %s refused: uploading it again", image.digest)
-            self._file_ids.pop(image.digest, None)
-            return await call(image.data)
-
-    async def _photo(self, image: RenderedImage) -> bytes | str:
-        """Telegram's file id when this picture was uploaded before (by any process), else its
-        bytes."""
-        known = self._file_ids.get(image.digest)
-        if known is None:
-            stored = await self.book.state.state_get(
-                platform=PLATFORM, kind=FILE, scope=image.digest
-            )
-            known = stored if isinstance(stored, str) else None
-        return known or image.data
-
-    async def _learn_file(self, image: RenderedImage, file_id: str | None) -> None:
-        if file_id is None or self._file_ids.get(image.digest) == file_id:
-            return
-        self._file_ids[image.digest] = file_id
-        self._file_ids.move_to_end(image.digest)
-        while len(self._file_ids) > _FILE_IDS:
-            self._file_ids.popitem(last=False)
-        await self.book.state.state_put(file_id, platform=PLATFORM, kind=FILE, scope=image.digest)
 
     async def _offer_link(self, event: HandView, user_id: int, mark: Blocked) -> None:
         """Once per table, player and spell of refusal: a button in the table's chat that opens

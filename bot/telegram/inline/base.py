@@ -1,0 +1,360 @@
+"""Inline play's common ground: its limits, texts and memory, and what every part uses.
+
+``InlineBase`` holds the state of ``bot.telegram.inline.InlinePlay`` (what was offered to whom,
+what was handled, the planned turn mentions), whether inline mode is on, the users' wishes
+(turn mentions, hands in private or inline) and the deletions (batched per update).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from telegram import Bot, InlineKeyboardButton
+from telegram.error import TelegramError
+
+from bot.render import N_, Renderer
+from bot.service import ChatRef, HandView, TableInfo, TableService, TurnNotice, UserRef
+from bot.telegram.ids import PLATFORM, where_of
+
+if TYPE_CHECKING:
+    from bot.telegram.delivery import Delivery
+
+logger = logging.getLogger(__name__)
+
+# Telegram's limits on an answer: results per answer, bytes per result id and per offset.
+MAX_RESULTS = 50
+MAX_RESULT_ID = 64
+# Adapter-state kinds: a user's wish for turn mentions ({"on": bool}, on when absent; the same
+# key as Discord's), a user's way of getting hands ("private" | "inline"), a table's turn
+# mention in its group ({"chat", "message_id", "seat"}).
+NOTIFY = "notify"
+HANDS = "hands"
+MENTION = "mention"
+# A result that makes no move (a card of a hand shown read-only, a waiting header).
+LOOK = "~w"
+# A move too long for a result id travels as its index among the legal moves: "~<n>".
+INDEX = "~"
+# After Telegram refused to delete a user's message in a chat (the bot is no admin there), the
+# bot tries again after this many seconds.
+RETRY_DELETE_AFTER = 600.0
+# How long a posted message waits for its chosen_inline_result once feedback was seen.
+PARK_WAIT = 3.0
+# How long a turn notice waits for its table message to say whether it carried the mention.
+PLAN_WAIT = 10.0
+# Telegram's limits on a message's text and a picture's caption.
+MAX_MESSAGE = 4096
+CAPTION_LIMIT = 1024
+# Results and outcomes remembered per user (a few answers' worth).
+REMEMBERED = 256
+_USERS = 4096
+
+
+TEXTS = {
+    "my_cards": N_("🂠 My cards"),
+    "in_private": N_("💬 In private"),
+    "waiting": N_("⏳ Waiting for {name}"),
+    "your_hand": N_("Your hand: {cards}"),
+    "table": N_("Table: {cards}"),
+    "pile": N_("Pile: {card}"),
+    "looking": N_("🂠 (only looking at my cards)"),
+    "not_playing": N_("You are not playing at a table here"),
+    "pick_private": N_("Pick cards one by one in private"),
+    "your_turn": N_("your turn"),
+    "notify_on": N_("Turn notices: on. I will mention you in the group when it is your turn."),
+    "notify_off": N_("Turn notices: off. I will not mention you when it is your turn."),
+    "notify_usage": N_("Use /notify on or /notify off."),
+    "help": N_(
+        'In a group, tap "🂠 My cards" under the table: your cards and moves open above '
+        'the keyboard, only for you, and a tap plays. "💬 In private" sends them to our '
+        "private chat instead. /notify off: no mention when it is your turn."
+    ),
+}
+
+
+class CardPhotos(Protocol):
+    """Card pictures already on Telegram: a card's file id, for the table's deck style."""
+
+    async def file_id(self, card: object, table: TableInfo) -> str | None: ...
+
+    async def close(self) -> None: ...
+
+
+# Where a turn notice goes (see InlinePlay._decision).
+NoticeWay = Literal["private", "group", "none"]
+
+
+@dataclass
+class Planned:
+    """A turn notice that may ride in its table message (``folded`` once it did)."""
+
+    notice: TurnNotice
+    done: asyncio.Event
+    folded: bool = False
+    decision: NoticeWay | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What became of a chosen result: ``move`` (made), ``look`` (no move), or ``refused``."""
+
+    kind: Literal["move", "look", "refused"]
+    notice: str = ""
+
+
+@dataclass
+class Handled:
+    """A result handled for a user. ``notices``: its posted messages already turned into the
+    refusal notice (by feedback's inline message id) whose message update is still to come."""
+
+    choice: Choice
+    notices: int = 0
+
+
+def utf16_length(text: str) -> int:
+    """Telegram counts entity offsets and lengths in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def parse_query(query: str) -> tuple[int | None, str]:
+    """``"12 7♦"`` -> ``(12, "7♦")``: an optional table id (``#`` allowed), then a filter."""
+    words = query.strip().split(maxsplit=1)
+    if words and words[0].lstrip("#").isdigit() and len(words[0]) < 19:
+        return int(words[0].lstrip("#")), (words[1] if len(words) > 1 else "").strip()
+    return None, query.strip()
+
+
+class InlineBase:
+    """The state and the helpers shared by the parts of ``InlinePlay``."""
+
+    def __init__(
+        self,
+        *,
+        service: TableService,
+        renderer: Renderer,
+        delivery: Delivery,
+        bot: Callable[[], Bot],
+        photos: CardPhotos | None = None,
+    ) -> None:
+        # A getter, not a Bot: the Application (and its bot) is built after the adapter.
+        self._bot = bot
+        self._service = service
+        self._renderer = renderer
+        self._delivery = delivery
+        self._photos = photos
+        # Per user: result texts of the latest answers -> result id (to match a message
+        # posted "via @bot" when feedback is off), and the result ids already handled.
+        self._offered: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        self._texts: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        # Per user: the result ids offered lately. A chosen result the bot never offered that
+        # user (forged, or offered before a restart) makes no move.
+        self._offered_ids: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
+        self._handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
+        # Inline feedback seen (chosen_inline_result updates come): moves wait for it, and
+        # posted messages that came first wait here, per user, for their result.
+        self._feedback = False
+        self._parked: OrderedDict[int, OrderedDict[tuple[int, int], str]] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Turn notices that may ride in their table message, by (table, version): see plan.
+        self._planned: dict[tuple[int, int], Planned] = {}
+        # Tables with a separate turn mention message (the table message could not carry it).
+        self._mentioned: set[int] = set()
+        # Tables whose game ended in the result being delivered, the final table posted anew.
+        self._closing: set[int] = set()
+        # A table's turn mention is posted and removed by different chains of one delivery.
+        self._mention_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._wishes: dict[int, str] = {}
+        # deleteMessages works (until a batch fails where single deletions succeed).
+        self._batch_deletes = True
+        # Chats where the bot may not delete users' messages: until when not to try again.
+        self._cannot_delete: dict[int, float] = {}
+        # The deletions of the update being handled (see _deleting_together).
+        self._trash: ContextVar[list[tuple[int, int, bool]] | None] = ContextVar(
+            f"trash-{id(self)}", default=None
+        )
+
+    def enabled(self) -> bool:
+        """Inline mode is on for the bot (``getMe``); an API that does not say counts as on."""
+        try:
+            supports = self._bot().supports_inline_queries
+        except RuntimeError:  # not initialized yet
+            return False
+        return supports is not False
+
+    @staticmethod
+    def _group_table(table: TableInfo) -> bool:
+        try:
+            return where_of(table.chat_id).chat_id < 0
+        except ValueError:
+            return False
+
+    def _t(self, locale: str | None, key: str) -> str:
+        return self._renderer.translations(locale).gettext(TEXTS[key])
+
+    def help(self, locale: str | None) -> str:
+        """How to play inline, for /help."""
+        return self._t(locale, "help")
+
+    def cards_button(self, table_id: int, locale: str | None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            self._t(locale, "my_cards"), switch_inline_query_current_chat=str(table_id)
+        )
+
+    async def notify_on(self, user_id: int) -> bool:
+        """Whether the user wants turn mentions (``/notify``; on unless they said off)."""
+        found = await self._delivery.book.state.state_get(
+            platform=PLATFORM, kind=NOTIFY, scope=str(user_id)
+        )
+        return not (isinstance(found, dict) and found.get("on") is False)
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        await self._delivery.book.state.state_put(
+            {"on": on}, platform=PLATFORM, kind=NOTIFY, scope=str(user_id)
+        )
+
+    async def _wish(self, user_id: int) -> str | None:
+        if user_id in self._wishes:
+            return self._wishes[user_id]
+        found = await self._delivery.book.state.state_get(
+            platform=PLATFORM, kind=HANDS, scope=str(user_id)
+        )
+        wish = found if isinstance(found, str) else None
+        if len(self._wishes) >= _USERS:
+            self._wishes.clear()
+        self._wishes[user_id] = wish or ""
+        return wish
+
+    async def _set_wish(self, user_id: int, wish: str) -> None:
+        if self._wishes.get(user_id) == wish:
+            return
+        self._wishes[user_id] = wish
+        await self._delivery.book.state.state_put(
+            wish, platform=PLATFORM, kind=HANDS, scope=str(user_id)
+        )
+
+    async def prefer_private(self, user_id: int) -> None:
+        """The user asked for their hand in the private chat (the deep link)."""
+        await self._set_wish(user_id, "private")
+
+    async def _hand(self, who: UserRef, table: TableInfo) -> HandView | None:
+        result = await self._service.show(ChatRef(PLATFORM, table.chat_id), who, table.id)
+        hands = [e for e in result.events if isinstance(e, HandView)]
+        return hands[0] if hands else None
+
+    async def close(self) -> None:
+        """On shutdown: stop waiting for feedback, finish the pictures' uploads."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._photos is not None:
+            await self._photos.close()
+
+    @contextlib.asynccontextmanager
+    async def _deleting_together(self) -> AsyncIterator[None]:
+        """Messages deleted inside go in one ``deleteMessages`` per chat at the end: a move's
+        posted message and the old turn mention cost one request, not two (a group allows
+        the bot about 20 a minute, edits and deletions included)."""
+        if self._trash.get() is not None:
+            yield
+            return
+        trash: list[tuple[int, int, bool]] = []
+        token = self._trash.set(trash)
+        try:
+            yield
+        finally:
+            self._trash.reset(token)
+            await self._delete_now(trash)
+
+    async def _delete(self, chat_id: object, message_id: object, *, own: bool = True) -> None:
+        """Delete a message (``own``: the bot's; else a user's, which needs admin rights)."""
+        if not isinstance(chat_id, int) or not isinstance(message_id, int):
+            return
+        if not own and self._cannot_delete.get(chat_id, 0.0) > self._delivery.clock():
+            return  # not an admin there (as of a few minutes ago): the message stays
+        trash = self._trash.get()
+        if trash is not None:
+            trash.append((chat_id, message_id, own))
+            return
+        await self._delete_now([(chat_id, message_id, own)])
+
+    async def _delete_now(self, trash: list[tuple[int, int, bool]]) -> None:
+        chats: dict[int, dict[int, bool]] = {}
+        for chat_id, message_id, own in trash:
+            chats.setdefault(chat_id, {})[message_id] = own
+        bot = self._bot()
+        for chat_id, messages in chats.items():
+            ids = sorted(messages)
+            if len(ids) > 1 and self._batch_deletes:
+                try:
+                    await bot.delete_messages(chat_id=chat_id, message_ids=ids)
+                except TelegramError as error:
+                    logger.info("deleteMessages %s in chat %s failed: %s", ids, chat_id, error)
+                else:
+                    for message_id in ids:
+                        self._delivery.book.gone(chat_id, message_id)
+                    continue
+            # One by one: a single message, or a batch refused (the bot may not delete users'
+            # messages there, or the API has no deleteMessages).
+            failed = False
+            for message_id in ids:
+                try:
+                    await bot.delete_message(chat_id=chat_id, message_id=message_id)
+                except TelegramError as error:
+                    logger.info("could not delete %s in chat %s: %s", message_id, chat_id, error)
+                    if not messages[message_id]:
+                        failed = True
+                    continue
+                self._delivery.book.gone(chat_id, message_id)
+            if failed:
+                # Users' messages need admin rights: leave them alone for a while.
+                self._cannot_delete[chat_id] = self._delivery.clock() + RETRY_DELETE_AFTER
+            elif len(ids) > 1:
+                self._batch_deletes = False  # one by one works where the batch did not
+
+    def _lock(self, user_id: int) -> asyncio.Lock:
+        lock = self._locks.get(user_id)
+        if lock is None:
+            lock = self._locks[user_id] = asyncio.Lock()
+        return lock
+
+    def _table_lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._mention_locks.get(table_id)
+        if lock is None:
+            lock = self._mention_locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _remember_offered(self, user_id: int, texts: dict[str, str]) -> None:
+        known = self._per_user(self._offered, user_id)
+        back = self._per_user(self._texts, user_id)
+        for text, result_id in texts.items():
+            self._remember(known, text, result_id)
+            if result_id:
+                self._remember(back, result_id, text)
+
+    @staticmethod
+    def _per_user(memory: OrderedDict[int, Any], user_id: int) -> Any:
+        found = memory.get(user_id)
+        if found is None:
+            found = memory[user_id] = OrderedDict()
+            while len(memory) > _USERS:
+                memory.popitem(last=False)
+        memory.move_to_end(user_id)
+        return found
+
+    @staticmethod
+    def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        memory[key] = value
+        memory.move_to_end(key)
+        while len(memory) > REMEMBERED:
+            memory.popitem(last=False)

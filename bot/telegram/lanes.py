@@ -1,0 +1,506 @@
+"""Delivery's lanes: when each message of a table goes out, and in what order.
+
+A table's results go out through its outbox: one lane per Telegram chat its messages go to (the
+group, each player's private chat), each sending one call at a time, so a hand is never held up
+behind the group's flood limit. While a call waits, newer states of the same message replace the
+pending one (only the newest is sent). When a table's lanes are all done, the version delivered
+is recorded in the adapter state (``bot.telegram.healing`` delivers anew what was not).
+
+``Lanes`` is a part of ``bot.telegram.delivery.Delivery``, which puts each item in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
+
+from bot.render import Renderer
+from bot.service import (
+    Announcement,
+    Event,
+    GameOver,
+    HandView,
+    LobbyView,
+    Result,
+    TableEvent,
+    TableInfo,
+    TableService,
+    TableView,
+    TurnNotice,
+)
+from bot.telegram.book import MessageBook
+from bot.telegram.ids import where_of
+from bot.telegram.limiter import PRIORITY, Priority
+from bot.telegram.messenger import BlockedError, Where
+
+if TYPE_CHECKING:
+    from bot.telegram.inline import InlinePlay
+
+logger = logging.getLogger(__name__)
+
+# Announcements that only say what the table message shows next; folded into it.
+FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
+# How long messages wait for the answer to the press that caused them (it is always sent).
+GATE_TIMEOUT = 20.0
+# How long a finished table waits for its players' lanes before clearing their buttons.
+CLOSE_WAIT = 30.0
+
+
+def per_table(result: Result) -> list[Result]:
+    """The result split by the table its events are about, in the order the tables first
+    appear (events about no table go with the result's own table)."""
+    own = result.table.id if result.table is not None else None
+    order: list[int | None] = []
+    events: dict[int | None, list[Event]] = {}
+    infos: dict[int | None, TableInfo | None] = {own: result.table}
+    for event in result.events:
+        info = getattr(event, "table", None)
+        key = info.id if isinstance(info, TableInfo) else own
+        if key not in events:
+            order.append(key)
+            events[key] = []
+        events[key].append(event)
+        if isinstance(info, TableInfo) and key != own:
+            infos[key] = info  # the latest state of that table among the events
+    if len(order) <= 1:
+        return [result]
+    return [Result(events[key], infos.get(key), result.refusal) for key in order]
+
+
+def asked_hands(events: list[Event]) -> tuple[list[Event], frozenset[int]]:
+    """A "My hand" press shows the asker the table and their hand, privately: the hand message
+    already shows the table's cards, so the table copy is left out (it would be a new message at
+    every press, burying the hand). Returns the events to deliver and the users who asked."""
+    hands = {
+        int(e.audience.id) for e in events if isinstance(e, HandView) and e.audience.kind == "user"
+    }
+    asked = frozenset(
+        int(e.audience.id)
+        for e in events
+        if isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in hands
+    )
+    if not asked:
+        return events, asked
+    kept = [
+        e
+        for e in events
+        if not (
+            isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in asked
+        )
+    ]
+    return kept, asked
+
+
+def closes(event: Event) -> bool:
+    """The table's last event: its hands lose their buttons after it."""
+    return isinstance(event, GameOver) or (
+        isinstance(event, Announcement) and event.kind == "abandoned"
+    )
+
+
+def lane_of(event: Event) -> int:
+    """The Telegram chat an event goes to (a group's topics share the group's lane)."""
+    if event.audience.kind == "chat":
+        return where_of(event.audience.id).chat_id
+    return int(event.audience.id)
+
+
+def item_name(item: Item) -> str:
+    return type(item.event).__name__
+
+
+def foldable(event: Announcement, rest: list[Event]) -> bool:
+    """A short announcement the table message shown next in the same chat takes in."""
+    if event.kind not in FOLDED or event.audience.kind != "chat":
+        return False
+    return any(
+        isinstance(e, TableView) and e.table.id == event.table.id and e.audience == event.audience
+        for e in rest
+    )
+
+
+class Ticket:
+    """The delivery of one result: ``await ticket.wait()`` returns once every message of it is
+    out (or was given up, or replaced by a newer state of the same message)."""
+
+    def __init__(self) -> None:
+        self._left = 0
+        self._done = asyncio.Event()
+        self._done.set()
+
+    def add(self) -> None:
+        self._left += 1
+        self._done.clear()
+
+    def finish(self) -> None:
+        self._left -= 1
+        if self._left <= 0:
+            self._done.set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    async def wait(self) -> None:
+        await self._done.wait()
+
+
+@dataclass(eq=False)
+class Close:
+    """The table is over: its hands lose their buttons and its messages are forgotten."""
+
+    table_id: int
+    table: TableInfo | None = None  # the table as it ended (inline play clears its mention)
+
+
+@dataclass(eq=False)
+class Item:
+    """One message to put in place (or a table to close), waiting in its lane."""
+
+    event: Event | Close
+    origin: Where | None
+    extra: list[str] = field(default_factory=list)
+    asked: bool = False  # a hand the player asked for: surfaced at the bottom of the chat
+    gates: list[asyncio.Event] = field(default_factory=list)
+    tickets: list[Ticket] = field(default_factory=list)
+    attempts: int = 0
+
+    @property
+    def key(self) -> tuple[str, str] | None:
+        """Items with the same key show the same message: only the newest is worth sending."""
+        event = self.event
+        if isinstance(event, TableView | LobbyView):
+            return ("table", event.audience.id)
+        if isinstance(event, HandView):
+            return ("hand", event.audience.id)
+        if isinstance(event, TurnNotice):
+            return ("notice", event.audience.id)
+        return None
+
+    @property
+    def version(self) -> int:
+        return self.event.table.version if isinstance(self.event, TableEvent) else 0
+
+    def absorb(self, other: Item) -> None:
+        """Take over ``other`` (the same message): the newer state, everyone's waits."""
+        if other.version >= self.version:
+            self.event = other.event
+            self.origin = other.origin or self.origin
+        self.extra += other.extra
+        self.asked = self.asked or other.asked
+        self.gates += other.gates
+        self.tickets += other.tickets
+        other.tickets = []
+
+    def finish(self) -> None:
+        for ticket in self.tickets:
+            ticket.finish()
+        self.tickets = []
+
+    @property
+    def priority(self) -> Priority:
+        event = self.event
+        if isinstance(event, Close):
+            return Priority.CLEANUP
+        if isinstance(event, HandView) and event.seat == event.table.current_seat:
+            return Priority.TURN
+        return Priority.GROUP if event.audience.kind == "chat" else Priority.PRIVATE
+
+
+@dataclass(eq=False)
+class Lane:
+    """The messages of one table to one Telegram chat, in order, one call at a time."""
+
+    items: deque[Item] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def idle(self) -> bool:
+        return self.task is None and not self.items
+
+    def add(self, item: Item) -> None:
+        """Queue ``item``; a pending item for the same message takes it over instead (the
+        one in flight is not touched: it is already on its way)."""
+        key = item.key
+        if key is not None:
+            for pending in self.items:
+                if pending.key == key:
+                    pending.absorb(item)
+                    return
+        self.items.append(item)
+
+
+@dataclass(eq=False)
+class Outbox:
+    """A table's lanes, one per chat its messages go to."""
+
+    table_id: int
+    lanes: dict[int, Lane] = field(default_factory=dict)
+    version: int = 0  # the newest version submitted
+    closed: bool = False
+
+    @property
+    def idle(self) -> bool:
+        return all(lane.idle for lane in self.lanes.values())
+
+
+class Lanes:
+    """The outboxes of the tables being delivered, and the tasks that empty their lanes."""
+
+    book: MessageBook
+    inline: InlinePlay | None
+    _renderer: Renderer
+    _service: TableService | None
+    _outboxes: dict[int, Outbox]
+    # Tables with a message given up since their last full delivery: not recorded as
+    # delivered until a resync went through.
+    _failed: set[int]
+    _unsettled: set[int]
+    _tasks: set[asyncio.Task[None]]
+    _sleepers: set[asyncio.Task[None]]
+    _closing: bool
+
+    if TYPE_CHECKING:
+        # Provided by the other parts of ``Delivery``.
+        async def deliver(self, result: Result, *, origin: Where | None) -> None: ...
+
+        async def _deliver_one(
+            self,
+            event: Event,
+            *,
+            origin: Where | None,
+            extra: list[str],
+            asked: frozenset[int] = frozenset(),
+        ) -> None: ...
+
+        async def _close_hands(self, table_id: int) -> None: ...
+
+        async def _retry(
+            self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError
+        ) -> bool: ...
+
+        async def migrated(self, service: TableService, old: int, new: int) -> None: ...
+
+    def submit(
+        self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
+    ) -> Ticket:
+        """Queue the events of a table's result in its lanes and return at once.
+
+        ``gate``: the messages wait until it is set (the press they answer is answered first).
+        A result about several tables (a new table replacing a stale lobby closes the old one)
+        goes to each table's lanes: one table's close must not drop another's messages.
+        """
+        ticket = Ticket()
+        parts = per_table(result)
+        if len(parts) <= 1:
+            return self._submit(result, origin=origin, gate=gate, ticket=ticket)
+        for part in parts:
+            self._submit(part, origin=origin, gate=gate, ticket=ticket)
+        return ticket
+
+    def _submit(
+        self,
+        result: Result,
+        *,
+        origin: Where | None,
+        gate: asyncio.Event | None,
+        ticket: Ticket,
+    ) -> Ticket:
+        table = result.table
+        if self._closing:
+            # Stopping: what is not out yet is delivered anew at the next start.
+            return ticket
+        if table is None:
+            if result.events:
+                ticket.add()
+                self._spawn(self._deliver_loose(result, origin, ticket), self._tasks)
+            return ticket
+        outbox = self._outboxes.get(table.id)
+        if outbox is None:
+            outbox = self._outboxes[table.id] = Outbox(table.id)
+        outbox.version = max(outbox.version, table.version)
+        events, asked = asked_hands(list(result.events))
+        if self.inline is not None:
+            self.inline.plan(events)
+        gates = [gate] if gate is not None and not gate.is_set() else []
+        if any(closes(e) for e in events):
+            outbox.closed = True
+            self._drop_private(outbox)
+        folded: dict[str, list[str]] = {}
+        touched: list[tuple[Priority, int]] = []
+        for index, event in enumerate(events):
+            if isinstance(event, Announcement) and foldable(event, events[index + 1 :]):
+                folded.setdefault(event.audience.id, []).append(self._renderer.render(event).text)
+                continue
+            extra = folded.pop(event.audience.id, []) if isinstance(event, TableView) else []
+            lane_id = lane_of(event)
+            surfaced = event.audience.kind == "user" and int(event.audience.id) in asked
+            item = Item(event, origin, extra, surfaced, list(gates), [ticket])
+            ticket.add()
+            touched.append((item.priority, lane_id))
+            self._lane(outbox, lane_id).add(item)
+            if closes(event):
+                ticket.add()
+                close = Item(Close(table.id, table), None, gates=list(gates), tickets=[ticket])
+                self._lane(outbox, lane_id).add(close)
+        # The most urgent lane first: the hand of the player whose turn it is.
+        for _, lane_id in sorted(touched):
+            lane = outbox.lanes[lane_id]
+            if lane.task is None and lane.items:
+                lane.task = self._spawn(self._run_lane(outbox, lane_id, lane), self._tasks)
+        return ticket
+
+    def _lane(self, outbox: Outbox, lane_id: int) -> Lane:
+        lane = outbox.lanes.get(lane_id)
+        if lane is None:
+            lane = outbox.lanes[lane_id] = Lane()
+        return lane
+
+    @staticmethod
+    def _drop_private(outbox: Outbox) -> None:
+        """The game is over: hands and notices still waiting would only bring buttons back."""
+        for lane in outbox.lanes.values():
+            kept: deque[Item] = deque()
+            for item in lane.items:
+                if isinstance(item.event, HandView | TurnNotice):
+                    item.finish()
+                else:
+                    kept.append(item)
+            lane.items = kept
+
+    def _spawn(self, work: Awaitable[None], tasks: set[asyncio.Task[None]]) -> asyncio.Task[None]:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        return task
+
+    async def _deliver_loose(self, result: Result, origin: Where | None, ticket: Ticket) -> None:
+        try:
+            await self.deliver(result, origin=origin)
+        except Exception:
+            logger.exception("delivery failed")
+        finally:
+            ticket.finish()
+
+    async def _run_lane(self, outbox: Outbox, lane_id: int, lane: Lane) -> None:
+        """Send the lane's items one at a time; when the whole table is done, record it."""
+        try:
+            while True:
+                while lane.items:
+                    item = lane.items.popleft()
+                    try:
+                        for gate in item.gates:
+                            with contextlib.suppress(TimeoutError):
+                                await asyncio.wait_for(gate.wait(), GATE_TIMEOUT)
+                        item.gates = []
+                        again = await self._attempt(outbox, lane_id, lane, item)
+                    except BaseException:
+                        item.finish()  # cancelled (stopping): nobody waits for it any more
+                        raise
+                    if not again:
+                        item.finish()
+                others = [other for other in outbox.lanes.values() if other is not lane]
+                if all(other.idle for other in others):
+                    await self._record(outbox)
+                if not lane.items:
+                    break
+        finally:
+            lane.task = None
+            if self._closing:
+                while lane.items:
+                    lane.items.popleft().finish()
+            if outbox.idle and self._outboxes.get(outbox.table_id) is outbox:
+                del self._outboxes[outbox.table_id]
+
+    async def _record(self, outbox: Outbox) -> None:
+        """Every message of the table up to ``outbox.version`` is out: say so in the store."""
+        table_id = outbox.table_id
+        if outbox.closed or table_id in self._failed or table_id in self._unsettled:
+            return
+        if self._closing:
+            return
+        try:
+            await self.book.keep_delivered(table_id, outbox.version)
+        except Exception as error:
+            logger.warning("could not record the delivery of table %s: %s", table_id, error)
+
+    async def _attempt(self, outbox: Outbox, lane_id: int, lane: Lane, item: Item) -> bool:
+        """Deliver one item; ``True`` when it went back to the lane (or into a newer item of
+        the same message) for another try."""
+        token = PRIORITY.set(item.priority)
+        try:
+            async with self.book.batch():
+                if isinstance(item.event, Close):
+                    await self._close_table(outbox, lane, item.event.table_id, item.event.table)
+                else:
+                    asked = frozenset({lane_id}) if item.asked else frozenset()
+                    await self._deliver_one(
+                        item.event, origin=item.origin, extra=item.extra, asked=asked
+                    )
+        except BlockedError as error:
+            logger.info("chat %s cannot be written to", error.chat_id)
+        except ChatMigrated as error:
+            # The group became a supergroup: its tables follow it there (and this message).
+            if self._service is not None:
+                self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
+        except BadRequest as error:
+            logger.warning("could not deliver %s: %s", item_name(item), error)
+        except (NetworkError, RetryAfter) as error:
+            return await self._retry(outbox, lane, item, error)
+        except TelegramError as error:
+            # One message Telegram refuses must not keep the others (the hands) from going.
+            logger.warning("could not deliver %s: %s", item_name(item), error)
+        except Exception:
+            logger.exception("delivery of %s failed", item_name(item))
+        finally:
+            PRIORITY.reset(token)
+        return False
+
+    async def _close_table(
+        self, outbox: Outbox, lane: Lane, table_id: int, table: TableInfo | None = None
+    ) -> None:
+        others = [o.task for o in outbox.lanes.values() if o is not lane and o.task is not None]
+        if others:
+            await asyncio.wait(others, timeout=CLOSE_WAIT)
+        await self._close_hands(table_id)
+        if self.inline is not None and table is not None:
+            await self.inline.table_closed(table)
+        await self.book.forget_table(table_id)
+        self._failed.discard(table_id)
+
+    async def settled(self, *, rounds: int = 100) -> None:
+        """Wait until nothing is being delivered (tests; bounded)."""
+        for _ in range(rounds):
+            tasks = set(self._tasks)
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    async def close(self, *, grace: float = 2.0) -> None:
+        """Stop: deliveries under way get ``grace`` seconds, then are cancelled (a table left
+        behind is delivered anew at the next start); waiting resyncs are cancelled at once."""
+        self._closing = True
+        for task in list(self._sleepers):
+            task.cancel()
+        tasks = set(self._tasks)
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+        await asyncio.gather(*self._tasks, *self._sleepers, return_exceptions=True)
