@@ -22,7 +22,8 @@ from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
 from bot.store import DueTimer, TableRow
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService, _Live
+    from bot.service.service import TableService
+    from bot.service.tables import _Live
 
 logger = logging.getLogger(__name__)
 

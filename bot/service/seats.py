@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
+from bot.service.tables import Refused, _Call, _Live, _present, _seat_index
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService, _Live
+    from bot.service.service import TableService
 
 logger = logging.getLogger(__name__)
 
@@ -79,8 +80,6 @@ async def leave_game(
 ) -> Result:
     """The computer takes ``seat`` over for the rest of the game (the table lock is held).
     ``by`` is who kicked the player (``None``: they left)."""
-    from bot.service.service import Refused, _Call
-
     row = live.row
     doc = row.seats[seat]
     if doc is None or doc["platform"] == "ai" or doc.get("left"):
@@ -131,8 +130,6 @@ async def leave_game(
 async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int) -> Result:
     """The hand's "Leave the game…": the question, at the table's current version (the hand's
     button may be older: a waiting hand is not redrawn at every move)."""
-    from bot.service.service import Refused, _present, _seat_index
-
     try:
         live = await service._live(table_id)
         service._check_chat(live, chat)
@@ -160,8 +157,6 @@ async def kick(
 ) -> Result:
     """``/kick``: by the table's creator or a chat admin. With no target, the list of players
     who can be kicked comes back to the user as buttons (an Announcement "kick_list")."""
-    from bot.service.service import Refused, _seat_index
-
     try:
         async with service._table(chat, user, table_id, lobby=True) as live:
             row = live.row
@@ -200,8 +195,6 @@ async def kick(
 
 
 async def _kick_from_lobby(service: TableService, live: _Live, seat: int) -> Result:
-    from bot.service.service import Refused, _Call
-
     row = live.row
     row.seats[seat] = None
     if not any(s is not None and s["platform"] != "ai" for s in row.seats):
