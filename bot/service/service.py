@@ -25,7 +25,6 @@ from bot.service.events import (
     Stats,
     TableInfo,
     TableView,
-    TurnNotice,
     UserRef,
     decode_button,
 )
@@ -58,10 +57,9 @@ from bot.service.tables import (
     _seat_doc,
     _seat_index,
 )
-from bot.service.timers import TimerSettings
+from bot.service.timers import TimerSettings, fire_timer
 from bot.service.turns import Turns
 from bot.store import (
-    DueTimer,
     RatingChange,
     TableRow,
 )
@@ -669,86 +667,12 @@ class TableService(Turns):
         claims = await self.store.claim_due(moment, lease=self.timers.claim_lease, limit=limit)
         for claim in claims:
             try:
-                result = await self._fire(claim, moment)
+                result = await fire_timer(self, claim, moment)
             except Refused:
                 continue
             if result is not None:
                 results.append(result)
         return results
-
-    async def _fire(self, claim: DueTimer, now: float) -> Result | None:
-        table_id = claim.table_id
-        if claim.kind == lobby_timer.LOBBY:
-            return await lobby_timer.expire(self, claim, now)
-        async with self._lock(table_id):
-            live = await self._reload(table_id)
-            row = live.row
-            # A move since the claim started a new turn (and deadline): this timer is void.
-            if row.status != "playing" or row.version != claim.version:
-                return None
-            # The claim leased the deadline; the timer is the one that came due.
-            row.deadline, row.deadline_kind = claim.deadline, claim.kind
-            seat = live.started.current_player
-            if seat is None:
-                return None
-            if _plays_computer(row.seats[seat]):
-                # A computer's turn left over by a process that died after the move before it.
-                call = _Call()
-                before = self._snapshot(live)
-                await self._computer_turns(call, live)
-                await self._after(call, live, before)
-                return Result(call.events, self._info(live))
-            if not _is_human(row.seats[seat]):
-                return None
-            call = _Call()
-            info = self._info(live)
-            if row.deadline_kind == "remind":
-                turn = await self._turn_timer(row)
-                reminder, autoplay = turn or (self.timers.reminder, self.timers.autoplay)
-                deadline = now + max(autoplay - reminder, 0.0)
-                if not await self.store.move_deadline(
-                    table_id,
-                    version=row.version,
-                    kind="remind",
-                    deadline=deadline,
-                    new_kind="autoplay",
-                ):
-                    self._forget(table_id)
-                    return None
-                row.deadline, row.deadline_kind = deadline, "autoplay"
-                doc = row.seats[seat]
-                assert doc is not None
-                call.events.append(
-                    TurnNotice(
-                        audience=Audience("user", doc["platform"], doc["user_id"]),
-                        locale=await self._seat_locale(live, seat),
-                        table=info,
-                        seat=seat,
-                        reminder=True,
-                    )
-                )
-                return Result(call.events, info)
-            # The player let the turn run out: the computer plays it.
-            before = self._snapshot(live)
-            doc = row.seats[seat]
-            assert doc is not None
-            idle = int(doc["idle"]) + 1
-            away = idle >= self.timers.takeover_after > 0
-            row.seats[seat] = dict(doc, idle=idle, away=away, level=self.timers.takeover_level)
-            move = await self._computer_move(live, seat, self.timers.takeover_level)
-            game = live.started.play(move)
-            head = await self._chat_head(live)
-            if not await self._commit_move(
-                call, live, seat, move, game, actor="timeout", seats_changed=True
-            ):
-                self._forget(table_id)
-                return None
-            call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
-            if away:
-                call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
-            await self._computer_turns(call, live)
-            await self._after(call, live, before)
-            return Result(call.events, self._info(live))
 
     # ------------------------------------------------------------------ info -----------------
 
