@@ -26,7 +26,9 @@ from bot.service.players import LEVELS
 from bot.service.tables import Refused, _Call, _Live, _present, _seat_index
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.core import TableCore
+    from bot.service.lobby import Lobby
+    from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ REJOIN = "rejoin"  # the table option, the chat setting and the command option
 _STATE_KIND = "table"  # adapter-state kind of the service's own per-table options
 
 
-def table_level(service: TableService, seats: list[dict[str, Any] | None]) -> str:
+def table_level(service: TableCore, seats: list[dict[str, Any] | None]) -> str:
     """The level the table is played at: its strongest seated computer, else the takeover's."""
     found = [
         s["level"]
@@ -58,7 +60,7 @@ def table_level(service: TableService, seats: list[dict[str, Any] | None]) -> st
     return str(max(found, key=LEVELS.index))
 
 
-async def may_rejoin(service: TableService, table_id: int, platform: str) -> bool:
+async def may_rejoin(service: TableCore, table_id: int, platform: str) -> bool:
     """Whether the table lets a player who left take the seat back."""
     getter = getattr(service.store, "state_get", None)
     if getter is None:
@@ -67,7 +69,7 @@ async def may_rejoin(service: TableService, table_id: int, platform: str) -> boo
     return found is True
 
 
-async def set_rejoin(service: TableService, table_id: int, platform: str, allowed: bool) -> None:
+async def set_rejoin(service: TableCore, table_id: int, platform: str, allowed: bool) -> None:
     """Keep the table's rejoin option (only a ``True`` is written: absent means no)."""
     if allowed:
         await service.store.state_put(
@@ -76,7 +78,7 @@ async def set_rejoin(service: TableService, table_id: int, platform: str, allowe
 
 
 async def leave_game(
-    service: TableService, live: _Live, seat: int, *, by: UserRef | None = None
+    service: Turns, live: _Live, seat: int, *, by: UserRef | None = None
 ) -> Result:
     """The computer takes ``seat`` over for the rest of the game (the table lock is held).
     ``by`` is who kicked the player (``None``: they left)."""
@@ -127,7 +129,7 @@ async def leave_game(
     return Result(call.events, service._info(live))
 
 
-async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Result:
     """The hand's "Leave the game…": the question, at the table's current version (the hand's
     button may be older: a waiting hand is not redrawn at every move)."""
     try:
@@ -146,7 +148,7 @@ async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int
 
 
 async def kick(
-    service: TableService,
+    service: Lobby,
     chat: ChatRef,
     user: UserRef,
     *,
@@ -194,7 +196,7 @@ async def kick(
         return await service._refusal(r, chat, user)
 
 
-async def _kick_from_lobby(service: TableService, live: _Live, seat: int) -> Result:
+async def _kick_from_lobby(service: Lobby, live: _Live, seat: int) -> Result:
     row = live.row
     row.seats[seat] = None
     if not any(s is not None and s["platform"] != "ai" for s in row.seats):
