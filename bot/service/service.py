@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive, seasons
+from bot.service import archive
 from bot.service import seats as seating
+from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
 from bot.service.core import MAX_TABLE_ID
 from bot.service.events import (
     Announcement,
     Audience,
-    BoardRow,
     ChatRef,
     Event,
-    Leaderboard,
     LobbyView,
     Refusal,
     Result,
-    Stats,
     TableInfo,
     TableView,
     UserRef,
@@ -63,7 +61,7 @@ class Imported:
     rating_changes: list[RatingChange] = field(default_factory=list)
 
 
-class TableService(Lobby, SettingsMenu):
+class TableService(Lobby, SettingsMenu, Boards):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
@@ -468,83 +466,6 @@ class TableService(Lobby, SettingsMenu):
                 results.append(result)
         return results
 
-    # ------------------------------------------------------------------ info -----------------
-
-    async def leaderboard(
-        self,
-        family: str,
-        *,
-        user: UserRef,
-        chat: ChatRef | None = None,
-        limit: int = 10,
-        period: str = "all",
-    ) -> Result:
-        """The leaderboard of a family (``scopa``, ``scala40``): this chat's when ``chat`` is
-        given, else the global one; sent to the chat (or the user when global). ``period``:
-        ``all`` (all time) or ``season`` (the current season's, with the podium of the season
-        before: ``bot.service.seasons``)."""
-        base = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
-        season = ""
-        previous: tuple[BoardRow, ...] = ()
-        if period == "season":
-            season = seasons.season_of(self.clock(), self.season)
-            scope = seasons.scoped(base, season)
-            before = seasons.scoped(base, seasons.previous(season))
-            previous = _board(await self.store.leaderboard(scope=before, family=family, limit=3))
-        elif period == "all":
-            scope = base
-        else:
-            raise ValueError(f"period must be 'all' or 'season', not {period!r}")
-        board = _board(await self.store.leaderboard(scope=scope, family=family, limit=limit))
-        if chat is not None:
-            audience = Audience("chat", chat.platform, chat.chat_id)
-            # A public message: the chat's language (not the asker's), like its tables.
-            locale = await self._locale_of_chat(chat.platform, chat.chat_id, None)
-        else:
-            audience = Audience("user", user.platform, user.user_id)
-            locale = await self._locale_for_user(user, None)
-        return Result(
-            [
-                Leaderboard(
-                    audience=audience,
-                    locale=locale,
-                    family=family,
-                    scope="chat" if chat else "global",
-                    rows=board,
-                    season=season,
-                    previous=previous,
-                    previous_season=seasons.previous(season) if season else "",
-                )
-            ]
-        )
-
-    async def stats(self, user: UserRef, *, chat: ChatRef | None = None) -> Result:
-        """A player's ratings, games and wins per family (global, and in this chat)."""
-        rows = []
-        here = f"{chat.platform}:{chat.chat_id}" if chat is not None else None
-        for r in await self.store.player_ratings(platform=user.platform, user_id=user.user_id):
-            if r.scope not in ("global", here):
-                continue
-            rank = await self.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
-            row = BoardRow(
-                rank=rank,
-                name=r.name,
-                platform=r.platform,
-                user_id=r.user_id,
-                rating=r.ordinal,
-                games=r.games,
-                wins=r.wins,
-                win_points=r.win_points,
-            )
-            rows.append((r.family, "global" if r.scope == "global" else "chat", row))
-        event = Stats(
-            audience=Audience("user", user.platform, user.user_id),
-            locale=await self._locale_for_user(user, None),
-            name=user.name,
-            rows=tuple(rows),
-        )
-        return Result([event])
-
     async def open_tables(self, chat: ChatRef) -> list[TableInfo]:
         """The chat's tables in the lobby or playing, oldest first."""
         rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
@@ -678,20 +599,3 @@ class TableService(Lobby, SettingsMenu):
             return Result([replace(hand, focus=card)], info)
         except Refused as r:
             return await self._refusal(r, chat, user)
-
-
-def _board(rows: Sequence[Any]) -> tuple[BoardRow, ...]:
-    """Leaderboard rows (``store.RatingRow``, best first) as the event carries them."""
-    return tuple(
-        BoardRow(
-            rank=i + 1,
-            name=r.name,
-            platform=r.platform,
-            user_id=r.user_id,
-            rating=r.ordinal,
-            games=r.games,
-            wins=r.wins,
-            win_points=r.win_points,
-        )
-        for i, r in enumerate(rows)
-    )
