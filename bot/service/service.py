@@ -1,19 +1,37 @@
-"""The table service: one async method per use case (see the package docstring)."""
+"""The table service: :class:`TableService`, one async method per use case (see the package
+docstring).
+
+``TableService`` is put together from one class per concern, each in its own module, every one
+standing on the core:
+
+* ``locales.Languages``: the language of every message, and ``/lang``;
+* ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
+  the table meant, the compare-and-set save, the table snapshot);
+* ``turns.Turns``: the deal, a move committed and announced, the computers' turns, the turn
+  deadlines, a finished game's result, the closing events of a call;
+* ``lobby.Lobby``: opening a table, taking and leaving seats, seating computers, the deal;
+* ``transfer.Transfer``: games exported and imported;
+* ``chat_settings.SettingsMenu``: a chat's ``/settings``;
+* ``boards.Boards``: leaderboards and stats.
+
+Here are the use cases of a table in play: a move, a button press, taking a seat back,
+abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions that
+are handed the service: ``seats`` (leaving a game, ``/kick``), ``lobby_timer`` (a lobby's
+expiry), ``timers`` (a claimed turn timer fired), ``archive`` (the export document),
+``announcements`` and ``briscola`` (what the chat hears of a move).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from sqlalchemy import exc as sa_exc
 
-from bot.service import archive
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
-from bot.service.core import MAX_TABLE_ID
 from bot.service.events import (
     Announcement,
     Audience,
@@ -32,7 +50,6 @@ from bot.service.tables import (
     Refused,
     _Call,
     _is_human,
-    _Live,
     _lobby_row,
     _plays_computer,
     _present,
@@ -40,28 +57,14 @@ from bot.service.tables import (
     _seat_index,
 )
 from bot.service.timers import TimerSettings, fire_timer
-from bot.store import (
-    RatingChange,
-    TableRow,
-)
+from bot.service.transfer import Imported, Transfer
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
 
-@dataclass(frozen=True, slots=True)
-class Imported:
-    """What :meth:`TableService.import_game` did: ``created`` False = the game was already
-    here (as ``table_id``) and nothing was written."""
-
-    table_id: int
-    created: bool
-    status: str
-    rating_changes: list[RatingChange] = field(default_factory=list)
-
-
-class TableService(Lobby, SettingsMenu, Boards):
+class TableService(Lobby, Transfer, SettingsMenu, Boards):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
@@ -334,6 +337,8 @@ class TableService(Lobby, SettingsMenu, Boards):
             raise Refused("conflict")
         return await self.show(chat, user, existing, public=True)
 
+    # ------------------------------------------------------------------ showing --------------
+
     async def show(
         self,
         chat: ChatRef,
@@ -466,6 +471,8 @@ class TableService(Lobby, SettingsMenu, Boards):
                 results.append(result)
         return results
 
+    # ------------------------------------------------------------------ listing --------------
+
     async def open_tables(self, chat: ChatRef) -> list[TableInfo]:
         """The chat's tables in the lobby or playing, oldest first."""
         rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
@@ -482,102 +489,6 @@ class TableService(Lobby, SettingsMenu, Boards):
         for table_id in ids:
             out.append(self._info(await self._live(table_id)))
         return out
-
-    async def export_game(self, table_id: int) -> dict[str, Any]:
-        """The table's export-game document (``bot.service.archive``): seats, seed, rules and
-        the move log, replayable with the engine and importable into another database."""
-        row = await self.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
-        if row is None:
-            raise Refused("no_table")
-        moves = await self.store.moves(table_id)
-        return archive.document(row, moves, await self.store.result(table_id))
-
-    async def import_game(
-        self, document: Mapping[str, Any], *, chat_id: str | None = None
-    ) -> Imported:
-        """Store an exported game as a table of this database (``tavolo import``).
-
-        The document is checked and every move replayed first (``archive.read``); then the
-        table, its moves and, for a finished game, the result and rating updates of a live
-        finish (:meth:`_finish`, written by the store's ``_finish``) go in one transaction. An
-        ongoing game resumes here: its timers start as after a move. The table gets a new id;
-        the platform, the chat (``chat_id`` moves it to another chat of the same platform) and
-        the players keep theirs, so per-chat leaderboards count it. A game already here (same
-        origin) is not written again: ``Imported.created`` is False. ``archive.GameFileError``
-        (one line) when the document, or the game's place here, is refused; nothing is written.
-        """
-        record = archive.read(document, self.registry)
-        chat = record.chat_id if chat_id is None else chat_id.strip()
-        if not chat or len(chat) > archive.WIDTHS["chat_id"]:
-            raise archive.GameFileError("the chat id must be 1 to 64 characters")
-        kind, game = record.kind, record.game
-        values: dict[str, Any] = {
-            "platform": record.platform,
-            "chat_id": chat,
-            "game": kind.name,
-            "family": kind.family,
-            "players": record.players,
-            "options": record.options,
-            "status": record.status,
-            "creator": record.creator,
-            "seats": record.seats,
-            "state": game.to_dict(),
-            "state_version": record.version,
-            "seed": record.seed,
-            "version": record.version,
-            "deadline": None,
-            "deadline_kind": None,
-            "rematch_of": None,
-            "created_at": record.created_at,
-            "updated_at": record.updated_at,
-            "origin": record.origin,
-        }
-        row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
-        live = _Live(row, kind, game)
-        finish = None
-        existing = await self.store.table_of_origin(values)
-        if existing is None and record.status == "playing":
-            # An ongoing game takes a place among the chat's open tables, as a new one would.
-            try:
-                await self._check_room(ChatRef(record.platform, chat))
-            except Refused as r:
-                raise archive.GameFileError(
-                    f"chat {record.platform}:{chat} already has its limit of open tables "
-                    f"(table {r.params['table']} is open): finish or abandon it first"
-                ) from None
-            seat = game.current_player
-            if seat is not None and _plays_computer(record.seats[seat]):
-                # No move here leads to this computer's turn: the timer loop plays it, at once
-                # (and so even with the turn timers off).
-                values.update(deadline=self.clock(), deadline_kind="computer")
-            else:
-                values.update(self._deadline(live, game, None, await self._turn_timer(row)))
-        if record.status == "finished":
-            assert record.finished_at is not None
-            finish = self._finish(live, game, record.finished_at)
-        humans = [(s["platform"], s["user_id"]) for s in record.seats if _is_human(s)]
-        table_id, created, changes = await self.store.import_table(
-            values, members=humans, moves=record.moves, finish=finish
-        )
-        if not created:
-            stored = [(m.seat, m.move) for m in await self.store.moves(table_id)]
-            mine = [(m.seat, m.move) for m in record.moves]
-            if stored[: len(mine)] != mine:
-                raise archive.GameFileError(
-                    f"table {table_id} holds this game with another move log: nothing imported"
-                )
-        if created:
-            logger.info(
-                "imported %s as table %s (%s, %d moves)",
-                record.origin,
-                table_id,
-                record.status,
-                len(record.moves),
-                extra={"table_id": table_id, "platform": record.platform},
-            )
-        else:
-            logger.info("%s is table %s already: nothing imported", record.origin, table_id)
-        return Imported(table_id, created=created, status=record.status, rating_changes=changes)
 
     async def _focus(
         self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
