@@ -72,16 +72,7 @@ class Boards(TableCore):
             if r.scope not in ("global", here):
                 continue
             rank = await self.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
-            row = BoardRow(
-                rank=rank,
-                name=r.name,
-                platform=r.platform,
-                user_id=r.user_id,
-                rating=r.ordinal,
-                games=r.games,
-                wins=r.wins,
-                win_points=r.win_points,
-            )
+            row = _board_row(rank, r)
             rows.append((r.family, "global" if r.scope == "global" else "chat", row))
         event = Stats(
             audience=Audience("user", user.platform, user.user_id),
@@ -94,16 +85,18 @@ class Boards(TableCore):
 
 def _board(rows: Sequence[RatingRow]) -> tuple[BoardRow, ...]:
     """Leaderboard rows (``store.RatingRow``, best first) as the event carries them."""
-    return tuple(
-        BoardRow(
-            rank=i + 1,
-            name=r.name,
-            platform=r.platform,
-            user_id=r.user_id,
-            rating=r.ordinal,
-            games=r.games,
-            wins=r.wins,
-            win_points=r.win_points,
-        )
-        for i, r in enumerate(rows)
+    return tuple(_board_row(i + 1, r) for i, r in enumerate(rows))
+
+
+def _board_row(rank: int, r: RatingRow) -> BoardRow:
+    """One player's rating row at ``rank``, as the events carry it."""
+    return BoardRow(
+        rank=rank,
+        name=r.name,
+        platform=r.platform,
+        user_id=r.user_id,
+        rating=r.ordinal,
+        games=r.games,
+        wins=r.wins,
+        win_points=r.win_points,
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.service import lobby_timer
-from bot.service.events import Announcement, Audience, Result, TurnNotice
+from bot.service.events import Announcement, Result
 from bot.service.tables import _Call, _is_human, _plays_computer
 from bot.store import DueTimer
 
@@ -89,17 +89,7 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
                 service._forget(table_id)
                 return None
             row.deadline, row.deadline_kind = deadline, "autoplay"
-            doc = row.seats[seat]
-            assert doc is not None
-            call.events.append(
-                TurnNotice(
-                    audience=Audience("user", doc["platform"], doc["user_id"]),
-                    locale=await service._seat_locale(live, seat),
-                    table=info,
-                    seat=seat,
-                    reminder=True,
-                )
-            )
+            call.events.append(await service._turn_notice(live, seat, info, reminder=True))
             return Result(call.events, info)
         # The player let the turn run out: the computer plays it.
         before = service._snapshot(live)

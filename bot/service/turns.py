@@ -328,33 +328,33 @@ class Turns(TableCore):
             # A player who left sees nothing more of the deal.
             if doc is None or not _is_human(doc) or doc.get("left"):
                 continue
-            view = live.view(seat)
-            if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
-                call.events.append(
-                    HandView(
-                        audience=Audience("user", doc["platform"], doc["user_id"]),
-                        locale=await self._seat_locale(live, seat),
-                        table=info,
-                        seat=seat,
-                        view=view,
-                    )
-                )
+            forced = force_hands is not None and seat in force_hands
+            if forced or before.get(seat) != _hand_key(live.view(seat)):
+                call.events.append(await self._hand(live, seat, info))
         # Scala 40: a player who drew or melded is still to move, and needs no new notice.
         notify = call.turn_passed or call.dealt
         if notify and current is not None and _is_human(live.row.seats[current]):
             doc = live.row.seats[current]
             assert doc is not None
             if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
-                call.events.append(
-                    TurnNotice(
-                        audience=Audience("user", doc["platform"], doc["user_id"]),
-                        locale=await self._seat_locale(live, current),
-                        table=info,
-                        seat=current,
-                    )
-                )
+                call.events.append(await self._turn_notice(live, current, info))
+
+    async def _turn_notice(
+        self, live: _Live, seat: int, info: TableInfo, *, reminder: bool = False
+    ) -> TurnNotice:
+        """The seat's player is to move (``reminder``: the turn timer's reminder)."""
+        doc = live.row.seats[seat]
+        assert doc is not None
+        return TurnNotice(
+            audience=Audience("user", doc["platform"], doc["user_id"]),
+            locale=await self._seat_locale(live, seat),
+            table=info,
+            seat=seat,
+            reminder=reminder,
+        )
 
     async def _hand(self, live: _Live, seat: int, info: TableInfo) -> HandView:
+        """The seat's private view (its hand, and its legal moves on its turn)."""
         doc = live.row.seats[seat]
         assert doc is not None
         return HandView(
