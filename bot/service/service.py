@@ -203,6 +203,29 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             return await self.kick(chat, user, seat=int(arg), table_id=tid, is_admin=is_admin)
         return await self._refusal(Refused("bad_button"), chat, user)
 
+    async def _focus(
+        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
+    ) -> Result:
+        """A press on a card with several captures: the player's hand again, offering that
+        card's choices only (``HandView.focus``)."""
+        try:
+            live = await self._live(table_id)
+            if version > live.row.version:
+                live = await self._reload(table_id)  # another process moved since: catch up
+            self._check_chat(live, chat)
+            seat = _seat_index(live.row, user)
+            if seat is None or not _present(live.row, seat):
+                raise Refused("not_seated")
+            if live.row.status != "playing":
+                raise Refused("not_playing")
+            if version != live.row.version:
+                raise Refused("stale", version=live.row.version)
+            info = self._info(live)
+            hand = await self._hand(live, seat, info)
+            return Result([replace(hand, focus=card)], info)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
     async def kick(
         self,
         chat: ChatRef,
@@ -489,24 +512,3 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         for table_id in ids:
             out.append(self._info(await self._live(table_id)))
         return out
-
-    async def _focus(
-        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
-    ) -> Result:
-        try:
-            live = await self._live(table_id)
-            if version > live.row.version:
-                live = await self._reload(table_id)  # another process moved since: catch up
-            self._check_chat(live, chat)
-            seat = _seat_index(live.row, user)
-            if seat is None or not _present(live.row, seat):
-                raise Refused("not_seated")
-            if live.row.status != "playing":
-                raise Refused("not_playing")
-            if version != live.row.version:
-                raise Refused("stale", version=live.row.version)
-            info = self._info(live)
-            hand = await self._hand(live, seat, info)
-            return Result([replace(hand, focus=card)], info)
-        except Refused as r:
-            return await self._refusal(r, chat, user)
