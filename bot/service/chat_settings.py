@@ -28,7 +28,7 @@ from bot.service.settings import (
     is_timer,
     option_spec,
 )
-from bot.service.tables import Refused, _rule_text
+from bot.service.tables import Refused, rule_text
 
 logger = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ class SettingsMenu(TableCore):
         try:
             kind.rules(kind.default_players, defaults)
         except (ValueError, TypeError) as exc:
-            raise Refused("bad_setting", str(exc), key=key, **_rule_text(exc)) from exc
+            raise Refused("bad_setting", str(exc), key=key, **rule_text(exc)) from exc
         await self._settings.put(chosen, **where, key=key)
         return f"game.{game}"
 

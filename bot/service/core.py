@@ -25,7 +25,7 @@ from bot.service.locales import Languages
 from bot.service.players import ComputerPlayers
 from bot.service.ratings import Ratings
 from bot.service.settings import SettingsKeeper
-from bot.service.tables import Refused, _Live, _plays_computer, _seat_index
+from bot.service.tables import Live, Refused, plays_computer, seat_index
 from bot.service.timers import TimerSettings
 from bot.store import Finish, MoveRow, SaveResult, Store, TableUpdate
 
@@ -61,7 +61,7 @@ class TableCore(Languages):
         self.clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(31))
         self.ratings = Ratings()
-        self._cache: OrderedDict[int, _Live] = OrderedDict()
+        self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_size = cache_size
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._settings = SettingsKeeper(store)
@@ -76,7 +76,7 @@ class TableCore(Languages):
             self._locks[table_id] = lock
         return lock
 
-    def _remember(self, live: _Live) -> None:
+    def _remember(self, live: Live) -> None:
         self._cache[live.row.id] = live
         self._cache.move_to_end(live.row.id)
         while len(self._cache) > self._cache_size:
@@ -96,14 +96,14 @@ class TableCore(Languages):
         if stored is not None and stored > cached.row.version:
             self._forget(table_id)
 
-    async def _live(self, table_id: int) -> _Live:
+    async def _live(self, table_id: int) -> Live:
         live = self._cache.get(table_id)
         if live is not None:
             self._cache.move_to_end(table_id)
             return live
         return await self._reload(table_id)
 
-    async def _reload(self, table_id: int) -> _Live:
+    async def _reload(self, table_id: int) -> Live:
         if not 0 < table_id < MAX_TABLE_ID:
             # A forged id (button data, custom id, deep link) beyond the databases' 64-bit
             # integers made the driver raise OverflowError instead of a refusal.
@@ -125,17 +125,17 @@ class TableCore(Languages):
                     break
                 game = game.play(move.move)
         row.state = None  # the live game is the state; keep memory small
-        live = _Live(row, kind, game)
+        live = Live(row, kind, game)
         self._remember(live)
         return live
 
-    def _check_chat(self, live: _Live, chat: ChatRef) -> None:
+    def _check_chat(self, live: Live, chat: ChatRef) -> None:
         if (live.row.platform, live.row.chat_id) != (chat.platform, chat.chat_id):
             raise Refused("no_table")
 
     async def _find(
         self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool
-    ) -> _Live:
+    ) -> Live:
         """The table meant: by id, else the user's table in this chat, else the chat's newest."""
         if table_id is not None:
             live = await self._live(table_id)
@@ -146,7 +146,7 @@ class TableCore(Languages):
             rows = [r for r in rows if r.status == "playing"]
         if not rows:
             raise Refused("no_table")
-        mine = [r for r in rows if _seat_index(r, user) is not None]
+        mine = [r for r in rows if seat_index(r, user) is not None]
         chosen = (mine or rows)[-1]
         return await self._live(chosen.id)
 
@@ -163,7 +163,7 @@ class TableCore(Languages):
 
     async def _save(
         self,
-        live: _Live,
+        live: Live,
         values: dict[str, Any],
         *,
         members: list[tuple[str, str]] | None = None,
@@ -185,7 +185,7 @@ class TableCore(Languages):
         live.row.version = saved.version
         return saved
 
-    def _info(self, live: _Live) -> TableInfo:
+    def _info(self, live: Live) -> TableInfo:
         """The snapshot of the table; seats and status only change with a new version."""
         cached = live.info
         if cached is not None and cached.version == live.row.version:
@@ -193,7 +193,7 @@ class TableCore(Languages):
         live.info = self._build_info(live)
         return live.info
 
-    def _build_info(self, live: _Live) -> TableInfo:
+    def _build_info(self, live: Live) -> TableInfo:
         row = live.row
         seats = tuple(
             SeatInfo(
@@ -202,7 +202,7 @@ class TableCore(Languages):
                 platform=s["platform"],
                 user_id=s["user_id"],
                 computer=s["platform"] == "ai",
-                level=s["level"] if _plays_computer(s) else None,
+                level=s["level"] if plays_computer(s) else None,
                 away=bool(s["away"]),
                 left=bool(s.get("left")),
             )
@@ -226,7 +226,7 @@ class TableCore(Languages):
             teams=live.kind.teams(row.players),
         )
 
-    async def _chat_head(self, live: _Live, info: TableInfo | None = None) -> dict[str, Any]:
+    async def _chat_head(self, live: Live, info: TableInfo | None = None) -> dict[str, Any]:
         row = live.row
         return {
             "audience": Audience("chat", row.platform, row.chat_id),
@@ -245,7 +245,7 @@ class _Locked:
         self.table_id, self.lobby = table_id, lobby
         self.lock: asyncio.Lock | None = None
 
-    async def __aenter__(self) -> _Live:
+    async def __aenter__(self) -> Live:
         live = await self.service._find(self.chat, self.user, self.table_id, lobby=self.lobby)
         self.lock = self.service._lock(live.row.id)
         await self.lock.acquire()

@@ -20,16 +20,16 @@ from bot.service.events import Announcement, ChatRef, LobbyView, Result, UserRef
 from bot.service.games import GameKind
 from bot.service.players import LEVELS
 from bot.service.tables import (
+    Call,
+    Live,
     Refused,
-    _Call,
-    _computer_doc,
-    _first_free_seat,
-    _is_human,
-    _Live,
-    _lobby_row,
-    _rule_text,
-    _seat_doc,
-    _seat_index,
+    computer_doc,
+    first_free_seat,
+    is_human,
+    lobby_row,
+    player_doc,
+    rule_text,
+    seat_index,
 )
 from bot.service.turns import Turns
 from engine.contract import GameRules
@@ -75,8 +75,8 @@ class Lobby(Turns):
             await self._check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
-            seats[0] = _seat_doc(user)
-            values = _lobby_row(
+            seats[0] = player_doc(user)
+            values = lobby_row(
                 platform=chat.platform,
                 chat_id=chat.chat_id,
                 game=kind.name,
@@ -96,9 +96,9 @@ class Lobby(Turns):
             await seating.set_rejoin(self, table_id, chat.platform, rejoin)
             row = await self.store.load_table(table_id)
             assert row is not None
-            live = _Live(row, kind, None)
+            live = Live(row, kind, None)
             self._remember(live)
-            call = _Call(events=list(replaced))
+            call = Call(events=list(replaced))
             await self._lobby_events(call, live)
             return Result(call.events, self._info(live))
         except Refused as r:
@@ -107,13 +107,13 @@ class Lobby(Turns):
     async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Take the first free seat of the chat's lobby."""
 
-        def change(live: _Live) -> None:
+        def change(live: Live) -> None:
             row = live.row
             if row.status != "lobby":
                 raise Refused("not_in_lobby")
-            if _seat_index(row, user) is not None:
+            if seat_index(row, user) is not None:
                 raise Refused("already_seated")
-            row.seats[_first_free_seat(row)] = _seat_doc(user)
+            row.seats[first_free_seat(row)] = player_doc(user)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -130,7 +130,7 @@ class Lobby(Turns):
                 async with self._table(chat, user, found.row.id) as live:
                     if live.row.status != "playing":
                         raise Refused("not_playing")
-                    seat = _seat_index(live.row, user)
+                    seat = seat_index(live.row, user)
                     if seat is None:
                         raise Refused("not_seated")
                     return await seating.leave_game(self, live, seat)
@@ -138,15 +138,15 @@ class Lobby(Turns):
                 return await self._refusal(r, chat, user)
         table_id = found.row.id
 
-        def change(live: _Live) -> None:
+        def change(live: Live) -> None:
             row = live.row
             if row.status != "lobby":
                 raise Refused("not_in_lobby")
-            index = _seat_index(row, user)
+            index = seat_index(row, user)
             if index is None:
                 raise Refused("not_seated")
             row.seats[index] = None
-            if not any(_is_human(s) for s in row.seats):
+            if not any(is_human(s) for s in row.seats):
                 row.status = "abandoned"
 
         return await self._lobby_change(chat, user, table_id, change)
@@ -156,15 +156,15 @@ class Lobby(Turns):
     ) -> Result:
         """Seat a computer player (``easy``, ``medium``, ``hard``) in the first free seat."""
 
-        def change(live: _Live) -> None:
+        def change(live: Live) -> None:
             row = live.row
             if row.status != "lobby":
                 raise Refused("not_in_lobby")
             if level not in LEVELS:
                 raise Refused("bad_level", ", ".join(LEVELS), level=level)
-            if _seat_index(row, user) is None and user.user_id != row.creator:
+            if seat_index(row, user) is None and user.user_id != row.creator:
                 raise Refused("not_seated")
-            row.seats[_first_free_seat(row)] = _computer_doc(level)
+            row.seats[first_free_seat(row)] = computer_doc(level)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -173,18 +173,18 @@ class Lobby(Turns):
     ) -> Result:
         """Move to a free seat (4 players: seats 0+2 play against 1+3), joining if need be."""
 
-        def change(live: _Live) -> None:
+        def change(live: Live) -> None:
             row = live.row
             if row.status != "lobby":
                 raise Refused("not_in_lobby")
             if not 0 <= seat < row.players:
                 raise Refused("seat_taken", seat=seat)
             if row.seats[seat] is not None:
-                if _seat_index(row, user) == seat:
+                if seat_index(row, user) == seat:
                     return
                 raise Refused("seat_taken", seat=seat)
-            index = _seat_index(row, user)
-            doc = row.seats[index] if index is not None else _seat_doc(user)
+            index = seat_index(row, user)
+            doc = row.seats[index] if index is not None else player_doc(user)
             if index is not None:
                 row.seats[index] = None
             row.seats[seat] = doc
@@ -207,22 +207,21 @@ class Lobby(Turns):
                 if row.status != "lobby":
                     raise Refused("not_in_lobby")
                 creator_seated = any(
-                    _is_human(s) and s is not None and s["user_id"] == row.creator
-                    for s in row.seats
+                    is_human(s) and s is not None and s["user_id"] == row.creator for s in row.seats
                 )
                 # The creator starts; if they left the lobby, any seated player may.
                 if user.user_id != row.creator and (
-                    creator_seated or _seat_index(row, user) is None
+                    creator_seated or seat_index(row, user) is None
                 ):
                     raise Refused("not_creator")
                 seats = list(row.seats)
                 if fill_with is not None:
                     if fill_with not in LEVELS:
                         raise Refused("bad_level", ", ".join(LEVELS), level=fill_with)
-                    seats = [s if s is not None else _computer_doc(fill_with) for s in seats]
+                    seats = [s if s is not None else computer_doc(fill_with) for s in seats]
                 if any(s is None for s in seats):
                     raise Refused("not_full", free=sum(s is None for s in seats))
-                call = _Call(caller=(user.platform, user.user_id))
+                call = Call(caller=(user.platform, user.user_id))
                 await self._deal(call, live, seats)
                 return Result(call.events, self._info(live))
         except Refused as r:
@@ -264,11 +263,11 @@ class Lobby(Turns):
             rules = kind.rules(count, {**chosen, **given})
         except (ValueError, TypeError) as exc:
             if not chosen:
-                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
+                raise Refused("bad_option", str(exc), **rule_text(exc)) from exc
             try:
                 rules = kind.rules(count, given)
             except (ValueError, TypeError) as exc2:
-                raise Refused("bad_option", str(exc2), **_rule_text(exc2)) from exc2
+                raise Refused("bad_option", str(exc2), **rule_text(exc2)) from exc2
             kept: dict[str, Any] = {}
             for name, value in chosen.items():
                 try:
@@ -287,7 +286,7 @@ class Lobby(Turns):
         chat: ChatRef,
         user: UserRef,
         table_id: int | None,
-        change: Callable[[_Live], None],
+        change: Callable[[Live], None],
     ) -> Result:
         try:
             async with self._table(chat, user, table_id, lobby=True) as live:
@@ -312,19 +311,19 @@ class Lobby(Turns):
                 humans = [
                     (s["platform"], s["user_id"])
                     for s in live.row.seats
-                    if s is not None and _is_human(s)
+                    if s is not None and is_human(s)
                 ]
                 if not await self._save(live, values, members=humans):
                     raise Refused("conflict")
                 live.row.deadline = values["deadline"]
                 live.row.deadline_kind = values["deadline_kind"]
-                call = _Call()
+                call = Call()
                 await self._lobby_events(call, live)
                 return Result(call.events, self._info(live))
         except Refused as r:
             return await self._refusal(r, chat, user)
 
-    async def _lobby_events(self, call: _Call, live: _Live) -> None:
+    async def _lobby_events(self, call: Call, live: Live) -> None:
         head = await self._chat_head(live)
         if live.row.status == "abandoned":
             call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))

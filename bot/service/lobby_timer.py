@@ -23,7 +23,7 @@ from bot.store import DueTimer, TableRow
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore
-    from bot.service.tables import _Live
+    from bot.service.tables import Live
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def _stale(row: TableRow, service: TableCore, now: float) -> bool:
     return row.updated_at + service.timers.lobby <= now
 
 
-async def _close(service: TableCore, live: _Live, now: float, *, reason: str) -> list[Event] | None:
+async def _close(service: TableCore, live: Live, now: float, *, reason: str) -> list[Event] | None:
     """Close the lobby (compare-and-set); ``None`` when another change came first."""
     row = live.row
     row.status = "abandoned"

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from bot.service.events import ChatRef, Refusal, Result, UserRef
-from bot.service.tables import Refused, _Live
+from bot.service.tables import Live, Refused
 from bot.store import Store, TableRow
 
 __all__ = ["Languages"]
@@ -165,7 +165,7 @@ class Languages:
             return await self._locale_of_chat(chat.platform, chat.chat_id, None)
         return self.default_locale
 
-    async def _seat_locale(self, live: _Live, seat: int) -> str:
+    async def _seat_locale(self, live: Live, seat: int) -> str:
         # Cached on the table until a language setting changes anywhere (the epoch).
         if live.locales_epoch != self._locale_epoch:
             live.locales = {}

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
-from bot.service.tables import Refused, _Call, _Live, _present, _seat_index
+from bot.service.tables import Call, Live, Refused, present, seat_index
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore
@@ -77,9 +77,7 @@ async def set_rejoin(service: TableCore, table_id: int, platform: str, allowed: 
         )
 
 
-async def leave_game(
-    service: Turns, live: _Live, seat: int, *, by: UserRef | None = None
-) -> Result:
+async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | None = None) -> Result:
     """The computer takes ``seat`` over for the rest of the game (the table lock is held).
     ``by`` is who kicked the player (``None``: they left)."""
     row = live.row
@@ -107,7 +105,7 @@ async def leave_game(
         extra={"table_id": row.id, "platform": row.platform},
     )
     back = await may_rejoin(service, row.id, row.platform)
-    call = _Call(caller=(by.platform, by.user_id) if by is not None else None)
+    call = Call(caller=(by.platform, by.user_id) if by is not None else None)
     head = await service._chat_head(live)
     call.events.append(
         Announcement(
@@ -135,8 +133,8 @@ async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Re
     try:
         live = await service._live(table_id)
         service._check_chat(live, chat)
-        seat = _seat_index(live.row, user)
-        if seat is None or not _present(live.row, seat):
+        seat = seat_index(live.row, user)
+        if seat is None or not present(live.row, seat):
             raise Refused("not_seated")
         if live.row.status != "playing":
             raise Refused("not_playing")
@@ -169,7 +167,7 @@ async def kick(
                 if not allowed:
                     raise Refused("not_creator")
             if target is not None:
-                seat = _seat_index(row, target)
+                seat = seat_index(row, target)
                 if seat is None:
                     raise Refused("no_player", name=target.name)
             if seat is None:
@@ -196,7 +194,7 @@ async def kick(
         return await service._refusal(r, chat, user)
 
 
-async def _kick_from_lobby(service: Lobby, live: _Live, seat: int) -> Result:
+async def _kick_from_lobby(service: Lobby, live: Live, seat: int) -> Result:
     row = live.row
     row.seats[seat] = None
     if not any(s is not None and s["platform"] != "ai" for s in row.seats):
@@ -210,6 +208,6 @@ async def _kick_from_lobby(service: Lobby, live: _Live, seat: int) -> Result:
     humans = [(s["platform"], s["user_id"]) for s in row.seats if s and s["platform"] != "ai"]
     if not await service._save(live, values, members=humans):
         raise Refused("conflict")
-    call = _Call()
+    call = Call()
     await service._lobby_events(call, live)
     return Result(call.events, service._info(live))

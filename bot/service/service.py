@@ -47,14 +47,14 @@ from bot.service.events import (
 )
 from bot.service.lobby import Lobby
 from bot.service.tables import (
+    Call,
     Refused,
-    _Call,
-    _is_human,
-    _lobby_row,
-    _plays_computer,
-    _present,
-    _rule_text,
-    _seat_index,
+    is_human,
+    lobby_row,
+    plays_computer,
+    present,
+    rule_text,
+    seat_index,
 )
 from bot.service.timers import TimerSettings, fire_timer
 from bot.service.transfer import Imported, Transfer
@@ -89,21 +89,21 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                     row = live.row
                     if row.status != "playing":
                         raise Refused("not_playing")
-                    seat = _seat_index(row, user)
+                    seat = seat_index(row, user)
                     if seat is None:
                         raise Refused("not_seated")
                     if version != row.version:
                         raise Refused("stale", version=row.version)
-                    if live.started.current_player != seat or _plays_computer(row.seats[seat]):
+                    if live.started.current_player != seat or plays_computer(row.seats[seat]):
                         raise Refused("not_your_turn")
                     move = move.strip()
                     try:
                         game = live.started.play(move)
                     except ValueError as exc:
                         raise Refused(
-                            "illegal_move", str(exc), move=move, **_rule_text(exc)
+                            "illegal_move", str(exc), move=move, **rule_text(exc)
                         ) from exc
-                    call = _Call(caller=(user.platform, user.user_id))
+                    call = Call(caller=(user.platform, user.user_id))
                     before = self._snapshot(live)
                     seat_doc = row.seats[seat]
                     assert seat_doc is not None
@@ -133,12 +133,12 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 live = await self._live(table_id)
                 self._check_chat(live, chat)
                 row = live.row
-                if _seat_index(row, user) is None:
+                if seat_index(row, user) is None:
                     raise Refused("not_seated")
                 seat = live.started.current_player if row.status == "playing" else None
-                if seat is None or not _plays_computer(row.seats[seat]):
+                if seat is None or not plays_computer(row.seats[seat]):
                     return Result([], self._info(live))
-                call = _Call(caller=(user.platform, user.user_id))
+                call = Call(caller=(user.platform, user.user_id))
                 before = self._snapshot(live)
                 await self._computer_turns(call, live)
                 await self._after(call, live, before)
@@ -213,8 +213,8 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             if version > live.row.version:
                 live = await self._reload(table_id)  # another process moved since: catch up
             self._check_chat(live, chat)
-            seat = _seat_index(live.row, user)
-            if seat is None or not _present(live.row, seat):
+            seat = seat_index(live.row, user)
+            if seat is None or not present(live.row, seat):
                 raise Refused("not_seated")
             if live.row.status != "playing":
                 raise Refused("not_playing")
@@ -250,7 +250,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 row = live.row
                 if row.status != "playing":
                     raise Refused("not_playing")
-                seat = _seat_index(row, user)
+                seat = seat_index(row, user)
                 if seat is None:
                     raise Refused("not_seated")
                 doc = row.seats[seat]
@@ -261,7 +261,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                     raise Refused("no_return")
                 before = self._snapshot(live)
                 row.seats[seat] = dict(doc, away=False, idle=0, left=False)
-                call = _Call()
+                call = Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
                 if not await self._save(live, values):
                     raise Refused("conflict")
@@ -295,7 +295,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 }
                 if not await self._save(live, values):
                     raise Refused("conflict")
-                call = _Call()
+                call = Call()
                 head = await self._chat_head(live)
                 call.events.append(Announcement(**head, kind="abandoned", data={"by": user.name}))
                 self._forget(live.row.id)
@@ -317,14 +317,14 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         old = live.row
         if old.status != "finished":
             raise Refused("not_playing")
-        if _seat_index(old, user) is None:
+        if seat_index(old, user) is None:
             raise Refused("not_seated")
         existing = await self.store.rematch_of(table_id)
         if existing is None:
             await self._check_room(chat)
             now = self.clock()
             seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
-            values = _lobby_row(
+            values = lobby_row(
                 platform=old.platform,
                 chat_id=old.chat_id,
                 game=old.game,
@@ -337,9 +337,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 rematch_of=old.id,
                 now=now,
             )
-            humans = [
-                (s["platform"], s["user_id"]) for s in seats if s is not None and _is_human(s)
-            ]
+            humans = [(s["platform"], s["user_id"]) for s in seats if s is not None and is_human(s)]
             try:
                 new_id = await self.store.insert_table(values, humans)
             except sa_exc.IntegrityError:
@@ -352,7 +350,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 await seating.set_rejoin(self, new_id, old.platform, rejoin)
                 async with self._lock(new_id):
                     new = await self._live(new_id)
-                    call = _Call(caller=(user.platform, user.user_id))
+                    call = Call(caller=(user.platform, user.user_id))
                     await self._deal(call, new, list(new.row.seats))
                     return Result(call.events, self._info(new))
         # Someone (maybe in another process) pressed "rematch" first: show that table.
@@ -376,7 +374,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             if table_id is not None:
                 await self._refresh(table_id)
             live = await self._find(chat, user, table_id, lobby=True)
-            call = _Call()
+            call = Call()
             audience = (
                 Audience("chat", chat.platform, chat.chat_id)
                 if public
@@ -394,8 +392,8 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             call.events.append(
                 TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )
-            seat = _seat_index(live.row, user)
-            if seat is not None and live.row.status == "playing" and _present(live.row, seat):
+            seat = seat_index(live.row, user)
+            if seat is not None and live.row.status == "playing" and present(live.row, seat):
                 call.events.append(await self._hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
@@ -418,7 +416,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         events: list[Event] = [TableView(**head, view=live.view(None))]
         if live.row.status == "playing":
             for seat, doc in enumerate(live.row.seats):
-                if doc is not None and _is_human(doc):
+                if doc is not None and is_human(doc):
                     events.append(await self._hand(live, seat, info))
         return Result(events, info)
 

@@ -1,5 +1,5 @@
-"""What the service holds of a table while it works on one: the live table (:class:`_Live`),
-the bookkeeping of one call (:class:`_Call`), the refusal raised inside the service
+"""What the service holds of a table while it works on one: the live table (:class:`Live`),
+the bookkeeping of one call (:class:`Call`), the refusal raised inside the service
 (:class:`Refused`), and the seat documents of a table's row with the questions asked of them.
 
 A seat document (one per seat in ``TableRow.seats``, ``None`` for a free seat) is a mapping:
@@ -21,19 +21,19 @@ from bot.store import TableRow
 from engine.contract import GameState, GameView
 
 __all__ = [
+    "Call",
+    "Live",
     "Refused",
-    "_Call",
-    "_Live",
-    "_computer_doc",
-    "_first_free_seat",
-    "_hand_key",
-    "_is_human",
-    "_lobby_row",
-    "_plays_computer",
-    "_present",
-    "_rule_text",
-    "_seat_doc",
-    "_seat_index",
+    "computer_doc",
+    "first_free_seat",
+    "hand_key",
+    "is_human",
+    "lobby_row",
+    "player_doc",
+    "plays_computer",
+    "present",
+    "rule_text",
+    "seat_index",
 ]
 
 
@@ -47,7 +47,7 @@ class Refused(Exception):
         self.params = params
 
 
-def _rule_text(exc: Exception) -> dict[str, Any]:
+def rule_text(exc: Exception) -> dict[str, Any]:
     """The engine error's English template and its params (``RuleText``), for the renderer to
     translate; nothing for an error that carries none (the English detail is shown then)."""
     template = getattr(exc, "template", None)
@@ -58,7 +58,7 @@ def _rule_text(exc: Exception) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class _Live:
+class Live:
     """A table kept in memory: its row (without the state document) and the live game."""
 
     row: TableRow
@@ -86,7 +86,7 @@ class _Live:
 
 
 @dataclass(slots=True)
-class _Call:
+class Call:
     """What one use case accumulates before answering."""
 
     events: list[Event] = field(default_factory=list)
@@ -98,7 +98,7 @@ class _Call:
     caller: tuple[str, str] | None = None
 
 
-def _seat_doc(user: UserRef) -> dict[str, Any]:
+def player_doc(user: UserRef) -> dict[str, Any]:
     return {
         "platform": user.platform,
         "user_id": user.user_id,
@@ -110,7 +110,7 @@ def _seat_doc(user: UserRef) -> dict[str, Any]:
     }
 
 
-def _first_free_seat(row: TableRow) -> int:
+def first_free_seat(row: TableRow) -> int:
     """The lowest empty seat of a lobby; Refused("table_full") when there is none."""
     for index, seat in enumerate(row.seats):
         if seat is None:
@@ -118,7 +118,7 @@ def _first_free_seat(row: TableRow) -> int:
     raise Refused("table_full")
 
 
-def _lobby_row(
+def lobby_row(
     *,
     platform: str,
     chat_id: str,
@@ -154,7 +154,7 @@ def _lobby_row(
     }
 
 
-def _computer_doc(level: str) -> dict[str, Any]:
+def computer_doc(level: str) -> dict[str, Any]:
     return {
         "platform": "ai",
         "user_id": level,
@@ -166,27 +166,27 @@ def _computer_doc(level: str) -> dict[str, Any]:
     }
 
 
-def _is_human(seat: Mapping[str, Any] | None) -> bool:
+def is_human(seat: Mapping[str, Any] | None) -> bool:
     return seat is not None and seat["platform"] != "ai"
 
 
-def _plays_computer(seat: Mapping[str, Any] | None) -> bool:
+def plays_computer(seat: Mapping[str, Any] | None) -> bool:
     return seat is not None and (seat["platform"] == "ai" or bool(seat["away"]))
 
 
-def _seat_index(row: TableRow, user: UserRef) -> int | None:
+def seat_index(row: TableRow, user: UserRef) -> int | None:
     for i, s in enumerate(row.seats):
         if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
             return i
     return None
 
 
-def _present(row: TableRow, seat: int) -> bool:
+def present(row: TableRow, seat: int) -> bool:
     """Whether the seat's player still plays it (not left, nor kicked)."""
     doc = row.seats[seat]
     return doc is not None and not doc.get("left")
 
 
-def _hand_key(view: GameView) -> tuple[object, object]:
+def hand_key(view: GameView) -> tuple[object, object]:
     """What a seat's private message shows: its hand and its legal moves."""
     return (getattr(view, "hand", None), getattr(view, "legal_moves", None))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.service import lobby_timer
 from bot.service.events import Announcement, Result
-from bot.service.tables import _Call, _is_human, _plays_computer
+from bot.service.tables import Call, is_human, plays_computer
 from bot.store import DueTimer
 
 if TYPE_CHECKING:
@@ -64,16 +64,16 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
         seat = live.started.current_player
         if seat is None:
             return None
-        if _plays_computer(row.seats[seat]):
+        if plays_computer(row.seats[seat]):
             # A computer's turn left over by a process that died after the move before it.
-            call = _Call()
+            call = Call()
             before = service._snapshot(live)
             await service._computer_turns(call, live)
             await service._after(call, live, before)
             return Result(call.events, service._info(live))
-        if not _is_human(row.seats[seat]):
+        if not is_human(row.seats[seat]):
             return None
-        call = _Call()
+        call = Call()
         info = service._info(live)
         if row.deadline_kind == "remind":
             turn = await service._turn_timer(row)

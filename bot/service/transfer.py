@@ -16,7 +16,7 @@ from typing import Any
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID
 from bot.service.events import ChatRef
-from bot.service.tables import Refused, _is_human, _Live, _plays_computer
+from bot.service.tables import Live, Refused, is_human, plays_computer
 from bot.service.turns import Turns
 from bot.store import RatingChange, TableRow
 
@@ -89,7 +89,7 @@ class Transfer(Turns):
             "origin": record.origin,
         }
         row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
-        live = _Live(row, kind, game)
+        live = Live(row, kind, game)
         finish = None
         existing = await self.store.table_of_origin(values)
         if existing is None and record.status == "playing":
@@ -102,7 +102,7 @@ class Transfer(Turns):
                     f"(table {r.params['table']} is open): finish or abandon it first"
                 ) from None
             seat = game.current_player
-            if seat is not None and _plays_computer(record.seats[seat]):
+            if seat is not None and plays_computer(record.seats[seat]):
                 # No move here leads to this computer's turn: the timer loop plays it, at once
                 # (and so even with the turn timers off).
                 values.update(deadline=self.clock(), deadline_kind="computer")
@@ -111,7 +111,7 @@ class Transfer(Turns):
         if record.status == "finished":
             assert record.finished_at is not None
             finish = self._finish(live, game, record.finished_at)
-        humans = [(s["platform"], s["user_id"]) for s in record.seats if _is_human(s)]
+        humans = [(s["platform"], s["user_id"]) for s in record.seats if is_human(s)]
         table_id, created, changes = await self.store.import_table(
             values, members=humans, moves=record.moves, finish=finish
         )

@@ -34,13 +34,13 @@ from bot.service.events import (
 from bot.service.ratings import COMPUTER_RATINGS
 from bot.service.settings import is_timer
 from bot.service.tables import (
+    Call,
+    Live,
     Refused,
-    _Call,
-    _hand_key,
-    _is_human,
-    _Live,
-    _plays_computer,
-    _present,
+    hand_key,
+    is_human,
+    plays_computer,
+    present,
 )
 from bot.store import Finish, MoveRow, Participant, RatingChange, TableRow
 from engine.contract import GameState
@@ -78,7 +78,7 @@ class Turns(TableCore):
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
 
-    async def _deal(self, call: _Call, live: _Live, seats: list[dict[str, Any] | None]) -> None:
+    async def _deal(self, call: Call, live: Live, seats: list[dict[str, Any] | None]) -> None:
         row = live.row
         rules = live.kind.rules(row.players, row.options)
         game = live.kind.new_game(rules, row.seed)
@@ -104,14 +104,14 @@ class Turns(TableCore):
         await self._after(call, live, before, force_hands=set(range(row.players)))
 
     def _deadline(
-        self, live: _Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
+        self, live: Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
     ) -> dict[str, Any]:
         """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
         the chat's (reminder, autoplay) seconds, ``None`` for no timers)."""
         seat = game.current_player
         if turn is None or game.is_over or seat is None:
             return {"deadline": None, "deadline_kind": None}
-        if _plays_computer(live.row.seats[seat]):
+        if plays_computer(live.row.seats[seat]):
             # The computer plays right after this commit; should the process die first, this
             # deadline lets the timer loop (of a restarted process) play it instead.
             return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
@@ -121,8 +121,8 @@ class Turns(TableCore):
 
     async def _commit_move(
         self,
-        call: _Call,
-        live: _Live,
+        call: Call,
+        live: Live,
         seat: int,
         move: str,
         game: GameState,
@@ -167,7 +167,7 @@ class Turns(TableCore):
         await self._announce(call, live, move, game, saved.rating_changes)
         return True
 
-    def _finish(self, live: _Live, game: GameState, now: float) -> Finish:
+    def _finish(self, live: Live, game: GameState, now: float) -> Finish:
         row = live.row
         outcome = game.outcome()
         assert outcome is not None, "a finished game has an outcome"
@@ -224,11 +224,11 @@ class Turns(TableCore):
             initial=self.ratings.initial,
         )
 
-    async def _computer_turns(self, call: _Call, live: _Live) -> None:
+    async def _computer_turns(self, call: Call, live: Live) -> None:
         for _ in range(MAX_COMPUTER_MOVES):
             game = live.started
             seat = game.current_player
-            if game.is_over or seat is None or not _plays_computer(live.row.seats[seat]):
+            if game.is_over or seat is None or not plays_computer(live.row.seats[seat]):
                 return
             doc = live.row.seats[seat]
             assert doc is not None
@@ -242,7 +242,7 @@ class Turns(TableCore):
                 return
         logger.error("table %s: computer players did not finish", live.row.id)
 
-    async def _computer_move(self, live: _Live, seat: int, level: str) -> str:
+    async def _computer_move(self, live: Live, seat: int, level: str) -> str:
         view = live.view(seat)
         rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
         family = live.kind.family
@@ -255,8 +255,8 @@ class Turns(TableCore):
 
     async def _announce(
         self,
-        call: _Call,
-        live: _Live,
+        call: Call,
+        live: Live,
         move: str,
         game: GameState,
         rating_changes: Sequence[RatingChange],
@@ -293,21 +293,21 @@ class Turns(TableCore):
                 )
             )
 
-    def _snapshot(self, live: _Live) -> dict[int, tuple[object, object]]:
+    def _snapshot(self, live: Live) -> dict[int, tuple[object, object]]:
         """What each human seat's private message shows (hand + legal moves), to send only
         the views that changed."""
         out: dict[int, tuple[object, object]] = {}
         if live.game is None:
             return out
         for i, doc in enumerate(live.row.seats):
-            if _is_human(doc) and _present(live.row, i):
-                out[i] = _hand_key(live.view(i))
+            if is_human(doc) and present(live.row, i):
+                out[i] = hand_key(live.view(i))
         return out
 
     async def _after(
         self,
-        call: _Call,
-        live: _Live,
+        call: Call,
+        live: Live,
         before: dict[int, tuple[object, object]],
         *,
         force_hands: set[int] | None = None,
@@ -326,21 +326,21 @@ class Turns(TableCore):
         current = live.started.current_player
         for seat, doc in enumerate(live.row.seats):
             # A player who left sees nothing more of the deal.
-            if doc is None or not _is_human(doc) or doc.get("left"):
+            if doc is None or not is_human(doc) or doc.get("left"):
                 continue
             forced = force_hands is not None and seat in force_hands
-            if forced or before.get(seat) != _hand_key(live.view(seat)):
+            if forced or before.get(seat) != hand_key(live.view(seat)):
                 call.events.append(await self._hand(live, seat, info))
         # Scala 40: a player who drew or melded is still to move, and needs no new notice.
         notify = call.turn_passed or call.dealt
-        if notify and current is not None and _is_human(live.row.seats[current]):
+        if notify and current is not None and is_human(live.row.seats[current]):
             doc = live.row.seats[current]
             assert doc is not None
             if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
                 call.events.append(await self._turn_notice(live, current, info))
 
     async def _turn_notice(
-        self, live: _Live, seat: int, info: TableInfo, *, reminder: bool = False
+        self, live: Live, seat: int, info: TableInfo, *, reminder: bool = False
     ) -> TurnNotice:
         """The seat's player is to move (``reminder``: the turn timer's reminder)."""
         doc = live.row.seats[seat]
@@ -353,7 +353,7 @@ class Turns(TableCore):
             reminder=reminder,
         )
 
-    async def _hand(self, live: _Live, seat: int, info: TableInfo) -> HandView:
+    async def _hand(self, live: Live, seat: int, info: TableInfo) -> HandView:
         """The seat's private view (its hand, and its legal moves on its turn)."""
         doc = live.row.seats[seat]
         assert doc is not None
