@@ -100,6 +100,9 @@ older version is refused with ``stale``. ``encode_button``/``decode_button`` do 
 Computer players: ``ComputerPlayers`` maps the levels easy/medium/hard to ``engine.ai`` player
 names (in ``bot/service/players.py``, the one place to change when stronger players arrive).
 
+The code: ``bot/service/service.py`` says how :class:`TableService` is put together from one
+module per concern (lobby, turns, timers, languages, settings, import/export, leaderboards).
+
 Guarantees: every accepted move is committed before its events are returned; updates are
 compare-and-set on the table's version (two processes on one database never apply two moves on
 one version); computer turns run off the event loop (a thread, or for ``hard`` a worker process

@@ -22,6 +22,8 @@ from typing import Any
 
 from bot.service.events import Announcement, Event, SmazzataSummary
 from bot.service.ratings import Ratings
+from engine.briscola import BriscolaView, Game
+from engine.contract import GameState, GameView
 
 __all__ = ["FAMILIES", "announce", "chiamata_rate"]
 
@@ -31,9 +33,12 @@ FAMILIES = ("briscola", "chiamata")
 ANNOUNCED = ("called", "socio", "redeal", "swap")
 
 
-def announce(events: list[Event], head: Mapping[str, Any], public: Any) -> None:
-    """Append the announcements of the move that led to the public view ``public``."""
-    for event in getattr(public, "events", ()):
+def announce(events: list[Event], head: Mapping[str, Any], public: GameView) -> None:
+    """Append the announcements of the move that led to the public view ``public`` (a
+    Briscola view; any other announces nothing here)."""
+    if not isinstance(public, BriscolaView):
+        return
+    for event in public.events:
         data = dict(event.data)
         if event.kind in ANNOUNCED:
             payload: dict[str, Any] = {"seat": event.seat}
@@ -52,7 +57,9 @@ def announce(events: list[Event], head: Mapping[str, Any], public: Any) -> None:
             events.append(_summary(head, public, data.get("result") or {}))
 
 
-def _summary(head: Mapping[str, Any], public: Any, result: Mapping[str, Any]) -> SmazzataSummary:
+def _summary(
+    head: Mapping[str, Any], public: BriscolaView, result: Mapping[str, Any]
+) -> SmazzataSummary:
     points = [int(p) for p in result.get("points", ())]
     scores = [int(s) for s in result.get("scores", ())]
     per_side = tuple({"card_points": p, "score": s} for p, s in zip(points, scores, strict=False))
@@ -72,7 +79,7 @@ def _summary(head: Mapping[str, Any], public: Any, result: Mapping[str, Any]) ->
 
 
 def chiamata_rate(
-    game: Any, ratings: Ratings, *, fixed: Collection[int]
+    game: GameState, ratings: Ratings, *, fixed: Collection[int]
 ) -> Callable[[Teams, Sequence[int]], list[list[tuple[float, float]]]] | None:
     """How a finished chiamata match moves the ratings: one update per deal, the chiamante and
     the socio as a team against the other three (the chiamante alone against four), so the
@@ -82,7 +89,7 @@ def chiamata_rate(
 
     The store calls it with each seat as a side of its own, in seat order; the seats in
     ``fixed`` (computers) keep their rating throughout."""
-    if getattr(game.rules, "variant", None) != "chiamata":
+    if not isinstance(game, Game) or game.rules.variant != "chiamata":
         return None
     deals = [d for d in game.deal_results if d.caller is not None and d.won is not None]
     model = ratings.model
@@ -90,7 +97,7 @@ def chiamata_rate(
     def rate(before: Teams, ranks: Sequence[int]) -> list[list[tuple[float, float]]]:
         current = [team[0] if team[0] is not None else ratings.initial for team in before]
         for deal in deals:
-            partners = sorted({deal.caller, deal.socio} - {None})
+            partners = sorted({s for s in (deal.caller, deal.socio) if s is not None})
             others = [s for s in range(len(current)) if s not in partners]
             teams = [
                 [model.rating(mu=current[s][0], sigma=current[s][1]) for s in side]

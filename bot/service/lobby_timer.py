@@ -22,7 +22,8 @@ from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
 from bot.store import DueTimer, TableRow
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService, _Live
+    from bot.service.core import TableCore
+    from bot.service.tables import Live
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ __all__ = ["LOBBY", "close_stale", "expire", "lobby_deadline"]
 LOBBY = "lobby"  # the deadline kind of a lobby's expiry
 
 
-def lobby_deadline(service: TableService, now: float) -> dict[str, Any]:
+def lobby_deadline(service: TableCore, now: float) -> dict[str, Any]:
     """The timer columns of a lobby changed at ``now`` (none when lobbies never expire)."""
     seconds = service.timers.lobby
     if seconds <= 0:
@@ -39,7 +40,7 @@ def lobby_deadline(service: TableService, now: float) -> dict[str, Any]:
     return {"deadline": now + seconds, "deadline_kind": LOBBY}
 
 
-async def expire(service: TableService, claim: DueTimer, now: float) -> Result | None:
+async def expire(service: TableCore, claim: DueTimer, now: float) -> Result | None:
     """Fire a claimed lobby timer: close the lobby if nothing changed since the claim."""
     async with service._lock(claim.table_id):
         live = await service._reload(claim.table_id)
@@ -52,7 +53,7 @@ async def expire(service: TableService, claim: DueTimer, now: float) -> Result |
         return Result(events, service._info(live))
 
 
-async def close_stale(service: TableService, chat: ChatRef) -> list[Event]:
+async def close_stale(service: TableCore, chat: ChatRef) -> list[Event]:
     """Close the chat's lobbies past their expiry when they are all the chat holds open (a new
     table then takes their place); the events that say so, for the chat."""
     now = service.clock()
@@ -74,7 +75,7 @@ async def close_stale(service: TableService, chat: ChatRef) -> list[Event]:
     return events
 
 
-def _stale(row: TableRow, service: TableService, now: float) -> bool:
+def _stale(row: TableRow, service: TableCore, now: float) -> bool:
     if row.status != "lobby":
         return False
     # The last change tells (a claimed timer's deadline is pushed on by the lease, and a lobby
@@ -84,9 +85,7 @@ def _stale(row: TableRow, service: TableService, now: float) -> bool:
     return row.updated_at + service.timers.lobby <= now
 
 
-async def _close(
-    service: TableService, live: _Live, now: float, *, reason: str
-) -> list[Event] | None:
+async def _close(service: TableCore, live: Live, now: float, *, reason: str) -> list[Event] | None:
     """Close the lobby (compare-and-set); ``None`` when another change came first."""
     row = live.row
     row.status = "abandoned"

@@ -23,9 +23,12 @@ from typing import TYPE_CHECKING, Any
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
+from bot.service.tables import Call, Live, Refused, present, seat_index
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService, _Live
+    from bot.service.core import TableCore
+    from bot.service.lobby import Lobby
+    from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +48,7 @@ REJOIN = "rejoin"  # the table option, the chat setting and the command option
 _STATE_KIND = "table"  # adapter-state kind of the service's own per-table options
 
 
-def table_level(service: TableService, seats: list[dict[str, Any] | None]) -> str:
+def table_level(service: TableCore, seats: list[dict[str, Any] | None]) -> str:
     """The level the table is played at: its strongest seated computer, else the takeover's."""
     found = [
         s["level"]
@@ -57,7 +60,7 @@ def table_level(service: TableService, seats: list[dict[str, Any] | None]) -> st
     return str(max(found, key=LEVELS.index))
 
 
-async def may_rejoin(service: TableService, table_id: int, platform: str) -> bool:
+async def may_rejoin(service: TableCore, table_id: int, platform: str) -> bool:
     """Whether the table lets a player who left take the seat back."""
     getter = getattr(service.store, "state_get", None)
     if getter is None:
@@ -66,7 +69,7 @@ async def may_rejoin(service: TableService, table_id: int, platform: str) -> boo
     return found is True
 
 
-async def set_rejoin(service: TableService, table_id: int, platform: str, allowed: bool) -> None:
+async def set_rejoin(service: TableCore, table_id: int, platform: str, allowed: bool) -> None:
     """Keep the table's rejoin option (only a ``True`` is written: absent means no)."""
     if allowed:
         await service.store.state_put(
@@ -74,13 +77,9 @@ async def set_rejoin(service: TableService, table_id: int, platform: str, allowe
         )
 
 
-async def leave_game(
-    service: TableService, live: _Live, seat: int, *, by: UserRef | None = None
-) -> Result:
+async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | None = None) -> Result:
     """The computer takes ``seat`` over for the rest of the game (the table lock is held).
     ``by`` is who kicked the player (``None``: they left)."""
-    from bot.service.service import Refused, _Call
-
     row = live.row
     doc = row.seats[seat]
     if doc is None or doc["platform"] == "ai" or doc.get("left"):
@@ -106,7 +105,7 @@ async def leave_game(
         extra={"table_id": row.id, "platform": row.platform},
     )
     back = await may_rejoin(service, row.id, row.platform)
-    call = _Call(caller=(by.platform, by.user_id) if by is not None else None)
+    call = Call(caller=(by.platform, by.user_id) if by is not None else None)
     head = await service._chat_head(live)
     call.events.append(
         Announcement(
@@ -128,16 +127,14 @@ async def leave_game(
     return Result(call.events, service._info(live))
 
 
-async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int) -> Result:
+async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Result:
     """The hand's "Leave the game…": the question, at the table's current version (the hand's
     button may be older: a waiting hand is not redrawn at every move)."""
-    from bot.service.service import Refused, _present, _seat_index
-
     try:
         live = await service._live(table_id)
         service._check_chat(live, chat)
-        seat = _seat_index(live.row, user)
-        if seat is None or not _present(live.row, seat):
+        seat = seat_index(live.row, user)
+        if seat is None or not present(live.row, seat):
             raise Refused("not_seated")
         if live.row.status != "playing":
             raise Refused("not_playing")
@@ -149,7 +146,7 @@ async def ask(service: TableService, chat: ChatRef, user: UserRef, table_id: int
 
 
 async def kick(
-    service: TableService,
+    service: Lobby,
     chat: ChatRef,
     user: UserRef,
     *,
@@ -160,8 +157,6 @@ async def kick(
 ) -> Result:
     """``/kick``: by the table's creator or a chat admin. With no target, the list of players
     who can be kicked comes back to the user as buttons (an Announcement "kick_list")."""
-    from bot.service.service import Refused, _seat_index
-
     try:
         async with service._table(chat, user, table_id, lobby=True) as live:
             row = live.row
@@ -172,7 +167,7 @@ async def kick(
                 if not allowed:
                     raise Refused("not_creator")
             if target is not None:
-                seat = _seat_index(row, target)
+                seat = seat_index(row, target)
                 if seat is None:
                     raise Refused("no_player", name=target.name)
             if seat is None:
@@ -199,9 +194,7 @@ async def kick(
         return await service._refusal(r, chat, user)
 
 
-async def _kick_from_lobby(service: TableService, live: _Live, seat: int) -> Result:
-    from bot.service.service import Refused, _Call
-
+async def _kick_from_lobby(service: Lobby, live: Live, seat: int) -> Result:
     row = live.row
     row.seats[seat] = None
     if not any(s is not None and s["platform"] != "ai" for s in row.seats):
@@ -215,6 +208,6 @@ async def _kick_from_lobby(service: TableService, live: _Live, seat: int) -> Res
     humans = [(s["platform"], s["user_id"]) for s in row.seats if s and s["platform"] != "ai"]
     if not await service._save(live, values, members=humans):
         raise Refused("conflict")
-    call = _Call()
+    call = Call()
     await service._lobby_events(call, live)
     return Result(call.events, service._info(live))

@@ -1,485 +1,74 @@
-"""The table service: one async method per use case (see the package docstring)."""
+"""The table service: :class:`TableService`, one async method per use case (see the package
+docstring).
+
+``TableService`` is put together from one class per concern, each in its own module, every one
+standing on the core:
+
+* ``locales.Languages``: the language of every message, and ``/lang``;
+* ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
+  the table meant, the compare-and-set save, the table snapshot);
+* ``turns.Turns``: the deal, a move committed and announced, the computers' turns, the turn
+  deadlines, a finished game's result, the closing events of a call;
+* ``lobby.Lobby``: opening a table, taking and leaving seats, seating computers, the deal;
+* ``transfer.Transfer``: games exported and imported;
+* ``chat_settings.SettingsMenu``: a chat's ``/settings``;
+* ``boards.Boards``: leaderboards and stats.
+
+Here are the use cases of a table in play: a move, a button press, taking a seat back,
+abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions that
+are handed the service: ``seats`` (leaving a game, ``/kick``), ``lobby_timer`` (a lobby's
+expiry), ``timers`` (a claimed turn timer fired), ``archive`` (the export document),
+``announcements`` and ``briscola`` (what the chat hears of a move).
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
-import time
-import weakref
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
-from bot.service import archive, briscola, lobby_timer, seasons
 from bot.service import seats as seating
-from bot.service.announcements import announcements
+from bot.service.boards import Boards
+from bot.service.chat_settings import SettingsMenu
 from bot.service.events import (
     Announcement,
     Audience,
-    BoardRow,
     ChatRef,
     Event,
-    GameOver,
-    HandView,
-    Leaderboard,
     LobbyView,
-    RatingDelta,
     Refusal,
     Result,
-    SeatInfo,
-    Stats,
-    TableEvent,
     TableInfo,
     TableView,
-    TurnNotice,
     UserRef,
     decode_button,
 )
-from bot.service.games import GameKind, Registry
-from bot.service.players import LEVELS, ComputerPlayers
+from bot.service.lobby import Lobby
 from bot.service.ports import TableConflict
-from bot.service.ratings import COMPUTER_RATINGS, Ratings
-from bot.service.settings import (
-    GAME_OPTIONS,
-    OPEN_CHOICES,
-    RESET,
-    STYLE_CHOICES,
-    STYLE_KIND,
-    TIMER_CHOICES,
-    ChatSettings,
-    SettingsKeeper,
-    SettingsView,
-    decode_value,
-    option_spec,
+from bot.service.tables import (
+    Call,
+    Refused,
+    is_human,
+    lobby_row,
+    plays_computer,
+    present,
+    rule_text,
+    seat_index,
 )
-from bot.store import (
-    DueTimer,
-    Finish,
-    MoveRow,
-    Participant,
-    RatingChange,
-    Store,
-    TableRow,
-    TableUpdate,
-)
-from engine.contract import GameRules, GameState, GameView
+from bot.service.timers import TimerSettings, fire_timer
+from bot.service.transfer import Imported, Transfer
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
-# A safety bound: no call plays more computer moves than this in a row.
-MAX_COMPUTER_MOVES = 10_000
-# The full state is saved every this many versions (and at the end); in between a move writes
-# only its move row, and loading replays the moves since the snapshot.
-SNAPSHOT_EVERY = 16
-COMPUTER_GRACE = 10.0  # seconds before a computer's turn counts as left over (a crash)
-MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
-
-@dataclass(frozen=True, slots=True)
-class TimerSettings:
-    """Turn timers (seconds from the start of a human's turn; ``reminder <= 0`` = no timers)."""
-
-    reminder: float = 60.0
-    autoplay: float = 120.0
-    takeover_after: int = 2  # idle turns in a row before a computer takes the seat over
-    # The idle player's game counts for them: played sensibly (Scala 40's easy is a beginner).
-    takeover_level: str = "medium"
-    # How long a claimed timer stays with the process that claimed it (Store.claim_due): longer
-    # than firing one timer takes, short enough that a dead process's timers soon come due again.
-    claim_lease: float = 60.0
-    # Whether a chat's own turn timer (/settings) applies: only where the timer loop runs
-    # (not at the terminal, not in one-shot commands).
-    chat_timers: bool = True
-    # An unstarted lobby closes this many seconds after its last change (0: never).
-    lobby: float = 600.0
-
-    @property
-    def enabled(self) -> bool:
-        return self.reminder > 0
-
-
-@dataclass(frozen=True, slots=True)
-class Imported:
-    """What :meth:`TableService.import_game` did: ``created`` False = the game was already
-    here (as ``table_id``) and nothing was written."""
-
-    table_id: int
-    created: bool
-    status: str
-    rating_changes: list[RatingChange] = field(default_factory=list)
-
-
-class Refused(Exception):
-    """Raised inside the service; turned into ``Result.refusal``."""
-
-    def __init__(self, code: str, detail: str = "", **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.detail = detail
-        self.params = params
-
-
-def _rule_text(exc: Exception) -> dict[str, Any]:
-    """The engine error's English template and its params (``RuleText``), for the renderer to
-    translate; nothing for an error that carries none (the English detail is shown then)."""
-    template = getattr(exc, "template", None)
-    params = getattr(exc, "params", None)
-    if not isinstance(template, str) or not isinstance(params, dict):
-        return {}
-    return {"template": template, "params": {str(k): str(v) for k, v in params.items()}}
-
-
-@dataclass(slots=True)
-class _Live:
-    """A table kept in memory: its row (without the state document) and the live game."""
-
-    row: TableRow
-    kind: GameKind
-    game: GameState | None  # None while in the lobby
-    # Views of the current version, by seat (None = public): each is computed once per move.
-    views: dict[int | None, GameView] = field(default_factory=dict)
-    info: TableInfo | None = None
-    locales: dict[int, str] = field(default_factory=dict)  # per seat
-    locales_epoch: int = -1
-
-    @property
-    def started(self) -> GameState:
-        """The game of a table that has been dealt (a lobby has none)."""
-        if self.game is None:
-            raise Refused("not_playing")
-        return self.game
-
-    def view(self, seat: int | None) -> GameView:
-        found = self.views.get(seat)
-        if found is None:
-            found = self.started.view(seat)
-            self.views[seat] = found
-        return found
-
-
-@dataclass(slots=True)
-class _Call:
-    """What one use case accumulates before answering."""
-
-    events: list[Event] = field(default_factory=list)
-    # Did the turn pass to another seat during the call (so the player to move is notified)?
-    turn_passed: bool = False
-    dealt: bool = False
-    # Who made the call (platform, user id): a turn that comes back to them needs no notice,
-    # they are looking at the answer (on a phone against the computer: no ping every move).
-    caller: tuple[str, str] | None = None
-
-
-def _seat_doc(user: UserRef) -> dict[str, Any]:
-    return {
-        "platform": user.platform,
-        "user_id": user.user_id,
-        "name": user.name or user.user_id,
-        "level": None,
-        "away": False,
-        "idle": 0,
-        "hint": user.locale,
-    }
-
-
-def _first_free_seat(row: Any) -> int:
-    """The lowest empty seat of a lobby; Refused("table_full") when there is none."""
-    for index, seat in enumerate(row.seats):
-        if seat is None:
-            return index
-    raise Refused("table_full")
-
-
-def _lobby_row(
-    *,
-    platform: str,
-    chat_id: str,
-    game: str,
-    family: str,
-    players: int,
-    options: Any,
-    creator: str,
-    seats: list[dict[str, Any] | None],
-    seed: int,
-    rematch_of: int | None,
-    now: float,
-) -> dict[str, Any]:
-    """The row of a new table in its lobby (a new table, or the rematch of a finished one)."""
-    return {
-        "platform": platform,
-        "chat_id": chat_id,
-        "game": game,
-        "family": family,
-        "players": players,
-        "options": options,
-        "status": "lobby",
-        "creator": creator,
-        "seats": seats,
-        "state": None,
-        "seed": seed,
-        "version": 1,
-        "deadline": None,
-        "deadline_kind": None,
-        "rematch_of": rematch_of,
-        "created_at": now,
-        "updated_at": now,
-    }
-
-
-def _computer_doc(level: str) -> dict[str, Any]:
-    return {
-        "platform": "ai",
-        "user_id": level,
-        "name": f"CPU-{level}",
-        "level": level,
-        "away": False,
-        "idle": 0,
-        "hint": None,
-    }
-
-
-def _is_human(seat: Mapping[str, Any] | None) -> bool:
-    return seat is not None and seat["platform"] != "ai"
-
-
-def _plays_computer(seat: Mapping[str, Any] | None) -> bool:
-    return seat is not None and (seat["platform"] == "ai" or bool(seat["away"]))
-
-
-class TableService:
+class TableService(Lobby, Transfer, SettingsMenu, Boards):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
     ``clock`` returns UNIX seconds; ``seeds`` draws a new game's seed (both injectable for tests).
     """
-
-    def __init__(
-        self,
-        store: Store,
-        *,
-        registry: Registry,
-        computers: ComputerPlayers,
-        timers: TimerSettings | None = None,
-        default_locale: str = "it",
-        locales: Sequence[str] = ("it", "en"),
-        clock: Callable[[], float] = time.time,
-        seeds: Callable[[], int] | None = None,
-        cache_size: int = 5000,
-        season: str = "month",
-    ) -> None:
-        self.store = store
-        self.registry = registry
-        self.computers = computers
-        self.timers = timers or TimerSettings()
-        self.default_locale = default_locale
-        self.locales = tuple(locales)
-        self.clock = clock
-        self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(31))
-        self.ratings = Ratings()
-        self._cache: OrderedDict[int, _Live] = OrderedDict()
-        self._cache_size = cache_size
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._chat_locales: dict[tuple[str, str], str | None] = {}
-        self._user_locales: dict[tuple[str, str], str | None] = {}
-        # Platform language hints of chats (Discord: the server's preferred locale), in memory.
-        self._chat_hints: OrderedDict[tuple[str, str], str] = OrderedDict()
-        self._locale_epoch = 0
-        self._settings = SettingsKeeper(store)
-        if season not in seasons.LENGTHS:
-            raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
-        self.season = season  # how long a leaderboard season lasts (bot.service.seasons)
-
-    # ------------------------------------------------------------------ lobby use cases ------
-
-    async def create_table(
-        self,
-        chat: ChatRef,
-        user: UserRef,
-        game: str,
-        *,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        is_admin: bool | Callable[[], Awaitable[bool]] = False,
-    ) -> Result:
-        """Open a lobby for ``game`` in the chat, with the creator in seat 0.
-
-        The chat's default options of the game (``/settings``) apply unless ``options`` gives
-        them. Where the chat lets only admins open tables, ``is_admin`` must say so (a bool, or
-        a coroutine function asked only then: a platform call the other chats need not make)."""
-        try:
-            kind = self.registry.get(game)
-            if kind is None:
-                raise Refused("unknown_game", ", ".join(self.registry.names), game=game)
-            count = players if players is not None else kind.default_players
-            if count not in kind.players:
-                raise Refused("bad_players", allowed=list(kind.players), players=count)
-            await self._check_opener(chat, is_admin)
-            given = dict(options or {})
-            rejoin, rejoin_source = await self._rejoin_choice(chat, given.pop(seating.REJOIN, None))
-            rules, sources = await self._rules_with_defaults(chat, kind, count, given)
-            if rejoin_source is not None:
-                sources[seating.REJOIN] = rejoin_source
-            # A lobby nobody started, past its expiry, gives its place to the new table.
-            replaced = await lobby_timer.close_stale(self, chat)
-            await self._check_room(chat)
-            now = self.clock()
-            seats: list[dict[str, Any] | None] = [None] * count
-            seats[0] = _seat_doc(user)
-            values = _lobby_row(
-                platform=chat.platform,
-                chat_id=chat.chat_id,
-                game=kind.name,
-                family=kind.family,
-                players=count,
-                options=_stored_options(rules, kind),
-                creator=user.user_id,
-                seats=seats,
-                seed=self._seeds(),
-                rematch_of=None,
-                now=now,
-            )
-            values.update(lobby_timer.lobby_deadline(self, now))
-            table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
-            if sources:
-                await self.store.set_option_sources(table_id, sources)
-            await seating.set_rejoin(self, table_id, chat.platform, rejoin)
-            row = await self.store.load_table(table_id)
-            assert row is not None
-            live = _Live(row, kind, None)
-            self._remember(live)
-            call = _Call(events=list(replaced))
-            await self._lobby_events(call, live)
-            return Result(call.events, self._info(live))
-        except Refused as r:
-            return await self._refusal(r, chat, user)
-
-    async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
-        """Take the first free seat of the chat's lobby."""
-
-        def change(live: _Live) -> None:
-            row = live.row
-            if row.status != "lobby":
-                raise Refused("not_in_lobby")
-            if _seat_index(row, user) is not None:
-                raise Refused("already_seated")
-            row.seats[_first_free_seat(row)] = _seat_doc(user)
-
-        return await self._lobby_change(chat, user, table_id, change)
-
-    async def leave(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
-        """Leave a lobby (the last human leaving closes it), or a game in progress: a computer
-        of the table's level plays the seat to the end, and the game counts as lost for the
-        leaver (``bot.service.seats``)."""
-        try:
-            found = await self._find(chat, user, table_id, lobby=True)
-        except Refused as r:
-            return await self._refusal(r, chat, user)
-        if found.row.status == "playing":
-            try:
-                async with self._table(chat, user, found.row.id) as live:
-                    if live.row.status != "playing":
-                        raise Refused("not_playing")
-                    seat = _seat_index(live.row, user)
-                    if seat is None:
-                        raise Refused("not_seated")
-                    return await seating.leave_game(self, live, seat)
-            except Refused as r:
-                return await self._refusal(r, chat, user)
-        table_id = found.row.id
-
-        def change(live: _Live) -> None:
-            row = live.row
-            if row.status != "lobby":
-                raise Refused("not_in_lobby")
-            index = _seat_index(row, user)
-            if index is None:
-                raise Refused("not_seated")
-            row.seats[index] = None
-            if not any(_is_human(s) for s in row.seats):
-                row.status = "abandoned"
-
-        return await self._lobby_change(chat, user, table_id, change)
-
-    async def add_computer(
-        self, chat: ChatRef, user: UserRef, level: str = "easy", table_id: int | None = None
-    ) -> Result:
-        """Seat a computer player (``easy``, ``medium``, ``hard``) in the first free seat."""
-
-        def change(live: _Live) -> None:
-            row = live.row
-            if row.status != "lobby":
-                raise Refused("not_in_lobby")
-            if level not in LEVELS:
-                raise Refused("bad_level", ", ".join(LEVELS), level=level)
-            if _seat_index(row, user) is None and user.user_id != row.creator:
-                raise Refused("not_seated")
-            row.seats[_first_free_seat(row)] = _computer_doc(level)
-
-        return await self._lobby_change(chat, user, table_id, change)
-
-    async def choose_seat(
-        self, chat: ChatRef, user: UserRef, seat: int, *, table_id: int | None = None
-    ) -> Result:
-        """Move to a free seat (4 players: seats 0+2 play against 1+3), joining if need be."""
-
-        def change(live: _Live) -> None:
-            row = live.row
-            if row.status != "lobby":
-                raise Refused("not_in_lobby")
-            if not 0 <= seat < row.players:
-                raise Refused("seat_taken", seat=seat)
-            if row.seats[seat] is not None:
-                if _seat_index(row, user) == seat:
-                    return
-                raise Refused("seat_taken", seat=seat)
-            index = _seat_index(row, user)
-            doc = row.seats[index] if index is not None else _seat_doc(user)
-            if index is not None:
-                row.seats[index] = None
-            row.seats[seat] = doc
-
-        return await self._lobby_change(chat, user, table_id, change)
-
-    async def start(
-        self,
-        chat: ChatRef,
-        user: UserRef,
-        table_id: int | None = None,
-        *,
-        fill_with: str | None = None,
-    ) -> Result:
-        """Deal: by the creator, with every seat taken (``fill_with`` a level seats computers
-        in the free seats first)."""
-        try:
-            async with self._table(chat, user, table_id, lobby=True) as live:
-                row = live.row
-                if row.status != "lobby":
-                    raise Refused("not_in_lobby")
-                creator_seated = any(
-                    _is_human(s) and s is not None and s["user_id"] == row.creator
-                    for s in row.seats
-                )
-                # The creator starts; if they left the lobby, any seated player may.
-                if user.user_id != row.creator and (
-                    creator_seated or _seat_index(row, user) is None
-                ):
-                    raise Refused("not_creator")
-                seats = list(row.seats)
-                if fill_with is not None:
-                    if fill_with not in LEVELS:
-                        raise Refused("bad_level", ", ".join(LEVELS), level=fill_with)
-                    seats = [s if s is not None else _computer_doc(fill_with) for s in seats]
-                if any(s is None for s in seats):
-                    raise Refused("not_full", free=sum(s is None for s in seats))
-                call = _Call(caller=(user.platform, user.user_id))
-                await self._deal(call, live, seats)
-                return Result(call.events, self._info(live))
-        except Refused as r:
-            return await self._refusal(r, chat, user)
 
     # ------------------------------------------------------------------ playing --------------
 
@@ -499,21 +88,21 @@ class TableService:
                     row = live.row
                     if row.status != "playing":
                         raise Refused("not_playing")
-                    seat = _seat_index(row, user)
+                    seat = seat_index(row, user)
                     if seat is None:
                         raise Refused("not_seated")
                     if version != row.version:
                         raise Refused("stale", version=row.version)
-                    if live.started.current_player != seat or _plays_computer(row.seats[seat]):
+                    if live.started.current_player != seat or plays_computer(row.seats[seat]):
                         raise Refused("not_your_turn")
                     move = move.strip()
                     try:
                         game = live.started.play(move)
                     except ValueError as exc:
                         raise Refused(
-                            "illegal_move", str(exc), move=move, **_rule_text(exc)
+                            "illegal_move", str(exc), move=move, **rule_text(exc)
                         ) from exc
-                    call = _Call(caller=(user.platform, user.user_id))
+                    call = Call(caller=(user.platform, user.user_id))
                     before = self._snapshot(live)
                     seat_doc = row.seats[seat]
                     assert seat_doc is not None
@@ -543,12 +132,12 @@ class TableService:
                 live = await self._live(table_id)
                 self._check_chat(live, chat)
                 row = live.row
-                if _seat_index(row, user) is None:
+                if seat_index(row, user) is None:
                     raise Refused("not_seated")
                 seat = live.started.current_player if row.status == "playing" else None
-                if seat is None or not _plays_computer(row.seats[seat]):
+                if seat is None or not plays_computer(row.seats[seat]):
                     return Result([], self._info(live))
-                call = _Call(caller=(user.platform, user.user_id))
+                call = Call(caller=(user.platform, user.user_id))
                 before = self._snapshot(live)
                 await self._computer_turns(call, live)
                 await self._after(call, live, before)
@@ -613,6 +202,29 @@ class TableService:
             return await self.kick(chat, user, seat=int(arg), table_id=tid, is_admin=is_admin)
         return await self._refusal(Refused("bad_button"), chat, user)
 
+    async def _focus(
+        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
+    ) -> Result:
+        """A press on a card with several captures: the player's hand again, offering that
+        card's choices only (``HandView.focus``)."""
+        try:
+            live = await self._live(table_id)
+            if version > live.row.version:
+                live = await self._reload(table_id)  # another process moved since: catch up
+            self._check_chat(live, chat)
+            seat = seat_index(live.row, user)
+            if seat is None or not present(live.row, seat):
+                raise Refused("not_seated")
+            if live.row.status != "playing":
+                raise Refused("not_playing")
+            if version != live.row.version:
+                raise Refused("stale", version=live.row.version)
+            info = self._info(live)
+            hand = await self._hand(live, seat, info)
+            return Result([replace(hand, focus=card)], info)
+        except Refused as r:
+            return await self._refusal(r, chat, user)
+
     async def kick(
         self,
         chat: ChatRef,
@@ -637,7 +249,7 @@ class TableService:
                 row = live.row
                 if row.status != "playing":
                     raise Refused("not_playing")
-                seat = _seat_index(row, user)
+                seat = seat_index(row, user)
                 if seat is None:
                     raise Refused("not_seated")
                 doc = row.seats[seat]
@@ -648,7 +260,7 @@ class TableService:
                     raise Refused("no_return")
                 before = self._snapshot(live)
                 row.seats[seat] = dict(doc, away=False, idle=0, left=False)
-                call = _Call()
+                call = Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
                 if not await self._save(live, values):
                     raise Refused("conflict")
@@ -682,7 +294,7 @@ class TableService:
                 }
                 if not await self._save(live, values):
                     raise Refused("conflict")
-                call = _Call()
+                call = Call()
                 head = await self._chat_head(live)
                 call.events.append(Announcement(**head, kind="abandoned", data={"by": user.name}))
                 self._forget(live.row.id)
@@ -704,14 +316,14 @@ class TableService:
         old = live.row
         if old.status != "finished":
             raise Refused("not_playing")
-        if _seat_index(old, user) is None:
+        if seat_index(old, user) is None:
             raise Refused("not_seated")
         existing = await self.store.rematch_of(table_id)
         if existing is None:
             await self._check_room(chat)
             now = self.clock()
             seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
-            values = _lobby_row(
+            values = lobby_row(
                 platform=old.platform,
                 chat_id=old.chat_id,
                 game=old.game,
@@ -724,9 +336,7 @@ class TableService:
                 rematch_of=old.id,
                 now=now,
             )
-            humans = [
-                (s["platform"], s["user_id"]) for s in seats if s is not None and _is_human(s)
-            ]
+            humans = [(s["platform"], s["user_id"]) for s in seats if s is not None and is_human(s)]
             try:
                 new_id = await self.store.insert_table(values, humans)
             except TableConflict:
@@ -739,13 +349,15 @@ class TableService:
                 await seating.set_rejoin(self, new_id, old.platform, rejoin)
                 async with self._lock(new_id):
                     new = await self._live(new_id)
-                    call = _Call(caller=(user.platform, user.user_id))
+                    call = Call(caller=(user.platform, user.user_id))
                     await self._deal(call, new, list(new.row.seats))
                     return Result(call.events, self._info(new))
         # Someone (maybe in another process) pressed "rematch" first: show that table.
         if existing is None:
             raise Refused("conflict")
         return await self.show(chat, user, existing, public=True)
+
+    # ------------------------------------------------------------------ showing --------------
 
     async def show(
         self,
@@ -761,7 +373,7 @@ class TableService:
             if table_id is not None:
                 await self._refresh(table_id)
             live = await self._find(chat, user, table_id, lobby=True)
-            call = _Call()
+            call = Call()
             audience = (
                 Audience("chat", chat.platform, chat.chat_id)
                 if public
@@ -779,8 +391,8 @@ class TableService:
             call.events.append(
                 TableView(audience=audience, locale=locale, table=info, view=live.view(None))
             )
-            seat = _seat_index(live.row, user)
-            if seat is not None and live.row.status == "playing" and _present(live.row, seat):
+            seat = seat_index(live.row, user)
+            if seat is not None and live.row.status == "playing" and present(live.row, seat):
                 call.events.append(await self._hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
@@ -803,7 +415,7 @@ class TableService:
         events: list[Event] = [TableView(**head, view=live.view(None))]
         if live.row.status == "playing":
             for seat, doc in enumerate(live.row.seats):
-                if doc is not None and _is_human(doc):
+                if doc is not None and is_human(doc):
                     events.append(await self._hand(live, seat, info))
         return Result(events, info)
 
@@ -872,227 +484,14 @@ class TableService:
         claims = await self.store.claim_due(moment, lease=self.timers.claim_lease, limit=limit)
         for claim in claims:
             try:
-                result = await self._fire(claim, moment)
+                result = await fire_timer(self, claim, moment)
             except Refused:
                 continue
             if result is not None:
                 results.append(result)
         return results
 
-    async def _fire(self, claim: DueTimer, now: float) -> Result | None:
-        table_id = claim.table_id
-        if claim.kind == lobby_timer.LOBBY:
-            return await lobby_timer.expire(self, claim, now)
-        async with self._lock(table_id):
-            live = await self._reload(table_id)
-            row = live.row
-            # A move since the claim started a new turn (and deadline): this timer is void.
-            if row.status != "playing" or row.version != claim.version:
-                return None
-            # The claim leased the deadline; the timer is the one that came due.
-            row.deadline, row.deadline_kind = claim.deadline, claim.kind
-            seat = live.started.current_player
-            if seat is None:
-                return None
-            if _plays_computer(row.seats[seat]):
-                # A computer's turn left over by a process that died after the move before it.
-                call = _Call()
-                before = self._snapshot(live)
-                await self._computer_turns(call, live)
-                await self._after(call, live, before)
-                return Result(call.events, self._info(live))
-            if not _is_human(row.seats[seat]):
-                return None
-            call = _Call()
-            info = self._info(live)
-            if row.deadline_kind == "remind":
-                turn = await self._turn_timer(row)
-                reminder, autoplay = turn or (self.timers.reminder, self.timers.autoplay)
-                deadline = now + max(autoplay - reminder, 0.0)
-                if not await self.store.move_deadline(
-                    table_id,
-                    version=row.version,
-                    kind="remind",
-                    deadline=deadline,
-                    new_kind="autoplay",
-                ):
-                    self._forget(table_id)
-                    return None
-                row.deadline, row.deadline_kind = deadline, "autoplay"
-                doc = row.seats[seat]
-                assert doc is not None
-                call.events.append(
-                    TurnNotice(
-                        audience=Audience("user", doc["platform"], doc["user_id"]),
-                        locale=await self._seat_locale(live, seat),
-                        table=info,
-                        seat=seat,
-                        reminder=True,
-                    )
-                )
-                return Result(call.events, info)
-            # The player let the turn run out: the computer plays it.
-            before = self._snapshot(live)
-            doc = row.seats[seat]
-            assert doc is not None
-            idle = int(doc["idle"]) + 1
-            away = idle >= self.timers.takeover_after > 0
-            row.seats[seat] = dict(doc, idle=idle, away=away, level=self.timers.takeover_level)
-            move = await self._computer_move(live, seat, self.timers.takeover_level)
-            game = live.started.play(move)
-            head = await self._chat_head(live)
-            if not await self._commit_move(
-                call, live, seat, move, game, actor="timeout", seats_changed=True
-            ):
-                self._forget(table_id)
-                return None
-            call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
-            if away:
-                call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
-            await self._computer_turns(call, live)
-            await self._after(call, live, before)
-            return Result(call.events, self._info(live))
-
-    # ------------------------------------------------------------------ info -----------------
-
-    async def leaderboard(
-        self,
-        family: str,
-        *,
-        user: UserRef,
-        chat: ChatRef | None = None,
-        limit: int = 10,
-        period: str = "all",
-    ) -> Result:
-        """The leaderboard of a family (``scopa``, ``scala40``): this chat's when ``chat`` is
-        given, else the global one; sent to the chat (or the user when global). ``period``:
-        ``all`` (all time) or ``season`` (the current season's, with the podium of the season
-        before: ``bot.service.seasons``)."""
-        base = f"{chat.platform}:{chat.chat_id}" if chat is not None else "global"
-        season = ""
-        previous: tuple[BoardRow, ...] = ()
-        if period == "season":
-            season = seasons.season_of(self.clock(), self.season)
-            scope = seasons.scoped(base, season)
-            before = seasons.scoped(base, seasons.previous(season))
-            previous = _board(await self.store.leaderboard(scope=before, family=family, limit=3))
-        elif period == "all":
-            scope = base
-        else:
-            raise ValueError(f"period must be 'all' or 'season', not {period!r}")
-        board = _board(await self.store.leaderboard(scope=scope, family=family, limit=limit))
-        if chat is not None:
-            audience = Audience("chat", chat.platform, chat.chat_id)
-            # A public message: the chat's language (not the asker's), like its tables.
-            locale = await self._locale_of_chat(chat.platform, chat.chat_id, None)
-        else:
-            audience = Audience("user", user.platform, user.user_id)
-            locale = await self._locale_for_user(user, None)
-        return Result(
-            [
-                Leaderboard(
-                    audience=audience,
-                    locale=locale,
-                    family=family,
-                    scope="chat" if chat else "global",
-                    rows=board,
-                    season=season,
-                    previous=previous,
-                    previous_season=seasons.previous(season) if season else "",
-                )
-            ]
-        )
-
-    async def stats(self, user: UserRef, *, chat: ChatRef | None = None) -> Result:
-        """A player's ratings, games and wins per family (global, and in this chat)."""
-        rows = []
-        here = f"{chat.platform}:{chat.chat_id}" if chat is not None else None
-        for r in await self.store.player_ratings(platform=user.platform, user_id=user.user_id):
-            if r.scope not in ("global", here):
-                continue
-            rank = await self.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
-            row = BoardRow(
-                rank=rank,
-                name=r.name,
-                platform=r.platform,
-                user_id=r.user_id,
-                rating=r.ordinal,
-                games=r.games,
-                wins=r.wins,
-                win_points=r.win_points,
-            )
-            rows.append((r.family, "global" if r.scope == "global" else "chat", row))
-        event = Stats(
-            audience=Audience("user", user.platform, user.user_id),
-            locale=await self._locale_for_user(user, None),
-            name=user.name,
-            rows=tuple(rows),
-        )
-        return Result([event])
-
-    async def set_language(
-        self,
-        locale: str,
-        *,
-        user: UserRef,
-        chat: ChatRef | None = None,
-    ) -> Result:
-        """Set the language of the chat (when ``chat`` is given) or else of the user."""
-        code = locale.strip().lower()[:2]
-        if code not in self.locales:
-            return await self._refusal(
-                Refused("bad_locale", ", ".join(self.locales), locale=locale), chat, user
-            )
-        if chat is not None:
-            current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
-            await self.store.set_chat(
-                platform=chat.platform,
-                chat_id=chat.chat_id,
-                locale=code,
-                max_open_tables=current.max_open_tables,
-            )
-            self._chat_locales[(chat.platform, chat.chat_id)] = code
-            self._locale_epoch += 1
-        else:
-            await self.store.set_user_locale(
-                platform=user.platform, user_id=user.user_id, name=user.name, locale=code
-            )
-            self._user_locales[(user.platform, user.user_id)] = code
-            self._locale_epoch += 1
-        return Result()
-
-    def chat_hint(self, chat: ChatRef, locale: str | None) -> None:
-        """The platform's language hint for a chat (Discord: the server's preferred locale):
-        the chat's public messages use it while the chat has no language of its own. Kept in
-        memory for the most recent chats; adapters give it with every interaction."""
-        code = self._hint(locale)
-        key = (chat.platform, chat.chat_id)
-        if code is None or self._chat_hints.get(key) == code:
-            return
-        self._chat_hints[key] = code
-        self._chat_hints.move_to_end(key)
-        while len(self._chat_hints) > max(self._cache_size, 1):
-            self._chat_hints.popitem(last=False)
-        self._locale_epoch += 1
-
-    async def chat_locale(self, chat: ChatRef) -> str:
-        """The language of the chat's public messages (its own, else its platform hint)."""
-        return await self._locale_of_chat(chat.platform, chat.chat_id, None)
-
-    async def user_locale(self, user: UserRef, *, chat: ChatRef | None = None) -> str:
-        """The language of a user's private messages (their choice, else their platform hint,
-        else the chat's)."""
-        return await self._locale_for_user(user, None, chat=chat)
-
-    async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
-        """Let a chat hold more than one open table (an admin setting)."""
-        current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
-        await self.store.set_chat(
-            platform=chat.platform,
-            chat_id=chat.chat_id,
-            locale=current.locale,
-            max_open_tables=max(1, count),
-        )
+    # ------------------------------------------------------------------ listing --------------
 
     async def open_tables(self, chat: ChatRef) -> list[TableInfo]:
         """The chat's tables in the lobby or playing, oldest first."""
@@ -1110,1033 +509,3 @@ class TableService:
         for table_id in ids:
             out.append(self._info(await self._live(table_id)))
         return out
-
-    async def export_game(self, table_id: int) -> dict[str, Any]:
-        """The table's export-game document (``bot.service.archive``): seats, seed, rules and
-        the move log, replayable with the engine and importable into another database."""
-        row = await self.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
-        if row is None:
-            raise Refused("no_table")
-        moves = await self.store.moves(table_id)
-        return archive.document(row, moves, await self.store.result(table_id))
-
-    async def import_game(
-        self, document: Mapping[str, Any], *, chat_id: str | None = None
-    ) -> Imported:
-        """Store an exported game as a table of this database (``tavolo import``).
-
-        The document is checked and every move replayed first (``archive.read``); then the
-        table, its moves and, for a finished game, the result and rating updates of a live
-        finish (:meth:`_finish`, written by the store's ``_finish``) go in one transaction. An
-        ongoing game resumes here: its timers start as after a move. The table gets a new id;
-        the platform, the chat (``chat_id`` moves it to another chat of the same platform) and
-        the players keep theirs, so per-chat leaderboards count it. A game already here (same
-        origin) is not written again: ``Imported.created`` is False. ``archive.GameFileError``
-        (one line) when the document, or the game's place here, is refused; nothing is written.
-        """
-        record = archive.read(document, self.registry)
-        chat = record.chat_id if chat_id is None else chat_id.strip()
-        if not chat or len(chat) > archive.WIDTHS["chat_id"]:
-            raise archive.GameFileError("the chat id must be 1 to 64 characters")
-        kind, game = record.kind, record.game
-        values: dict[str, Any] = {
-            "platform": record.platform,
-            "chat_id": chat,
-            "game": kind.name,
-            "family": kind.family,
-            "players": record.players,
-            "options": record.options,
-            "status": record.status,
-            "creator": record.creator,
-            "seats": record.seats,
-            "state": game.to_dict(),
-            "state_version": record.version,
-            "seed": record.seed,
-            "version": record.version,
-            "deadline": None,
-            "deadline_kind": None,
-            "rematch_of": None,
-            "created_at": record.created_at,
-            "updated_at": record.updated_at,
-            "origin": record.origin,
-        }
-        row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
-        live = _Live(row, kind, game)
-        finish = None
-        existing = await self.store.table_of_origin(values)
-        if existing is None and record.status == "playing":
-            # An ongoing game takes a place among the chat's open tables, as a new one would.
-            try:
-                await self._check_room(ChatRef(record.platform, chat))
-            except Refused as r:
-                raise archive.GameFileError(
-                    f"chat {record.platform}:{chat} already has its limit of open tables "
-                    f"(table {r.params['table']} is open): finish or abandon it first"
-                ) from None
-            seat = game.current_player
-            if seat is not None and _plays_computer(record.seats[seat]):
-                # No move here leads to this computer's turn: the timer loop plays it, at once
-                # (and so even with the turn timers off).
-                values.update(deadline=self.clock(), deadline_kind="computer")
-            else:
-                values.update(self._deadline(live, game, None, await self._turn_timer(row)))
-        if record.status == "finished":
-            assert record.finished_at is not None
-            finish = self._finish(live, game, record.finished_at)
-        humans = [(s["platform"], s["user_id"]) for s in record.seats if _is_human(s)]
-        table_id, created, changes = await self.store.import_table(
-            values, members=humans, moves=record.moves, finish=finish
-        )
-        if not created:
-            stored = [(m.seat, m.move) for m in await self.store.moves(table_id)]
-            mine = [(m.seat, m.move) for m in record.moves]
-            if stored[: len(mine)] != mine:
-                raise archive.GameFileError(
-                    f"table {table_id} holds this game with another move log: nothing imported"
-                )
-        if created:
-            logger.info(
-                "imported %s as table %s (%s, %d moves)",
-                record.origin,
-                table_id,
-                record.status,
-                len(record.moves),
-                extra={"table_id": table_id, "platform": record.platform},
-            )
-        else:
-            logger.info("%s is table %s already: nothing imported", record.origin, table_id)
-        return Imported(table_id, created=created, status=record.status, rating_changes=changes)
-
-    # ------------------------------------------------------------------ chat settings --------
-
-    async def chat_settings(self, chat: ChatRef) -> ChatSettings:
-        """The chat's settings (``/settings``) as they apply now."""
-        raw = await self._settings.raw(chat.platform, chat.chat_id)
-        games = tuple(g for g in self.registry.names if g in GAME_OPTIONS)
-        defaults = {}
-        for game in games:
-            found = await self._settings.game_defaults(chat.platform, chat.chat_id, game)
-            if found:
-                defaults[game] = found
-        timer = raw.get("timer")
-        open_mode = raw.get("open")
-        return ChatSettings(
-            platform=chat.platform,
-            chat_id=chat.chat_id,
-            language=await self._chat_choice(chat.platform, chat.chat_id),
-            style=await self._chat_style(chat),
-            pictures=raw.get("pictures") is not False,
-            timer=timer if _is_timer(timer) else None,
-            default_timer=int(self.timers.autoplay) if self.timers.enabled else 0,
-            open=open_mode if open_mode in OPEN_CHOICES else "all",
-            rejoin=raw.get(seating.REJOIN) is True,
-            defaults=defaults,
-            languages=self.locales,
-            games=games,
-        )
-
-    async def settings_view(
-        self,
-        chat: ChatRef,
-        user: UserRef,
-        *,
-        page: str = "main",
-        public: bool = True,
-        saved: str | None = None,
-    ) -> Result:
-        """The settings menu (a :class:`SettingsView`) for the chat (``public``) or the user."""
-        settings = await self.chat_settings(chat)
-        if public:
-            audience = Audience("chat", chat.platform, chat.chat_id)
-        else:
-            audience = Audience("user", user.platform, user.user_id)
-        locale = await self.locale_for(chat, user, public=public)
-        view = SettingsView(
-            audience=audience,
-            locale=locale,
-            settings=settings,
-            page=_settings_page(page, settings),
-            saved=saved,
-        )
-        return Result([view])
-
-    async def change_setting(
-        self,
-        chat: ChatRef,
-        user: UserRef,
-        key: str,
-        value: Any,
-        *,
-        is_admin: bool,
-        public: bool = True,
-    ) -> Result:
-        """Change one setting of the chat (an admin's, or anyone's in a private chat: the
-        adapter says which with ``is_admin``); ``value`` a choice or its button text
-        (``settings.encode_value``), ``settings.RESET`` for the bot's default. Answers with the
-        settings menu where the change shows."""
-        try:
-            if not is_admin:
-                raise Refused("not_admin")
-            page = await self._apply_setting(chat, user, key, value)
-            logger.info(
-                "chat %s:%s: setting %s changed by %s",
-                chat.platform,
-                chat.chat_id,
-                key,
-                user.user_id,
-                extra={"platform": chat.platform},
-            )
-            return await self.settings_view(chat, user, page=page, public=public, saved=key)
-        except Refused as r:
-            return await self._refusal(r, chat, user)
-
-    async def pictures_on(self, platform: str, chat_id: str) -> bool:
-        """Whether the chat wants card pictures (``/settings``; on unless switched off)."""
-        raw = await self._settings.raw(platform, chat_id)
-        return raw.get("pictures") is not False
-
-    async def locale_for(self, chat: ChatRef | None, user: UserRef, *, public: bool) -> str:
-        """The language of a reply: for a public one the chat's choice first (then the
-        user's, their platform's hint, the default); for a private one the user's first."""
-        if not public or chat is None:
-            return await self._locale_for_user(user, None, chat=chat)
-        chosen = await self._chat_choice(chat.platform, chat.chat_id)
-        if chosen:
-            return chosen
-        return await self._locale_for_user(user, None)
-
-    async def _apply_setting(self, chat: ChatRef, user: UserRef, key: str, value: Any) -> str:
-        """Validate and store one setting; the settings page to show after it."""
-        key = key.strip()
-        reset = value is None or value == RESET
-        where = {"platform": chat.platform, "chat_id": chat.chat_id}
-        if key == "lang":
-            if reset:
-                current = await self.store.chat(**where)
-                await self.store.set_chat(
-                    **where, locale=None, max_open_tables=current.max_open_tables
-                )
-                self._chat_locales[(chat.platform, chat.chat_id)] = None
-                self._locale_epoch += 1
-                return "main"
-            changed = await self.set_language(str(value), user=user, chat=chat)
-            if changed.refusal is not None:
-                raise Refused("bad_setting", changed.refusal.detail, key=key)
-            return "main"
-        if key == "style":
-            style = "default" if reset else _choice(key, value, STYLE_CHOICES)
-            await self._set_chat_style(chat, None if style == "default" else style)
-            return "main"
-        simple = {
-            "pictures": (True, False),
-            "timer": TIMER_CHOICES,
-            "open": OPEN_CHOICES,
-            seating.REJOIN: (True, False),
-        }
-        if key in simple:
-            chosen = None if reset else _choice(key, value, simple[key])
-            await self._settings.put(chosen, **where, key=key)
-            return "main"
-        game, _, name = key.partition(".")
-        kind = self.registry.get(game)
-        spec = option_spec(game, name)
-        if kind is None or spec is None:
-            raise Refused("bad_setting", f"unknown setting {key!r}", key=key)
-        if reset:
-            await self._settings.put(None, **where, key=key)
-            return f"game.{game}"
-        chosen = _choice(key, value, spec.choices)
-        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, game)
-        defaults[name] = chosen
-        try:
-            kind.rules(kind.default_players, defaults)
-        except (ValueError, TypeError) as exc:
-            raise Refused("bad_setting", str(exc), key=key, **_rule_text(exc)) from exc
-        await self._settings.put(chosen, **where, key=key)
-        return f"game.{game}"
-
-    async def _chat_style(self, chat: ChatRef) -> str | None:
-        getter = getattr(self.store, "state_get", None)
-        if getter is None:
-            return None
-        try:
-            found = await getter(platform=chat.platform, kind=STYLE_KIND, scope=chat.chat_id)
-        except ValueError:  # a chat id the adapter state cannot hold
-            return None
-        return found if isinstance(found, str) and found in STYLE_CHOICES else None
-
-    async def _set_chat_style(self, chat: ChatRef, style: str | None) -> None:
-        # The same entry /style writes (bot.render.pictures), so both always agree.
-        platform, scope = chat.platform, chat.chat_id
-        if style is None:
-            await self.store.state_delete(platform=platform, kind=STYLE_KIND, scope=scope)
-        else:
-            await self.store.state_put(style, platform=platform, kind=STYLE_KIND, scope=scope)
-
-    async def _turn_timer(self, row: TableRow) -> tuple[float, float] | None:
-        """(reminder, autoplay) seconds of a turn at this table's chat; ``None``: no timers."""
-        base = (self.timers.reminder, self.timers.autoplay) if self.timers.enabled else None
-        if not self.timers.chat_timers:
-            return base
-        chosen = (await self._settings.raw(row.platform, row.chat_id)).get("timer")
-        if not isinstance(chosen, int) or not _is_timer(chosen):
-            return base
-        if chosen == 0:
-            return None
-        # The reminder comes at the same share of the turn as with the bot's own timers.
-        reminder, autoplay = self.timers.reminder, self.timers.autoplay
-        share = reminder / autoplay if 0 < reminder < autoplay else 0.5
-        return (chosen * share, float(chosen))
-
-    async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
-        """Whether a new table lets players who left take their seat back, and where that
-        came from: the command's ``rejoin=on|off``, else the chat's setting, else no."""
-        if given is not None:
-            if not isinstance(given, bool):
-                raise Refused("bad_option", f"rejoin must be on or off, not {given!r}")
-            return given, "command"
-        chosen = (await self._settings.raw(chat.platform, chat.chat_id)).get(seating.REJOIN)
-        if isinstance(chosen, bool):
-            return chosen, "chat"
-        return False, None
-
-    async def _check_opener(
-        self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
-    ) -> None:
-        """Where the chat lets only admins open tables, refuse everyone else."""
-        raw = await self._settings.raw(chat.platform, chat.chat_id)
-        if raw.get("open") != "admins":
-            return
-        allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
-        if not allowed:
-            raise Refused("admins_only")
-
-    async def _rules_with_defaults(
-        self, chat: ChatRef, kind: GameKind, count: int, options: Mapping[str, Any] | None
-    ) -> tuple[GameRules, dict[str, str]]:
-        """The rules of a new table: the command's options over the chat's defaults of the
-        game; and where each option came from. A default that cannot go with the command's
-        options (or this player count) is left out, never the command's own."""
-        given = dict(options or {})
-        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, kind.name)
-        chosen = {k: v for k, v in defaults.items() if k not in given}
-        try:
-            rules = kind.rules(count, {**chosen, **given})
-        except (ValueError, TypeError) as exc:
-            if not chosen:
-                raise Refused("bad_option", str(exc), **_rule_text(exc)) from exc
-            try:
-                rules = kind.rules(count, given)
-            except (ValueError, TypeError) as exc2:
-                raise Refused("bad_option", str(exc2), **_rule_text(exc2)) from exc2
-            kept: dict[str, Any] = {}
-            for name, value in chosen.items():
-                try:
-                    rules = kind.rules(count, {**kept, name: value, **given})
-                except (ValueError, TypeError):
-                    continue
-                kept[name] = value
-            rules = kind.rules(count, {**kept, **given})
-            chosen = kept
-        sources = {name: "chat" for name in chosen}
-        sources.update({name: "command" for name in given})
-        return rules, sources
-
-    # ------------------------------------------------------------------ internals ------------
-
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[table_id] = lock
-        return lock
-
-    def _remember(self, live: _Live) -> None:
-        self._cache[live.row.id] = live
-        self._cache.move_to_end(live.row.id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-
-    def _forget(self, table_id: int) -> None:
-        self._cache.pop(table_id, None)
-
-    async def _refresh(self, table_id: int) -> None:
-        """Forget this process's copy of a table when the database holds a newer version
-        (another process sharing it moved the table on): what is shown is then current. A
-        stale press is healed with ``show``, so it must never answer with an old hand."""
-        cached = self._cache.get(table_id)
-        if cached is None:
-            return
-        stored = await self.store.table_version(table_id)
-        if stored is not None and stored > cached.row.version:
-            self._forget(table_id)
-
-    async def _live(self, table_id: int) -> _Live:
-        live = self._cache.get(table_id)
-        if live is not None:
-            self._cache.move_to_end(table_id)
-            return live
-        return await self._reload(table_id)
-
-    async def _reload(self, table_id: int) -> _Live:
-        if not 0 < table_id < MAX_TABLE_ID:
-            # A forged id (button data, custom id, deep link) beyond the databases' 64-bit
-            # integers made the driver raise OverflowError instead of a refusal.
-            raise Refused("no_table")
-        row = await self.store.load_table(table_id)
-        if row is None:
-            self._forget(table_id)
-            raise Refused("no_table")
-        kind = self.registry.get(row.game)
-        if kind is None:
-            raise Refused("unknown_game", game=row.game)
-        game = kind.load(row.state) if row.state is not None else None
-        if game is not None:
-            # The moves after the last snapshot replay to the row's version, not beyond: the
-            # moves are read after the row, and another process may have committed in between
-            # (a state ahead of its version judged presses on the wrong turn).
-            for move in await self.store.moves(table_id, since=row.state_version):
-                if move.version >= row.version:
-                    break
-                game = game.play(move.move)
-        row.state = None  # the live game is the state; keep memory small
-        live = _Live(row, kind, game)
-        self._remember(live)
-        return live
-
-    def _check_chat(self, live: _Live, chat: ChatRef) -> None:
-        if (live.row.platform, live.row.chat_id) != (chat.platform, chat.chat_id):
-            raise Refused("no_table")
-
-    async def _find(
-        self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool
-    ) -> _Live:
-        """The table meant: by id, else the user's table in this chat, else the chat's newest."""
-        if table_id is not None:
-            live = await self._live(table_id)
-            self._check_chat(live, chat)
-            return live
-        rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
-        if not lobby:
-            rows = [r for r in rows if r.status == "playing"]
-        if not rows:
-            raise Refused("no_table")
-        mine = [r for r in rows if _seat_index(r, user) is not None]
-        chosen = (mine or rows)[-1]
-        return await self._live(chosen.id)
-
-    def _table(
-        self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool = False
-    ) -> _Locked:
-        return _Locked(self, chat, user, table_id, lobby)
-
-    async def _check_room(self, chat: ChatRef) -> None:
-        settings = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
-        open_now = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
-        if len(open_now) >= settings.max_open_tables:
-            raise Refused("too_many_tables", table=open_now[-1].id)
-
-    async def _lobby_change(
-        self,
-        chat: ChatRef,
-        user: UserRef,
-        table_id: int | None,
-        change: Callable[[_Live], None],
-    ) -> Result:
-        try:
-            async with self._table(chat, user, table_id, lobby=True) as live:
-                saved = (list(live.row.seats), live.row.status)
-                live.locales = {}
-                try:
-                    change(live)
-                except Refused:
-                    live.row.seats, live.row.status = saved
-                    raise
-                now = self.clock()
-                values: dict[str, Any] = {
-                    "seats": live.row.seats,
-                    "status": live.row.status,
-                    "updated_at": now,
-                }
-                # Every change of seats gives the lobby its full time again.
-                if live.row.status == "lobby":
-                    values.update(lobby_timer.lobby_deadline(self, now))
-                else:
-                    values.update(deadline=None, deadline_kind=None)
-                humans = [
-                    (s["platform"], s["user_id"])
-                    for s in live.row.seats
-                    if s is not None and _is_human(s)
-                ]
-                if not await self._save(live, values, members=humans):
-                    raise Refused("conflict")
-                live.row.deadline = values["deadline"]
-                live.row.deadline_kind = values["deadline_kind"]
-                call = _Call()
-                await self._lobby_events(call, live)
-                return Result(call.events, self._info(live))
-        except Refused as r:
-            return await self._refusal(r, chat, user)
-
-    async def _save(
-        self,
-        live: _Live,
-        values: dict[str, Any],
-        *,
-        members: list[tuple[str, str]] | None = None,
-        move: MoveRow | None = None,
-        finish: Finish | None = None,
-    ) -> Any:
-        update = TableUpdate(
-            table_id=live.row.id,
-            expected_version=live.row.version,
-            values=values,
-            move=move,
-            members=members,
-            finish=finish,
-        )
-        saved = await self.store.save(update)
-        if saved is None:
-            self._forget(live.row.id)
-            return None
-        live.row.version = saved.version
-        return saved
-
-    async def _deal(self, call: _Call, live: _Live, seats: list[dict[str, Any] | None]) -> None:
-        row = live.row
-        rules = live.kind.rules(row.players, row.options)
-        game = live.kind.new_game(rules, row.seed)
-        before = self._snapshot(live)
-        row.seats = seats
-        live.locales = {}
-        row.status = "playing"
-        values: dict[str, Any] = {
-            "seats": seats,
-            "status": "playing",
-            "state": game.to_dict(),
-            "state_version": row.version + 1,
-            "updated_at": self.clock(),
-        }
-        values.update(self._deadline(live, game, None, await self._turn_timer(row)))
-        if not await self._save(live, values):
-            raise Refused("conflict")
-        row.state_version = values["state_version"]
-        live.game = game
-        call.dealt = True
-        call.events.append(Announcement(**await self._chat_head(live), kind="started"))
-        await self._computer_turns(call, live)
-        await self._after(call, live, before, force_hands=set(range(row.players)))
-
-    def _deadline(
-        self, live: _Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
-    ) -> dict[str, Any]:
-        """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
-        the chat's (reminder, autoplay) seconds, ``None`` for no timers)."""
-        seat = game.current_player
-        if turn is None or game.is_over or seat is None:
-            return {"deadline": None, "deadline_kind": None}
-        if _plays_computer(live.row.seats[seat]):
-            # The computer plays right after this commit; should the process die first, this
-            # deadline lets the timer loop (of a restarted process) play it instead.
-            return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
-        if seat == previous and live.row.deadline is not None:
-            return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
-        return {"deadline": self.clock() + turn[0], "deadline_kind": "remind"}
-
-    async def _commit_move(
-        self,
-        call: _Call,
-        live: _Live,
-        seat: int,
-        move: str,
-        game: GameState,
-        *,
-        actor: str,
-        seats_changed: bool = False,
-    ) -> bool:
-        """Store one move compare-and-set; on success the live table moves on."""
-        row = live.row
-        now = self.clock()
-        values: dict[str, Any] = {"updated_at": now}
-        if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
-            values["state"] = game.to_dict()
-            values["state_version"] = row.version + 1
-        if seats_changed:
-            values["seats"] = row.seats
-        values.update(self._deadline(live, game, seat, await self._turn_timer(row)))
-        finish = None
-        if game.is_over:
-            values["status"] = "finished"
-            finish = self._finish(live, game, now)
-        saved = await self._save(
-            live,
-            values,
-            move=MoveRow(
-                table_id=row.id, version=row.version, seat=seat, move=move, actor=actor, at=now
-            ),
-            finish=finish,
-        )
-        if saved is None:
-            return False
-        if "deadline" in values:
-            row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
-        if "state_version" in values:
-            row.state_version = values["state_version"]
-        live.game = game
-        live.views = {}
-        if game.current_player != seat:
-            call.turn_passed = True
-        if game.is_over:
-            row.status = "finished"
-        await self._announce(call, live, move, game, saved.rating_changes)
-        return True
-
-    def _finish(self, live: _Live, game: GameState, now: float) -> Finish:
-        row = live.row
-        outcome = game.outcome()
-        assert outcome is not None, "a finished game has an outcome"
-        sides = [list(side) for side in game.sides]
-        points = [game.points(i) for i in range(len(sides))]
-        ranks = list(outcome.ranks)
-        teams = []
-        for side in sides:
-            team = []
-            for seat in side:
-                doc = row.seats[seat]
-                assert doc is not None
-                fixed = COMPUTER_RATINGS.get(doc["user_id"]) if doc["platform"] == "ai" else None
-                # A player who left (or was kicked) lost, whatever the computer made of it.
-                forfeit = fixed is None and bool(doc.get("left"))
-                team.append(
-                    Participant(doc["platform"], doc["user_id"], doc["name"], fixed, forfeit)
-                )
-            teams.append(team)
-        result = {
-            "platform": row.platform,
-            "chat_id": row.chat_id,
-            "game": row.game,
-            "family": row.family,
-            "winner_side": game.winner,
-            "multiplier": int(outcome.multiplier),
-            "finished_at": now,
-            "data": {
-                "sides": sides,
-                "points": points,
-                "ranks": ranks,
-                "seats": [
-                    {"platform": s["platform"], "user_id": s["user_id"], "name": s["name"]}
-                    | ({"left": True} if s.get("left") else {})
-                    for s in row.seats
-                    if s is not None
-                ],
-            },
-        }
-        season = seasons.season_of(now, self.season)
-        chat = f"{row.platform}:{row.chat_id}"
-        computers = {i for i, s in enumerate(row.seats) if s is not None and s["platform"] == "ai"}
-        # Chiamata rates each deal's partnership (the socio shares the chiamante's result).
-        rate = briscola.chiamata_rate(game, self.ratings, fixed=computers)
-        return Finish(
-            result=result,
-            # All time, and this season (bot.service.seasons).
-            scopes=("global", chat, seasons.scoped("global", season), seasons.scoped(chat, season)),
-            teams=teams,
-            ranks=ranks,
-            multiplier=int(outcome.multiplier),
-            rate=rate or self.ratings.rate,
-            ordinal=self.ratings.ordinal,
-            initial=self.ratings.initial,
-        )
-
-    async def _computer_turns(self, call: _Call, live: _Live) -> None:
-        for _ in range(MAX_COMPUTER_MOVES):
-            game = live.started
-            seat = game.current_player
-            if game.is_over or seat is None or not _plays_computer(live.row.seats[seat]):
-                return
-            doc = live.row.seats[seat]
-            assert doc is not None
-            move = await self._computer_move(live, seat, doc["level"] or "easy")
-            if not await self._commit_move(
-                call, live, seat, move, game.play(move), actor="computer"
-            ):
-                # Another process moved this table on (it plays the computers from there); the
-                # moves of this call are committed, so answer with what we have.
-                logger.warning("table %s: changed by another process mid-turn", live.row.id)
-                return
-        logger.error("table %s: computer players did not finish", live.row.id)
-
-    async def _computer_move(self, live: _Live, seat: int, level: str) -> str:
-        view = live.view(seat)
-        rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
-        family = live.kind.family
-        try:
-            # Off the event loop: strong players think for a while.
-            return await self.computers.choose_off_loop(family, level, view, rng)
-        except Exception:
-            logger.exception("table %s: computer player failed, playing a random move", live.row.id)
-            return str(rng.choice(live.started.legal_moves()))
-
-    async def _announce(
-        self,
-        call: _Call,
-        live: _Live,
-        move: str,
-        game: GameState,
-        rating_changes: Sequence[Any],
-    ) -> None:
-        """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
-        summary), then game over."""
-        head = await self._chat_head(live)
-        if live.kind.family in briscola.FAMILIES:
-            briscola.announce(call.events, head, live.view(None))
-        else:
-            call.events.extend(announcements(game.events, head=head, move=move))
-        if game.is_over:
-            outcome = game.outcome()
-            assert outcome is not None, "a finished game has an outcome"
-            deltas = tuple(
-                RatingDelta(
-                    name=c.name,
-                    platform=c.platform,
-                    user_id=c.user_id,
-                    before=c.ordinal_before,
-                    after=c.ordinal_after,
-                )
-                for c in rating_changes
-                if c.scope == "global"
-            )
-            call.events.append(
-                GameOver(
-                    **head,
-                    ranks=tuple(outcome.ranks),
-                    points=tuple(game.points(i) for i in range(len(game.sides))),
-                    winner=game.winner,
-                    multiplier=int(outcome.multiplier),
-                    ratings=deltas,
-                )
-            )
-
-    def _snapshot(self, live: _Live) -> dict[int, Any]:
-        """What each human seat's private message shows (hand + legal moves), to send only
-        the views that changed."""
-        out: dict[int, Any] = {}
-        if live.game is None:
-            return out
-        for i, doc in enumerate(live.row.seats):
-            if _is_human(doc) and _present(live.row, i):
-                out[i] = _hand_key(live.view(i))
-        return out
-
-    async def _after(
-        self,
-        call: _Call,
-        live: _Live,
-        before: dict[int, Any],
-        *,
-        force_hands: set[int] | None = None,
-    ) -> None:
-        """The closing events of a call: the public view, changed hands, the turn notice.
-
-        Every event carries the final snapshot, so buttons carry the version now current."""
-        info = self._info(live)
-        head = await self._chat_head(live, info)
-        call.events = [
-            replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
-        ]
-        call.events.append(TableView(**head, view=live.view(None)))
-        if live.row.status != "playing":
-            return
-        current = live.started.current_player
-        for seat, doc in enumerate(live.row.seats):
-            # A player who left sees nothing more of the deal.
-            if doc is None or not _is_human(doc) or doc.get("left"):
-                continue
-            view = live.view(seat)
-            if (force_hands and seat in force_hands) or before.get(seat) != _hand_key(view):
-                call.events.append(
-                    HandView(
-                        audience=Audience("user", doc["platform"], doc["user_id"]),
-                        locale=await self._seat_locale(live, seat),
-                        table=info,
-                        seat=seat,
-                        view=view,
-                    )
-                )
-        # Scala 40: a player who drew or melded is still to move, and needs no new notice.
-        notify = call.turn_passed or call.dealt
-        if notify and current is not None and _is_human(live.row.seats[current]):
-            doc = live.row.seats[current]
-            assert doc is not None
-            if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
-                call.events.append(
-                    TurnNotice(
-                        audience=Audience("user", doc["platform"], doc["user_id"]),
-                        locale=await self._seat_locale(live, current),
-                        table=info,
-                        seat=current,
-                    )
-                )
-
-    async def _hand(self, live: _Live, seat: int, info: TableInfo) -> HandView:
-        doc = live.row.seats[seat]
-        assert doc is not None
-        return HandView(
-            audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self._seat_locale(live, seat),
-            table=info,
-            seat=seat,
-            view=live.view(seat),
-        )
-
-    async def _focus(
-        self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
-    ) -> Result:
-        try:
-            live = await self._live(table_id)
-            if version > live.row.version:
-                live = await self._reload(table_id)  # another process moved since: catch up
-            self._check_chat(live, chat)
-            seat = _seat_index(live.row, user)
-            if seat is None or not _present(live.row, seat):
-                raise Refused("not_seated")
-            if live.row.status != "playing":
-                raise Refused("not_playing")
-            if version != live.row.version:
-                raise Refused("stale", version=live.row.version)
-            info = self._info(live)
-            hand = await self._hand(live, seat, info)
-            return Result([replace(hand, focus=card)], info)
-        except Refused as r:
-            return await self._refusal(r, chat, user)
-
-    async def _lobby_events(self, call: _Call, live: _Live) -> None:
-        head = await self._chat_head(live)
-        if live.row.status == "abandoned":
-            call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))
-        call.events.append(LobbyView(**head))
-
-    def _info(self, live: _Live) -> TableInfo:
-        """The snapshot of the table; seats and status only change with a new version."""
-        cached = live.info
-        if cached is not None and cached.version == live.row.version:
-            return cached
-        live.info = self._build_info(live)
-        return live.info
-
-    def _build_info(self, live: _Live) -> TableInfo:
-        row = live.row
-        seats = tuple(
-            SeatInfo(
-                seat=i,
-                name=s["name"],
-                platform=s["platform"],
-                user_id=s["user_id"],
-                computer=s["platform"] == "ai",
-                level=s["level"] if _plays_computer(s) else None,
-                away=bool(s["away"]),
-                left=bool(s.get("left")),
-            )
-            if s is not None
-            else None
-            for i, s in enumerate(row.seats)
-        )
-        return TableInfo(
-            id=row.id,
-            platform=row.platform,
-            chat_id=row.chat_id,
-            game=row.game,
-            family=row.family,
-            status=row.status,
-            version=row.version,
-            players=row.players,
-            options=row.options,
-            seats=seats,
-            creator=row.creator,
-            current_seat=live.game.current_player if live.game is not None else None,
-            teams=live.kind.teams(row.players),
-        )
-
-    async def _chat_head(self, live: _Live, info: TableInfo | None = None) -> dict[str, Any]:
-        row = live.row
-        return {
-            "audience": Audience("chat", row.platform, row.chat_id),
-            "locale": await self._chat_locale(row),
-            "table": info or self._info(live),
-        }
-
-    async def _refusal(self, r: Refused, chat: ChatRef | None, user: UserRef) -> Result:
-        locale = await self._locale_for_user(user, None, chat=chat)
-        return Result(refusal=Refusal(r.code, locale, r.detail, dict(r.params)))
-
-    # -- locales: chat events: the chat's choice > default;
-    #    user events: the user's choice > platform hint > the chat's choice > default ---------
-
-    async def _user_choice(self, platform: str, user_id: str) -> str | None:
-        key = (platform, user_id)
-        if key not in self._user_locales:
-            self._user_locales[key] = await self.store.user_locale(
-                platform=platform, user_id=user_id
-            )
-        return self._user_locales[key]
-
-    async def _chat_choice(self, platform: str, chat_id: str) -> str | None:
-        key = (platform, chat_id)
-        if key not in self._chat_locales:
-            self._chat_locales[key] = (
-                await self.store.chat(platform=platform, chat_id=chat_id)
-            ).locale
-        return self._chat_locales[key]
-
-    def _hint(self, hint: str | None) -> str | None:
-        code = (hint or "")[:2].lower()
-        return code if code in self.locales else None
-
-    async def _chat_locale(self, row: TableRow) -> str:
-        key = (row.platform, row.chat_id)
-        found = self._chat_locales.get(key)
-        if found is not None:
-            return found
-        return await self._locale_of_chat(row.platform, row.chat_id, None)
-
-    async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
-        return (
-            await self._chat_choice(platform, chat_id)
-            or self._chat_hints.get((platform, chat_id))
-            or self._hint(hint)
-            or self.default_locale
-        )
-
-    async def _locale_for_user(
-        self, user: UserRef, row: TableRow | None, *, chat: ChatRef | None = None
-    ) -> str:
-        chosen = await self._user_choice(user.platform, user.user_id)
-        if chosen:
-            return chosen
-        hint = self._hint(user.locale)
-        if hint:
-            return hint
-        if row is not None:
-            return await self._chat_locale(row)
-        if chat is not None:
-            return await self._locale_of_chat(chat.platform, chat.chat_id, None)
-        return self.default_locale
-
-    async def _seat_locale(self, live: _Live, seat: int) -> str:
-        # Cached on the table until a language setting changes anywhere (the epoch).
-        if live.locales_epoch != self._locale_epoch:
-            live.locales = {}
-            live.locales_epoch = self._locale_epoch
-        found = live.locales.get(seat)
-        if found is None:
-            doc = live.row.seats[seat]
-            assert doc is not None
-            chosen = await self._user_choice(doc["platform"], doc["user_id"])
-            found = chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
-            live.locales[seat] = found
-        return found
-
-
-class _Locked:
-    """``async with service._table(...) as live``: find the table and hold its lock."""
-
-    def __init__(
-        self, service: TableService, chat: ChatRef, user: UserRef, table_id: int | None, lobby: bool
-    ) -> None:
-        self.service, self.chat, self.user = service, chat, user
-        self.table_id, self.lobby = table_id, lobby
-        self.lock: asyncio.Lock | None = None
-
-    async def __aenter__(self) -> _Live:
-        live = await self.service._find(self.chat, self.user, self.table_id, lobby=self.lobby)
-        self.lock = self.service._lock(live.row.id)
-        await self.lock.acquire()
-        try:
-            # The table may have changed while we waited for the lock.
-            return await self.service._live(live.row.id)
-        except BaseException:
-            self.lock.release()
-            raise
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self.lock is not None
-        self.lock.release()
-
-
-def _seat_index(row: TableRow, user: UserRef) -> int | None:
-    for i, s in enumerate(row.seats):
-        if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
-            return i
-    return None
-
-
-def _board(rows: Sequence[Any]) -> tuple[BoardRow, ...]:
-    """Leaderboard rows (``store.RatingRow``, best first) as the event carries them."""
-    return tuple(
-        BoardRow(
-            rank=i + 1,
-            name=r.name,
-            platform=r.platform,
-            user_id=r.user_id,
-            rating=r.ordinal,
-            games=r.games,
-            wins=r.wins,
-            win_points=r.win_points,
-        )
-        for i, r in enumerate(rows)
-    )
-
-
-def _present(row: TableRow, seat: int) -> bool:
-    """Whether the seat's player still plays it (not left, nor kicked)."""
-    doc = row.seats[seat]
-    return doc is not None and not doc.get("left")
-
-
-def _hand_key(view: Any) -> Any:
-    return (getattr(view, "hand", None), getattr(view, "legal_moves", None))
-
-
-def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:
-    """The options a table keeps: the engine's full rules minus what the kind and the player
-    count already say, so ``/rules`` shows every option the game is played with."""
-    options = dict(rules.to_dict())
-    for key in ("players", "schema", *kind.fixed, *kind.ignored):
-        options.pop(key, None)
-    try:
-        kind.rules(rules.players, options)
-    except (ValueError, TypeError):
-        logger.warning("%s: Rules.to_dict() does not round-trip as options", kind.name)
-        raise
-    return options
-
-
-def _is_timer(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value in TIMER_CHOICES
-
-
-def _choice(key: str, value: Any, choices: tuple[Any, ...]) -> Any:
-    """The choice ``value`` names (itself, or its button text); Refused("bad_setting")."""
-    if isinstance(value, str):
-        try:
-            return decode_value(value, choices)
-        except ValueError as exc:
-            raise Refused("bad_setting", str(exc), key=key) from exc
-    for choice in choices:
-        if type(choice) is type(value) and choice == value:
-            return choice
-    raise Refused("bad_setting", f"{key} cannot be {value!r}", key=key)
-
-
-def _settings_page(page: str, settings: ChatSettings) -> str:
-    """A page of the settings menu that exists (anything else: the main page)."""
-    if page in ("main", "lang", "style", "timer", "open"):
-        return page
-    kind, _, rest = page.partition(".")
-    if kind == "game" and rest in settings.games:
-        return page
-    if kind == "option":
-        game, _, name = rest.partition(".")
-        if game in settings.games and option_spec(game, name) is not None:
-            return page
-    return "main"

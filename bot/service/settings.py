@@ -42,6 +42,7 @@ __all__ = [
     "SettingsView",
     "decode_value",
     "encode_value",
+    "is_timer",
 ]
 
 # Button data of the settings menu: "cfg:@<page>" shows a page, "cfg:<key>=<value>" sets.
@@ -112,6 +113,11 @@ def encode_value(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     return str(value)
+
+
+def is_timer(value: Any) -> bool:
+    """Whether ``value`` is one of the turn timers a chat may choose (``TIMER_CHOICES``)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value in TIMER_CHOICES
 
 
 def decode_value(text: str, choices: tuple[Any, ...]) -> Any:

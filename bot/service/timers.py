@@ -1,0 +1,114 @@
+"""Turn timers: how long a human's turn lasts before a reminder, and before the computer plays
+it (``TimerSettings``; a chat may choose its own turn time in ``/settings``).
+
+Deadlines live in the table's row (``deadline``, ``deadline_kind``: ``remind``, ``autoplay``,
+``computer`` for a computer's turn left over by a process that stopped, ``lobby`` for an
+unstarted lobby's expiry, ``bot.service.lobby_timer``), so they survive a restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.service import lobby_timer
+from bot.service.events import Announcement, Result
+from bot.service.tables import Call, is_human, plays_computer
+from bot.store import DueTimer
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+__all__ = ["TimerSettings", "fire_timer"]
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSettings:
+    """Turn timers (seconds from the start of a human's turn; ``reminder <= 0`` = no timers)."""
+
+    reminder: float = 60.0
+    autoplay: float = 120.0
+    takeover_after: int = 2  # idle turns in a row before a computer takes the seat over
+    # The idle player's game counts for them: played sensibly (Scala 40's easy is a beginner).
+    takeover_level: str = "medium"
+    # How long a claimed timer stays with the process that claimed it (Store.claim_due): longer
+    # than firing one timer takes, short enough that a dead process's timers soon come due again.
+    claim_lease: float = 60.0
+    # Whether a chat's own turn timer (/settings) applies: only where the timer loop runs
+    # (not at the terminal, not in one-shot commands).
+    chat_timers: bool = True
+    # An unstarted lobby closes this many seconds after its last change (0: never).
+    lobby: float = 600.0
+
+    @property
+    def enabled(self) -> bool:
+        return self.reminder > 0
+
+
+async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Result | None:
+    """Fire one claimed timer: a lobby's expiry, a reminder, or the computer playing the turn
+    of a player who let it run out (taking the seat over after ``takeover_after`` of them), or
+    a computer's turn left over by a process that stopped. Nothing when the table moved on
+    since the claim."""
+    table_id = claim.table_id
+    if claim.kind == lobby_timer.LOBBY:
+        return await lobby_timer.expire(service, claim, now)
+    async with service._lock(table_id):
+        live = await service._reload(table_id)
+        row = live.row
+        # A move since the claim started a new turn (and deadline): this timer is void.
+        if row.status != "playing" or row.version != claim.version:
+            return None
+        # The claim leased the deadline; the timer is the one that came due.
+        row.deadline, row.deadline_kind = claim.deadline, claim.kind
+        seat = live.started.current_player
+        if seat is None:
+            return None
+        if plays_computer(row.seats[seat]):
+            # A computer's turn left over by a process that died after the move before it.
+            call = Call()
+            before = service._snapshot(live)
+            await service._computer_turns(call, live)
+            await service._after(call, live, before)
+            return Result(call.events, service._info(live))
+        if not is_human(row.seats[seat]):
+            return None
+        call = Call()
+        info = service._info(live)
+        if row.deadline_kind == "remind":
+            turn = await service._turn_timer(row)
+            reminder, autoplay = turn or (service.timers.reminder, service.timers.autoplay)
+            deadline = now + max(autoplay - reminder, 0.0)
+            if not await service.store.move_deadline(
+                table_id,
+                version=row.version,
+                kind="remind",
+                deadline=deadline,
+                new_kind="autoplay",
+            ):
+                service._forget(table_id)
+                return None
+            row.deadline, row.deadline_kind = deadline, "autoplay"
+            call.events.append(await service._turn_notice(live, seat, info, reminder=True))
+            return Result(call.events, info)
+        # The player let the turn run out: the computer plays it.
+        before = service._snapshot(live)
+        doc = row.seats[seat]
+        assert doc is not None
+        idle = int(doc["idle"]) + 1
+        away = idle >= service.timers.takeover_after > 0
+        row.seats[seat] = dict(doc, idle=idle, away=away, level=service.timers.takeover_level)
+        move = await service._computer_move(live, seat, service.timers.takeover_level)
+        game = live.started.play(move)
+        head = await service._chat_head(live)
+        if not await service._commit_move(
+            call, live, seat, move, game, actor="timeout", seats_changed=True
+        ):
+            service._forget(table_id)
+            return None
+        call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
+        if away:
+            call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
+        await service._computer_turns(call, live)
+        await service._after(call, live, before)
+        return Result(call.events, service._info(live))
