@@ -54,8 +54,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def make_service(db_url: str, clock: Clock) -> Callable[..., Any]:
-    """Builds services over one database (several = a restart, or two processes)."""
+async def make_service(db_url: str, clock: Clock) -> AsyncIterator[Callable[..., Any]]:
+    """Builds services over one database (several = a restart, or two processes); every store
+    it opened is closed at the end of the test (a test may close some itself first)."""
     stores: list[Store] = []
     counter = iter(range(1, 1_000_000))
 
@@ -71,7 +72,9 @@ def make_service(db_url: str, clock: Clock) -> Callable[..., Any]:
         return TableService(store, **kwargs)
 
     make.stores = stores  # type: ignore[attr-defined]
-    return make
+    yield make
+    for store in stores:
+        await store.close()
 
 
 @pytest.fixture
