@@ -381,7 +381,7 @@ class Renderer:
         from bot.render.settings import option_label, value_label
 
         return "; ".join(
-            f"{option_label(k, t)}: {value_label(v, t)}" for k, v in sorted(options.items())
+            f"{option_label(k, t)}: {value_label(v, t, k)}" for k, v in sorted(options.items())
         )
 
     def _rules(self, e: Announcement, t: gettext.NullTranslations) -> str:
@@ -392,7 +392,7 @@ class Renderer:
         options = e.data.get("options", {})
         lines = [self._title(e.table, t), _("Rules:")]
         lines.extend(
-            f" · {option_label(k, t)}: {value_label(v, t)}" for k, v in sorted(options.items())
+            f" · {option_label(k, t)}: {value_label(v, t, k)}" for k, v in sorted(options.items())
         )
         if not options:
             lines.append(" · " + _("the game's defaults"))
