@@ -31,14 +31,20 @@ if TYPE_CHECKING:
     from bot.render.renderer import Renderer
 
 __all__ = [
+    "PICKS_CARDS",
     "announcement_message",
     "briscola_move_text",
     "game_over_message",
     "hand_message",
+    "move_label",
     "summary_message",
     "table_message",
     "table_scene",
 ]
+
+# Whether a hand's cards are picked one by one (``Message.pick_cards``):
+# a button per card or word.
+PICKS_CARDS = False
 
 # Point bids offered as buttons: the lowest legal ones, then round figures (25 buttons at most).
 FIRST_POINT_BIDS = 10
@@ -240,6 +246,11 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         lines.append(_("Match to {target}.").format(target=_score_unit(view, view.target, t)))
     rows = renderer._table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
+
+
+def move_label(move: str, t: gettext.NullTranslations) -> str:
+    """A move as buttons and lists write it: a card, or the swap, a bid, the call in words."""
+    return briscola_move_text(move, t)
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

@@ -24,12 +24,18 @@ if TYPE_CHECKING:
     from bot.render.renderer import Renderer
 
 __all__ = [
+    "PICKS_CARDS",
     "announcement_message",
     "game_over_message",
     "hand_message",
+    "move_label",
     "summary_message",
     "table_message",
 ]
+
+# Whether a hand's cards are picked one by one (``Message.pick_cards``):
+# a button per move.
+PICKS_CARDS = False
 
 # A view's fields that are not public or not for reading.
 _SKIP = frozenset({"seat", "hand", "legal_moves", "history"})
@@ -42,6 +48,11 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
     lines.extend(_fields_text(view, skip=_SKIP))
     rows = renderer._table_state(table, getattr(view, "current_player", None), lines, t)
     return Message("\n".join(lines), tuple(rows))
+
+
+def move_label(move: str, t: gettext.NullTranslations) -> str:
+    """A move as buttons and lists write it: its cards (a card, and what it takes)."""
+    return move_text(move)
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

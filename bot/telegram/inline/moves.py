@@ -11,14 +11,7 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from bot.render import (
-    BRISCOLA_FAMILIES,
-    card_text,
-    cards_text,
-    move_text,
-    scala40_move_text,
-)
-from bot.render.briscola import briscola_move_text
+from bot.render import BRISCOLA_FAMILIES, card_text, cards_text, family_renderer
 from bot.telegram.inline.base import TEXTS
 from engine.cards import parse_card
 
@@ -34,12 +27,16 @@ class ScopaMoves:
     # Cards picked one by one in the private hand (a header links there).
     picks_in_private = False
 
+    def __init__(self, family: str = "scopa") -> None:
+        self.family = family
+
     def context(self, view: Any, t: gettext.NullTranslations) -> str:
         """The line under every result: what the moves are about."""
         return _text(t, "table").format(cards=cards_text(view.table))
 
     def title(self, move: str, t: gettext.NullTranslations) -> str:
-        return move_text(move)
+        """The move in the renderer's words (its family's buttons write it the same)."""
+        return family_renderer(self.family).move_label(move, t)
 
     def played(self, move: str) -> str | None:
         """The card the move plays, when it plays one (its picture may stand for it)."""
@@ -55,9 +52,6 @@ class BriscolaMoves(ScopaMoves):
         trick = [card for _seat, card in getattr(view, "trick", ())]
         return _text(t, "table").format(cards=cards_text(trick))
 
-    def title(self, move: str, t: gettext.NullTranslations) -> str:
-        return briscola_move_text(move, t)
-
     def played(self, move: str) -> str | None:
         played = first_token(move)
         return played if _is_card(played) else None  # the swap, bids and call are words
@@ -72,9 +66,6 @@ class Scala40Moves(ScopaMoves):
         top = card_text(view.pile_top) if view.pile_top is not None else "—"
         return _text(t, "pile").format(card=top)
 
-    def title(self, move: str, t: gettext.NullTranslations) -> str:
-        return scala40_move_text(move, t)
-
     def played(self, move: str) -> str | None:
         return None
 
@@ -82,10 +73,10 @@ class Scala40Moves(ScopaMoves):
 def moves_of(family: str) -> ScopaMoves:
     """How the moves of a game family read."""
     if family == "scala40":
-        return Scala40Moves()
+        return Scala40Moves(family)
     if family in BRISCOLA_FAMILIES:
-        return BriscolaMoves()
-    return ScopaMoves()
+        return BriscolaMoves(family)
+    return ScopaMoves(family)
 
 
 def _text(t: gettext.NullTranslations, key: str) -> str:
