@@ -1,9 +1,10 @@
 """How each game's moves read as inline results: Scopa (and Scopone), Scala 40, Briscola.
 
 The inline answers know game families only here: the line above a hand's moves (the table's
-cards, Briscola's trick, Scala 40's discard pile), a move's title, the card a move plays (its
-picture stands for the result when the card has one move), and whether cards are better picked
-one by one in the private hand (Scala 40's melds). The words come from ``bot.render``.
+cards, Briscola's trick, Scala 40's discard pile) and the card a move plays (its picture stands
+for the result when the card has one move). A move's title and whether cards are better picked
+one by one in the private hand (Scala 40's melds) are the renderer's (``bot.render``'s
+``move_label`` and ``PICKS_CARDS`` of the family), as every adapter writes them.
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ def first_token(move: str) -> str:
 class ScopaMoves:
     """Scopa and its variants: a card, and the cards it captures ("7♦ ➜ 3♣ 4♠")."""
 
-    # Cards picked one by one in the private hand (a header links there).
-    picks_in_private = False
-
     def __init__(self, family: str = "scopa") -> None:
         self.family = family
+
+    @property
+    def picks_in_private(self) -> bool:
+        """Whether cards are picked one by one in the private hand (a header links there): the
+        renderer says which hands are played so (``Renderer.picks_cards``)."""
+        return family_renderer(self.family).PICKS_CARDS
 
     def context(self, view: Any, t: gettext.NullTranslations) -> str:
         """The line under every result: what the moves are about."""
@@ -59,8 +63,6 @@ class BriscolaMoves(ScopaMoves):
 
 class Scala40Moves(ScopaMoves):
     """Scala 40: draws, melds, lay-offs and discards, from the private hand's menu."""
-
-    picks_in_private = True
 
     def context(self, view: Any, t: gettext.NullTranslations) -> str:
         top = card_text(view.pile_top) if view.pile_top is not None else "—"
