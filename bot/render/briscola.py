@@ -25,6 +25,7 @@ from bot.service.events import (
     TableInfo,
     TableView,
 )
+from engine.cards import parse_card
 
 if TYPE_CHECKING:
     from bot.render.images import BriscolaScene
@@ -37,6 +38,8 @@ __all__ = [
     "game_over_message",
     "hand_message",
     "move_label",
+    "moves_line",
+    "played_card",
     "summary_message",
     "table_message",
     "table_scene",
@@ -251,6 +254,23 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
 def move_label(move: str, t: gettext.NullTranslations) -> str:
     """A move as buttons and lists write it: a card, or the swap, a bid, the call in words."""
     return briscola_move_text(move, t)
+
+
+def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+    """The line above a list of the hand's moves: the cards of the trick in play."""
+    _ = t.gettext
+    trick = [card for _seat, card in getattr(view, "trick", ())]
+    return _("Table: {cards}").format(cards=cards_text(trick))
+
+
+def played_card(move: str) -> str | None:
+    """The card a move plays; None for the swap, a bid, the call (words)."""
+    played = move.rstrip("!").split(":", 1)[0]
+    try:
+        parse_card(played)
+    except ValueError:
+        return None
+    return played
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

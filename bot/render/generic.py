@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.render.texts import (
     POINT_NAMES,
@@ -29,6 +29,8 @@ __all__ = [
     "game_over_message",
     "hand_message",
     "move_label",
+    "moves_line",
+    "played_card",
     "summary_message",
     "table_message",
 ]
@@ -53,6 +55,17 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
 def move_label(move: str, t: gettext.NullTranslations) -> str:
     """A move as buttons and lists write it: its cards (a card, and what it takes)."""
     return move_text(move)
+
+
+def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+    """The line above a list of the hand's moves (Telegram's inline answers): the table."""
+    _ = t.gettext
+    return _("Table: {cards}").format(cards=cards_text(getattr(view, "table", ())))
+
+
+def played_card(move: str) -> str | None:
+    """The card a move plays, when it plays one (its picture may stand for the move)."""
+    return move.rstrip("!").split(":", 1)[0]
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

@@ -82,6 +82,10 @@ class FamilyRenderer(Protocol):
 
     def move_label(self, move: str, t: gettext.NullTranslations) -> str: ...
 
+    def moves_line(self, view: Any, t: gettext.NullTranslations) -> str: ...
+
+    def played_card(self, move: str) -> str | None: ...
+
     # Whether a hand's cards are picked one by one (its hand messages say ``pick_cards``).
     PICKS_CARDS: bool
 

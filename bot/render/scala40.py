@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.render import generic
 from bot.render.texts import (
@@ -47,6 +47,8 @@ __all__ = [
     "game_over_message",
     "hand_message",
     "move_label",
+    "moves_line",
+    "played_card",
     "scala40_move_text",
     "selection_of",
     "summary_message",
@@ -197,6 +199,18 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
 def move_label(move: str, t: gettext.NullTranslations) -> str:
     """A move as buttons and lists write it: a draw, a meld, a lay-off, a discard in words."""
     return scala40_move_text(move, t)
+
+
+def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+    """The line above a list of the hand's moves: the top of the discard pile."""
+    _ = t.gettext
+    top = card_text(view.pile_top) if view.pile_top is not None else "—"
+    return _("Pile: {card}").format(card=top)
+
+
+def played_card(move: str) -> str | None:
+    """None: Scala 40's moves are chosen from the private hand's menu, no card stands for one."""
+    return None
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

@@ -33,6 +33,8 @@ __all__ = [
     "game_over_message",
     "hand_message",
     "move_label",
+    "moves_line",
+    "played_card",
     "summary_message",
     "table_message",
 ]
@@ -87,6 +89,11 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
 def move_label(move: str, t: gettext.NullTranslations) -> str:
     """A move as buttons and lists write it: ``7♦ ➜ 3♣ 4♠`` (fuori adds ``!``)."""
     return move_text(move)
+
+
+# The line above a list of the hand's moves: the table's cards; the card a move plays: its first.
+moves_line = generic.moves_line
+played_card = generic.played_card
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

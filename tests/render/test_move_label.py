@@ -27,3 +27,21 @@ def test_the_renderer_says_which_hands_pick_cards() -> None:
     renderer = Renderer()
     assert renderer.picks_cards("scala40")
     assert not any(renderer.picks_cards(f) for f in ("scopa", "briscola", "chiamata", "toy"))
+
+
+def test_a_list_of_moves_in_the_familys_words() -> None:
+    """What a list of a hand's moves needs (Telegram's inline answers): the line above it and
+    the card each move plays."""
+    from types import SimpleNamespace
+
+    from bot.render import family_renderer
+
+    it = Renderer().translations("it")
+    scopa, briscola, scala40 = (family_renderer(f) for f in ("scopa", "briscola", "scala40"))
+    assert scopa.moves_line(SimpleNamespace(table=("7D", "3C")), it) == "In tavola: 7♦ 3♥"
+    assert scopa.played_card("7D:3C+4S!") == "7D"
+    trick = SimpleNamespace(trick=((0, "AS"),))
+    assert briscola.moves_line(trick, it) == "In tavola: A♠"
+    assert briscola.played_card("AS") == "AS" and briscola.played_card("swap") is None
+    assert scala40.moves_line(SimpleNamespace(pile_top=None), it) == "Pozzo: —"
+    assert scala40.played_card("d AD") is None
