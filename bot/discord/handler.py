@@ -51,7 +51,7 @@ from bot.discord.handler_core import (
     locale_hint,
 )
 from bot.discord.idmap import MAX_REMEMBERED, FileIdMap, IdMap, MemoryIdMap
-from bot.discord.message_views import PICK_CARDS, PICKER_FAMILIES, hand_view, view_of
+from bot.discord.message_views import PICK_CARDS, hand_view, view_of
 from bot.discord.presses import OPEN_ACTIONS, Presses
 
 # The tests of the handler's pure parts import it from here.
@@ -68,7 +68,6 @@ __all__ = [
     "NOTIFY",
     "N_",
     "OPEN_ACTIONS",
-    "PICKER_FAMILIES",
     "PICK_CARDS",
     "PLATFORM",
     "SEATING_OPTIONS",

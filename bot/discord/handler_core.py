@@ -23,8 +23,7 @@ from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
 from bot.discord.replies import DEFERRED, FILLED, fill_original, original_pending
 from bot.discord.settings_menu import SettingsMenu
-from bot.render import BRISCOLA_FAMILIES, N_, Message, Renderer, move_text, scala40_move_text
-from bot.render.briscola import briscola_move_text
+from bot.render import N_, Message, Renderer
 from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
@@ -170,13 +169,7 @@ class HandlerCore:
 
     def move_label(self, event: TableEvent) -> Callable[[str], str]:
         """How the renderer writes a move of this table's game, in the event's language."""
-        if event.table.family == "scala40":
-            translations = self.renderer.translations(event.locale)
-            return lambda move: scala40_move_text(move, translations)
-        if event.table.family in BRISCOLA_FAMILIES:
-            words = self.renderer.translations(event.locale)
-            return lambda move: briscola_move_text(move, words)
-        return move_text
+        return self.renderer.move_labels(event.table.family, event.locale)
 
     async def wants_dm(self, user_id: int) -> bool:
         found = await self.state.state_get(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))

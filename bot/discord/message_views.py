@@ -18,8 +18,6 @@ from bot.service import HandView
 
 # The adapter's own action on a hand: narrow the moves to those naming the chosen cards.
 PICK_CARDS = "~pick"
-# Games whose hands always get the card picker (many moves per turn: melds, attaches, discards).
-PICKER_FAMILIES = ("scala40",)
 
 
 def view_of(message: Message) -> discord.ui.View | None:
@@ -50,8 +48,9 @@ def hand_view(
     page: int = 0,
     label: Callable[[str], str] = move_text,
 ) -> discord.ui.View | None:
-    """The components of a hand. For Scala 40 (or when the renderer's 25 buttons could not hold
-    every move) a multi-select of the hand's cards comes first; below it the renderer's buttons
+    """The components of a hand. When the renderer's hand message asks for it
+    (``Message.pick_cards``: Scala 40), or when its 25 buttons could not hold every move, a
+    multi-select of the hand's cards comes first; below it the renderer's buttons
     (Scala 40: draw, open, meld, attach, discard...), or, once cards are picked, the moves that
     name every picked card, labelled by ``label`` and paged if need be. Picking is plain text
     matching of the cards' own strings in the move strings: the adapter knows no rules."""
@@ -64,7 +63,7 @@ def hand_view(
     if not moves or not cards:
         return view_of(message)
     truncated = len(shown) >= MAX_ROWS * MAX_ROW_BUTTONS and len(moves) > len(shown)
-    if event.table.family not in PICKER_FAMILIES and not truncated:
+    if not message.pick_cards and not truncated:
         return view_of(message)
     picked = [c for c in picked if c in cards]
     if picked or truncated:

@@ -49,22 +49,16 @@ class TableCommands(EventRouting):
         is_admin: bool = False,
     ) -> Result:
         rules = {k: v for k, v in options.items() if k not in SEATING_OPTIONS}
-        result = await self.service.create_table(
-            chat, user, game, players=options.get("players"), options=rules, is_admin=is_admin
+        return await self.service.create_table(
+            chat,
+            user,
+            game,
+            players=options.get("players"),
+            options=rules,
+            is_admin=is_admin,
+            computers=int(options.get("computers") or 0),
+            level=str(options.get("level") or "easy"),
         )
-        computers = int(options.get("computers") or 0)
-        if not result.ok or result.table is None or computers <= 0:
-            return result
-        events = list(result.events)
-        level = str(options.get("level") or "easy")
-        table_id = result.table.id
-        for _ in range(min(computers, result.table.players - 1)):
-            added = await self.service.add_computer(chat, user, level, table_id)
-            if not added.ok:
-                return Result(events, result.table, added.refusal)
-            events.extend(added.events)
-            result = added
-        return Result(events, result.table)
 
     async def _hand_command(self, call: SlashCall) -> Result:
         """/hand: the user's hand, privately (``dm:True``: by DM from now on)."""

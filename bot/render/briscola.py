@@ -25,20 +25,29 @@ from bot.service.events import (
     TableInfo,
     TableView,
 )
+from engine.cards import parse_card
 
 if TYPE_CHECKING:
     from bot.render.images import BriscolaScene
     from bot.render.renderer import Renderer
 
 __all__ = [
+    "PICKS_CARDS",
     "announcement_message",
     "briscola_move_text",
     "game_over_message",
     "hand_message",
+    "move_label",
+    "moves_line",
+    "played_card",
     "summary_message",
     "table_message",
     "table_scene",
 ]
+
+# Whether a hand's cards are picked one by one (``Message.pick_cards``):
+# a button per card or word.
+PICKS_CARDS = False
 
 # Point bids offered as buttons: the lowest legal ones, then round figures (25 buttons at most).
 FIRST_POINT_BIDS = 10
@@ -240,6 +249,28 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         lines.append(_("Match to {target}.").format(target=_score_unit(view, view.target, t)))
     rows = renderer._table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
+
+
+def move_label(move: str, t: gettext.NullTranslations) -> str:
+    """A move as buttons and lists write it: a card, or the swap, a bid, the call in words."""
+    return briscola_move_text(move, t)
+
+
+def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+    """The line above a list of the hand's moves: the cards of the trick in play."""
+    _ = t.gettext
+    trick = [card for _seat, card in getattr(view, "trick", ())]
+    return _("Table: {cards}").format(cards=cards_text(trick))
+
+
+def played_card(move: str) -> str | None:
+    """The card a move plays; None for the swap, a bid, the call (words)."""
+    played = move.rstrip("!").split(":", 1)[0]
+    try:
+        parse_card(played)
+    except ValueError:
+        return None
+    return played
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

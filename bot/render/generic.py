@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.render.texts import (
     POINT_NAMES,
@@ -24,12 +24,20 @@ if TYPE_CHECKING:
     from bot.render.renderer import Renderer
 
 __all__ = [
+    "PICKS_CARDS",
     "announcement_message",
     "game_over_message",
     "hand_message",
+    "move_label",
+    "moves_line",
+    "played_card",
     "summary_message",
     "table_message",
 ]
+
+# Whether a hand's cards are picked one by one (``Message.pick_cards``):
+# a button per move.
+PICKS_CARDS = False
 
 # A view's fields that are not public or not for reading.
 _SKIP = frozenset({"seat", "hand", "legal_moves", "history"})
@@ -42,6 +50,22 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
     lines.extend(_fields_text(view, skip=_SKIP))
     rows = renderer._table_state(table, getattr(view, "current_player", None), lines, t)
     return Message("\n".join(lines), tuple(rows))
+
+
+def move_label(move: str, t: gettext.NullTranslations) -> str:
+    """A move as buttons and lists write it: its cards (a card, and what it takes)."""
+    return move_text(move)
+
+
+def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+    """The line above a list of the hand's moves (Telegram's inline answers): the table."""
+    _ = t.gettext
+    return _("Table: {cards}").format(cards=cards_text(getattr(view, "table", ())))
+
+
+def played_card(move: str) -> str | None:
+    """The card a move plays, when it plays one (its picture may stand for the move)."""
+    return move.rstrip("!").split(":", 1)[0]
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

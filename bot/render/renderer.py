@@ -10,6 +10,7 @@ from __future__ import annotations
 import gettext
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -79,6 +80,15 @@ class FamilyRenderer(Protocol):
         self, renderer: Renderer, e: Announcement, t: gettext.NullTranslations
     ) -> Message | None: ...
 
+    def move_label(self, move: str, t: gettext.NullTranslations) -> str: ...
+
+    def moves_line(self, view: Any, t: gettext.NullTranslations) -> str: ...
+
+    def played_card(self, move: str) -> str | None: ...
+
+    # Whether a hand's cards are picked one by one (its hand messages say ``pick_cards``).
+    PICKS_CARDS: bool
+
 
 # The families with a layout of their own (TableInfo.family); any other is drawn by ``generic``.
 FAMILIES: Mapping[str, FamilyRenderer] = MappingProxyType(
@@ -131,6 +141,22 @@ class Renderer:
     def game_label(self, game: str, locale: str) -> str:
         """``scopa`` -> ``Scopa``, ``scientifico`` -> ``Scopone scientifico``."""
         return self.translations(locale).gettext(GAME_NAMES.get(game, game))
+
+    def move_label(self, family: str, move: str, locale: str | None) -> str:
+        """A move of a game of ``family`` as buttons and lists write it, in ``locale``
+        (``7D:3C+4S`` -> ``7♦ ➜ 3♣ 4♠``; Scala 40's and Briscola's words translated)."""
+        return family_renderer(family).move_label(move, self.translations(locale))
+
+    def picks_cards(self, family: str) -> bool:
+        """Whether a hand of ``family`` is played by picking cards (Scala 40's melds): its hand
+        messages say so too (``Message.pick_cards``), for an adapter that must know before."""
+        return family_renderer(family).PICKS_CARDS
+
+    def move_labels(self, family: str, locale: str | None) -> Callable[[str], str]:
+        """:meth:`move_label` for many moves of one game in one language."""
+        write = family_renderer(family).move_label
+        t = self.translations(locale)
+        return lambda move: write(move, t)
 
     def level_label(self, level: str, locale: str) -> str:
         return self.translations(locale).gettext(LEVEL_NAMES.get(level, level))
@@ -298,7 +324,7 @@ class Renderer:
         if e.table.status != "playing" or len(message.buttons) >= MAX_ROWS:
             return message
         leave = self._button(e.table, t.gettext("Leave the game…"), QUIT)
-        return Message(message.text, (*message.buttons, (leave,)))
+        return replace(message, buttons=(*message.buttons, (leave,)))
 
     def _quit(self, e: HandView, t: gettext.NullTranslations) -> Message:
         """The hand asks before a player leaves the game for good."""
@@ -381,7 +407,7 @@ class Renderer:
         from bot.render.settings import option_label, value_label
 
         return "; ".join(
-            f"{option_label(k, t)}: {value_label(v, t)}" for k, v in sorted(options.items())
+            f"{option_label(k, t)}: {value_label(v, t, k)}" for k, v in sorted(options.items())
         )
 
     def _rules(self, e: Announcement, t: gettext.NullTranslations) -> str:
@@ -392,7 +418,7 @@ class Renderer:
         options = e.data.get("options", {})
         lines = [self._title(e.table, t), _("Rules:")]
         lines.extend(
-            f" · {option_label(k, t)}: {value_label(v, t)}" for k, v in sorted(options.items())
+            f" · {option_label(k, t)}: {value_label(v, t, k)}" for k, v in sorted(options.items())
         )
         if not options:
             lines.append(" · " + _("the game's defaults"))

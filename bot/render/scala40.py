@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.render import generic
 from bot.render.texts import (
@@ -40,16 +40,24 @@ if TYPE_CHECKING:
     from bot.render.renderer import Renderer
 
 __all__ = [
+    "PICKS_CARDS",
     "SCALA40_KINDS",
     "SELECT",
     "announcement_message",
     "game_over_message",
     "hand_message",
+    "move_label",
+    "moves_line",
+    "played_card",
     "scala40_move_text",
     "selection_of",
     "summary_message",
     "table_message",
 ]
+
+# Whether a hand's cards are picked one by one (``Message.pick_cards``):
+# melds of several cards: the adapters add a card picker.
+PICKS_CARDS = True
 
 
 SCALA40_KINDS = {
@@ -188,6 +196,23 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
     return Message("\n".join(lines), tuple(rows))
 
 
+def move_label(move: str, t: gettext.NullTranslations) -> str:
+    """A move as buttons and lists write it: a draw, a meld, a lay-off, a discard in words."""
+    return scala40_move_text(move, t)
+
+
+def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+    """The line above a list of the hand's moves: the top of the discard pile."""
+    _ = t.gettext
+    top = card_text(view.pile_top) if view.pile_top is not None else "—"
+    return _("Pile: {card}").format(card=top)
+
+
+def played_card(move: str) -> str | None:
+    """None: Scala 40's moves are chosen from the private hand's menu, no card stands for one."""
+    return None
+
+
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand, the pile and the melds; on their turn a button per kind of move, or the
     cards to tap when the focus is a selection."""
@@ -210,8 +235,9 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
             picked = " ".join(card_text(hand[i]) for i in sorted(selected))
             lines.append(_("Selected: {cards}").format(cards=picked))
         rows = _selection(renderer, table, moves, hand, selected, t)
-        return Message("\n".join(lines), rows)
-    return Message("\n".join(lines), _rows(_buttons(renderer, table, moves, e.focus, t)))
+        return Message("\n".join(lines), rows, pick_cards=PICKS_CARDS)
+    buttons = _rows(_buttons(renderer, table, moves, e.focus, t))
+    return Message("\n".join(lines), buttons, pick_cards=PICKS_CARDS)
 
 
 def _buttons(

@@ -28,12 +28,20 @@ if TYPE_CHECKING:
     from bot.render.renderer import Renderer
 
 __all__ = [
+    "PICKS_CARDS",
     "announcement_message",
     "game_over_message",
     "hand_message",
+    "move_label",
+    "moves_line",
+    "played_card",
     "summary_message",
     "table_message",
 ]
+
+# Whether a hand's cards are picked one by one (``Message.pick_cards``):
+# a button per card, or per capture.
+PICKS_CARDS = False
 
 
 def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
@@ -76,6 +84,16 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         )
     rows = renderer._table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
+
+
+def move_label(move: str, t: gettext.NullTranslations) -> str:
+    """A move as buttons and lists write it: ``7♦ ➜ 3♣ 4♠`` (fuori adds ``!``)."""
+    return move_text(move)
+
+
+# The line above a list of the hand's moves: the table's cards; the card a move plays: its first.
+moves_line = generic.moves_line
+played_card = generic.played_card
 
 
 def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:

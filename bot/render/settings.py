@@ -89,7 +89,13 @@ VALUE_LABELS = {
     "points": N_("card points add up"),
     "two": N_("the 2"),
     "seven": N_("the 7"),
+    "2D": N_("the 2 of Coins"),
+    "2C": N_("the 2 of Cups"),
+    "2S": N_("the 2 of Swords"),
+    "2B": N_("the 2 of Clubs"),
 }
+# Where one option names a value otherwise (Briscola's swap "off" is no swap, not "no effect").
+OPTION_VALUE_LABELS: Mapping[str, Mapping[str, str]] = {"swap": {"off": N_("no swap")}}
 LANGUAGE_NAMES = {"it": N_("Italiano"), "en": N_("English")}
 OPEN_LABELS = {"all": N_("everyone"), "admins": N_("admins only")}
 SOURCE_LABELS = {
@@ -125,14 +131,18 @@ def option_label(name: str, t: gettext.NullTranslations) -> str:
     return t.gettext(OPTION_LABELS.get(name, name))
 
 
-def value_label(value: Any, t: gettext.NullTranslations) -> str:
-    """A rule option's value in words: yes/no, the named choices, numbers as they are."""
+def value_label(value: Any, t: gettext.NullTranslations, option: str | None = None) -> str:
+    """A rule option's value in words: yes/no, the named choices (``option``'s own words first,
+    when given), numbers as they are."""
     _ = t.gettext
     if value is True:
         return _("yes")
     if value is False:
         return _("no")
     text = str(value)
+    own = OPTION_VALUE_LABELS.get(option or "", {})
+    if text in own:
+        return _(own[text])
     return _(VALUE_LABELS[text]) if text in VALUE_LABELS else text
 
 
@@ -156,7 +166,7 @@ def sources_text(
     lines = []
     for source in ("command", "chat"):
         named = [
-            f"{option_label(k, t)} {value_label(options[k], t)}"
+            f"{option_label(k, t)} {value_label(options[k], t, k)}"
             for k in sorted(options)
             if sources.get(k) == source
         ]
@@ -220,7 +230,7 @@ def _defaults_line(
     name = _game(game, t)
     if not chosen:
         return f"{name}: " + t.gettext("the game's defaults")
-    parts = [f"{option_label(k, t)} {value_label(v, t)}" for k, v in chosen.items()]
+    parts = [f"{option_label(k, t)} {value_label(v, t, k)}" for k, v in chosen.items()]
     return f"{name}: " + ", ".join(parts)
 
 
@@ -314,11 +324,18 @@ def _game_page(
     buttons = []
     for spec in GAME_OPTIONS.get(game, ()):
         label = option_label(spec.name, t)
-        value = value_label(chosen[spec.name], t) if spec.name in chosen else _("game default")
+        if spec.name in chosen:
+            value = value_label(chosen[spec.name], t, spec.name)
+        else:
+            value = _("game default")
         lines.append(f" · {label}: {value}")
         buttons.append(_b(label, f"@option.{game}.{spec.name}"))
     lines.append(_("Options given in a table's command still win over these."))
-    rows = [tuple(buttons[i : i + 2]) for i in range(0, len(buttons), 2)][:4]
+    # Four rows hold the options (Discord shows 5 rows, one is « Back): two a row up to eight.
+    per_row = 2 if len(buttons) <= 8 else 3
+    if len(buttons) > 4 * per_row:
+        raise ValueError(f"{game} has {len(buttons)} options, the menu shows at most 12")
+    rows = [tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
     rows.append((_back(t),))
     return Message("\n".join(lines), tuple(rows))
 
@@ -333,7 +350,7 @@ def _option_page(
     chosen = s.defaults.get(game, {})
     current = encode_value(chosen[name]) if name in chosen else RESET
     title = _("{game}: {option}").format(game=_game(game, t), option=option_label(name, t))
-    choices = [(encode_value(v), value_label(v, t)) for v in spec.choices]
+    choices = [(encode_value(v), value_label(v, t, name)) for v in spec.choices]
     choices.append((RESET, _("game default")))
     buttons = [
         _b(("✓ " if value == current else "") + label, f"{game}.{name}={value}")

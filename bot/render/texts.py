@@ -161,6 +161,9 @@ class Button:
 class Message:
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
+    # A hand whose cards are better picked one by one (Scala 40's melds): an adapter adds its
+    # card picker (Discord's multi-select; Telegram's hand starts with an empty selection).
+    pick_cards: bool = False
 
 
 def card_text(card: object) -> str:
@@ -229,7 +232,7 @@ def _bounded(message: Message) -> Message:
         rows = tuple(tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row))[
             :MAX_ROWS
         ]
-    return Message(text, rows)
+    return Message(text, rows, message.pick_cards)
 
 
 def _record(row: Any, t: gettext.NullTranslations) -> str:

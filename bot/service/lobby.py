@@ -51,8 +51,11 @@ class Lobby(Turns):
         players: int | None = None,
         options: Mapping[str, Any] | None = None,
         is_admin: bool | Callable[[], Awaitable[bool]] = False,
+        computers: int = 0,
+        level: str = "easy",
     ) -> Result:
-        """Open a lobby for ``game`` in the chat, with the creator in seat 0.
+        """Open a lobby for ``game`` in the chat, with the creator in seat 0 and ``computers``
+        computer players of ``level`` in the next seats (at most all seats but the creator's).
 
         The chat's default options of the game (``/settings``) apply unless ``options`` gives
         them. Where the chat lets only admins open tables, ``is_admin`` must say so (a bool, or
@@ -64,6 +67,8 @@ class Lobby(Turns):
             count = players if players is not None else kind.default_players
             if count not in kind.players:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
+            if computers > 0 and level not in LEVELS:
+                raise Refused("bad_level", ", ".join(LEVELS), level=level)
             await self._check_opener(chat, is_admin)
             given = dict(options or {})
             rejoin, rejoin_source = await self._rejoin_choice(chat, given.pop(seating.REJOIN, None))
@@ -76,6 +81,8 @@ class Lobby(Turns):
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
             seats[0] = player_doc(user)
+            for seat in range(1, 1 + min(max(computers, 0), count - 1)):
+                seats[seat] = computer_doc(level)
             values = lobby_row(
                 platform=chat.platform,
                 chat_id=chat.chat_id,

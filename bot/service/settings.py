@@ -16,21 +16,30 @@ A chat (a group, a private chat, a Discord channel) may set:
   table's command gives the option itself.
 
 Values travel in buttons as short strings (:func:`encode_value`); a reset is :data:`RESET`.
-The rule options offered per game, and their values, are the engines' own (``GAME_OPTIONS``
-is checked against ``engine.scopa.rules`` and ``engine.scala40.rules`` by the tests).
+The rule options offered per game, and their values, are generated from the engines'
+descriptions (``Rules.options()``, see ``engine.options``) through the service's game kinds
+(``bot.service.games``): every option a game kind plays is offered, with every value the engine
+allows, or presets where a number ranges too widely for a menu (``MENU_PRESETS``). So an option
+or a value an engine adds appears in the menu without an edit here (its words:
+``bot.render.settings``).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from bot.service.events import Event
+from bot.service.games import GameKind, Registry, default_registry
+from engine.contract import GameOption
 
 __all__ = [
     "GAME_OPTIONS",
+    "MENU_MAX",
+    "MENU_PRESETS",
     "OPEN_CHOICES",
     "RESET",
     "SETTINGS_PREFIX",
@@ -42,7 +51,10 @@ __all__ = [
     "SettingsView",
     "decode_value",
     "encode_value",
+    "game_options",
     "is_timer",
+    "menu_options",
+    "menu_values",
 ]
 
 # Button data of the settings menu: "cfg:@<page>" shows a page, "cfg:<key>=<value>" sets.
@@ -68,44 +80,86 @@ class OptionSpec:
 
 
 _BOOL = (False, True)
-_SCOPA_COMMON = (
-    OptionSpec("primiera_missing_suit", ("void", "lenient")),
-    OptionSpec("napola", _BOOL),
-    OptionSpec("re_bello", _BOOL),
-    OptionSpec("win_by_two", _BOOL),
+# The most values an option's page lists (with "game default" and « Back it fills the five rows
+# Discord shows); an engine option with more needs presets (``MENU_PRESETS``).
+MENU_MAX = 7
+# Engine options a chat does not choose in the menu: the game kind and the table's seats say them.
+NOT_IN_MENU: tuple[str, ...] = ("variant", "players")
+# The numbers offered where an engine allows too many to list, by (game, option): a preset the
+# engine no longer allows is left out, and the engine's default is always offered.
+MENU_PRESETS: Mapping[tuple[str, str], tuple[int, ...]] = MappingProxyType(
+    {
+        ("scopa", "target"): (11, 16, 21, 31),
+        ("scopone", "target"): (8, 11, 16, 21),
+        ("scientifico", "target"): (8, 11, 16, 21),
+        ("scala40", "opening_points"): (40, 0),
+        ("scala40", "max_restocks"): (0, 1, 2, 3, 5, 10),
+        ("briscola", "target"): (1, 2, 3, 5),
+        ("chiamata", "deals"): (1, 3, 5, 10),
+    }
 )
-GAME_OPTIONS: Mapping[str, tuple[OptionSpec, ...]] = {
-    "scopa": (
-        OptionSpec("target", (11, 16, 21, 31)),
-        *_SCOPA_COMMON,
-        OptionSpec("asso_piglia_tutto", _BOOL),
-        OptionSpec("scopa_a_15", _BOOL),
-        OptionSpec("obbligo_di_presa", _BOOL),
-    ),
-    "scopone": (OptionSpec("target", (8, 11, 16, 21)), *_SCOPA_COMMON),
-    "scientifico": (OptionSpec("target", (8, 11, 16, 21)), *_SCOPA_COMMON),
-    "scala40": (
-        OptionSpec("elimination", (101, 151, 201, 501)),
-        OptionSpec("opening_points", (40, 0)),
-        OptionSpec("jokers_per_meld", (1, 2)),
-        OptionSpec("close_in_hand", ("double", "bonus", "off")),
-        OptionSpec("unopened_pays", ("sum", "100")),
-        OptionSpec("discard_attachable", ("allowed", "forbidden")),
-        OptionSpec("dealer_fourteen", _BOOL),
-        OptionSpec("first_pile_card_free", _BOOL),
-        OptionSpec("reentry", _BOOL),
-    ),
-    "briscola": (
-        OptionSpec("target", (1, 2, 3, 5)),
-        OptionSpec("deal_scoring", ("win", "points")),
-        OptionSpec("swap", ("off", "two", "seven")),
-    ),
-    "chiamata": (
-        OptionSpec("deals", (1, 3, 5, 10)),
-        OptionSpec("point_bids", _BOOL),
-        OptionSpec("cappotto", _BOOL),
-    ),
-}
+
+
+def menu_values(
+    game: str,
+    option: GameOption,
+    presets: Mapping[tuple[str, str], tuple[int, ...]] = MENU_PRESETS,
+) -> tuple[Any, ...]:
+    """The values the menu offers for ``game``'s engine ``option``: all the engine allows (yes/no
+    as no, yes), or its presets where the engine allows more than ``MENU_MAX``; ``ValueError``
+    when there are too many and no presets."""
+    if option.kind == "bool":
+        return _BOOL
+    allowed: Sequence[Any]
+    if option.kind == "int":
+        assert option.low is not None and option.high is not None
+        allowed = range(option.low, option.high + 1)
+    else:
+        allowed = option.choices
+    if len(allowed) <= MENU_MAX:
+        return tuple(allowed)
+    preset = presets.get((game, option.name))
+    if preset is None:
+        raise ValueError(
+            f"{game}'s option {option.name} has {len(allowed)} values, the settings menu lists "
+            f"at most {MENU_MAX}: give it presets (bot.service.settings.MENU_PRESETS)"
+        )
+    values: tuple[Any, ...] = tuple(v for v in preset if v in allowed)
+    if option.default not in values:
+        values = (option.default, *values)
+    return values
+
+
+def menu_options(
+    kind: GameKind, presets: Mapping[tuple[str, str], tuple[int, ...]] = MENU_PRESETS
+) -> tuple[OptionSpec, ...]:
+    """The rule options of a game kind a chat may give defaults to, in the engine's order
+    (``Rules.options()``): every one the kind plays, but the variant and the seats."""
+    variant = kind.fixed.get("variant")
+    specs = []
+    for option in kind.module.Rules.options():
+        name = option.name
+        if name in NOT_IN_MENU or name in kind.fixed or name in kind.ignored:
+            continue
+        variants = getattr(option, "variants", ())  # where the option matters; () everywhere
+        if variants and variant is not None and variant not in variants:
+            continue
+        specs.append(OptionSpec(name, menu_values(kind.name, option, presets)))
+    return tuple(specs)
+
+
+def game_options(registry: Registry) -> Mapping[str, tuple[OptionSpec, ...]]:
+    """Each game kind's menu options (:func:`menu_options`), by name, in the registry's order."""
+    found = {}
+    for name in registry.names:
+        kind = registry.get(name)
+        if kind is not None:
+            found[name] = menu_options(kind)
+    return MappingProxyType(found)
+
+
+# The menu's options of the bot's games, generated from the engines (read-only).
+GAME_OPTIONS: Mapping[str, tuple[OptionSpec, ...]] = game_options(default_registry())
 
 
 def encode_value(value: Any) -> str:

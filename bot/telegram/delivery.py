@@ -254,7 +254,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
     ) -> None:
         if (
             isinstance(event, HandView)
-            and event.table.family == "scala40"
+            and self._renderer.picks_cards(event.table.family)
             and (event.focus is None or event.focus.startswith(SELECT))
         ):
             # On a phone Scala 40 is played by tapping cards: the hand starts with an empty

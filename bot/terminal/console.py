@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.render import BRISCOLA_FAMILIES, Renderer, move_text, scala40_move_text
-from bot.render.briscola import briscola_move_text
+from bot.render import Renderer
 from bot.render.typed import suit_help
 
 from .layout import wrap
@@ -39,11 +38,7 @@ class Console:
         self.out.flush()
 
     def _label(self, family: str, move: str) -> str:
-        if family == "scala40":
-            return scala40_move_text(move, self.renderer.translations(self._locale))
-        if family in BRISCOLA_FAMILIES:
-            return briscola_move_text(move, self.renderer.translations(self._locale))
-        return move_text(move)
+        return self.renderer.move_label(family, move, self._locale)
 
     def _help(self, family: str) -> str:
         text = HELPS.get(family, HELP_SCOPA)

@@ -98,7 +98,11 @@ def test_the_card_picker_narrows_moves_by_the_picked_cards() -> None:
         seat=0,
         view=Scala40ishView(hand, moves),
     )
-    message = Message("hand", ((Button("x", "7:3:d AD"),),))
+    # The renderer's Scala 40 hand asks for the picker (pick_cards); a hand that does not ask
+    # gets the renderer's buttons only.
+    plain = hand_view(event, Message("hand", ((Button("x", "7:3:d AD"),),)))
+    assert plain is not None and [c.custom_id for c in plain.children] == ["7:3:d AD"]  # type: ignore[attr-defined]
+    message = Message("hand", ((Button("x", "7:3:d AD"),),), pick_cards=True)
     view = hand_view(event, message)
     assert view is not None
     select, *buttons = view.children

@@ -102,3 +102,35 @@ def test_main_page_offers_every_game() -> None:
     message = render_settings(Renderer(), event)
     pages = {parse_settings_data(b.data)[0] for row in message.buttons for b in row}
     assert {f"game.{g}" for g in GAMES} <= pages
+
+
+def test_every_engine_option_has_its_button_and_words() -> None:
+    """Scala 40's ten options all fit on its page; the options chats could not set before
+    (Briscola's removed 2, Scopone's fuori, Scala 40's restocks) are in words."""
+    renderer = Renderer()
+
+    def page(name: str, locale: str = "en") -> tuple[str, list[str], list[str]]:
+        event = SettingsView(
+            audience=Audience("chat", "telegram", "-1"),
+            locale=locale,
+            settings=settings(),
+            page=name,
+        )
+        message = render_settings(renderer, event)
+        labels = [b.label for row in message.buttons for b in row]
+        return message.text, labels, [b.data for row in message.buttons for b in row]
+
+    _, _, data = page("game.scala40")
+    for spec in GAME_OPTIONS["scala40"]:
+        assert f"cfg:@option.scala40.{spec.name}" in data
+    text, labels, data = page("option.briscola.removed_two")
+    assert "The 2 taken out at 3 players" in text and "the 2 of Clubs" in labels
+    assert "cfg:briscola.removed_two=2D" in data
+    _, labels, _ = page("option.briscola.removed_two", "it")
+    assert "il 2 di Bastoni" in labels
+    _, labels, _ = page("option.briscola.swap")
+    assert "no swap" in labels
+    _, labels, data = page("option.scopone.fuori")
+    assert "cfg:scopone.fuori=1" in data
+    _, labels, data = page("option.scala40.max_restocks")
+    assert "cfg:scala40.max_restocks=0" in data and "cfg:scala40.max_restocks=3" in data

@@ -175,6 +175,33 @@ async def test_a_default_that_cannot_go_with_the_command_is_left_out(
     assert bad.refusal is not None and bad.refusal.code == "bad_option"
 
 
+async def test_the_options_added_to_the_menu_make_tables(
+    make_service: Callable[..., Any],
+) -> None:
+    """fuori (Scopone to 8), Scala 40's restocks, Briscola's removed 2: set in the menu, used by
+    the chat's next tables; fuori without a game to 8 is refused by the engine's reason."""
+    service = await real_service(make_service)
+    early = await service.change_setting(CHAT_A, ADMIN, "scopone.fuori", "1", is_admin=True)
+    assert early.refusal is not None and early.refusal.code == "bad_setting"
+    assert "fuori" in early.refusal.detail
+    for key, value in (
+        ("scopone.target", "8"),
+        ("scopone.fuori", "0"),
+        ("scala40.max_restocks", "3"),
+        ("briscola.removed_two", "2D"),
+    ):
+        changed = await service.change_setting(CHAT_A, ADMIN, key, value, is_admin=True)
+        assert changed.ok, (key, changed.refusal)
+    for game, name, value in (
+        ("scopone", "fuori", False),
+        ("scala40", "max_restocks", 3),
+        ("briscola", "removed_two", "2D"),
+    ):
+        made = await service.create_table(CHAT_A, ADMIN, game)
+        assert made.table is not None and made.table.options[name] == value, game
+        await service.abandon(CHAT_A, ADMIN, made.table.id)
+
+
 async def test_who_may_open_tables(make_service: Callable[..., Any]) -> None:
     service = await real_service(make_service)
     assert (await service.change_setting(CHAT_A, ADMIN, "open", "admins", is_admin=True)).ok
@@ -233,14 +260,21 @@ def test_style_choices_are_the_renderers() -> None:
     assert (*style_names(), "default") == STYLE_CHOICES
 
 
+# Values the engine accepts only with another option: fuori is played in games to 8.
+COMPANIONS: dict[str, dict[str, Any]] = {"fuori": {"target": 8}}
+
+
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
 def test_game_options_are_the_engines(game: str) -> None:
-    """Every offered value is one the engine accepts, and the enumerations are the engine's."""
+    """Every offered value is one the engine accepts, the enumerations are the engine's, and
+    every option the game kind plays is offered (every rule option is a real option of a
+    table)."""
     kind = default_registry().get(game)
     assert kind is not None
     for spec in GAME_OPTIONS[game]:
         for choice in spec.choices:
-            kind.rules(kind.default_players, {spec.name: choice})
+            companions = COMPANIONS.get(spec.name, {}) if choice is True else {}
+            kind.rules(kind.default_players, {**companions, spec.name: choice})
             assert len(f"cfg:{game}.{spec.name}={encode_value(choice)}".encode()) <= 64
     names = {f.name for f in fields(kind.module.Rules)}
     assert {spec.name for spec in GAME_OPTIONS[game]} <= names
@@ -254,6 +288,55 @@ def test_game_options_are_the_engines(game: str) -> None:
     for spec in GAME_OPTIONS[game]:
         if spec.name in enums:
             assert set(spec.choices) == set(enums[spec.name]), spec.name
+    played = set()
+    for option in kind.module.Rules.options():
+        if option.name in ("variant", "players", *kind.fixed, *kind.ignored):
+            continue
+        variants = getattr(option, "variants", ())
+        if variants and kind.fixed.get("variant") not in variants:
+            continue  # not played by this kind (fuori outside Scopone)
+        played.add(option.name)
+    assert {spec.name for spec in GAME_OPTIONS[game]} == played
+
+
+def test_the_menu_has_the_options_chats_could_not_set_before() -> None:
+    offered = {game: {spec.name for spec in specs} for game, specs in GAME_OPTIONS.items()}
+    assert "fuori" in offered["scopone"] and "fuori" in offered["scientifico"]
+    assert "fuori" not in offered["scopa"]
+    assert "max_restocks" in offered["scala40"] and "reentry" in offered["scala40"]
+    assert "removed_two" in offered["briscola"] and "removed_two" not in offered["chiamata"]
+
+
+def test_a_value_an_engine_adds_shows_up_in_the_menu() -> None:
+    """The menu is generated from ``Rules.options()``: a new value, or a new option, appears;
+    a preset the engine no longer allows goes, the engine's default is always offered; a wide
+    number without presets is refused when the menu is made, not when a chat uses it."""
+    from types import SimpleNamespace
+
+    from bot.service.games import GameKind
+    from bot.service.settings import menu_options
+    from engine.options import Option
+
+    def kind_with(*options: Option) -> GameKind:
+        rules = SimpleNamespace(options=lambda: options)
+        module = SimpleNamespace(Rules=rules)
+        return GameKind("scopa", "scopa", module, (2,), 2, {"variant": "scopa"})  # type: ignore[arg-type]
+
+    kind = kind_with(
+        Option("variant", "choice", "scopa", ("scopa", "scopone")),
+        Option("primiera_missing_suit", "choice", "void", ("void", "lenient", "strictest")),
+        Option("target", "int", 9, low=9, high=40),
+        Option("sette_bello_doubles", "bool", False),
+        Option("fuori", "bool", False, variants=("scopone",)),
+    )
+    menu = {spec.name: spec.choices for spec in menu_options(kind)}
+    assert menu == {
+        "primiera_missing_suit": ("void", "lenient", "strictest"),
+        "target": (9, 11, 16, 21, 31),
+        "sette_bello_doubles": (False, True),
+    }
+    with pytest.raises(ValueError, match="presets"):
+        menu_options(kind_with(Option("hand", "int", 3, low=1, high=30)))
 
 
 async def test_a_rematch_keeps_where_the_options_came_from(service: TableService) -> None:

@@ -440,3 +440,17 @@ async def test_a_chat_hint_sets_public_language_until_the_chat_chooses(
     assert await service.chat_locale(chat) == "it"  # the chat's own choice wins over the hint
     assert (await service.set_language("en", user=anna)).ok
     assert await service.user_locale(anna) == "en"
+
+
+async def test_a_table_opened_with_computers(service: TableService) -> None:
+    """create_table seats computers of a level next to the creator (at most every other seat);
+    an unknown level is refused before any table is made."""
+    bad = await service.create_table(CHAT, ANNA, "toy", players=3, computers=1, level="god")
+    assert bad.refusal is not None and bad.refusal.code == "bad_level"
+    assert await service.open_tables(CHAT) == []
+    made = await service.create_table(CHAT, ANNA, "toy", players=3, computers=5, level="medium")
+    assert made.ok and made.table is not None
+    seats = made.table.seats
+    assert seats[0] is not None and not seats[0].computer
+    assert all(s is not None and s.computer and s.level == "medium" for s in seats[1:])
+    assert (await service.start(CHAT, ANNA)).ok

@@ -1,9 +1,10 @@
-"""How each game's moves read as inline results: Scopa (and Scopone), Scala 40, Briscola.
+"""How a game's moves read as inline results, in the renderer's words for the table's family.
 
-The inline answers know game families only here: the line above a hand's moves (the table's
-cards, Briscola's trick, Scala 40's discard pile), a move's title, the card a move plays (its
-picture stands for the result when the card has one move), and whether cards are better picked
-one by one in the private hand (Scala 40's melds). The words come from ``bot.render``.
+The inline answers know no game family: the line above a hand's moves (the table's cards,
+Briscola's trick, Scala 40's discard pile), a move's title, the card a move plays (its picture
+stands for the result when the card has one move) and whether cards are better picked one by
+one in the private hand (Scala 40's melds) all come from the family's renderer in ``bot.render``
+(``moves_line``, ``move_label``, ``played_card``, ``PICKS_CARDS``), as every adapter writes them.
 """
 
 from __future__ import annotations
@@ -11,16 +12,7 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from bot.render import (
-    BRISCOLA_FAMILIES,
-    card_text,
-    cards_text,
-    move_text,
-    scala40_move_text,
-)
-from bot.render.briscola import briscola_move_text
-from bot.telegram.inline.base import TEXTS
-from engine.cards import parse_card
+from bot.render import FamilyRenderer, family_renderer
 
 
 def first_token(move: str) -> str:
@@ -28,77 +20,31 @@ def first_token(move: str) -> str:
     return move.rstrip("!").split(":", 1)[0]
 
 
-class ScopaMoves:
-    """Scopa and its variants: a card, and the cards it captures ("7♦ ➜ 3♣ 4♠")."""
+class FamilyMoves:
+    """The moves of one game family as inline results read them."""
 
-    # Cards picked one by one in the private hand (a header links there).
-    picks_in_private = False
+    def __init__(self, family: str) -> None:
+        self.family = family
+        self._words: FamilyRenderer = family_renderer(family)
+
+    @property
+    def picks_in_private(self) -> bool:
+        """Whether cards are picked one by one in the private hand (a header links there)."""
+        return self._words.PICKS_CARDS
 
     def context(self, view: Any, t: gettext.NullTranslations) -> str:
         """The line under every result: what the moves are about."""
-        return _text(t, "table").format(cards=cards_text(view.table))
+        return self._words.moves_line(view, t)
 
     def title(self, move: str, t: gettext.NullTranslations) -> str:
-        return move_text(move)
+        """The move in words, as the family's buttons write it."""
+        return self._words.move_label(move, t)
 
     def played(self, move: str) -> str | None:
         """The card the move plays, when it plays one (its picture may stand for it)."""
-        return first_token(move)
+        return self._words.played_card(move)
 
 
-class BriscolaMoves(ScopaMoves):
-    """Briscola and Briscola chiamata: a card to the trick, or a word (the swap, a bid, the
-    call)."""
-
-    def context(self, view: Any, t: gettext.NullTranslations) -> str:
-        # The cards of the trick in play (the table of Briscola).
-        trick = [card for _seat, card in getattr(view, "trick", ())]
-        return _text(t, "table").format(cards=cards_text(trick))
-
-    def title(self, move: str, t: gettext.NullTranslations) -> str:
-        return briscola_move_text(move, t)
-
-    def played(self, move: str) -> str | None:
-        played = first_token(move)
-        return played if _is_card(played) else None  # the swap, bids and call are words
-
-
-class Scala40Moves(ScopaMoves):
-    """Scala 40: draws, melds, lay-offs and discards, from the private hand's menu."""
-
-    picks_in_private = True
-
-    def context(self, view: Any, t: gettext.NullTranslations) -> str:
-        top = card_text(view.pile_top) if view.pile_top is not None else "—"
-        return _text(t, "pile").format(card=top)
-
-    def title(self, move: str, t: gettext.NullTranslations) -> str:
-        return scala40_move_text(move, t)
-
-    def played(self, move: str) -> str | None:
-        return None
-
-
-def moves_of(family: str) -> ScopaMoves:
+def moves_of(family: str) -> FamilyMoves:
     """How the moves of a game family read."""
-    if family == "scala40":
-        return Scala40Moves()
-    if family in BRISCOLA_FAMILIES:
-        return BriscolaMoves()
-    return ScopaMoves()
-
-
-def _text(t: gettext.NullTranslations, key: str) -> str:
-    """One of inline play's texts, translated."""
-    return t.gettext(TEXTS[key])
-
-
-def _is_card(text: str | None) -> bool:
-    """Whether a move string is one card (``AS``), as Briscola's card moves are."""
-    if text is None:
-        return False
-    try:
-        parse_card(text)
-    except ValueError:
-        return False
-    return True
+    return FamilyMoves(family)
