@@ -9,10 +9,11 @@ buttons carry the version). Prints, over every move of every group:
 
 * tap "My cards" -> the results shown (``answerInlineQuery``): p50/p95/p99;
 * tap a result -> the table in the group showing the move: p50/p95/p99 and the worst;
-* moves per minute per group (each group plays as fast as the table lets it), the requests
+* moves per minute per group (each group plays as fast as the table lets it, or with
+  ``--think`` seconds before each tap, as people do), the requests
   naming the group per move, the 429s the limits gave, and posted "via @bot" moves left.
 
-    python benchmarks/inline_latency.py [--groups 3] [--moves 40] [--seed 1]
+    python benchmarks/inline_latency.py [--groups 3] [--moves 40] [--think 0] [--seed 1]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -54,6 +56,10 @@ def table_version_shown(api: FakeBotApi, chat_id: int, table_id: int) -> int:
                 if decoded.table_id == table_id:
                     newest = max(newest, decoded.version)
     return newest
+
+
+def shows_newer(api: FakeBotApi, chat_id: int, table_id: int, version: int) -> bool:
+    return table_version_shown(api, chat_id, table_id) > version
 
 
 def percentiles(values: list[float]) -> str:
@@ -89,6 +95,7 @@ async def play_group(
     rng: random.Random,
     answers: list[float],
     shown: list[float],
+    think: float,
 ) -> tuple[int, float]:
     """Play ``moves`` moves as fast as the table shows them; (moves made, seconds)."""
     api = tavolo.api
@@ -99,6 +106,8 @@ async def play_group(
         if export["status"] != "playing":
             break
         player = players[game.current_player]
+        if think > 0:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         asked = time.perf_counter()
         query_id = api.inline_query(player, str(table_id))
         await api.wait_inline_answer(query_id, timeout=SHOWN_TIMEOUT)
@@ -110,7 +119,7 @@ async def play_group(
         tapped = time.perf_counter()
         api.choose_inline_result(player, query_id, rng.choice(playable)["id"], chat=group)
         await api.wait_for(
-            lambda: table_version_shown(api, group["id"], table_id) > before,
+            partial(shows_newer, api, group["id"], table_id, before),
             timeout=SHOWN_TIMEOUT,
             what="the table showing the move",
         )
@@ -124,9 +133,16 @@ async def main() -> None:
     parser.add_argument("--groups", type=int, default=3)
     parser.add_argument("--moves", type=int, default=40, help="moves per group (bounded)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a player looks at the table before tapping (a random 0.5x-1.5x of it)",
+    )
     args = parser.parse_args()
-    groups = [group_chat(-100800 - i, f"Tavolata {i}") for i in range(args.groups)]
-    players = [[user(3000 + 2 * i, f"A{i}"), user(3001 + 2 * i, f"B{i}")] for i in range(len(groups))]
+    groups_range = range(args.groups)
+    groups = [group_chat(-100800 - i, f"Tavolata {i}") for i in groups_range]
+    players = [[user(3000 + 2 * i, f"A{i}"), user(3001 + 2 * i, f"B{i}")] for i in groups_range]
     with tempfile.TemporaryDirectory(prefix="tavolo-inline-") as folder:
         async with FakeBotApi(inline=True) as api:
             api.enforce_flood_limits()
@@ -156,6 +172,7 @@ async def main() -> None:
                             random.Random(rng.random()),
                             answers,
                             shown,
+                            args.think,
                         )
                         for g, p, t in zip(groups, players, tables, strict=True)
                     )
@@ -169,8 +186,8 @@ async def main() -> None:
                 await api.wait_idle(quiet=1.0, timeout=180)
                 left = sum(len(api.via_bot_messages(g["id"])) for g in groups)
                 print(
-                    f"inline play, {len(groups)} groups x 2 humans, {total} moves, "
-                    f"limits on (20/min per group, 30/s overall)"
+                    f"inline play, {len(groups)} groups x 2 humans, {total} moves, think "
+                    f"{args.think:g} s, limits on (20/min per group, 30/s overall)"
                 )
                 print(f"  tap 'My cards' -> results shown: {percentiles(answers)}")
                 print(f"  tap a result -> table shows the move: {percentiles(shown)}")
