@@ -6,6 +6,7 @@ calls, and are sent after a restart when the process stopped while they waited."
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,16 @@ async def offered_move(tavolo: Tavolo, table_id: int) -> tuple[JSON, str, str]:
     moves = [r for r in results if not decode_button(r["id"]).action.startswith(LOOK)]
     assert moves
     return player, query_id, moves[0]["id"]
+
+
+def shows_newer(api: FakeBotApi, table_id: int, version: int) -> bool:
+    """A table message in the group shows a version newer than ``version``."""
+    return any(
+        decode_button(b["callback_data"]).version > version
+        for m in table_messages(api, GROUP["id"], table_id)
+        for b in m.buttons()
+        if "callback_data" in b
+    )
 
 
 def gone(api: FakeBotApi, message: StoredMessage) -> bool:
@@ -135,13 +146,7 @@ async def test_deletions_wait_for_the_budget_go_together_and_survive_a_restart(
             posted.append(message)
             # the table shows the move at once; its posted message waits to be deleted
             await api.wait_for(
-                lambda before=before: any(
-                    decode_button(b["callback_data"]).version > before
-                    for m in table_messages(api, GROUP["id"], table_id)
-                    for b in m.buttons()
-                    if "callback_data" in b
-                ),
-                what="the table showing the move",
+                partial(shows_newer, api, table_id, before), what="the table showing the move"
             )
         await api.wait_idle(quiet=0.2)
         assert not any(gone(api, m) for m in posted)
