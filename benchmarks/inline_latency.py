@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -178,13 +179,24 @@ async def main() -> None:
                     )
                 )
                 ids = {g["id"] for g in groups}
+                total = sum(m for m, _ in played)
+                rates = [m / (s / 60) for m, s in played if s > 0]
+                during = sum(1 for r in api.requests[mark:] if r.params.get("chat_id") in ids)
+                # The deletions still waiting for the groups' budget go within a minute or so.
+                ended = time.perf_counter()
+                left = sum(len(api.via_bot_messages(g["id"])) for g in groups)
+                with contextlib.suppress(AssertionError):
+                    await api.wait_for(
+                        lambda: not any(api.via_bot_messages(g["id"]) for g in groups),
+                        timeout=SHOWN_TIMEOUT,
+                        what="the groups cleared",
+                    )
+                cleared = time.perf_counter() - ended
+                await api.wait_idle(quiet=0.5, timeout=60)
                 group_requests = sum(
                     1 for r in api.requests[mark:] if r.params.get("chat_id") in ids
                 )
-                total = sum(m for m, _ in played)
-                rates = [m / (s / 60) for m, s in played if s > 0]
-                await api.wait_idle(quiet=1.0, timeout=180)
-                left = sum(len(api.via_bot_messages(g["id"])) for g in groups)
+                still = sum(len(api.via_bot_messages(g["id"])) for g in groups)
                 print(
                     f"inline play, {len(groups)} groups x 2 humans, {total} moves, think "
                     f"{args.think:g} s, limits on (20/min per group, 30/s overall)"
@@ -196,11 +208,15 @@ async def main() -> None:
                     f"min {min(rates):.1f}, max {max(rates):.1f}"
                 )
                 print(
-                    f"  requests naming a group per move: {group_requests / max(total, 1):.2f} "
-                    f"(during the moves; deletions still queued at the end not counted)"
+                    f"  requests naming a group per move: {during / max(total, 1):.2f} during "
+                    f"the moves, {group_requests / max(total, 1):.2f} with the deletions sent "
+                    f"after the last move"
                 )
                 print(f"  429s from the limits: {len(api.flood_refusals) - refused}")
-                print(f"  posted 'via @bot' moves left in the groups after 1 s idle: {left}")
+                print(
+                    f"  posted 'via @bot' moves left at the last move: {left}, all cleared "
+                    f"{cleared:.1f} s later (left then: {still})"
+                )
                 print(f"  load average (1 min): {os.getloadavg()[0]:.1f}")
 
 
