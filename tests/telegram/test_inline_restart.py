@@ -193,3 +193,30 @@ async def test_deletions_held_go_once_the_hold_is_over(
         await api.wait_for(lambda: gone(api, posted), timeout=20, what="the move cleared")
         batches = api.calls("deleteMessages")[marked:]
         assert len(batches) == 1 and posted.message_id in batches[0].params["message_ids"]
+
+
+async def test_the_limiter_says_how_much_of_a_group_window_is_free() -> None:
+    now = [100.0]
+    limiter = PacedRateLimiter(group_rate=3, group_period=10.0, clock=lambda: now[0])
+    await limiter.initialize()
+
+    async def call(*args: object, **kwargs: object) -> bool:
+        return True
+
+    try:
+        assert limiter.group_room(42) is None  # a private chat: no group window
+        room = limiter.group_room(-5)
+        assert room is not None and room.free == 3 and not room.waiting
+        for _ in range(2):
+            await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -5}, None)
+        room = limiter.group_room(-5)
+        assert room is not None and room.free == 1
+        await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -5}, None)
+        room = limiter.group_room(-5)
+        assert room is not None and room.free == 0 and room.next_in == pytest.approx(10.0)
+        now[0] += 10.0
+        room = limiter.group_room(-5)
+        assert room is not None and room.free == 3
+    finally:
+        await limiter.shutdown()
+    assert PacedRateLimiter(group_rate=0).group_room(-5) is None
