@@ -7,7 +7,7 @@ for is the table showing their move. So a chat's deletions go at once only while
 waits for it; else they wait, gathering more, and go in one call (at most ``MAX_IDS`` ids, the
 Bot API's limit) as soon as that holds, or after ``HOLD`` seconds when at least one call is
 free and nothing waits, or after ``FORCE`` seconds in any case (a group at the limit for a
-minute still gets its chat cleared). A busy group thus pays about one request per move (the
+while still gets its chat cleared). A busy group thus pays about one request per move (the
 table) instead of two. With another limiter (or none) they go at once.
 
 Waiting deletions are kept in the adapter state (kind ``trash``, one entry per chat), so a
@@ -40,7 +40,7 @@ MAX_IDS = 100
 RESERVE = 5
 # Held this long, they go when one call is free and none waits; this long, in any case.
 HOLD = 15.0
-FORCE = 60.0
+FORCE = 30.0
 # How often held deletions look at the window again (seconds, at most).
 LOOK_AGAIN = 1.0
 # The adapter-state kind of a chat's waiting deletions ({"ids": [[message_id, own], ...]}).
