@@ -53,6 +53,9 @@ class TelegramBot:
 
     async def start(self) -> None:
         await self.runner.start()
+        if self.delivery.inline is not None:
+            # Deletions a previous process left waiting (the group's budget was short).
+            await self.delivery.inline.resume()
         if self.service is not None:
             # Tables whose last delivery is not known to have gone out (the process died, or
             # Telegram failed it) are delivered anew once.

@@ -24,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
@@ -31,7 +32,7 @@ from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PRIORITY", "PacedRateLimiter", "Priority"]
+__all__ = ["PRIORITY", "GroupRoom", "PacedRateLimiter", "Priority"]
 
 
 class Priority(IntEnum):
@@ -61,6 +62,16 @@ GROUP_PERIOD = 61.0
 POLL = 0.05
 
 Callback = Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]]
+
+
+@dataclass(frozen=True)
+class GroupRoom:
+    """A group's window now: ``free`` calls fit at once, ``waiting``: a call waits for it (or is
+    being let through), ``next_in``: seconds until one more call fits when none does."""
+
+    free: int
+    waiting: bool
+    next_in: float
 
 
 class _Window:
@@ -178,6 +189,22 @@ class PacedRateLimiter(BaseRateLimiter[int]):
             window.take()
             taken.append(window)
         self._forget_idle_groups()
+
+    def group_room(self, chat_id: object) -> GroupRoom | None:
+        """How much of a group's window is free now (``None``: not a group, or no group
+        limit): inline play sends its deletions when they delay nothing a player waits for."""
+        group = _group_of(chat_id)
+        if group is None or self._group_rate <= 0:
+            return None
+        lock = self._group_locks.get(group)
+        waiting = lock is not None and lock.locked()
+        window = self._groups.get(group)
+        if window is None:
+            return GroupRoom(self._group_rate, waiting, 0.0)
+        now = self._clock()
+        delay = window.wait(now)  # (drops the calls older than the window)
+        free = max(0, window.rate - len(window.times) - window.in_flight)
+        return GroupRoom(free, waiting, POLL if delay is None else delay)
 
     def _forget_idle_groups(self) -> None:
         if len(self._groups) <= 1024:

@@ -49,6 +49,8 @@ CARLA = user(1003, "Carla")
 DARIO = user(1004, "Dario")
 GROUP = group_chat(-100700, "Tavolata")
 MAX_TURNS = 3000  # bounded: far above any game below
+# How long the card pictures may take to show in an answer (uploaded in the background).
+PICTURES_WAIT = 120.0
 ROOT = Path(__file__).resolve().parents[2]
 
 # Scala 40 as a player in a hurry: open, meld, attach, then discard; draw when nothing else.
@@ -334,13 +336,29 @@ async def test_card_pictures_are_uploaded_once_and_shown_by_file_id(
         # the first answers are articles; the pictures are uploaded beside them, once
         for player in (ALICE, BOB):
             await ask(tavolo, player, str(table_id))
-        await api.wait_idle()
+        # The players open their cards again until they see them as pictures, as a person
+        # would (the uploads run in the background: on a loaded machine they take a while);
+        # bounded generously.
+        deadline = time.monotonic() + PICTURES_WAIT
+        while True:
+            await api.wait_idle()
+            _, results, _ = await ask(tavolo, ALICE, str(table_id))
+            _, waiting, _ = await ask(tavolo, BOB, str(table_id))
+            # the waiting player's cards, one result each (the player to move: their moves)
+            cards = [
+                r
+                for r in results + waiting
+                if decode_button(r["id"]).action.startswith(LOOK)
+                and decode_button(r["id"]).action != LOOK
+            ]
+            photos = [r for r in results + waiting if r["type"] == "photo"]
+            if photos and cards and all(r["type"] == "photo" for r in cards):
+                break
+            assert time.monotonic() < deadline, "the card pictures never showed"
+            await asyncio.sleep(0.5)
         uploads = [r for r in api.calls("sendPhoto", chat_id=media) if r.ok]
         assert uploads and all(r.params.get("disable_notification") for r in uploads)
-        _, results, _ = await ask(tavolo, ALICE, str(table_id))
-        _, waiting, _ = await ask(tavolo, BOB, str(table_id))
-        photos = [r for r in results + waiting if r["type"] == "photo"]
-        assert photos and all(r["photo_file_id"] in api.files for r in photos)
+        assert all(r["photo_file_id"] in api.files for r in photos)
         # a picture shows one card of the asker's own: the posted message says only the move
         await check_private(tavolo, ALICE, table_id, results)
         await check_private(tavolo, BOB, table_id, waiting)

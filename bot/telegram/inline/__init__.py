@@ -12,10 +12,14 @@ How a player plays without leaving the group:
   makes the move. Each result id is ``<table>:<version>:<move>`` (the button data format, at
   most 64 bytes; a longer move travels as its index ``~<n>`` in the legal moves of that
   version), so a stale or forged result (or one never offered to that user) is refused like a
-  stale button: nothing changes, and the posted message is turned into a short notice;
+  stale button: nothing changes, and the posted message is turned into a short notice. The
+  results offered to a user are kept in the adapter state too (kind ``offered``, for an hour),
+  so a result chosen across a restart still plays;
 * once the table message shows the move, the bot deletes the posted message (when it may: an
-  admin with the right to delete messages; one ``deleteMessages`` with the table's old copy
-  below), so the group keeps no more messages than before.
+  admin with the right to delete messages), with the table's old copy, in one
+  ``deleteMessages``; while the group's budget is short those deletions wait and gather, so a
+  busy group spends about one request per move (``sweeper``), and the group keeps no more
+  messages than before.
 
 Which update makes the move: ``chosen_inline_result`` (it carries the result id: exact) when
 inline feedback is on (``/setinlinefeedback``), else the message posted "via @bot", matched to
@@ -33,8 +37,10 @@ Turn mentions: when a player who plays inline (or whose private chat is closed) 
 at a group table with at least two humans, they are mentioned (a ``text_mention``; ``/notify
 off`` turns them off, per user). A mention notifies only in a new message, so the table message
 of the same result is posted anew opening with it and its old copy deleted (``plan``,
-``table_with_mention``): the group gets one message, and the bot spends two of the group's ~20
-requests a minute per move (a post and a deletion) instead of three. When that cannot be (a
+``table_with_mention``): the group gets one message, and the bot spends one or two of the
+group's ~20 requests a minute per move (a post, and a deletion when the budget has room for it)
+instead of three. When the next to move is the player who just moved or a computer, no mention
+is due and the table message is edited in place. When that cannot be (a
 picture whose text is too long for a caption), a separate mention message with the "My cards"
 button replaces the table's previous one and goes when the turn has moved on or the table
 closes. A timer's reminder adds nothing (one notification a turn); the player who just moved
@@ -42,7 +48,8 @@ never gets one (the service sends no notice to the mover).
 
 The parts, one module each: ``answers`` (inline queries -> results), ``moves`` (how each game's
 moves read), ``choices`` (chosen results -> moves), ``mentions`` (the delivery hooks and the
-turn mentions), ``base`` (limits, texts, memory and deletions).
+turn mentions), ``base`` (limits, texts, memory and deletions), ``sweeper`` (the deletions sent
+when the group's budget has room).
 """
 
 from __future__ import annotations
@@ -60,7 +67,6 @@ from bot.telegram.inline.base import (
     NOTIFY,
     PARK_WAIT,
     PLAN_WAIT,
-    RETRY_DELETE_AFTER,
     TEXTS,
     CardPhotos,
     Choice,
@@ -71,6 +77,7 @@ from bot.telegram.inline.base import (
 )
 from bot.telegram.inline.choices import InlineChoices
 from bot.telegram.inline.mentions import TurnMentions
+from bot.telegram.inline.sweeper import RETRY_DELETE_AFTER, Sweeper
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -91,6 +98,7 @@ __all__ = [
     "Handled",
     "InlinePlay",
     "NoticeWay",
+    "Sweeper",
     "parse_query",
     "utf16_length",
 ]

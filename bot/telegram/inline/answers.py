@@ -76,6 +76,7 @@ class InlineAnswers(InlineBase):
             )
         offset = int(query.offset) if query.offset.isdigit() else 0
         page = results[offset : offset + MAX_RESULTS]
+        await self._recall_offered(user.id)  # (after a restart: the earlier answers' results)
         offered = self._per_user(self._offered_ids, user.id)
         for result in page:
             self._remember(offered, result.id, None)
@@ -96,6 +97,8 @@ class InlineAnswers(InlineBase):
             )
         except TelegramError as error:
             logger.info("answerInlineQuery failed: %s", error)
+        # After the answer (the player waits for it): kept for a result chosen across a restart.
+        await self._keep_offered(user.id)
 
     async def _results(
         self, hand: HandView, *, several: bool, wanted: str, used: set[str]

@@ -2,7 +2,8 @@
 
 ``InlineBase`` holds the state of ``bot.telegram.inline.InlinePlay`` (what was offered to whom,
 what was handled, the planned turn mentions), whether inline mode is on, the users' wishes
-(turn mentions, hands in private or inline) and the deletions (batched per update).
+(turn mentions, hands in private or inline) and the deletions (gathered per update, then
+sent by ``bot.telegram.inline.sweeper.Sweeper`` when the group's budget has room).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from telegram import Bot, InlineKeyboardButton
-from telegram.error import TelegramError
 
 from bot.render import N_, Renderer
 from bot.service import ChatRef, HandView, TableInfo, TableService, TurnNotice, UserRef
 from bot.telegram.ids import PLATFORM, where_of
+from bot.telegram.inline.sweeper import Sweeper
 
 if TYPE_CHECKING:
     from bot.telegram.delivery import Delivery
@@ -38,13 +39,16 @@ MAX_RESULT_ID = 64
 NOTIFY = "notify"
 HANDS = "hands"
 MENTION = "mention"
+# A user's latest offered results ({"until", "ids", "texts"}), so a result chosen across a
+# restart is still accepted (the service still refuses it if the table moved on): kept for
+# OFFER_TTL seconds, the latest OFFER_KEPT of them.
+OFFERED = "offered"
+OFFER_TTL = 3600.0
+OFFER_KEPT = 60
 # A result that makes no move (a card of a hand shown read-only, a waiting header).
 LOOK = "~w"
 # A move too long for a result id travels as its index among the legal moves: "~<n>".
 INDEX = "~"
-# After Telegram refused to delete a user's message in a chat (the bot is no admin there), the
-# bot tries again after this many seconds.
-RETRY_DELETE_AFTER = 600.0
 # How long a posted message waits for its chosen_inline_result once feedback was seen.
 PARK_WAIT = 3.0
 # How long a turn notice waits for its table message to say whether it carried the mention.
@@ -174,10 +178,10 @@ class InlineBase:
             weakref.WeakValueDictionary()
         )
         self._wishes: dict[int, str] = {}
-        # deleteMessages works (until a batch fails where single deletions succeed).
-        self._batch_deletes = True
-        # Chats where the bot may not delete users' messages: until when not to try again.
-        self._cannot_delete: dict[int, float] = {}
+        # The deletions, per chat, sent when they delay nothing the players wait for.
+        self.sweeper = Sweeper(
+            bot=bot, state=delivery.book.state, book=delivery.book, clock=delivery.clock
+        )
         # The deletions of the update being handled (see _deleting_together).
         self._trash: ContextVar[list[tuple[int, int, bool]] | None] = ContextVar(
             f"trash-{id(self)}", default=None
@@ -251,12 +255,18 @@ class InlineBase:
         hands = [e for e in result.events if isinstance(e, HandView)]
         return hands[0] if hands else None
 
+    async def resume(self) -> None:
+        """At start: send the deletions a previous process left waiting."""
+        await self.sweeper.resume()
+
     async def close(self) -> None:
-        """On shutdown: stop waiting for feedback, finish the pictures' uploads."""
+        """On shutdown: stop waiting for feedback, keep the waiting deletions for the next
+        start, finish the pictures' uploads."""
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.sweeper.close()
         if self._photos is not None:
             await self._photos.close()
 
@@ -280,7 +290,7 @@ class InlineBase:
         """Delete a message (``own``: the bot's; else a user's, which needs admin rights)."""
         if not isinstance(chat_id, int) or not isinstance(message_id, int):
             return
-        if not own and self._cannot_delete.get(chat_id, 0.0) > self._delivery.clock():
+        if not self.sweeper.may_delete(chat_id, own=own):
             return  # not an admin there (as of a few minutes ago): the message stays
         trash = self._trash.get()
         if trash is not None:
@@ -289,38 +299,49 @@ class InlineBase:
         await self._delete_now([(chat_id, message_id, own)])
 
     async def _delete_now(self, trash: list[tuple[int, int, bool]]) -> None:
-        chats: dict[int, dict[int, bool]] = {}
-        for chat_id, message_id, own in trash:
-            chats.setdefault(chat_id, {})[message_id] = own
-        bot = self._bot()
-        for chat_id, messages in chats.items():
-            ids = sorted(messages)
-            if len(ids) > 1 and self._batch_deletes:
-                try:
-                    await bot.delete_messages(chat_id=chat_id, message_ids=ids)
-                except TelegramError as error:
-                    logger.info("deleteMessages %s in chat %s failed: %s", ids, chat_id, error)
-                else:
-                    for message_id in ids:
-                        self._delivery.book.gone(chat_id, message_id)
-                    continue
-            # One by one: a single message, or a batch refused (the bot may not delete users'
-            # messages there, or the API has no deleteMessages).
-            failed = False
-            for message_id in ids:
-                try:
-                    await bot.delete_message(chat_id=chat_id, message_id=message_id)
-                except TelegramError as error:
-                    logger.info("could not delete %s in chat %s: %s", message_id, chat_id, error)
-                    if not messages[message_id]:
-                        failed = True
-                    continue
-                self._delivery.book.gone(chat_id, message_id)
-            if failed:
-                # Users' messages need admin rights: leave them alone for a while.
-                self._cannot_delete[chat_id] = self._delivery.clock() + RETRY_DELETE_AFTER
-            elif len(ids) > 1:
-                self._batch_deletes = False  # one by one works where the batch did not
+        """Hand deletions to the sweeper: at once while the group's budget has room, else
+        gathered into fewer ``deleteMessages`` calls (``bot.telegram.inline.sweeper``)."""
+        if trash:
+            await self.sweeper.add(trash)
+
+    async def _keep_offered(self, user_id: int) -> None:
+        """Put the user's latest offered results in the adapter state (for a restart)."""
+        ids = list(self._offered_ids.get(user_id, {}))[-OFFER_KEPT:]
+        texts = [[t, r] for t, r in self._offered.get(user_id, {}).items() if r][-OFFER_KEPT:]
+        value = {"until": self._delivery.clock() + OFFER_TTL, "ids": ids, "texts": texts}
+        try:
+            await self._delivery.book.state.state_put(
+                value, platform=PLATFORM, kind=OFFERED, scope=str(user_id)
+            )
+        except Exception as error:
+            logger.warning("could not keep the results offered to %s: %s", user_id, error)
+
+    async def _recall_offered(self, user_id: int) -> None:
+        """The results offered to the user before a restart (once per user and process)."""
+        if user_id in self._offered_ids:
+            return
+        offered: OrderedDict[str, None] = self._per_user(self._offered_ids, user_id)
+        try:
+            found = await self._delivery.book.state.state_get(
+                platform=PLATFORM, kind=OFFERED, scope=str(user_id)
+            )
+        except Exception as error:
+            logger.warning("could not read the results offered to %s: %s", user_id, error)
+            return
+        if not isinstance(found, dict):
+            return
+        until = found.get("until")
+        if not isinstance(until, int | float) or until < self._delivery.clock():
+            return
+        for result_id in found.get("ids") or ():
+            if isinstance(result_id, str) and result_id not in offered:
+                self._remember(offered, result_id, None)
+        texts: dict[str, str] = {}
+        for pair in found.get("texts") or ():
+            if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
+                texts[pair[0]] = pair[1]
+        known = self._per_user(self._offered, user_id)
+        self._remember_offered(user_id, {t: r for t, r in texts.items() if t not in known})
 
     def _lock(self, user_id: int) -> asyncio.Lock:
         lock = self._locks.get(user_id)

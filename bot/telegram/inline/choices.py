@@ -31,6 +31,7 @@ class InlineChoices(InlineBase):
         user = chosen.from_user
         self._feedback = True
         async with self._lock(user.id), self._deleting_together():
+            await self._recall_offered(user.id)
             handled = await self._handle(user, chosen.result_id)
             edited = False
             if handled.choice.kind == "refused" and chosen.inline_message_id is not None:
@@ -64,10 +65,11 @@ class InlineChoices(InlineBase):
         if user is None:
             return
         async with self._lock(user.id), self._deleting_together():
+            await self._recall_offered(user.id)
             text = message.text or ""
             result_id = self._per_user(self._offered, user.id).get(text)
             if not result_id:
-                # Not a result we can match (a restart forgot the answer, or two results had
+                # Not a result we can match (an answer older than an hour, or two results had
                 # this text): it makes no move here; inline feedback, if on, makes it.
                 await self._delete(message.chat.id, message.message_id, own=False)
                 return
