@@ -66,8 +66,6 @@ TEXTS = {
     "in_private": N_("💬 In private"),
     "waiting": N_("⏳ Waiting for {name}"),
     "your_hand": N_("Your hand: {cards}"),
-    "table": N_("Table: {cards}"),
-    "pile": N_("Pile: {card}"),
     "looking": N_("🂠 (only looking at my cards)"),
     "not_playing": N_("You are not playing at a table here"),
     "pick_private": N_("Pick cards one by one in private"),
