@@ -29,13 +29,15 @@ import random
 from collections.abc import Sequence
 
 from engine.ai.base import legal_moves_of
-from engine.cards import FRENCH_RANKS, Card
-from engine.scala40 import Scala40View, can_attach, card_penalty, parse_move
-from engine.scala40.moves import MoveKind
+from engine.ai.scala40_eval import HandEvaluator
+from engine.cards import FRENCH_RANKS, JOKER, Card
+from engine.scala40 import Scala40View, parse_move
+from engine.scala40.moves import Move, MoveKind
 
 __all__ = ["Scala40Player", "easy_scala40", "medium_scala40"]
 
 _ORDER = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
+JOKER_DISCARD = 6.0
 
 
 def _gap(a: Card, b: Card) -> int:
@@ -97,12 +99,16 @@ class Scala40Player:
         seat = view.seat
         assert seat is not None
         hand = list(view.hand)
+        evaluator = HandEvaluator(view)
         swaps = [m for m in moves if kinds[m].kind is MoveKind.SWAP]
         if swaps and self.swaps:
-            return swaps[0]
+            now = evaluator.cost(hand)
+            best = min(swaps, key=lambda m: self._after_swap(evaluator, hand, kinds[m]))
+            if self._after_swap(evaluator, hand, kinds[best]) < now:
+                return best
         melds = [m for m in moves if kinds[m].kind is MoveKind.MELD]
         if melds:
-            return max(melds, key=lambda m: (sum(len(x) for x in kinds[m].melds), -moves.index(m)))
+            return min(melds, key=lambda m: evaluator.cost(_less(hand, *kinds[m].melds)))
         attaches = []
         for m in moves:
             move = kinds[m]
@@ -112,48 +118,52 @@ class Scala40Player:
                 continue  # a joker in hand is worth more than a card fewer, until the close
             attaches.append(m)
         if attaches:
-            return attaches[0]
+            return min(attaches, key=lambda m: evaluator.without(hand, _card(kinds[m].card)))
         discards = [m for m in moves if kinds[m].kind is MoveKind.DISCARD]
         if not discards:
             return moves[0]
         if self.mistakes and rng.random() < self.mistakes:
             return rng.choice(discards)
-        return min(discards, key=lambda m: self._keep_value(view, hand, kinds[m].card))
+        return min(discards, key=lambda m: self._discard_cost(evaluator, hand, kinds[m].card))
 
     def _draw(self, view: Scala40View, moves: Sequence[str]) -> str:
+        """The pozzo whenever the engine offers it: it is offered only to a player who opens
+        with it now, or who has opened and lays it at once, a card nearer going down either way
+        than a blind one from the tallone."""
         if "p" not in moves:
             return "t"
         if "t" not in moves:
             return "p"
-        if not self.pile:
-            return "t"
-        top = view.pile_top
-        assert view.seat is not None and top is not None
-        hand = list(view.hand)
-        if top.is_joker:
-            return "p"
-        helps = usefulness(top, hand) >= 2.0
-        if view.opened[view.seat]:
-            helps = helps or any(can_attach(meld.cards, top) for meld in view.melds)
-        return "p" if helps else "t"
+        return "p" if self.pile else "t"
 
-    def _keep_value(self, view: Scala40View, hand: Sequence[Card], card: Card | None) -> float:
-        """Lower = discard first: useless to us, expensive to hold, no help to the next player."""
-        assert card is not None and view.seat is not None
-        value = 3.0 * usefulness(card, hand)
-        value -= card_penalty(card) / 5.0
-        n = view.players
-        following = next(
-            ((view.seat + k) % n for k in range(1, n) if not view.eliminated[(view.seat + k) % n]),
-            view.seat,
-        )
-        if view.opened[following] and any(can_attach(m.cards, card) for m in view.melds):
-            value += 4.0  # the next player would attach it at once
-        if view.last_move is not None and view.last_move[0] == following:
-            taken = view.last_move[1]
-            if taken.startswith("d ") and taken[2:].upper() == f"{card.rank}{card.suit}":
-                value -= 1.0  # the next player just threw its like away: safe
+    @staticmethod
+    def _after_swap(evaluator: HandEvaluator, hand: Sequence[Card], move: Move) -> float:
+        assert move.card is not None
+        return evaluator.cost([*_less(hand, (move.card,)), Card(JOKER, "")])
+
+    @staticmethod
+    def _discard_cost(evaluator: HandEvaluator, hand: Sequence[Card], card: Card | None) -> float:
+        """Lower = discard first: what the hand is worth without it, and a joker never goes
+        while another card can (the next player would take it)."""
+        assert card is not None
+        value = evaluator.without(hand, card)
+        if card.is_joker:
+            value += JOKER_DISCARD
         return value
+
+
+def _card(card: Card | None) -> Card:
+    assert card is not None
+    return card
+
+
+def _less(hand: Sequence[Card], *melds: Sequence[Card]) -> list[Card]:
+    """``hand`` less the cards of ``melds`` (one copy each)."""
+    rest = list(hand)
+    for meld in melds:
+        for card in meld:
+            rest.remove(card)
+    return rest
 
 
 def easy_scala40() -> Scala40Player:
