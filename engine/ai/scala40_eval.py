@@ -27,8 +27,10 @@ small integers, ``suit * 16 + position`` (ace 1), a hand a sorted tuple of them.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from engine.cards import SUITS, Card
@@ -43,6 +45,7 @@ JOKER_PARTIAL = 1.1
 OPENING_WEIGHT = 0.02
 BASE_DANGER = 0.02
 DANGER_WEIGHT = 0.16
+SCORE_WEIGHT = 2.0
 
 
 def card_code(card: Card) -> int:
@@ -87,13 +90,42 @@ def danger(view: Scala40View) -> float:
     return worst
 
 
+def _codes(cards: Iterable[Card]) -> tuple[tuple[int, ...], int]:
+    """The sorted codes of the real cards, and the number of jokers."""
+    codes: list[int] = []
+    jokers = 0
+    for card in cards:
+        code = card_code(card)
+        if code < 0:
+            jokers += 1
+        else:
+            codes.append(code)
+    return tuple(sorted(codes)), jokers
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """One place for the lowest free card: the cards and jokers left after it, the cards still to
+    find, the points the meld makes (once complete), the penalty of the cards it leaves at risk."""
+
+    rest: tuple[int, ...]
+    jokers: int
+    find: float
+    points: int
+    penalty: int
+    complete: bool = False
+    lone: bool = False
+
+
 class HandEvaluator:
     """Prices hands for one decision of one seat (see the module docstring); lower is better."""
 
-    def __init__(self, view: Scala40View, *, danger_weight: float = DANGER_WEIGHT) -> None:
+    def __init__(self, view: Scala40View, *, danger_weight: float | None = None) -> None:
         assert view.seat is not None
         self.opened = view.opened[view.seat]
         self.jokers_per_meld = view.rules.jokers_per_meld
+        if danger_weight is None:
+            danger_weight = DANGER_WEIGHT
         self.weight = BASE_DANGER + danger_weight * danger(view)
         seen: Counter[int] = Counter()
         for card in view.hand:
@@ -114,20 +146,17 @@ class HandEvaluator:
                 if any(attach_ends(m.shape, Card(rank, suit), view.rules) for m in view.melds)
             )
         self.memo: dict[tuple[tuple[int, ...], int], float] = {}
+        self.options: dict[tuple[tuple[int, ...], int], list[_Option]] = {}
+        # Nearer the elimination score, every point held weighs more (up to 2x more at it).
+        ahead = view.scores[view.seat] / max(1, view.elimination)
+        self.weight *= 1.0 + SCORE_WEIGHT * max(0.0, ahead - 0.5)
 
     # -- the public price ------------------------------------------------------------------
 
     def cost(self, cards: Iterable[Card]) -> float:
         """The cost of holding ``cards`` (see the module docstring)."""
-        codes: list[int] = []
-        jokers = 0
-        for card in cards:
-            code = card_code(card)
-            if code < 0:
-                jokers += 1
-            else:
-                codes.append(code)
-        return self._best(tuple(sorted(codes)), jokers)
+        codes, jokers = _codes(cards)
+        return self._best(codes, jokers)
 
     def without(self, hand: Sequence[Card], card: Card) -> float:
         """The cost of ``hand`` less one copy of ``card``."""
@@ -140,33 +169,27 @@ class HandEvaluator:
     def _outs(self, *codes: int) -> int:
         return sum(self.unseen.get(code, 0) for code in codes)
 
-    def _partial(self, outs: int, points: int) -> float:
+    def _partial(self, outs: int) -> float:
+        """Cards still to find for a partial meld with ``outs`` unseen completions."""
         if outs <= 0:
             return 2 * LONE
-        value = 1.0 + OUTS_WEIGHT / outs
-        if not self.opened:
-            value -= OPENING_WEIGHT * points / 2
-        return value
+        return 1.0 + OUTS_WEIGHT / outs
 
-    def _best(self, cards: tuple[int, ...], jokers: int) -> float:
-        key = (cards, jokers)
-        found = self.memo.get(key)
-        if found is not None:
-            return found
-        if not cards:
-            result = jokers * self.weight * 25
-            self.memo[key] = result
-            return result
+    def _options(self, cards: tuple[int, ...], jokers: int) -> list[_Option]:
+        """Where the lowest card of ``cards`` can go: lone, a partial meld, a complete meld."""
         first = cards[0]
         rest = cards[1:]
         suit, position = first >> 4, first & 15
-        weight = self.weight
-        own = weight * _penalty(first)
+        found = self.options.get((cards, jokers))
+        if found is not None:
+            return found
         lone = 0.0 if first in self.fits else LONE
-        best = lone + own + self._best(rest, jokers)
+        pen = _penalty(first)
+        found = [_Option(rest, jokers, lone, 3 * _points(position, tris=True), pen, lone=True)]
         if jokers:
-            partial = JOKER_PARTIAL - (0 if self.opened else OPENING_WEIGHT * 3 * min(position, 10))
-            best = min(best, partial + own + weight * 25 + self._best(rest, jokers - 1))
+            found.append(
+                _Option(rest, jokers - 1, JOKER_PARTIAL, 3 * _points(position, tris=True), pen + 25)
+            )
         seen_partner: set[int] = set()
         for i, other in enumerate(rest):
             if other in seen_partner or other == first:
@@ -174,11 +197,11 @@ class HandEvaluator:
             seen_partner.add(other)
             o_suit, o_pos = other >> 4, other & 15
             after = rest[:i] + rest[i + 1 :]
-            pair = own + weight * _penalty(other)
+            pair = pen + _penalty(other)
             if o_pos == position and o_suit != suit:
                 outs = self._outs(*(s * 16 + position for s in range(4) if s not in (suit, o_suit)))
-                value = self._partial(outs, 3 * _points(position, tris=True))
-                best = min(best, pair + value + self._best(after, jokers))
+                points = 3 * _points(position, tris=True)
+                found.append(_Option(after, jokers, self._partial(outs), points, pair))
             elif o_suit == suit:
                 gap = o_pos - position
                 low, high = position, o_pos
@@ -189,19 +212,41 @@ class HandEvaluator:
                     around = [p for p in (low - 1, high + 1) if 1 <= p <= 14]
                     ends = [suit * 16 + (1 if p == 14 else p) for p in around]
                     points = sum(_points(p) for p in (low, high)) + _points(min(high + 1, 14))
-                    value = self._partial(self._outs(*ends), points)
-                    best = min(best, pair + value + self._best(after, jokers))
+                    found.append(
+                        _Option(after, jokers, self._partial(self._outs(*ends)), points, pair)
+                    )
                 elif gap == 2:
                     middle = suit * 16 + low + 1
                     points = sum(_points(p) for p in (low, low + 1, high))
-                    value = self._partial(self._outs(middle), points)
-                    best = min(best, pair + value + self._best(after, jokers))
+                    found.append(
+                        _Option(after, jokers, self._partial(self._outs(middle)), points, pair)
+                    )
         for meld, used_jokers, points in self._melds_with(first, rest, jokers):
             after_list = list(rest)
             for code in meld:
                 after_list.remove(code)
-            gain = 0.0 if self.opened else -OPENING_WEIGHT * points
-            best = min(best, gain + self._best(tuple(after_list), jokers - used_jokers))
+            found.append(_Option(tuple(after_list), jokers - used_jokers, 0.0, points, 0, True))
+        self.options[cards, jokers] = found
+        return found
+
+    def _best(self, cards: tuple[int, ...], jokers: int) -> float:
+        """The least cost of a split of the hand (cards still to find, penalty at risk, and
+        before the opening the points it makes as a gain)."""
+        key = (cards, jokers)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        if not cards:
+            result = jokers * self.weight * 25
+            self.memo[key] = result
+            return result
+        weight = self.weight
+        best = math.inf
+        for option in self._options(cards, jokers):
+            value = option.find + weight * option.penalty
+            if not self.opened and not option.lone:
+                value -= OPENING_WEIGHT * option.points * (1.0 if option.complete else 0.5)
+            best = min(best, value + self._best(option.rest, option.jokers))
         self.memo[key] = best
         return best
 

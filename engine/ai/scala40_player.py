@@ -38,6 +38,7 @@ __all__ = ["Scala40Player", "easy_scala40", "medium_scala40"]
 
 _ORDER = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
 JOKER_DISCARD = 6.0
+LINKS_WEIGHT = 0.5
 
 
 def _gap(a: Card, b: Card) -> int:
@@ -93,13 +94,13 @@ class Scala40Player:
             return "in"
         if "t" in moves or "p" in moves:
             return self._draw(view, moves)
-        opening = [m for m in moves if kinds[m].kind is MoveKind.OPEN]
-        if opening:
-            return opening[0]
         seat = view.seat
         assert seat is not None
         hand = list(view.hand)
         evaluator = HandEvaluator(view)
+        opening = [m for m in moves if kinds[m].kind is MoveKind.OPEN]
+        if opening:
+            return opening[0]
         swaps = [m for m in moves if kinds[m].kind is MoveKind.SWAP]
         if swaps and self.swaps:
             now = evaluator.cost(hand)
@@ -143,10 +144,14 @@ class Scala40Player:
 
     @staticmethod
     def _discard_cost(evaluator: HandEvaluator, hand: Sequence[Card], card: Card | None) -> float:
-        """Lower = discard first: what the hand is worth without it, and a joker never goes
-        while another card can (the next player would take it)."""
+        """Lower = discard first: what the hand is worth without it (``HandEvaluator``), plus a
+        little for the links the card has with the others (``usefulness``: a card with several
+        partners keeps several ways to a meld open, which the best split alone does not see); a
+        joker never goes while another card can (the next player would take it)."""
         assert card is not None
-        value = evaluator.without(hand, card)
+        rest = list(hand)
+        rest.remove(card)
+        value = evaluator.cost(rest) + LINKS_WEIGHT * usefulness(card, hand)
         if card.is_joker:
             value += JOKER_DISCARD
         return value
