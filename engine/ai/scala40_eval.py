@@ -175,6 +175,12 @@ class HandEvaluator:
             return 2 * LONE
         return 1.0 + OUTS_WEIGHT / outs
 
+    def _pair(
+        self, rest: tuple[int, ...], jokers: int, outs: int, points: int, penalty: int
+    ) -> _Option:
+        """A partial meld of two cards; one nothing can complete makes no points."""
+        return _Option(rest, jokers, self._partial(outs), points if outs > 0 else 0, penalty)
+
     def _options(self, cards: tuple[int, ...], jokers: int) -> list[_Option]:
         """Where the lowest card of ``cards`` can go: lone, a partial meld, a complete meld."""
         first = cards[0]
@@ -201,7 +207,7 @@ class HandEvaluator:
             if o_pos == position and o_suit != suit:
                 outs = self._outs(*(s * 16 + position for s in range(4) if s not in (suit, o_suit)))
                 points = 3 * _points(position, tris=True)
-                found.append(_Option(after, jokers, self._partial(outs), points, pair))
+                found.append(self._pair(after, jokers, outs, points, pair))
             elif o_suit == suit:
                 gap = o_pos - position
                 low, high = position, o_pos
@@ -212,15 +218,11 @@ class HandEvaluator:
                     around = [p for p in (low - 1, high + 1) if 1 <= p <= 14]
                     ends = [suit * 16 + (1 if p == 14 else p) for p in around]
                     points = sum(_points(p) for p in (low, high)) + _points(min(high + 1, 14))
-                    found.append(
-                        _Option(after, jokers, self._partial(self._outs(*ends)), points, pair)
-                    )
+                    found.append(self._pair(after, jokers, self._outs(*ends), points, pair))
                 elif gap == 2:
                     middle = suit * 16 + low + 1
                     points = sum(_points(p) for p in (low, low + 1, high))
-                    found.append(
-                        _Option(after, jokers, self._partial(self._outs(middle)), points, pair)
-                    )
+                    found.append(self._pair(after, jokers, self._outs(middle), points, pair))
         for meld, used_jokers, points in self._melds_with(first, rest, jokers):
             after_list = list(rest)
             for code in meld:

@@ -6,14 +6,16 @@ melds (40 points or more); **attaccare** = add a card to a table meld; **chiusur
 hand.
 
 The plan of a good club player, in order:
-* draw from the pozzo when its card joins cards of the hand (a tris or a run in the making) or, once
-  opened, fits a table meld; otherwise from the tallone;
+* draw from the pozzo whenever the engine offers it (only to a player who opens with it now, or
+  who has opened and lays it at once: a card nearer going down than a blind one), else the
+  tallone;
 * open as soon as the engine offers an opening (its ``find_opening`` picks the best melds);
-* once opened: take jokers back by swapping, lay every meld the hand holds (the longest first),
-  attach every card that fits (a joker only when that empties or nearly empties the hand);
-* discard the card least useful to the hand (fewest partners for a tris or a run), the costliest
-  to be caught with, and least useful to the next player (a card that fits a table meld helps an
-  opened next player; the card that player has just thrown away is safe);
+* once opened: take a joker back when the hand is better for it, lay the meld that leaves the
+  best hand, attach every card that fits (a joker only when that empties or nearly empties the
+  hand);
+* discard the card whose loss leaves the best hand, priced by the exact hand evaluator of
+  ``engine.ai.scala40_eval`` (melds complete and partial, the unseen cards that complete them,
+  the penalty points at risk as the opponents near the close and our score nears elimination);
 * closing follows: melds and attaches empty the hand, the last card is discarded.
 
 The service's levels: ``hard`` is this player; ``medium`` (``get_player("scala40-medium")``) plays
