@@ -15,7 +15,8 @@ choosing the split of least **cost**, in units of "cards still to find":
 * a lone card costs ``LONE`` (it needs two more cards), nothing once opened when it fits a meld
   on the table (it will be attached);
 * every card outside a complete meld adds ``danger x its penalty``: what it would cost if someone
-  closed now, weighted by how close the opponents are to closing (:func:`danger`);
+  closed now, weighted by how close the opponents are to closing (:func:`danger`) and, past half
+  the elimination score, by how near ours is to it (``SCORE_WEIGHT``);
 * before the opening, the points of the complete melds (and half those a partial would make)
   are a gain, ``OPENING_WEIGHT`` per point: the opening needs 40.
 
