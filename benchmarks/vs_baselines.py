@@ -135,19 +135,35 @@ def _play_scala40(job: Job) -> Result:
     ]
     rng = random.Random(job.seed * 7919 + job.rotation)
     dealer = game.dealer == job.rotation
+    walls: list[float] = []
+    cpus: list[float] = []
     for _ in range(MAX_SCALA40_MOVES):
         if game.is_over:
             break
         seat = game.current_player
         assert seat is not None
-        game = game.play(players[seat].choose(game.view(seat), rng))
+        view = game.view(seat)
+        player = players[seat]
+        began, cpu = time.perf_counter(), time.process_time()
+        move = player.choose(view, rng)
+        if player is level and len(view.legal_moves) > 1:
+            walls.append(time.perf_counter() - began)
+            cpus.append(time.process_time() - cpu)
+        game = game.play(move)
     else:
         raise RuntimeError(f"a Scala 40 match (seed {job.seed}) did not end")
     scores = game.view(None).scores
     own = scores[job.rotation]
     margin = min(s for i, s in enumerate(scores) if i != job.rotation) - own
     return Result(
-        job, game.winner == job.rotation, game.winner is None, dealer, float(margin), (), (), 0
+        job,
+        game.winner == job.rotation,
+        game.winner is None,
+        dealer,
+        float(margin),
+        tuple(walls),
+        tuple(cpus),
+        0,
     )
 
 

@@ -6,14 +6,16 @@ melds (40 points or more); **attaccare** = add a card to a table meld; **chiusur
 hand.
 
 The plan of a good club player, in order:
-* draw from the pozzo when its card joins cards of the hand (a tris or a run in the making) or, once
-  opened, fits a table meld; otherwise from the tallone;
+* draw from the pozzo whenever the engine offers it (only to a player who opens with it now, or
+  who has opened and lays it at once: a card nearer going down than a blind one), else the
+  tallone;
 * open as soon as the engine offers an opening (its ``find_opening`` picks the best melds);
-* once opened: take jokers back by swapping, lay every meld the hand holds (the longest first),
-  attach every card that fits (a joker only when that empties or nearly empties the hand);
-* discard the card least useful to the hand (fewest partners for a tris or a run), the costliest
-  to be caught with, and least useful to the next player (a card that fits a table meld helps an
-  opened next player; the card that player has just thrown away is safe);
+* once opened: take a joker back when the hand is better for it, lay the meld that leaves the
+  best hand, attach every card that fits (a joker only when that empties or nearly empties the
+  hand);
+* discard the card whose loss leaves the best hand, priced by the exact hand evaluator of
+  ``engine.ai.scala40_eval`` (melds complete and partial, the unseen cards that complete them,
+  the penalty points at risk as the opponents near the close and our score nears elimination);
 * closing follows: melds and attaches empty the hand, the last card is discarded.
 
 The service's levels: ``hard`` is this player; ``medium`` (``get_player("scala40-medium")``) plays
@@ -29,13 +31,16 @@ import random
 from collections.abc import Sequence
 
 from engine.ai.base import legal_moves_of
-from engine.cards import FRENCH_RANKS, Card
-from engine.scala40 import Scala40View, can_attach, card_penalty, parse_move
-from engine.scala40.moves import MoveKind
+from engine.ai.scala40_eval import HandEvaluator
+from engine.cards import FRENCH_RANKS, JOKER, Card
+from engine.scala40 import Scala40View, parse_move
+from engine.scala40.moves import Move, MoveKind
 
 __all__ = ["Scala40Player", "easy_scala40", "medium_scala40"]
 
 _ORDER = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
+JOKER_DISCARD = 6.0
+LINKS_WEIGHT = 0.5
 
 
 def _gap(a: Card, b: Card) -> int:
@@ -91,18 +96,22 @@ class Scala40Player:
             return "in"
         if "t" in moves or "p" in moves:
             return self._draw(view, moves)
-        opening = [m for m in moves if kinds[m].kind is MoveKind.OPEN]
-        if opening:
-            return opening[0]
         seat = view.seat
         assert seat is not None
         hand = list(view.hand)
+        evaluator = HandEvaluator(view)
+        opening = [m for m in moves if kinds[m].kind is MoveKind.OPEN]
+        if opening:
+            return opening[0]
         swaps = [m for m in moves if kinds[m].kind is MoveKind.SWAP]
         if swaps and self.swaps:
-            return swaps[0]
+            now = evaluator.cost(hand)
+            best = min(swaps, key=lambda m: self._after_swap(evaluator, hand, kinds[m]))
+            if self._after_swap(evaluator, hand, kinds[best]) < now:
+                return best
         melds = [m for m in moves if kinds[m].kind is MoveKind.MELD]
         if melds:
-            return max(melds, key=lambda m: (sum(len(x) for x in kinds[m].melds), -moves.index(m)))
+            return min(melds, key=lambda m: evaluator.cost(_less(hand, *kinds[m].melds)))
         attaches = []
         for m in moves:
             move = kinds[m]
@@ -112,48 +121,56 @@ class Scala40Player:
                 continue  # a joker in hand is worth more than a card fewer, until the close
             attaches.append(m)
         if attaches:
-            return attaches[0]
+            return min(attaches, key=lambda m: evaluator.without(hand, _card(kinds[m].card)))
         discards = [m for m in moves if kinds[m].kind is MoveKind.DISCARD]
         if not discards:
             return moves[0]
         if self.mistakes and rng.random() < self.mistakes:
             return rng.choice(discards)
-        return min(discards, key=lambda m: self._keep_value(view, hand, kinds[m].card))
+        return min(discards, key=lambda m: self._discard_cost(evaluator, hand, kinds[m].card))
 
     def _draw(self, view: Scala40View, moves: Sequence[str]) -> str:
+        """The pozzo whenever the engine offers it: it is offered only to a player who opens
+        with it now, or who has opened and lays it at once, a card nearer going down either way
+        than a blind one from the tallone."""
         if "p" not in moves:
             return "t"
         if "t" not in moves:
             return "p"
-        if not self.pile:
-            return "t"
-        top = view.pile_top
-        assert view.seat is not None and top is not None
-        hand = list(view.hand)
-        if top.is_joker:
-            return "p"
-        helps = usefulness(top, hand) >= 2.0
-        if view.opened[view.seat]:
-            helps = helps or any(can_attach(meld.cards, top) for meld in view.melds)
-        return "p" if helps else "t"
+        return "p" if self.pile else "t"
 
-    def _keep_value(self, view: Scala40View, hand: Sequence[Card], card: Card | None) -> float:
-        """Lower = discard first: useless to us, expensive to hold, no help to the next player."""
-        assert card is not None and view.seat is not None
-        value = 3.0 * usefulness(card, hand)
-        value -= card_penalty(card) / 5.0
-        n = view.players
-        following = next(
-            ((view.seat + k) % n for k in range(1, n) if not view.eliminated[(view.seat + k) % n]),
-            view.seat,
-        )
-        if view.opened[following] and any(can_attach(m.cards, card) for m in view.melds):
-            value += 4.0  # the next player would attach it at once
-        if view.last_move is not None and view.last_move[0] == following:
-            taken = view.last_move[1]
-            if taken.startswith("d ") and taken[2:].upper() == f"{card.rank}{card.suit}":
-                value -= 1.0  # the next player just threw its like away: safe
+    @staticmethod
+    def _after_swap(evaluator: HandEvaluator, hand: Sequence[Card], move: Move) -> float:
+        assert move.card is not None
+        return evaluator.cost([*_less(hand, (move.card,)), Card(JOKER, "")])
+
+    @staticmethod
+    def _discard_cost(evaluator: HandEvaluator, hand: Sequence[Card], card: Card | None) -> float:
+        """Lower = discard first: what the hand is worth without it (``HandEvaluator``), plus a
+        little for the links the card has with the others (``usefulness``: a card with several
+        partners keeps several ways to a meld open, which the best split alone does not see); a
+        joker never goes while another card can (the next player would take it)."""
+        assert card is not None
+        rest = list(hand)
+        rest.remove(card)
+        value = evaluator.cost(rest) + LINKS_WEIGHT * usefulness(card, hand)
+        if card.is_joker:
+            value += JOKER_DISCARD
         return value
+
+
+def _card(card: Card | None) -> Card:
+    assert card is not None
+    return card
+
+
+def _less(hand: Sequence[Card], *melds: Sequence[Card]) -> list[Card]:
+    """``hand`` less the cards of ``melds`` (one copy each)."""
+    rest = list(hand)
+    for meld in melds:
+        for card in meld:
+            rest.remove(card)
+    return rest
 
 
 def easy_scala40() -> Scala40Player:

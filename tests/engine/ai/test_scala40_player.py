@@ -8,6 +8,7 @@ import pytest
 
 from engine import scala40
 from engine.ai import get_player
+from engine.ai.scala40_eval import HandEvaluator, card_code
 from engine.ai.scala40_player import usefulness
 from engine.cards import parse_cards
 
@@ -108,3 +109,59 @@ def test_the_easy_level_is_a_beginner() -> None:
 def test_bad_mistake_rates_are_refused() -> None:
     with pytest.raises(ValueError, match="mistakes"):
         get_player("scala40", mistakes=2)
+
+
+def _evaluator(hand: str) -> HandEvaluator:
+    game = position([hand, *OTHERS], phase="meld")
+    return HandEvaluator(game.view(0))
+
+
+def test_the_evaluator_prices_melds_partials_and_lone_cards() -> None:
+    evaluator = _evaluator("7D 8D 9D 7C 7S 2B 5C KS QB 3D 4B 6S JB")
+
+    def cost(text: str) -> float:
+        return evaluator.cost(parse_cards(text))
+
+    # A complete meld costs nothing but the points at risk; a partial meld less than two lone
+    # cards; a joker completes a partial.
+    assert cost("7D 8D 9D") < cost("7D 8D") < cost("7D KS")
+    assert cost("7D 8D *") < cost("7D 8D")
+    assert cost("7C 7S") < cost("7C KS")
+    # The ace goes high under Q-K of its suit.
+    assert cost("QB KB AB") < cost("QB KB 2B")
+
+
+def test_a_partial_nothing_can_complete_is_worth_two_lone_cards() -> None:
+    # Both 6D are in the opponents' melds or the hand: 5D 7D waits for nothing.
+    game = position(
+        ["5D 7D 6D KB 2S", *OTHERS],
+        melds=[(1, "6D 6C 6S")],
+        opened=[False, True, False, False],
+        phase="meld",
+    )
+    evaluator = HandEvaluator(game.view(0))
+    assert evaluator.unseen[card_code(parse_cards("6D")[0])] == 0
+    assert evaluator.cost(parse_cards("5D 7D")) == pytest.approx(
+        evaluator.cost(parse_cards("5D 7B"))
+    )
+
+
+def test_it_takes_the_pozzo_whenever_it_is_offered() -> None:
+    game = position(
+        ["5S 9C 9D KB 2D", *OTHERS],
+        melds=[(1, "6S 7S 8S")],
+        opened=[True, True, False, False],
+        pile="9S",
+    )
+    assert "p" in game.view(0).legal_moves
+    assert choose(game) == "p"
+
+
+def test_the_discard_keeps_the_partial_melds() -> None:
+    game = position(
+        ["5S 6S 9C 9D KB 2D", *OTHERS],
+        melds=[(1, "3S 3C 3B")],
+        opened=[True, True, False, False],
+        phase="meld",
+    )
+    assert choose(game) in {"d KB", "d 2D"}
