@@ -2,13 +2,14 @@
 
 By default (``method="pimc"``, ``engine.ai.pimc``) every legal move is tried on the same few
 hundred deals of the unseen cards (weighted by what the others' play says they lack), each played
-out by every seat with a deterministic greedy that weighs each move against the next player's best
-reply, the last cards of a deal solved exactly; the move with the best mean reward (winning the
-smazzata, then the points, then the game) is played. Measured against players written outside the
-project it beats the tree search below (benchmarks/README.md "Against independent players"): a
-tree over a wide information set is starved by its epsilon-greedy playouts, where the flat search
-spends its whole budget comparing the moves on common deals. The budget, the parts and the
-determinism below hold for both (an "iteration" of the flat search is one deal, every move tried).
+out by every seat with a greedy that looks at the next player's hand (a move now and then at
+random), the last cards of a two-sided deal solved exactly; the move with the best mean reward
+(winning the smazzata, then the points, then the game) is played. Measured against players written
+outside the project it beats the tree search below (benchmarks/README.md "Against independent
+players"): a tree over a wide information set is starved by its epsilon-greedy playouts, where the
+flat search spends its whole budget comparing the moves on common deals. The budget, the parts and
+the determinism below hold for both (an "iteration" of the flat search is one deal, every move
+tried).
 
 ``method="ismcts"``: single-observer ISMCTS (Cowling, Powley, Whitehouse 2012), as Di Palma & Lanzi
 (IEEE Trans. Games 2018) used it for Scopone: one tree over this seat's information set; every
@@ -106,7 +107,8 @@ DEFAULT_MARGIN = 0.1
 # The flat search solves a deal exactly when at most this many cards are left after the move.
 DEFAULT_SOLVE = 11
 MAX_SOLVE = 15
-# The flat search's playouts weigh each move against the next player's best reply.
+# The flat search's playouts weigh each move against the next player's best reply (measured: no
+# better, at three times the cost of a playout; off).
 DEFAULT_REPLY = False
 # The fewest deals a determinized flat search ("pimc") compares the moves on.
 MIN_DEALS = 32
@@ -434,9 +436,10 @@ class HardPlayer:
     ``method``: ``"pimc"`` (the default: the flat determinized search of ``engine.ai.pimc``;
     its knobs ``margin`` the reward per point besides winning the smazzata, ``solve`` the most
     cards left after the move for an exact solution of each deal (two sides, no deck; 0: never),
-    ``reply`` playouts weighing each move against the next player's best reply; ``epsilon``
-    defaults to 0 there, deterministic playouts) or ``"ismcts"`` (the tree; ``bias``,
-    ``exploration``, ``max_depth``, ``take_scopa`` and ``win_bonus`` apply to it only).
+    ``reply`` playouts weighing each move against the next player's best reply) or
+    ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
+    ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
+    doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
     """
 
     name = "hard"
@@ -467,7 +470,7 @@ class HardPlayer:
             raise ValueError(f"method must be 'ismcts' or 'pimc'; got {method!r}")
         flat = method == "pimc"
         if epsilon is None:
-            epsilon = 0.0 if flat else 0.2
+            epsilon = 0.2
         if solve is None:
             solve = DEFAULT_SOLVE if flat else 0
         if reply is None:
