@@ -38,6 +38,10 @@ its own tree from its own seed, and the root statistics are summed); the seeds c
 and the sums are taken in a fixed order, so iterations mode stays deterministic.
 ``HardPlayer.plan`` / ``finish`` let a caller run the parts of one search in processes it already
 has (the bot's computer workers) and merge them the same way.
+
+One module although long: the player, its budget, the tree search and the parts of one search
+(plan, run_part, merge) share the search parameters and the move keys, and the bot's workers
+import ``run_part`` from here.
 """
 
 from __future__ import annotations
