@@ -18,7 +18,8 @@ Baselines: ``flatmc``, ``expert``, ``greedy`` (the beginner), ``simgreedy`` (Sco
 ``rummy`` (Scala 40). With
 three or more seats the level plays one seat against baselines in all the others.
 A partial run (SIGINT / SIGTERM) prints what was played in whole rotations; a running summary is
-printed every ``--every`` results, so a killed run still leaves its figures.
+printed every ``--every`` results, so a killed run still leaves its figures; ``--log FILE``
+appends each deal's or game's result as a JSON line (to pair two runs on the same seeds).
 """
 
 from __future__ import annotations
@@ -228,6 +229,20 @@ def summary(t: Tally, *, unit: str, level: str, baseline: str, seats: int) -> li
     return lines
 
 
+def _log_line(r: Result) -> dict[str, Any]:
+    """One result as a JSON object (``--log``): enough to pair two runs deal by deal."""
+    return {
+        "seed": r.job.seed,
+        "rotation": r.job.rotation,
+        "won": r.won,
+        "tie": r.tie,
+        "dealer": r.dealer,
+        "margin": r.margin,
+        "moves": len(r.move_cpu),
+        "cpu": round(sum(r.move_cpu), 3),
+    }
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -245,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=None, help="hard: iterations per move")
     parser.add_argument("--seconds", type=float, default=None, help="hard: seconds per move")
     parser.add_argument("--every", type=int, default=50, help="print a running summary")
+    parser.add_argument(
+        "--log", type=Path, default=None, help="append one JSON line per deal or game played"
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -297,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for result in in_processes(play, jobs, args.jobs):
             done.append(result)
+            if args.log is not None:
+                with args.log.open("a") as log:
+                    log.write(json.dumps(_log_line(result)) + "\n")
             if len(done) % args.every == 0 and len(done) % places == 0:
                 t = Tally()
                 for r in done:

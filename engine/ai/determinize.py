@@ -82,6 +82,9 @@ class InfoSet:
     unlikely: tuple[int, ...]
     missing: tuple[int, ...] = ()
     doubtful: tuple[int, ...] = ()
+    # The game's points of each side before this smazzata, and the points that win the game.
+    points: tuple[int, ...] = ()
+    target: int = 0
 
     @property
     def left(self) -> int:
@@ -177,6 +180,8 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
         doubtful=tuple(m & unseen & ~u for m, u in zip(doubtful, unlikely, strict=True))
         if any(doubtful)
         else (),
+        points=tuple(view.points),
+        target=view.target,
     )
 
 

@@ -1,12 +1,24 @@
-"""The "hard" Scopa-family player: Information-Set Monte Carlo Tree Search with determinization.
+"""The "hard" Scopa-family player: a determinized search, flat (the default) or a tree.
 
-Single-observer ISMCTS (Cowling, Powley, Whitehouse 2012), as Di Palma & Lanzi (IEEE Trans. Games
-2018) used it for Scopone: one tree over this seat's information set; every iteration deals the
-unseen cards anew (``engine.ai.determinize``), walks the tree choosing among the moves that deal
-allows (UCB1 with availability counts), adds one node, plays the smazzata out with epsilon-greedy
-moves on the engine's fast path, and backs up the smazzata's score difference, each node from the
-side of the player who made its move. The root's first visits are steered by the medium player's
-judgement of each move (progressive bias, fading with visits; ``bias=0`` turns it off).
+By default (``method="pimc"``, ``engine.ai.pimc``) every legal move is tried on the same few
+hundred deals of the unseen cards (weighted by what the others' play says they lack), each played
+out by every seat with a greedy that looks at the next player's hand (a move now and then at
+random), the last cards of a two-sided deal solved exactly; the move with the best mean reward
+(winning the smazzata, then the points, then the game) is played. Measured against players written
+outside the project it beats the tree search below (benchmarks/README.md "Against independent
+players"): a tree over a wide information set is starved by its epsilon-greedy playouts, where the
+flat search spends its whole budget comparing the moves on common deals. The budget, the parts and
+the determinism below hold for both (an "iteration" of the flat search is one deal, every move
+tried).
+
+``method="ismcts"``: single-observer ISMCTS (Cowling, Powley, Whitehouse 2012), as Di Palma & Lanzi
+(IEEE Trans. Games 2018) used it for Scopone: one tree over this seat's information set; every
+iteration deals the unseen cards anew (``engine.ai.determinize``), walks the tree choosing among
+the moves that deal allows (UCB1 with availability counts), adds one node, plays the smazzata out
+with epsilon-greedy moves on the engine's fast path, and backs up the smazzata's score difference,
+each node from the side of the player who made its move. The root's first visits are steered by the
+medium player's judgement of each move (progressive bias, fading with visits; ``bias=0`` turns it
+off).
 
 Playouts (``lookahead``, the default): epsilon-greedy where the greedy move also looks at the next
 player's hand of the deal being played out and counts a scopa it would leave against itself
@@ -26,6 +38,10 @@ its own tree from its own seed, and the root statistics are summed); the seeds c
 and the sums are taken in a fixed order, so iterations mode stays deterministic.
 ``HardPlayer.plan`` / ``finish`` let a caller run the parts of one search in processes it already
 has (the bot's computer workers) and merge them the same way.
+
+One module although long: the player, its budget, the tree search and the parts of one search
+(plan, run_part, merge) share the search parameters and the move keys, and the bot's workers
+import ``run_part`` from here.
 """
 
 from __future__ import annotations
@@ -49,6 +65,7 @@ from engine.ai.determinize import (
     with_fuori,
 )
 from engine.ai.medium import Judge
+from engine.ai.pimc import evaluate, solve_cost, solving
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, VALUE, indices_of
 from engine.scopa.capture import capture_masks
@@ -86,6 +103,21 @@ DEFAULT_WIN_BONUS = 1.0
 REWARD_SCALE = 6.0
 # Progressive bias weight of the medium player's judgement at the root (0: plain ISMCTS).
 DEFAULT_BIAS = 10.0
+# The search: "pimc", the determinized flat search of ``engine.ai.pimc`` (every move on the same
+# deals, strong deterministic playouts, the last cards solved exactly), or "ismcts", the tree.
+DEFAULT_METHOD = "pimc"
+# The flat search's reward per point of difference, besides 1 for winning the smazzata.
+DEFAULT_MARGIN = 0.1
+# The flat search solves a deal exactly when at most this many cards are left after the move.
+DEFAULT_SOLVE = 11
+MAX_SOLVE = 15
+# The flat search's playouts weigh each move against the next player's best reply (measured: no
+# better, at three times the cost of a playout; off).
+DEFAULT_REPLY = False
+# The fewest deals a determinized flat search ("pimc") compares the moves on.
+MIN_DEALS = 32
+# ... and the most: beyond, the moves' means no longer move (late moves finish early).
+MAX_DEALS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +134,10 @@ class SearchParams:
     cpu_cap: float | None = None
     max_depth: int = 1 << 10
     take_scopa: bool = False
+    method: str = "ismcts"
+    margin: float = 0.1
+    solve: int = 0
+    reply: bool = False
 
 
 class _Node:
@@ -167,6 +203,14 @@ def _moves(
     return capturing + keys
 
 
+def legal_keys(info: InfoSet) -> list[int]:
+    """The seat's legal moves in ``info`` as move keys, in a fixed order (the engine's rules)."""
+    hands: list[list[int]] = [[] for _ in range(info.fast.players)]
+    hands[info.seat] = indices_of(info.hand)
+    state = State(hands, info.table, [], [], [], -1, info.seat, info.left)
+    return sorted(_moves(state, info.fast, {}))
+
+
 def _apply(state: State, key: int, fast: FastRules) -> None:
     card = key & 63
     capture = key >> 6
@@ -217,6 +261,20 @@ def search(
     ``params.bias * prior / (visits + 1)`` that fades as the move's own statistics grow, and the
     root tries its moves best prior first.
     """
+    if params.method == "pimc":
+        return evaluate(
+            info,
+            legal_keys(info),
+            params.iterations,
+            seed,
+            epsilon=params.epsilon,
+            margin=params.margin,
+            lookahead=params.lookahead,
+            solve=params.solve,
+            cpu_cap=params.cpu_cap,
+            reply=params.reply,
+            seconds=params.seconds,
+        )
     rng = random.Random(seed)
     fast = info.fast
     side_of = fast.side_of
@@ -379,6 +437,13 @@ class HardPlayer:
     ``max_depth`` limits the tree (1: flat Monte Carlo with UCB at the root; for experiments).
     ``take_scopa``: in the tree every seat sweeps the table when it can (its other moves are not
     searched there), so the search never counts on an opponent missing a scopa.
+    ``method``: ``"pimc"`` (the default: the flat determinized search of ``engine.ai.pimc``;
+    its knobs ``margin`` the reward per point besides winning the smazzata, ``solve`` the most
+    cards left after the move for an exact solution of each deal (two sides, no deck; 0: never),
+    ``reply`` playouts weighing each move against the next player's best reply) or
+    ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
+    ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
+    doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
     """
 
     name = "hard"
@@ -389,7 +454,7 @@ class HardPlayer:
         iterations: int | None = None,
         seconds: float | None = None,
         work: int | None = None,
-        epsilon: float = 0.2,
+        epsilon: float | None = None,
         exploration: float = 0.7,
         workers: int = 1,
         inference: bool = True,
@@ -400,7 +465,24 @@ class HardPlayer:
         doubtful: bool = True,
         max_depth: int = 1 << 10,
         take_scopa: bool = True,
+        method: str = DEFAULT_METHOD,
+        margin: float = DEFAULT_MARGIN,
+        solve: int | None = None,
+        reply: bool | None = None,
     ) -> None:
+        if method not in ("ismcts", "pimc"):
+            raise ValueError(f"method must be 'ismcts' or 'pimc'; got {method!r}")
+        flat = method == "pimc"
+        if epsilon is None:
+            epsilon = 0.2
+        if solve is None:
+            solve = DEFAULT_SOLVE if flat else 0
+        if reply is None:
+            reply = DEFAULT_REPLY and flat
+        if type(solve) is not int or not 0 <= solve <= MAX_SOLVE:
+            raise ValueError(f"solve must be a whole number from 0 to {MAX_SOLVE}; got {solve!r}")
+        if not (isinstance(margin, int | float) and margin >= 0):
+            raise ValueError(f"margin must be a number >= 0; got {margin!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
         if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
@@ -434,6 +516,10 @@ class HardPlayer:
             cpu_cap=None if cpu_cap is None else float(cpu_cap),
             max_depth=max_depth,
             take_scopa=bool(take_scopa),
+            method=method,
+            margin=float(margin),
+            solve=solve,
+            reply=bool(reply),
         )
         self.work = work
         self.workers = workers
@@ -453,6 +539,17 @@ class HardPlayer:
         iteration grows with the cards left to play)."""
         if self.work is None:
             return self.params
+        if self.params.method == "pimc":
+            # A deal costs one playout per legal move.
+            moves = len(legal_keys(info))
+            cost = info.left + WORK_OVERHEAD
+            if self.params.reply:
+                # The reply playouts weigh each move against the next hand: dearer with big hands.
+                cost += cost * max(info.hand_counts) // 4
+            if solving(info, self.params.solve):
+                cost = max(cost, solve_cost(info.left))
+            deals = self.work // (moves * cost)
+            return replace(self.params, iterations=min(MAX_DEALS, max(MIN_DEALS, deals)))
         iterations = max(1, self.work // (info.left + WORK_OVERHEAD))
         return replace(self.params, iterations=iterations)
 
@@ -493,7 +590,7 @@ class HardPlayer:
         return self._conclude(view, moves, stats)
 
     def _priors(self, info: InfoSet, view: ScopaView, plain: Sequence[str]) -> dict[int, float]:
-        if not self.params.bias:
+        if not self.params.bias or self.params.method == "pimc":
             return {}
         judge = Judge(info, view)
         priors = {}
@@ -505,7 +602,10 @@ class HardPlayer:
     def _conclude(
         self, view: ScopaView, moves: Sequence[str], stats: dict[int, tuple[int, float]]
     ) -> str:
-        self.last_iterations = sum(v for v, _ in stats.values())
+        if self.params.method == "pimc":  # every move tried on every deal: the deals
+            self.last_iterations = max(v for v, _ in stats.values())
+        else:
+            self.last_iterations = sum(v for v, _ in stats.values())
         text = move_text(_best(stats))
         if text not in moves:  # the search follows the engine's rules: never happens
             raise AssertionError(f"the search chose {text}, which is not among {moves}")

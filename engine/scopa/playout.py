@@ -245,6 +245,7 @@ def play_out(
     epsilon: float = 1.0,
     cache: dict[int, tuple[int, float]] | None = None,
     lookahead: bool = False,
+    reply: bool = False,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
@@ -253,7 +254,9 @@ def play_out(
     (mutated). Each move is random with probability ``epsilon``, else greedy (``cache``: see
     ``greedy_move``; the same dict may serve every playout under the same ``fast``). With
     ``lookahead`` (default capture rules only) the greedy moves also look at the next player's
-    hand: a move that leaves it a scopa counts the scopa against itself (see ``_lookahead_out``).
+    hand: a move that leaves it a scopa counts the scopa against itself (see ``_lookahead_out``);
+    with ``reply`` as well, every move counts against itself the best capture the next player's
+    hand makes on the table it leaves (``_reply_out``).
     """
     rnd = rng.random
     n = fast.players
@@ -266,6 +269,21 @@ def play_out(
     if lookahead and greedy and not (asso or s15):
         if cache is None:
             cache = {}
+        if reply:
+            return _reply_out(
+                fast,
+                hands,
+                table,
+                deck,
+                captured,
+                scope,
+                last_taker,
+                seat,
+                rnd,
+                epsilon,
+                cache,
+                left,
+            )
         return _lookahead_out(
             fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon, cache, left
         )
@@ -439,6 +457,129 @@ def _lookahead_out(
                         total = base + value_of[c]
                         if total <= 10 and danger >> total & 1:
                             worth -= SCOPA_WORTH
+                    if worth > best or (
+                        worth == best and capture == 0 and throw_rank[c] < throw_rank[card]
+                    ):
+                        card, capture, best = c, 0, worth
+            hand.remove(card)
+        else:
+            card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
+            value = value_of[card]
+            same = table & VALUE_MASK[value]
+            if same:
+                capture = same if not same & (same - 1) else _random_bit(same, rnd)
+            elif table:
+                present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
+                ways = SUM_WAYS_BY_PRESENCE[value][present]
+                capture = _random_way(table, ways, rnd) if ways else 0
+            else:
+                capture = 0
+        left -= 1
+        if capture:
+            table ^= capture
+            captured[side] |= capture | (1 << card)
+            last_taker = side
+            if not table and left:
+                scope[side] += 1
+        else:
+            table |= 1 << card
+        seat = after
+    if table:
+        captured[last_taker if last_taker >= 0 else 0] |= table
+    return totals(captured, scope, fast)
+
+
+def _reply_out(
+    fast: FastRules,
+    hands: list[list[int]],
+    table: int,
+    deck: list[int],
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    rnd: Callable[[], float],
+    epsilon: float,
+    cache: dict[int, tuple[int, float]],
+    left: int,
+) -> list[int]:
+    """``play_out`` under the default capture rules with a greedy that plays against the next
+    player's best reply: every move is worth what it takes (a scopa counts ``SCOPA_WORTH``, a
+    throw costs the card's worth) minus the most the next player's hand of the deal being played
+    out then takes from the table left (its scopa included). "Never leave a scopa", "do not
+    throw the settebello where a 7 takes it", "keep a 7 from being taken" in one figure.
+    """
+    n = fast.players
+    side_of = fast.side_of
+    obbligo = fast.obbligo_di_presa
+    relevant = _AT_MOST
+    value_of = VALUE
+    worth_of = CARD_WORTH
+    throw_rank = THROW_RANK
+
+    def best_reply(rest: int, cards: list[int], sweeps_count: bool) -> float:
+        # The most a card of ``cards`` takes from ``rest``.
+        top = 0.0
+        for c in cards:
+            value = value_of[c]
+            part = rest & relevant[value]
+            if not part:
+                continue
+            whole = part == rest and sweeps_count
+            key = part << 5 | whole << 4 | value
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _best_capture(part, value, asso=False, s15=False, sweeps=whole)
+            worth = found[1]
+            if worth >= 0.0:
+                worth += worth_of[c]
+                if worth > top:
+                    top = worth
+        return top
+
+    while left:
+        hand = hands[seat]
+        if not hand:
+            _deal_round(hands, deck, seat)
+        side = side_of[seat]
+        after = seat + 1 if seat + 1 < n else 0
+        if rnd() >= epsilon:
+            # The next player's hand as it will be (empty: a new round is dealt, unknown here).
+            nxt = hands[after] if left >= 2 else []
+            sweeps_count = left >= 3  # a scopa needs a card left to play after it
+            card, capture, best = -1, 0, _NO_THROW
+            capturing = 0
+            if table:
+                last_play = left == 1
+                for c in hand:
+                    value = value_of[c]
+                    part = table & relevant[value]
+                    if not part:
+                        continue
+                    whole = part == table and not last_play
+                    key = part << 5 | whole << 4 | value
+                    found = cache.get(key)
+                    if found is None:
+                        found = cache[key] = _best_capture(
+                            part, value, asso=False, s15=False, sweeps=whole
+                        )
+                    taken, worth = found
+                    if worth < 0.0:
+                        continue
+                    capturing |= 1 << c
+                    worth += worth_of[c]
+                    rest = table ^ taken
+                    if rest and nxt:
+                        worth -= best_reply(rest, nxt, sweeps_count)
+                    if worth > best or (worth == best and c < card):
+                        card, capture, best = c, taken, worth
+            if not (obbligo and capturing):
+                for c in hand:
+                    if capturing >> c & 1:
+                        continue  # a card that can take must take
+                    worth = -worth_of[c]
+                    if nxt:
+                        worth -= best_reply(table | 1 << c, nxt, sweeps_count)
                     if worth > best or (
                         worth == best and capture == 0 and throw_rank[c] < throw_rank[card]
                     ):

@@ -9,7 +9,7 @@ move and, for each search, the root's visits and reward totals (floats, by ``rep
 Run as a script to print or check digests at a given budget (the 3,000-iteration check is too slow
 for the test suite):
 
-    python -m tests.engine.ai.hard_identity --iterations 3000 --check
+    python -m tests.engine.ai.hard_identity --version legacy --iterations 3000 --check
 """
 
 from __future__ import annotations
@@ -65,14 +65,21 @@ CASES: tuple[Case, ...] = (
 )
 
 
+# The options of each recorded version: "legacy" the player before the time budget, "v2" the tree
+# search of the time budget (lookahead playouts, win bonus, weaker inference), "v3" today's
+# defaults (the determinized flat search, ``engine.ai.pimc``).
+VERSIONS: dict[str, dict[str, Any]] = {
+    "legacy": {**LEGACY, "method": "ismcts"},
+    "v2": {"method": "ismcts"},
+    "v3": {},
+}
+
+
 class _Recording(HardPlayer):
     """``hard``, keeping the root statistics of its last search."""
 
-    def __init__(self, *, iterations: int, legacy: bool) -> None:
-        if legacy:
-            super().__init__(iterations=iterations, **LEGACY)
-        else:
-            super().__init__(iterations=iterations)
+    def __init__(self, *, iterations: int, version: str) -> None:
+        super().__init__(iterations=iterations, **VERSIONS[version])
         self.stats: dict[int, tuple[int, float]] = {}
 
     def _search(
@@ -82,12 +89,12 @@ class _Recording(HardPlayer):
         return self.stats
 
 
-def play_case(case: Case, iterations: int, *, legacy: bool = False) -> tuple[str, list[str]]:
-    """(sha256 hex digest, move strings) of one case at ``iterations``, with today's defaults or
-    (``legacy``) the options that give the hard player of before the time budget."""
+def play_case(case: Case, iterations: int, *, version: str = "v3") -> tuple[str, list[str]]:
+    """(sha256 hex digest, move strings) of one case at ``iterations`` (deals, for the flat
+    search), with the options of ``version`` (``VERSIONS``)."""
     rules = scopa.Rules(**case.rules)
     game = scopa.new_game(rules, seed=case.seed)
-    hard = _Recording(iterations=iterations, legacy=legacy)
+    hard = _Recording(iterations=iterations, version=version)
     easy = get_player("easy")
     rng = random.Random(case.seed)
     digest = hashlib.sha256()
@@ -112,20 +119,21 @@ def play_case(case: Case, iterations: int, *, legacy: bool = False) -> tuple[str
 
 
 def record(
-    iterations: int, names: list[str] | None = None, *, legacy: bool = False
+    iterations: int, names: list[str] | None = None, *, version: str = "v3"
 ) -> dict[str, str]:
     """{case name: digest} at ``iterations`` (all cases, or those named)."""
     return {
-        case.name: play_case(case, iterations, legacy=legacy)[0]
+        case.name: play_case(case, iterations, version=version)[0]
         for case in CASES
         if names is None or case.name in names
     }
 
 
-def key_of(iterations: int, *, legacy: bool) -> str:
+def key_of(iterations: int, *, version: str) -> str:
     """The data file's key: ``"300"`` for the legacy player (the digests recorded before the
-    time budget), ``"v2-300"`` for today's defaults."""
-    return str(iterations) if legacy else f"v2-{iterations}"
+    time budget), ``"v2-300"`` for the tree search of the time budget, ``"v3-300"`` for today's
+    defaults."""
+    return str(iterations) if version == "legacy" else f"{version}-{iterations}"
 
 
 def load() -> dict[str, dict[str, str]]:
@@ -138,19 +146,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
-    parser.add_argument("--legacy", action="store_true", help="the player before the time budget")
+    parser.add_argument("--version", choices=sorted(VERSIONS), default="v3")
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--write", action="store_true", help="record into the data file")
     action.add_argument("--check", action="store_true", help="compare with the data file")
     args = parser.parse_args(argv)
     names = [n for n in args.cases.split(",") if n] or None
-    key = key_of(args.iterations, legacy=args.legacy)
+    key = key_of(args.iterations, version=args.version)
     stored = load() if DATA.exists() else {}
     failed = 0
     for case in CASES:
         if names is not None and case.name not in names:
             continue
-        digest, moves = play_case(case, args.iterations, legacy=args.legacy)
+        digest, moves = play_case(case, args.iterations, version=args.version)
         expected = stored.get(key, {}).get(case.name)
         status = "" if expected is None else ("same" if expected == digest else "DIFFERENT")
         failed += status == "DIFFERENT"

@@ -35,9 +35,14 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
     cards left, never on the clock (unless the CPU cap of a far slower machine is reached)."""
     view = a_view()
     left = sum(view.hand_counts) + view.deck_count
-    small = HardPlayer(work=40 * (left + WORK_OVERHEAD))
+    small = HardPlayer(work=40 * (left + WORK_OVERHEAD), method="ismcts")
     moves = {small.choose(view, random.Random(3)) for _ in range(2)}
     assert len(moves) == 1 and small.last_iterations == 40
+    # The flat search: a deal costs one playout per legal move.
+    count = len([m for m in view.legal_moves if not m.endswith("!")])
+    flat = HardPlayer(work=40 * count * (left + WORK_OVERHEAD), reply=False, solve=0)
+    moves = {flat.choose(view, random.Random(3)) for _ in range(2)}
+    assert len(moves) == 1 and flat.last_iterations == 40
     default = HardPlayer()
     assert default.work == DEFAULT_WORK and default.params.cpu_cap is not None
     assert default.params.iterations is None
@@ -47,29 +52,40 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"work": 0}, {"work": 10, "iterations": 5}, {"win_bonus": -1.0}, {"cpu_cap": 0}],
+    [
+        {"work": 0},
+        {"work": 10, "iterations": 5},
+        {"win_bonus": -1.0},
+        {"cpu_cap": 0},
+        {"method": "alphazero"},
+        {"solve": 40},
+        {"margin": -1},
+    ],
 )
 def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         get_player("hard", **options)
 
 
-def test_a_plan_in_parts_is_a_search_per_part_summed() -> None:
+@pytest.mark.parametrize("method", ["pimc", "ismcts"])
+def test_a_plan_in_parts_is_a_search_per_part_summed(method: str) -> None:
     view = a_view()
-    hard = HardPlayer(iterations=30)
+    hard = HardPlayer(iterations=30, method=method)
     plan = hard.plan(view, random.Random(2), 3)
     assert not isinstance(plan, str)
     assert plan.parts == 3 and len(set(plan.seeds)) == 3
     parts = [run_part(plan, k) for k in range(3)]
-    assert all(sum(v for v, _ in stats.values()) == 30 for stats in parts)
+    # The tree's root visits add up to the iterations; the flat search tries every move each deal.
+    count = sum if method == "ismcts" else max
+    assert all(count(v for v, _ in stats.values()) == 30 for stats in parts)
     move = hard.finish(view, plan, parts)
     assert move in view.legal_moves and hard.last_iterations == 90
-    again = HardPlayer(iterations=30)
+    again = HardPlayer(iterations=30, method=method)
     plan_again = again.plan(view, random.Random(2), 3)
     assert not isinstance(plan_again, str)
     assert again.finish(view, plan_again, [run_part(plan_again, k) for k in range(3)]) == move
     merged = merge(parts)
-    assert sum(v for v, _ in merged.values()) == 90
+    assert count(v for v, _ in merged.values()) == 90
 
 
 def test_a_plan_with_one_legal_move_is_the_move() -> None:

@@ -4,7 +4,8 @@ Speed-ups of the search, the determinizations and the playouts must keep every r
 tie-break and every root statistic. The plain digests were recorded from the code before the
 speed-ups and still hold for the legacy options (``hard_identity.LEGACY``: the player before the
 time budget); the ``v2-`` digests pin today's defaults (lookahead playouts, the win bonus, the
-weaker inference), recorded when they were introduced.
+weaker inference), recorded when they were introduced, and still hold for ``method="ismcts"``;
+the ``v3-`` digests pin today's defaults (the determinized flat search of ``engine.ai.pimc``).
 """
 
 from __future__ import annotations
@@ -16,16 +17,19 @@ from .hard_identity import CASES, Case, key_of, load, play_case
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
-@pytest.mark.parametrize("legacy", [True, False], ids=["legacy", "v2"])
+VERSIONS = ["legacy", "v2", "v3"]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_same_decisions_at_100_iterations(case: Case, legacy: bool) -> None:
-    key = key_of(100, legacy=legacy)
-    assert play_case(case, 100, legacy=legacy)[0] == load()[key][case.name]
+def test_same_decisions_at_100_iterations(case: Case, version: str) -> None:
+    key = key_of(100, version=version)
+    assert play_case(case, 100, version=version)[0] == load()[key][case.name]
 
 
-@pytest.mark.parametrize("legacy", [True, False], ids=["legacy", "v2"])
+@pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", QUICK)
-def test_same_decisions_at_300_iterations(name: str, legacy: bool) -> None:
+def test_same_decisions_at_300_iterations(name: str, version: str) -> None:
     case = next(c for c in CASES if c.name == name)
-    key = key_of(300, legacy=legacy)
-    assert play_case(case, 300, legacy=legacy)[0] == load()[key][name]
+    key = key_of(300, version=version)
+    assert play_case(case, 300, version=version)[0] == load()[key][name]

@@ -1,0 +1,299 @@
+"""Determinized flat search for the "hard" Scopa-family player (Perfect Information Monte Carlo).
+
+Glossary: **smazzata** = one deal played out; **scopa** = a capture that sweeps the table. A
+*determinization* (a *deal* here) is one guess at the hidden cards consistent with what the seat
+has seen, weighted by what the others' play says they lack (``engine.ai.determinize``).
+
+Every legal move of the seat is tried on the **same** deals (common random numbers: the moves are
+compared on the same luck, so far fewer deals separate them than independent samples would), and
+each deal is played out to the end of the smazzata by every seat with the playout policy of
+``engine.scopa.playout`` (greedy with a look one player ahead: no sum left for the next player to
+sweep, captures valued by settebello, denari, primiera cards), a random move now and then
+(``epsilon``: ``hard`` uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and
+tied more), the random draws coming from the search's seed so a search is reproducible. With two
+sides and no deck left, the last cards (``solve``) are played exactly instead: alpha-beta minimax
+over the reward, every hand of the deal known. A move's value is the mean over the deals of the
+reward of its smazzata, for the seat's side: winning the smazzata (``WIN`` for a win, minus it for
+a loss, nothing for a tie) plus ``margin`` times the point difference over the best other side,
+which is what the strength figures count (the deals won) with the points as a tie-break.
+
+The result has the shape of the tree search's root statistics, {move key: (deals, total reward)},
+so ``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from engine.ai.determinize import Dealer, InfoSet, State
+from engine.scopa._tables import VALUE
+from engine.scopa.capture import capture_masks
+from engine.scopa.playout import FastRules, play_out, totals
+
+__all__ = ["WIN", "evaluate", "root_keys"]
+
+# The reward of winning the smazzata (the deal-level metric), against ``margin`` per point.
+WIN = 1.0
+
+
+def solving(info: InfoSet, solve: int) -> bool:
+    """Whether ``evaluate`` plays this position's deals out exactly (``solve``: the most cards
+    left after the move; two sides and no deck only)."""
+    return bool(solve) and info.fast.sides == 2 and info.deck_count == 0 and info.left <= solve + 1
+
+
+def solve_cost(left: int) -> int:
+    """The work units of solving one move of a deal with ``left`` cards to play (measured: each
+    card more about doubles it; 45 units at 9 cards)."""
+    return 45 << (left - 9) if left >= 9 else 45 >> (9 - left)
+
+
+def root_keys(moves: Sequence[tuple[int, int]]) -> list[int]:
+    """Move keys (``capture << 6 | card``) of (card, capture) pairs, in the given order."""
+    return [capture << 6 | card for card, capture in moves]
+
+
+def _apply(state: State, key: int, fast: FastRules) -> None:
+    card = key & 63
+    capture = key >> 6
+    seat = state.seat
+    state.hands[seat].remove(card)
+    state.left -= 1
+    if capture:
+        side = fast.side_of[seat]
+        state.table ^= capture
+        state.captured[side] |= capture | 1 << card
+        state.last_taker = side
+        if not state.table and state.left and not (fast.asso_piglia_tutto and VALUE[card] == 1):
+            state.scope[side] += 1
+    else:
+        state.table |= 1 << card
+    state.seat = seat + 1 if seat + 1 < fast.players else 0
+
+
+# The reward of winning the game (a side reaching the target alone) with this smazzata.
+GAME_WIN = 2.0
+
+
+class Reward:
+    """A smazzata's reward for one side: ``win`` for winning it (minus that for losing, nothing
+    for a tie), ``margin`` per point over the best other side, and ``GAME_WIN`` when the game ends
+    with this smazzata (a side at the target or over it, alone in the lead: plus for the winner,
+    minus for the others). Zero-sum between two sides."""
+
+    __slots__ = ("margin", "points", "target", "win")
+
+    def __init__(self, info: InfoSet, *, margin: float, win: float) -> None:
+        self.margin = margin
+        self.win = win
+        self.points = info.points
+        self.target = info.target
+
+    def of(self, points: Sequence[int], side: int) -> float:
+        own = points[side]
+        if len(points) == 2:
+            diff = own - points[1 - side]
+        else:
+            diff = own - max(p for s, p in enumerate(points) if s != side)
+        reward = self.margin * diff
+        if diff > 0:
+            reward += self.win
+        elif diff < 0:
+            reward -= self.win
+        if self.target and self.points:
+            game = [a + b for a, b in zip(self.points, points, strict=True)]
+            best = max(game)
+            if best >= self.target and game.count(best) == 1:
+                reward += GAME_WIN if game[side] == best else -GAME_WIN
+        return reward
+
+
+class _Solver:
+    """Exact play of the last cards of one deal (every hand known, no deck left): minimax over the
+    reward of two sides with alpha-beta pruning."""
+
+    __slots__ = ("captures", "fast", "nodes", "reward")
+
+    def __init__(self, fast: FastRules, reward: Callable[[Sequence[int], int], float]) -> None:
+        self.fast = fast
+        self.reward = reward
+        self.captures: dict[int, tuple[int, ...]] = {}
+        self.nodes = 0
+
+    def moves(self, hand: list[int], table: int) -> list[int]:
+        fast = self.fast
+        captures = self.captures
+        keys: list[int] = []
+        throws: list[int] = []
+        for card in hand:
+            found = captures.get(table << 6 | card)
+            if found is None:
+                options = capture_masks(
+                    table,
+                    card,
+                    asso_piglia_tutto=fast.asso_piglia_tutto,
+                    scopa_a_15=fast.scopa_a_15,
+                )
+                found = captures[table << 6 | card] = tuple(c << 6 | card for c in options)
+            if found:
+                keys += found
+            else:
+                throws.append(card)
+        if fast.obbligo_di_presa and keys:
+            return keys
+        # Captures first, the bigger first: alpha-beta cuts more.
+        keys.sort(key=lambda k: -(k >> 6).bit_count())
+        return keys + throws
+
+    def value(
+        self,
+        hands: list[list[int]],
+        table: int,
+        captured: list[int],
+        scope: list[int],
+        last_taker: int,
+        seat: int,
+        left: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """Side 0's reward with best play from here (side 0 maximizes, side 1 minimizes: two
+        sides, so one's reward is minus the other's)."""
+        fast = self.fast
+        if not left:
+            piles = captured
+            if table:
+                piles = captured.copy()
+                piles[last_taker if last_taker >= 0 else 0] |= table
+            return self.reward(totals(piles, scope, fast), 0)
+        self.nodes += 1
+        hand = hands[seat]
+        side = fast.side_of[seat]
+        after = seat + 1 if seat + 1 < fast.players else 0
+        maximize = side == 0
+        best = -1e9 if maximize else 1e9
+        for key in self.moves(hand, table):
+            card = key & 63
+            capture = key >> 6
+            index = hand.index(card)
+            del hand[index]
+            if capture:
+                rest = table ^ capture
+                old = captured[side]
+                captured[side] = old | capture | 1 << card
+                sweep = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
+                if sweep:
+                    scope[side] += 1
+                v = self.value(hands, rest, captured, scope, side, after, left - 1, alpha, beta)
+                if sweep:
+                    scope[side] -= 1
+                captured[side] = old
+            else:
+                v = self.value(
+                    hands,
+                    table | 1 << card,
+                    captured,
+                    scope,
+                    last_taker,
+                    after,
+                    left - 1,
+                    alpha,
+                    beta,
+                )
+            hand.insert(index, card)
+            if maximize:
+                if v > best:
+                    best = v
+                if best > alpha:
+                    alpha = best
+            else:
+                if v < best:
+                    best = v
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        return best
+
+
+def evaluate(
+    info: InfoSet,
+    keys: Sequence[int],
+    deals: int | None,
+    seed: int,
+    *,
+    epsilon: float = 0.2,
+    margin: float = 0.1,
+    win: float = WIN,
+    lookahead: bool = True,
+    solve: int = 0,
+    reply: bool = False,
+    cpu_cap: float | None = None,
+    seconds: float | None = None,
+) -> dict[int, tuple[int, float]]:
+    """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
+    solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
+    side (see the module docstring). ``cpu_cap``: stop dealing after that many seconds of this
+    thread's CPU (a safety net on a far slower machine; the deals done so far count); ``seconds``:
+    stop dealing after that much wall time (``deals`` None: only then; at least one deal)."""
+    rng = random.Random(seed)
+    fast = info.fast
+    side = fast.side_of[info.seat]
+    deal = Dealer(info, rng).deal
+    cache: dict[int, tuple[int, float]] = {}
+    sums = dict.fromkeys(keys, 0.0)
+    reward = Reward(info, margin=margin, win=win).of
+    solver = _Solver(fast, reward) if solving(info, solve) else None
+    cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    limit = deals if deals is not None else 1 << 62
+    done = 0
+    while done < limit:
+        if done and (
+            (cpu_deadline is not None and time.thread_time() > cpu_deadline)
+            or (deadline is not None and time.perf_counter() > deadline)
+        ):
+            break
+        done += 1
+        base = deal()
+        for key in keys:
+            state = base.copy()
+            _apply(state, key, fast)
+            if solver is not None:
+                value = solver.value(
+                    state.hands,
+                    state.table,
+                    state.captured,
+                    state.scope,
+                    state.last_taker,
+                    state.seat,
+                    state.left,
+                    -1e9,
+                    1e9,
+                )
+                sums[key] += -value if side else value
+                continue
+            points = play_out(
+                fast,
+                state.hands,
+                state.table,
+                state.deck,
+                state.captured,
+                state.scope,
+                state.last_taker,
+                state.seat,
+                rng,
+                epsilon=epsilon,
+                cache=cache,
+                lookahead=lookahead,
+                reply=reply,
+            )
+            sums[key] += reward(points, side)
+    return {key: (done, total) for key, total in sums.items()}
+
+
+def best_key(stats: Mapping[int, tuple[int, float]]) -> int:
+    """The best mean reward; ties: the lowest key (deterministic)."""
+    return min(stats, key=lambda k: (-stats[k][1] / max(stats[k][0], 1), k))

@@ -1,0 +1,168 @@
+"""The determinized flat search of ``hard`` (``engine.ai.pimc``): its exact endgame, its reward,
+its reply playouts, and the same statistics for the same seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from engine import scopa
+from engine.ai.determinize import info_set
+from engine.ai.ismcts import legal_keys
+from engine.ai.pimc import GAME_WIN, Reward, _Solver, evaluate, solving
+from engine.cards import parse_card
+from engine.scopa import score_smazzata
+from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
+from engine.scopa.capture import capture_masks
+from engine.scopa.playout import FastRules, play_out, totals
+
+
+def _brute(
+    fast: FastRules,
+    hands: list[list[int]],
+    table: int,
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+) -> int:
+    """Side 0's points minus side 1's with best play, by plain minimax (no pruning)."""
+    if not any(hands):
+        piles = captured.copy()
+        if table:
+            piles[last_taker if last_taker >= 0 else 0] |= table
+        points = totals(piles, scope, fast)
+        return points[0] - points[1]
+    side = fast.side_of[seat]
+    left = sum(len(h) for h in hands)
+    values = []
+    for card in list(hands[seat]):
+        options = capture_masks(table, card) or [0]
+        for capture in options:
+            rest = [h.copy() for h in hands]
+            rest[seat].remove(card)
+            piles, sc = captured.copy(), scope.copy()
+            if capture:
+                piles[side] |= capture | 1 << card
+                if capture == table and left > 1:
+                    sc[side] += 1
+                after, taker = table ^ capture, side
+            else:
+                after, taker = table | 1 << card, last_taker
+            values.append(_brute(fast, rest, after, piles, sc, taker, (seat + 1) % fast.players))
+    return max(values) if side == 0 else min(values)
+
+
+class _Diff:
+    """A reward that is the plain point difference (to compare with the brute force)."""
+
+    @staticmethod
+    def of(points: Sequence[int], side: int) -> float:
+        return float(points[side] - points[1 - side])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_endgame_solver_is_exact_minimax(players: int) -> None:
+    fast = FastRules.of(scopa.Rules(variant="scopone" if players == 4 else "scopa"))
+    rng = random.Random(11)
+    per = 2 if players == 4 else 3
+    solver = _Solver(fast, _Diff.of)
+    for _ in range(25):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        hands = [cards[3 + k * per : 3 + (k + 1) * per] for k in range(players)]
+        table = sum(1 << c for c in cards[:3])
+        rest = cards[3 + players * per :]
+        captured = [sum(1 << c for c in rest[::2]), sum(1 << c for c in rest[1::2])]
+        left = players * per
+        expected = _brute(fast, hands, table, captured, [0, 0], 1, 0)
+        got = solver.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9)
+        assert got == expected
+
+
+def test_the_reward_counts_the_deal_the_points_and_the_game() -> None:
+    game = scopa.new_game(scopa.Rules(), seed=3)
+    seat = game.current_player
+    assert seat is not None
+    info = info_set(game.view(seat))
+    reward = Reward(info, margin=0.1, win=1.0)
+    assert reward.of([3, 1], 0) == pytest.approx(1.2)
+    assert reward.of([3, 1], 1) == pytest.approx(-1.2)
+    assert reward.of([2, 2], 0) == 0.0
+    # 11 points in one smazzata end the game (target 11, from 0 - 0).
+    assert reward.of([11, 2], 0) == pytest.approx(1.9 + GAME_WIN)
+    assert reward.of([11, 2], 1) == pytest.approx(-1.9 - GAME_WIN)
+    assert reward.of([11, 11], 0) == 0.0  # tied at the target: the game goes on
+
+
+@pytest.mark.parametrize("variant", ["scopa", "scopone"])
+def test_reply_playouts_take_every_card_once_and_score_as_the_engine(variant: str) -> None:
+    rules = scopa.Rules(variant=variant)
+    fast = FastRules.of(rules)
+    rng = random.Random(5)
+    n = fast.players
+    per = 3 if variant == "scopa" else 9
+    for _ in range(20):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        piles = [0] * fast.sides
+        scope = [0] * fast.sides
+        points = play_out(
+            fast,
+            [cards[4 + k * per : 4 + (k + 1) * per] for k in range(n)],
+            sum(1 << c for c in cards[:4]),
+            cards[4 + n * per :],
+            piles,
+            scope,
+            -1,
+            0,
+            random.Random(1),
+            epsilon=0.0,
+            lookahead=True,
+            reply=True,
+        )
+        assert piles[0] | piles[1] == FULL_MASK and piles[0] & piles[1] == 0
+        expected = score_smazzata(
+            [[parse_card(CARD_TEXT[c]) for c in range(40) if p >> c & 1] for p in piles],
+            scope,
+            rules,
+        )
+        assert [s["total"] for s in expected] == points
+
+
+def test_reply_playouts_do_not_leave_the_settebello_to_a_seven() -> None:
+    """Seat 0 holds 7D and KC on an empty table, seat 1 a 7: the reply greedy throws the king
+    (thrown, the settebello would be taken by the 7), and takes the 7 with it after."""
+    fast = FastRules.of(scopa.Rules())
+    i = {t: n for n, t in enumerate(CARD_TEXT)}
+    piles = [0, 0]
+    play_out(
+        fast,
+        [[i["7D"], i["KC"]], [i["7S"]]],
+        0,
+        [],
+        piles,
+        [0, 0],
+        -1,
+        0,
+        random.Random(0),
+        epsilon=0.0,
+        lookahead=True,
+        reply=True,
+    )
+    assert piles[0] >> i["7D"] & 1
+
+
+def test_same_seed_same_statistics_and_every_move_on_every_deal() -> None:
+    game = scopa.new_game(scopa.Rules(variant="scopone"), seed=7)
+    seat = game.current_player
+    assert seat is not None
+    info = info_set(game.view(seat))
+    keys = legal_keys(info)
+    first = evaluate(info, keys, 40, 123)
+    assert first == evaluate(info, keys, 40, 123)
+    assert set(first) == set(keys) and {v for v, _ in first.values()} == {40}
+    assert not solving(info, 11)  # 36 cards left: played out, not solved
+    assert all(VALUE[k & 63] for k in keys)
