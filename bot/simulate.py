@@ -173,8 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--iterations",
         type=int,
         default=None,
-        help="hard: ISMCTS iterations per move (default: the player's own, 3000, unless "
-        "--seconds is given)",
+        help="hard: iterations per move, a fixed and reproducible budget (one deal with every "
+        "move tried, for the default flat search; default: the player's own deterministic work "
+        "budget, unless --seconds is given)",
     )
     parser.add_argument(
         "--seconds", type=float, default=None, help="hard: seconds per move (default: none)"

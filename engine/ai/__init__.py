@@ -2,8 +2,10 @@
 
 Names (Scopa family): ``random`` (any legal move, every game), ``greedy`` alias ``easy`` (the
 classical beginner: the baseline of every strength figure), ``medium`` (the classical advice with
-card counting, ``engine.ai.medium``), ``hard`` (ISMCTS with determinization, ``engine.ai.ismcts``;
-options ``iterations``, ``seconds``, ``workers``, ``epsilon``, ``exploration``, ``inference``).
+card counting, ``engine.ai.medium``), ``hard`` (a determinized search, ``engine.ai.ismcts``: by
+default flat, every move tried on the same weighted deals with ``engine.ai.pimc``, or the ISMCTS
+tree with ``method="ismcts"``; options ``work``, ``iterations``, ``seconds``, ``workers``,
+``epsilon``, ``inference``, ``method`` and the method's own).
 Scala 40: ``scala40`` (a heuristic club player, ``engine.ai.scala40_player``: the hard level),
 ``scala40-medium`` (the same, one discard in seven at random), ``scala40-easy`` (a beginner: never
 draws from the pozzo nor takes a joker back, a third of its discards at random) and ``random``.
