@@ -22,13 +22,31 @@ import os
 import pickle
 import random
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 logger = logging.getLogger(__name__)
+
+
+class Chooser(Protocol):
+    """What the service needs of a computer player (``engine.ai.Player`` is one): a legal move
+    string for the view's seat. The view is the game's own seat view."""
+
+    def choose(self, view: Any, rng: random.Random) -> str: ...
+
+
+@runtime_checkable
+class SplitChooser(Chooser, Protocol):
+    """A player that can cut one search into parts run elsewhere (root parallelism): ``plan``
+    gives the move at once or a picklable plan of parts, ``finish`` merges the parts' results."""
+
+    def plan(self, view: Any, rng: random.Random, parts: int = 1) -> Any: ...
+
+    def finish(self, view: Any, plan: Any, stats: Sequence[Any]) -> str: ...
+
 
 __all__ = ["LEVELS", "ComputerPlayers", "default_processes"]
 
@@ -64,9 +82,10 @@ CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
 }
 
 
-def _engine_get_player(name: str) -> Any:
+def _engine_get_player(name: str) -> Chooser:
     ai = importlib.import_module("engine.ai")
-    return ai.get_player(name)
+    player: Chooser = ai.get_player(name)
+    return player
 
 
 def default_processes() -> int:
@@ -81,25 +100,25 @@ class ComputerPlayers:
     in that many worker processes, started at the first such move; ``aclose`` stops them."""
 
     def __init__(
-        self, get_player: Callable[[str], Any] | None = None, *, processes: int = 0
+        self, get_player: Callable[[str], Chooser] | None = None, *, processes: int = 0
     ) -> None:
         if type(processes) is not int or processes < 0:
             raise ValueError(f"processes must be a whole number >= 0; got {processes!r}")
         if processes and get_player is not None:
             raise ValueError("worker processes play the engine's players only")
         self._get_player = get_player or _engine_get_player
-        self._players: dict[tuple[str, str], Any] = {}
+        self._players: dict[tuple[str, str], tuple[str, Chooser]] = {}
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
 
     def player_name(self, family: str, level: str) -> str:
         return self._resolve(family, level)[0]
 
-    def _resolve(self, family: str, level: str) -> tuple[str, Any]:
+    def _resolve(self, family: str, level: str) -> tuple[str, Chooser]:
         key = (family, level)
         cached = self._players.get(key)
         if cached is not None:
-            return cached  # type: ignore[no-any-return]
+            return cached
         if level not in LEVELS:
             raise ValueError(f"computer level must be one of {', '.join(LEVELS)}, not {level!r}")
         names = CANDIDATES.get(family, CANDIDATES["scopa"])[level]
@@ -133,7 +152,7 @@ class ComputerPlayers:
                 if (
                     self.processes > 1
                     and (family, level) in SPLIT_LEVELS
-                    and hasattr(self._resolve(family, level)[1], "plan")
+                    and isinstance(self._resolve(family, level)[1], SplitChooser)
                 ):
                     return await self._choose_split(family, level, view, rng, pool)
                 return await loop.run_in_executor(pool, _choose_in_worker, family, level, view, rng)
@@ -151,6 +170,7 @@ class ComputerPlayers:
         with the level's whole budget and its own seed from ``rng``, their root statistics summed
         in a fixed order (the same move for the same ``rng`` and number of processes)."""
         _name, player = self._resolve(family, level)
+        assert isinstance(player, SplitChooser)  # checked by the caller
         plan = await asyncio.to_thread(player.plan, view, rng, self.processes)
         if isinstance(plan, str):
             return plan
