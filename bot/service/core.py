@@ -65,6 +65,7 @@ class TableCore(Languages):
         self._cache_size = cache_size
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._settings = SettingsKeeper(store)
+        self._lobbies_dated = False  # fire_due_timers dates old lobbies once per process
         if season not in seasons.LENGTHS:
             raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
         self.season = season  # how long a leaderboard season lasts (bot.service.seasons)

@@ -479,6 +479,14 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         live in the database, so this works after a restart; call it every few seconds."""
         moment = self.clock() if now is None else now
         results: list[Result] = []
+        if not self._lobbies_dated:
+            # Once per process: lobbies left without an expiry (opened by an older version, or
+            # while LOBBY_TIMEOUT was 0) get one, so none stays open for ever.
+            self._lobbies_dated = True
+            if self.timers.lobby > 0:
+                dated = await self.store.date_lobbies(self.timers.lobby)
+                if dated:
+                    logger.info("%d lobbies without an expiry now expire", dated)
         # Claimed, not just read: with several processes on one database each timer fires in
         # exactly one of them (the claim is a row lock plus a lease; see Store.claim_due).
         claims = await self.store.claim_due(moment, lease=self.timers.claim_lease, limit=limit)

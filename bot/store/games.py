@@ -77,6 +77,19 @@ class GamesMixin(StoreBase):
         async with self.engine.connect() as conn:
             return [int(r[0]) for r in await conn.execute(query)]
 
+    async def date_lobbies(self, seconds: float) -> int:
+        """Give every lobby without an expiry one ``seconds`` after its last change (lobbies
+        opened before lobbies expired, or while expiry was off); the version stays, so nobody's
+        buttons go stale. The number of lobbies dated."""
+        t = schema.tables
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                t.update()
+                .where(t.c.status == "lobby", t.c.deadline.is_(None))
+                .values(deadline=t.c.updated_at + seconds, deadline_kind="lobby")
+            )
+        return int(result.rowcount or 0)
+
     async def claim_due(self, now: float, *, lease: float, limit: int = 100) -> list[DueTimer]:
         """Claim the due timers of open tables (turn timers, lobby expiry) for this process,
         most overdue first.

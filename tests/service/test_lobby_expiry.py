@@ -141,3 +141,25 @@ async def test_a_short_timeout_is_said_in_seconds(
     closed = [e for e in fired.events if isinstance(e, Announcement)]
     assert closed[0].table.id == table and closed[0].data["seconds"] == 45
     assert "minutes" not in closed[0].data
+
+
+async def test_a_lobby_opened_without_an_expiry_gets_one_after_a_restart(
+    make_service: Callable[..., Any], clock: Clock
+) -> None:
+    # Opened by a process where lobbies never expired (as before LOBBY_TIMEOUT existed).
+    old = await make_service(timers=TimerSettings(reminder=0, autoplay=0, lobby=0))
+    created = await old.create_table(CHAT, ADA, "toy")
+    assert created.ok and created.table is not None
+    table = created.table.id
+    opened = clock.now
+    assert await status(old, table) == ("lobby", None, None)
+    # The next process dates it from its last change, keeping its version (buttons stay valid).
+    version = (await old.store.load_table(table)).version  # type: ignore[union-attr]
+    new = await make_service(timers=TimerSettings(reminder=60, autoplay=120, lobby=LOBBY))
+    assert await new.fire_due_timers() == []
+    assert await status(new, table) == ("lobby", opened + LOBBY, "lobby")
+    assert (await new.store.load_table(table)).version == version  # type: ignore[union-attr]
+    clock.now += LOBBY
+    (fired,) = await new.fire_due_timers()
+    assert fired.table is not None and fired.table.id == table
+    assert (await status(new, table))[0] == "abandoned"
