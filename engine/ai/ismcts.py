@@ -65,7 +65,7 @@ from engine.ai.determinize import (
     with_fuori,
 )
 from engine.ai.medium import Judge
-from engine.ai.pimc import evaluate, solve_cost, solving
+from engine.ai.pimc import apply_key, evaluate, solve_cost, solving
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, VALUE, indices_of
 from engine.scopa.capture import capture_masks
@@ -211,24 +211,6 @@ def legal_keys(info: InfoSet) -> list[int]:
     return sorted(_moves(state, info.fast, {}))
 
 
-def _apply(state: State, key: int, fast: FastRules) -> None:
-    card = key & 63
-    capture = key >> 6
-    seat = state.seat
-    state.hands[seat].remove(card)
-    state.left -= 1
-    if capture:
-        side = fast.side_of[seat]
-        state.table ^= capture
-        state.captured[side] |= capture | 1 << card
-        state.last_taker = side
-        if not state.table and state.left and not (fast.asso_piglia_tutto and VALUE[card] == 1):
-            state.scope[side] += 1
-    else:
-        state.table |= 1 << card
-    state.seat = seat + 1 if seat + 1 < fast.players else 0
-
-
 def _rewards(points: Sequence[int], win_bonus: float = 0.0) -> list[float]:
     """Per side: its points minus the best other side's (plus ``win_bonus`` for a win, minus it
     for a loss), scaled."""
@@ -342,11 +324,11 @@ def search(
                     key = untried[int(random_() * len(untried))]
                 child = _Node()
                 children[key] = child
-                _apply(state, key, fast)
+                apply_key(state, key, fast)
                 path.append((child, mover))
                 break
             node = children[best_key]
-            _apply(state, best_key, fast)
+            apply_key(state, best_key, fast)
             path.append((node, mover))
         points = play_out(
             fast,

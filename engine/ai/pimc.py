@@ -32,7 +32,7 @@ from engine.scopa._tables import VALUE
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, play_out, totals
 
-__all__ = ["WIN", "evaluate", "root_keys"]
+__all__ = ["WIN", "apply_key", "evaluate", "root_keys"]
 
 # The reward of winning the smazzata (the deal-level metric), against ``margin`` per point.
 WIN = 1.0
@@ -55,7 +55,9 @@ def root_keys(moves: Sequence[tuple[int, int]]) -> list[int]:
     return [capture << 6 | card for card, capture in moves]
 
 
-def _apply(state: State, key: int, fast: FastRules) -> None:
+def apply_key(state: State, key: int, fast: FastRules) -> None:
+    """Play the move ``key`` (``capture << 6 | card``) on ``state`` in place, for the seat to move
+    (shared by the flat search and the tree)."""
     card = key & 63
     capture = key >> 6
     seat = state.seat
@@ -260,7 +262,7 @@ def evaluate(
         base = deal()
         for key in keys:
             state = base.copy()
-            _apply(state, key, fast)
+            apply_key(state, key, fast)
             if solver is not None:
                 value = solver.value(
                     state.hands,
