@@ -16,6 +16,7 @@ turn timers. Whatever process each update lands on:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import random
@@ -50,6 +51,7 @@ class RoundRobin:
     def __init__(self, ports: list[int]) -> None:
         self.ports = ports
         self.served = [0] * len(ports)
+        self.failures: list[str] = []  # what went wrong forwarding, for failure messages
         self._next = 0
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
@@ -77,15 +79,19 @@ class RoundRobin:
             if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")
         }
         assert self._session is not None
-        for _ in range(len(self.ports)):
-            index = self._next
-            self._next = (self._next + 1) % len(self.ports)
+        first = self._next
+        self._next = (first + 1) % len(self.ports)
+        for step in range(len(self.ports)):  # each backend once, this update's turn first
+            index = (first + step) % len(self.ports)
             url = f"http://127.0.0.1:{self.ports[index]}/telegram"
             try:
                 async with self._session.post(url, data=body, headers=headers) as response:
                     self.served[index] += 1
+                    if response.status != 200:
+                        self.failures.append(f"backend {index}: HTTP {response.status}")
                     return web.Response(status=response.status)
-            except aiohttp.ClientError:
+            except (TimeoutError, aiohttp.ClientError) as error:
+                self.failures.append(f"backend {index}: {error!r}")
                 continue
         return web.Response(status=502)
 
@@ -168,6 +174,7 @@ async def play_out(
     """Random legal presses until the table is over; returns the move presses acknowledged."""
     rng = random.Random(seed)
     accepted = 0
+    recent: collections.deque[str] = collections.deque(maxlen=6)  # for the failure message
     for _ in range(MAX_ROUNDS):
         if await status(engine, table_id) != "playing":
             return accepted
@@ -177,11 +184,21 @@ async def play_out(
             if message is None:
                 continue
             choice = rng.choice(move_buttons(message))
+            shown = _data(message)
             answer = await press(api, message, player, choice)
+            recent.append(f"{player['first_name']} pressed {choice}: {answer.get('text')!r}")
             pressed = True
             if choice.split(":", 2)[2].startswith("?"):
                 if answer.get("text") is not None:
                     continue
+                # The press is answered before the card's captures are shown (an edit of the
+                # same message): wait for them, as a person would, instead of pressing again.
+                with contextlib.suppress(AssertionError):
+                    await api.wait_for(
+                        functools.partial(_changed, api, message, shown),
+                        timeout=5,
+                        what="the captures of the card",
+                    )
                 edited = api.message(player["id"], message.message_id)
                 options = [o for o in move_buttons(edited) if ":?" not in o]
                 if not options:
@@ -200,7 +217,31 @@ async def play_out(
                     )
         if not pressed:
             await asyncio.sleep(0.05)  # the turn is a computer's, or a message is on its way
-    raise AssertionError(f"table {table_id} did not end in {MAX_ROUNDS} rounds")
+    hands = {
+        p["first_name"]: [(m.message_id, m.text, _data(m)) for m in api.bot_messages(p["id"])][-3:]
+        for p in players
+    }
+    raise AssertionError(
+        f"table {table_id} did not end in {MAX_ROUNDS} rounds; last presses {list(recent)}; "
+        f"last private messages {hands}"
+    )
+
+
+async def wait_listening(port: int, timeout: float = 60.0) -> None:
+    """Wait (bounded) until something accepts connections on ``port``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"nothing listens on port {port}") from None
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+        return
 
 
 async def scrape(port: int) -> dict[str, float]:
@@ -258,6 +299,10 @@ async def test_two_bot_processes_on_one_postgresql(pg_url: str, tmp_path: Path) 
             await api.wait_for(
                 lambda: len(api.calls("setWebhook")) >= 2, timeout=60, what="both processes"
             )
+            # A process sets its webhook before it listens on it: wait until both listen, so
+            # the first updates are not all sent to one of them.
+            for port in webhook_ports:
+                await wait_listening(port)
             started = time.perf_counter()
             humans: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = []
             for i in range(HUMAN_TABLES + IDLE_TABLES):
@@ -284,6 +329,9 @@ async def test_two_bot_processes_on_one_postgresql(pg_url: str, tmp_path: Path) 
         finally:
             logs = [await stop_bot(p, tmp_path / f"p{i}") for i, p in enumerate(processes)]
             await balancer.stop()
+            # Shown when the test fails: how updates fared on their way to the processes.
+            print(f"balancer failures: {balancer.failures}; served {balancer.served}")
+            print(f"webhook replies other than 200: {[r for r in api.webhook_replies if r != 200]}")
 
         for process, log in zip(processes, logs, strict=True):
             assert process.returncode == 0, log[-3000:]
