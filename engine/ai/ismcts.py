@@ -65,7 +65,7 @@ from engine.ai.determinize import (
     with_fuori,
 )
 from engine.ai.medium import Judge
-from engine.ai.pimc import apply_key, evaluate, solve_cost, solving
+from engine.ai.pimc import WIN, apply_key, evaluate, solve_cost, solving
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, VALUE, indices_of
 from engine.scopa.capture import capture_masks
@@ -108,6 +108,8 @@ DEFAULT_BIAS = 10.0
 DEFAULT_METHOD = "pimc"
 # The flat search's reward per point of difference, besides 1 for winning the smazzata.
 DEFAULT_MARGIN = 0.1
+# What losing a smazzata costs the flat search, against WIN for winning it (pimc only).
+DEFAULT_LOSS = 1.0
 # The flat search solves a deal exactly when at most this many cards are left after the move.
 DEFAULT_SOLVE = 11
 MAX_SOLVE = 15
@@ -138,6 +140,7 @@ class SearchParams:
     margin: float = 0.1
     solve: int = 0
     reply: bool = False
+    loss: float = 1.0
 
 
 class _Node:
@@ -251,6 +254,7 @@ def search(
             seed,
             epsilon=params.epsilon,
             margin=params.margin,
+            loss=params.loss,
             lookahead=params.lookahead,
             solve=params.solve,
             cpu_cap=params.cpu_cap,
@@ -420,7 +424,9 @@ class HardPlayer:
     ``take_scopa``: in the tree every seat sweeps the table when it can (its other moves are not
     searched there), so the search never counts on an opponent missing a scopa.
     ``method``: ``"pimc"`` (the default: the flat determinized search of ``engine.ai.pimc``;
-    its knobs ``margin`` the reward per point besides winning the smazzata, ``solve`` the most
+    its knobs ``margin`` the reward per point besides winning the smazzata, ``loss`` what
+    losing the smazzata costs against 1 for winning it (below 1: a chance to win is worth more
+    than a safe tie), ``solve`` the most
     cards left after the move for an exact solution of each deal (two sides, no deck; 0: never),
     ``reply`` playouts weighing each move against the next player's best reply) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
@@ -449,6 +455,7 @@ class HardPlayer:
         take_scopa: bool = True,
         method: str = DEFAULT_METHOD,
         margin: float = DEFAULT_MARGIN,
+        loss: float = DEFAULT_LOSS,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -465,6 +472,8 @@ class HardPlayer:
             raise ValueError(f"solve must be a whole number from 0 to {MAX_SOLVE}; got {solve!r}")
         if not (isinstance(margin, int | float) and margin >= 0):
             raise ValueError(f"margin must be a number >= 0; got {margin!r}")
+        if not (isinstance(loss, int | float) and 0 <= loss <= WIN):
+            raise ValueError(f"loss must be a number from 0 to {WIN}; got {loss!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
         if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
@@ -500,6 +509,7 @@ class HardPlayer:
             take_scopa=bool(take_scopa),
             method=method,
             margin=float(margin),
+            loss=float(loss),
             solve=solve,
             reply=bool(reply),
         )

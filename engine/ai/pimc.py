@@ -80,16 +80,20 @@ GAME_WIN = 2.0
 
 
 class Reward:
-    """A smazzata's reward for one side: ``win`` for winning it (minus that for losing, nothing
-    for a tie), ``margin`` per point over the best other side, and ``GAME_WIN`` when the game ends
-    with this smazzata (a side at the target or over it, alone in the lead: plus for the winner,
-    minus for the others). Zero-sum between two sides."""
+    """A smazzata's reward for one side: ``win`` for winning it, minus ``loss`` for losing it
+    (``win`` unless told), nothing for a tie, ``margin`` per point over the best other side, and
+    ``GAME_WIN`` when the game ends with this smazzata (a side at the target or over it, alone in
+    the lead: plus for the winner, minus for the others). Zero-sum between two sides when ``loss``
+    equals ``win``; a smaller ``loss`` prizes the chance of winning over the safety of a tie."""
 
-    __slots__ = ("margin", "points", "target", "win")
+    __slots__ = ("loss", "margin", "points", "target", "win")
 
-    def __init__(self, info: InfoSet, *, margin: float, win: float) -> None:
+    def __init__(
+        self, info: InfoSet, *, margin: float, win: float, loss: float | None = None
+    ) -> None:
         self.margin = margin
         self.win = win
+        self.loss = win if loss is None else loss
         self.points = info.points
         self.target = info.target
 
@@ -103,7 +107,7 @@ class Reward:
         if diff > 0:
             reward += self.win
         elif diff < 0:
-            reward -= self.win
+            reward -= self.loss
         if self.target and self.points:
             game = [a + b for a, b in zip(self.points, points, strict=True)]
             best = max(game)
@@ -114,13 +118,17 @@ class Reward:
 
 class _Solver:
     """Exact play of the last cards of one deal (every hand known, no deck left): minimax over the
-    reward of two sides with alpha-beta pruning."""
+    reward of the side ``me`` (which maximizes it; the other side minimizes it) with alpha-beta
+    pruning."""
 
-    __slots__ = ("captures", "fast", "nodes", "reward")
+    __slots__ = ("captures", "fast", "me", "nodes", "reward")
 
-    def __init__(self, fast: FastRules, reward: Callable[[Sequence[int], int], float]) -> None:
+    def __init__(
+        self, fast: FastRules, reward: Callable[[Sequence[int], int], float], me: int
+    ) -> None:
         self.fast = fast
         self.reward = reward
+        self.me = me
         self.captures: dict[int, tuple[int, ...]] = {}
         self.nodes = 0
 
@@ -161,20 +169,20 @@ class _Solver:
         alpha: float,
         beta: float,
     ) -> float:
-        """Side 0's reward with best play from here (side 0 maximizes, side 1 minimizes: two
-        sides, so one's reward is minus the other's)."""
+        """Side ``me``'s reward with best play from here (``me`` maximizes it, the other side
+        minimizes it)."""
         fast = self.fast
         if not left:
             piles = captured
             if table:
                 piles = captured.copy()
                 piles[last_taker if last_taker >= 0 else 0] |= table
-            return self.reward(totals(piles, scope, fast), 0)
+            return self.reward(totals(piles, scope, fast), self.me)
         self.nodes += 1
         hand = hands[seat]
         side = fast.side_of[seat]
         after = seat + 1 if seat + 1 < fast.players else 0
-        maximize = side == 0
+        maximize = side == self.me
         best = -1e9 if maximize else 1e9
         for key in self.moves(hand, table):
             card = key & 63
@@ -229,6 +237,7 @@ def evaluate(
     epsilon: float = 0.2,
     margin: float = 0.1,
     win: float = WIN,
+    loss: float | None = None,
     lookahead: bool = True,
     solve: int = 0,
     reply: bool = False,
@@ -246,8 +255,8 @@ def evaluate(
     deal = Dealer(info, rng).deal
     cache: dict[int, tuple[int, float]] = {}
     sums = dict.fromkeys(keys, 0.0)
-    reward = Reward(info, margin=margin, win=win).of
-    solver = _Solver(fast, reward) if solving(info, solve) else None
+    reward = Reward(info, margin=margin, win=win, loss=loss).of
+    solver = _Solver(fast, reward, side) if solving(info, solve) else None
     cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
     deadline = None if seconds is None else time.perf_counter() + seconds
     limit = deals if deals is not None else 1 << 62
@@ -275,7 +284,7 @@ def evaluate(
                     -1e9,
                     1e9,
                 )
-                sums[key] += -value if side else value
+                sums[key] += value
                 continue
             points = play_out(
                 fast,

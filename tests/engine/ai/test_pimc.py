@@ -68,7 +68,8 @@ def test_the_endgame_solver_is_exact_minimax(players: int) -> None:
     fast = FastRules.of(scopa.Rules(variant="scopone" if players == 4 else "scopa"))
     rng = random.Random(11)
     per = 2 if players == 4 else 3
-    solver = _Solver(fast, _Diff.of)
+    solver = _Solver(fast, _Diff.of, 0)
+    other = _Solver(fast, _Diff.of, 1)  # the same position judged by the other side
     for _ in range(25):
         cards = list(range(40))
         rng.shuffle(cards)
@@ -80,6 +81,7 @@ def test_the_endgame_solver_is_exact_minimax(players: int) -> None:
         expected = _brute(fast, hands, table, captured, [0, 0], 1, 0)
         got = solver.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9)
         assert got == expected
+        assert other.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9) == -expected
 
 
 def test_the_reward_counts_the_deal_the_points_and_the_game() -> None:
@@ -95,6 +97,11 @@ def test_the_reward_counts_the_deal_the_points_and_the_game() -> None:
     assert reward.of([11, 2], 0) == pytest.approx(1.9 + GAME_WIN)
     assert reward.of([11, 2], 1) == pytest.approx(-1.9 - GAME_WIN)
     assert reward.of([11, 11], 0) == 0.0  # tied at the target: the game goes on
+    # A loss may cost less than a win earns: a chance of winning then beats a safe tie.
+    hopeful = Reward(info, margin=0.1, win=1.0, loss=0.5)
+    assert hopeful.of([3, 1], 0) == pytest.approx(1.2)
+    assert hopeful.of([3, 1], 1) == pytest.approx(-0.7)
+    assert hopeful.of([2, 2], 1) == 0.0
 
 
 @pytest.mark.parametrize("variant", ["scopa", "scopone"])
