@@ -141,6 +141,7 @@ class SearchParams:
     solve: int = 0
     reply: bool = False
     loss: float = 1.0
+    sweep: bool = False
 
 
 class _Node:
@@ -259,6 +260,7 @@ def search(
             solve=params.solve,
             cpu_cap=params.cpu_cap,
             reply=params.reply,
+            sweep=params.sweep,
             seconds=params.seconds,
         )
     rng = random.Random(seed)
@@ -428,7 +430,8 @@ class HardPlayer:
     losing the smazzata costs against 1 for winning it (below 1: a chance to win is worth more
     than a safe tie), ``solve`` the most
     cards left after the move for an exact solution of each deal (two sides, no deck; 0: never),
-    ``reply`` playouts weighing each move against the next player's best reply) or
+    ``reply`` playouts weighing each move against the next player's best reply, ``sweep``
+    playouts whose random moves never miss a sweep) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -456,6 +459,7 @@ class HardPlayer:
         method: str = DEFAULT_METHOD,
         margin: float = DEFAULT_MARGIN,
         loss: float = DEFAULT_LOSS,
+        sweep: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -510,6 +514,7 @@ class HardPlayer:
             method=method,
             margin=float(margin),
             loss=float(loss),
+            sweep=bool(sweep),
             solve=solve,
             reply=bool(reply),
         )

@@ -241,6 +241,7 @@ def evaluate(
     lookahead: bool = True,
     solve: int = 0,
     reply: bool = False,
+    sweep: bool = False,
     cpu_cap: float | None = None,
     seconds: float | None = None,
 ) -> dict[int, tuple[int, float]]:
@@ -300,6 +301,7 @@ def evaluate(
                 cache=cache,
                 lookahead=lookahead,
                 reply=reply,
+                sweep=sweep,
             )
             sums[key] += reward(points, side)
     return {key: (done, total) for key, total in sums.items()}

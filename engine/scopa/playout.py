@@ -246,6 +246,7 @@ def play_out(
     cache: dict[int, tuple[int, float]] | None = None,
     lookahead: bool = False,
     reply: bool = False,
+    sweep: bool = False,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
@@ -256,7 +257,8 @@ def play_out(
     ``lookahead`` (default capture rules only) the greedy moves also look at the next player's
     hand: a move that leaves it a scopa counts the scopa against itself (see ``_lookahead_out``);
     with ``reply`` as well, every move counts against itself the best capture the next player's
-    hand makes on the table it leaves (``_reply_out``).
+    hand makes on the table it leaves (``_reply_out``); with ``sweep`` (lookahead playouts only),
+    a random move is a sweep whenever one of the hand's cards sweeps the table.
     """
     rnd = rng.random
     n = fast.players
@@ -285,7 +287,19 @@ def play_out(
                 left,
             )
         return _lookahead_out(
-            fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon, cache, left
+            fast,
+            hands,
+            table,
+            deck,
+            captured,
+            scope,
+            last_taker,
+            seat,
+            rnd,
+            epsilon,
+            cache,
+            left,
+            sweep,
         )
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
@@ -385,6 +399,7 @@ def _lookahead_out(
     epsilon: float,
     cache: dict[int, tuple[int, float]],
     left: int,
+    sweep: bool = False,
 ) -> list[int]:
     """``play_out`` under the default capture rules with a greedy that looks one player ahead.
 
@@ -463,17 +478,30 @@ def _lookahead_out(
                         card, capture, best = c, 0, worth
             hand.remove(card)
         else:
-            card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
-            value = value_of[card]
-            same = table & VALUE_MASK[value]
-            if same:
-                capture = same if not same & (same - 1) else _random_bit(same, rnd)
-            elif table:
-                present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
-                ways = SUM_WAYS_BY_PRESENCE[value][present]
-                capture = _random_way(table, ways, rnd) if ways else 0
+            card = -1
+            if sweep and table and left >= 2:
+                # A sweep is never missed, even by a random move: the table's sum is a card's.
+                total = _table_sum(table)
+                if total <= 10:
+                    for c in hand:
+                        if value_of[c] == total:
+                            card = c
+                            break
+            if card >= 0:
+                hand.remove(card)
+                capture = table
             else:
-                capture = 0
+                card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
+                value = value_of[card]
+                same = table & VALUE_MASK[value]
+                if same:
+                    capture = same if not same & (same - 1) else _random_bit(same, rnd)
+                elif table:
+                    present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
+                    ways = SUM_WAYS_BY_PRESENCE[value][present]
+                    capture = _random_way(table, ways, rnd) if ways else 0
+                else:
+                    capture = 0
         left -= 1
         if capture:
             table ^= capture

@@ -173,3 +173,30 @@ def test_same_seed_same_statistics_and_every_move_on_every_deal() -> None:
     assert set(first) == set(keys) and {v for v, _ in first.values()} == {40}
     assert not solving(info, 11)  # 36 cards left: played out, not solved
     assert all(VALUE[k & 63] for k in keys)
+
+
+@pytest.mark.parametrize("sweep", [False, True])
+def test_sweep_playouts_never_miss_a_sweep_even_at_random(sweep: bool) -> None:
+    """With ``sweep`` a random playout move is the sweep when a card of the hand sweeps the
+    table; without it, the random moves miss some."""
+    fast = FastRules.of(scopa.Rules())
+    index = {text: i for i, text in enumerate(CARD_TEXT)}
+    swept = 0
+    for seed in range(40):
+        scope = [0, 0]
+        play_out(
+            fast,
+            [[index["5C"], index["2S"]], [index["7S"], index["3B"]]],
+            1 << index["5D"],
+            [],
+            [0, 0],
+            scope,
+            -1,
+            0,
+            random.Random(seed),
+            epsilon=0.99,
+            lookahead=True,
+            sweep=sweep,
+        )
+        swept += scope[0] >= 1
+    assert swept == 40 if sweep else swept < 40
