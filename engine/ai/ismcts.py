@@ -428,10 +428,10 @@ class HardPlayer:
     ``method``: ``"pimc"`` (the default: the flat determinized search of ``engine.ai.pimc``;
     its knobs ``margin`` the reward per point besides winning the smazzata, ``loss`` what
     losing the smazzata costs against 1 for winning it (below 1: a chance to win is worth more
-    than a safe tie), ``solve`` the most
-    cards left after the move for an exact solution of each deal (two sides, no deck; 0: never),
-    ``reply`` playouts weighing each move against the next player's best reply, ``sweep``
-    playouts whose random moves never miss a sweep) or
+    than a safe tie), ``solve`` the most cards left after the move for an exact solution of each
+    deal (two sides, no deck; 0: never), ``reply`` playouts weighing each move against the next
+    player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
+    ``reply``)) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.

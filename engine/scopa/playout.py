@@ -257,8 +257,9 @@ def play_out(
     ``lookahead`` (default capture rules only) the greedy moves also look at the next player's
     hand: a move that leaves it a scopa counts the scopa against itself (see ``_lookahead_out``);
     with ``reply`` as well, every move counts against itself the best capture the next player's
-    hand makes on the table it leaves (``_reply_out``); with ``sweep`` (lookahead playouts only),
-    a random move is a sweep whenever one of the hand's cards sweeps the table.
+    hand makes on the table it leaves (``_reply_out``); with ``sweep`` (lookahead playouts
+    without ``reply``), a random move is a sweep whenever one of the hand's cards sweeps the
+    table.
     """
     rnd = rng.random
     n = fast.players
