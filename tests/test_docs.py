@@ -122,7 +122,9 @@ def test_the_repository_cites_nothing_outside_itself() -> None:
         ).stdout.split()
     except (OSError, subprocess.CalledProcessError):  # not a git checkout: walk the tree
         listed = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if ".git" not in p.parts]
-    pattern = re.compile("shared" + r"/rules|\[00[0-4]\]")
+    # The spec this project was written from (a file named RULES + ".md" and its numbered sources)
+    # is not in a clone: docs/rules.md stands in its place.
+    pattern = re.compile("shared" + r"/rules|\[00[0-4]\]|RULES" + r"\.md")
     offenders = []
     for name in listed:
         path = ROOT / name

@@ -1,5 +1,5 @@
 """The baselines' own Scopa arithmetic: cards as numbers, captures, scoring, deals consistent with
-a seat's view, and a cheap greedy playout. Written from RULES.md, not from ``engine.scopa``'s
+a seat's view, and a cheap greedy playout. Written from docs/rules.md, not from ``engine.scopa``'s
 internals (only the public view and its move strings are shared).
 
 Glossary: **scopa** = a capture that sweeps the table; **settebello** = the 7 of denari;

@@ -1,4 +1,4 @@
-"""Briscola (2, 3 or 4 players; at 4 in pairs) and Briscola chiamata (5), exact to RULES.md.
+"""Briscola (2, 3 or 4 players; at 4 in pairs) and Briscola chiamata (5), exact to docs/rules.md.
 
 Glossary:
 
@@ -13,7 +13,7 @@ Glossary:
 
 ```python
 from engine import briscola
-rules = briscola.Rules(players=4, swap="seven")        # every option of RULES.md; bad -> RulesError
+rules = briscola.Rules(players=4, swap="seven")        # options: docs/rules.md; bad: RulesError
 game = briscola.new_game(rules, seed=7)                # same seed + same moves = same game
 game.legal_moves(); game = game.play("AS")             # IllegalMove / MoveParseError otherwise
 game.view(seat); game.view(None)                       # what a seat / the public may see
@@ -22,7 +22,7 @@ briscola.trick_winner(["AS", "2B", "3S"], "B")         # 1: the briscola takes i
 ```
 Move strings: a card (``"AS"``), ``"swap"``, in the chiamata auction a rank (``"3"``), points
 (``"71"``) or ``"pass"``, then ``"call 3D"``. See ``engine.briscola.game`` for the state, the
-views and the engine's choices where RULES.md is silent.
+views and the engine's choices where docs/rules.md is silent.
 """
 
 from __future__ import annotations

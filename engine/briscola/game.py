@@ -25,11 +25,11 @@ Move strings (case-insensitive; ``legal_moves()`` writes them canonically):
                    the socio (a card of one's own hand: playing alone)
 =================  ===========================================================================
 
-Engine choices where RULES.md is silent (each also documented where implemented):
+Engine choices where docs/rules.md is silent (each also documented where implemented):
 
 * At 3 players, where nobody need pass 60, the deal goes to the player with the most card points;
   a tie for the most is a draw, as 60-60 is with two sides.
-* A point bid may be made once the 2 is the last rank called; the first may be 61 (RULES.md:
+* A point bid may be made once the 2 is the last rank called; the first may be 61 (docs/rules.md:
   "a point threshold of 61 or more, higher than the last"), each next one higher. The called rank
   stays the 2.
 * A chiamata hand where all five pass is dealt again by the next dealer and does not count as one

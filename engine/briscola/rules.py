@@ -1,4 +1,4 @@
-"""Briscola rule options (RULES.md "Briscola"), one frozen value validated on construction.
+"""Briscola rule options (docs/rules.md "Briscola"), one frozen value validated on construction.
 
 Glossary: **chiamata** = Briscola chiamata, the 5-player game with an auction and a secret
 partner; **a punti** = scoring deals by card points rather than by games won; **due su tre** =
@@ -122,7 +122,7 @@ OPTIONS: tuple[Option, ...] = (
 
 @dataclass(frozen=True, slots=True, init=False)
 class Rules:
-    """The options of one Briscola table; every default is the one RULES.md names.
+    """The options of one Briscola table; every default is the one docs/rules.md names.
 
     * ``variant``: ``"classic"`` (2, 3 or 4 players; at 4 seats 0+2 play against 1+3) or
       ``"chiamata"`` (Briscola chiamata, always 5 players: ``players`` defaults to 5 there and

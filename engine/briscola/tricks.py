@@ -1,4 +1,4 @@
-"""Card points and who takes a trick (RULES.md "Briscola", "Cards, values, order").
+"""Card points and who takes a trick (docs/rules.md "Briscola", "Cards, values, order").
 
 Glossary: **briscola** = the trump suit of a deal (and the face-up card that shows it);
 **carico** = a loaded card, the Asso or the 3 (11 and 10 points); **liscio** = a card worth nothing.

@@ -1,4 +1,4 @@
-"""Briscola chiamata: the auction, the call, the socio, the scores (RULES.md)."""
+"""Briscola chiamata: the auction, the call, the socio, the scores (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def auction(rules: briscola.Rules = CHIAMATA, seed: int = 4) -> briscola.Game:
 
 
 def test_all_40_cards_are_dealt_8_each_no_card_turned_up() -> None:
-    """RULES.md: "5 players, all 40 cards dealt, 8 each, no card turned up."."""
+    """docs/rules.md: "5 players, all 40 cards dealt, 8 each, no card turned up."."""
     game = auction()
     assert [game.hand_count(k) for k in range(5)] == [8] * 5
     assert game.stock_count == 0 and game.briscola is None and game.briscola_suit is None
@@ -45,8 +45,8 @@ def test_the_first_call_may_be_any_rank() -> None:
     ],
 )
 def test_each_call_is_a_lower_rank(bids: str, legal_ranks: list[str]) -> None:
-    """RULES.md: "each player either calls a rank lower than the last call in the order A, 3, K, Q,
-    J, 7, 6, 5, 4, 2 ... or passes"."""
+    """docs/rules.md: "each player either calls a rank lower than the last call in the order A, 3,
+    K, Q, J, 7, 6, 5, 4, 2 ... or passes"."""
     game = play_all(auction(), bids)
     assert [m for m in game.legal_moves() if m in RANKS] == legal_ranks
     assert not any(m.isdigit() and int(m) >= 61 for m in game.legal_moves())
@@ -56,8 +56,8 @@ def test_each_call_is_a_lower_rank(bids: str, legal_ranks: list[str]) -> None:
 
 
 def test_after_the_2_bids_go_on_in_points() -> None:
-    """RULES.md: "once the 2 has been called, a point threshold of 61 or more, higher than the last
-    (option point_bids, default on)"."""
+    """docs/rules.md: "once the 2 has been called, a point threshold of 61 or more, higher than the
+    last (option point_bids, default on)"."""
     game = play_all(auction(), "2")
     assert game.legal_moves() == ["pass", *map(str, range(61, 121))]
     game = play_all(game, "71")
@@ -86,8 +86,8 @@ def test_point_bids_only_after_the_2() -> None:
 
 
 def test_a_player_who_passes_is_out_and_the_last_caller_wins() -> None:
-    """RULES.md: "a player who passes is out of the auction. When all others have passed, the last
-    caller wins it"."""
+    """docs/rules.md: "a player who passes is out of the auction. When all others have passed, the
+    last caller wins it"."""
     game = auction()
     first = game.current_player
     assert first is not None
@@ -105,7 +105,7 @@ def test_a_player_who_passes_is_out_and_the_last_caller_wins() -> None:
 
 
 def test_if_all_five_pass_the_next_dealer_deals_again() -> None:
-    """RULES.md: "if all five pass, the hand is dealt again by the next dealer."."""
+    """docs/rules.md: "if all five pass, the hand is dealt again by the next dealer."."""
     game = auction()
     dealer = game.dealer
     game = play_all(game, "pass pass pass pass pass")
@@ -125,8 +125,8 @@ def _won_auction(call: str) -> tuple[briscola.Game, int]:
 
 
 def test_the_called_card_sets_the_briscola_and_the_socio() -> None:
-    """RULES.md: "The winner (chiamante) names the suit of the called rank: that card's suit is the
-    briscola for the deal, and whoever holds that card is the socio"."""
+    """docs/rules.md: "The winner (chiamante) names the suit of the called rank: that card's suit is
+    the briscola for the deal, and whoever holds that card is the socio"."""
     game, _caller = _won_auction("3S")
     holder = next(k for k in range(5) if Card("3", "S") in game.hand(k))
     assert game.briscola_suit == "S" and game.called == Card("3", "S")
@@ -138,8 +138,8 @@ def test_the_called_card_sets_the_briscola_and_the_socio() -> None:
 
 
 def test_the_socio_is_unknown_to_the_others_until_the_called_card_is_played() -> None:
-    """RULES.md: "Views: until the called card is played, no seat's view says who the socio is (the
-    socio's own view knows it, since it holds the card)."."""
+    """docs/rules.md: "Views: until the called card is played, no seat's view says who the socio is
+    (the socio's own view knows it, since it holds the card)."."""
     for seed in range(30):
         game = play_all(auction(seed=seed), "3 pass pass pass pass")
         caller = game.caller
@@ -168,8 +168,8 @@ def test_the_socio_is_unknown_to_the_others_until_the_called_card_is_played() ->
 
 
 def test_calling_a_card_of_ones_own_hand_plays_alone() -> None:
-    """RULES.md: "The caller may name a card from their own hand: then they play alone, one against
-    four."."""
+    """docs/rules.md: "The caller may name a card from their own hand: then they play alone, one
+    against four."."""
     for seed in range(50):
         game = play_all(auction(seed=seed), "3 pass pass pass pass")
         caller = game.caller
@@ -242,8 +242,8 @@ SCORE_CASES = [
 def test_chiamata_scores(
     caller: int, socio: int, points: int, bid: int | None, scores: tuple[int, ...]
 ) -> None:
-    """RULES.md: "The caller's side wins if it takes at least the threshold (61 for a rank call, the
-    bid points otherwise)."."""
+    """docs/rules.md: "The caller's side wins if it takes at least the threshold (61 for a rank
+    call, the bid points otherwise)."."""
     rules = briscola.Rules(variant="chiamata", deals=2)
     game = _end_of_deal(rules, caller=caller, socio=socio, team_points=points, bid_points=bid)
     game = play_all(game, "7D 6D 5D 4D 2D")
@@ -265,8 +265,8 @@ def test_cappotto_off_does_not_double() -> None:
 
 
 def test_the_match_is_a_fixed_number_of_deals_and_the_highest_total_wins() -> None:
-    """RULES.md: "The match is a fixed number of deals, option deals (default 5, each player deals
-    once); scores add up and the highest total wins (a tie is shared)."."""
+    """docs/rules.md: "The match is a fixed number of deals, option deals (default 5, each player
+    deals once); scores add up and the highest total wins (a tie is shared)."."""
     game = position(
         CHIAMATA,
         hands=["7D", "6D", "5D", "4D", "2D"],

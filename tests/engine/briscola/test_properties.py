@@ -1,5 +1,5 @@
-"""Seeded random playouts of every variant and option, checking the invariants of RULES.md ("What
-every implementation must also guarantee") at every step."""
+"""Seeded random playouts of every variant and option, checking the guarantees of docs/rules.md
+("What every game guarantees") at every step."""
 
 from __future__ import annotations
 
@@ -123,8 +123,8 @@ def test_seeded_playouts_of_every_variant() -> None:
 
 
 def test_the_same_seed_and_moves_give_the_same_game() -> None:
-    """RULES.md: "The same seed and the same moves give the same game, so any game can be replayed
-    from its log."."""
+    """docs/rules.md: "The same seed and the same moves give the same game, so any game can be
+    replayed from its log."."""
     rules = briscola.Rules(variant="chiamata", deals=1)
     rng = random.Random(5)
     game = briscola.new_game(rules, seed=77)

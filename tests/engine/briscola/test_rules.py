@@ -1,4 +1,4 @@
-"""Table-driven rule cases, each quoting RULES.md "Briscola"."""
+"""Table-driven rule cases, each quoting docs/rules.md "Briscola"."""
 
 from __future__ import annotations
 
@@ -88,9 +88,9 @@ def test_trick_winner_refuses_nonsense() -> None:
 def test_each_player_gets_3_cards_and_the_next_is_turned_face_up(
     players: int, stock: int, cards: int
 ) -> None:
-    """RULES.md: "Each player gets 3 cards; the next card is turned face up: its suit is the
-    briscola for the whole deal, and it lies crosswise under the stock, so it is the stock's last
-    card."."""
+    """docs/rules.md: "Each player gets 3 cards; the next card is turned face up: its suit is the
+    briscola (trump) for the whole deal, and it lies crosswise under the stock, so it is the stock's
+    last card."."""
     game = briscola.new_game(briscola.Rules(players=players), seed=11)
     assert [game.hand_count(k) for k in range(players)] == [3] * players
     assert game.stock_count == stock
@@ -103,8 +103,8 @@ def test_each_player_gets_3_cards_and_the_next_is_turned_face_up(
 
 @pytest.mark.parametrize("two", ["2B", "2D", "2C", "2S"])
 def test_at_3_players_one_2_is_taken_out(two: str) -> None:
-    """RULES.md: "At 3 players one 2 is taken out before dealing (option removed_two, default
-    2B)"."""
+    """docs/rules.md: "At 3 players one 2 is taken out before dealing (option removed_two, default
+    2B, the 2 of bastoni)"."""
     rules = briscola.Rules(players=3) if two == "2B" else briscola.Rules(players=3, removed_two=two)
     for seed in range(5):
         cards = briscola.new_game(rules, seed=seed).all_cards()
@@ -113,7 +113,7 @@ def test_at_3_players_one_2_is_taken_out(two: str) -> None:
 
 
 def test_the_first_dealer_is_random_and_the_deal_rotates() -> None:
-    """RULES.md: "First dealer random, then the deal rotates like Scopa"."""
+    """docs/rules.md: "First dealer random, then the deal rotates like Scopa"."""
     dealers = {briscola.new_game(briscola.Rules(), seed=s).dealer for s in range(40)}
     assert dealers == {0, 1}
     game = briscola.new_game(briscola.Rules(target=3), seed=5)
@@ -127,16 +127,16 @@ def test_the_first_dealer_is_random_and_the_deal_rotates() -> None:
 
 
 def test_any_card_may_be_played_there_is_no_duty_to_follow_suit() -> None:
-    """RULES.md: "each other player in turn plays any card (there is no duty to follow suit or to
-    trump)"."""
+    """docs/rules.md: "each other player in turn plays any card (there is no duty to follow suit or
+    to trump)"."""
     game = position(hands=["AD 4C 5S", "KD 2B 7C"], stock="6D 6C", face_up="3B")
     game = game.play("AD")
     assert game.legal_moves() == ["KD", "7C", "2B"]
 
 
 def test_the_winner_draws_first_and_leads_the_next_trick() -> None:
-    """RULES.md: "The winner takes the cards, draws first from the stock, then the others in turn
-    order draw one each, and the winner leads the next trick."."""
+    """docs/rules.md: "The winner takes the cards, draws first from the stock, then the others in
+    turn order draw one each, and the winner leads the next trick."."""
     game = position(hands=["AD 4C 5S", "KD 2B 7C"], stock="6D 6C JD JC", face_up="3B")
     game = play_all(game, "AD 2B")  # seat 1 trumps
     assert game.current_player == 1
@@ -146,8 +146,8 @@ def test_the_winner_draws_first_and_leads_the_next_trick() -> None:
 
 
 def test_the_face_up_briscola_is_the_last_card_drawn() -> None:
-    """RULES.md: "When the stock runs out, the face-up briscola is the last card drawn; the last
-    tricks are played with the cards in hand."."""
+    """docs/rules.md: "When the stock runs out, the face-up briscola is the last card drawn; the
+    last tricks are played with the cards in hand."."""
     game = position(hands=["AD 4C 5S", "KD 2B 7C"], stock="6D", face_up="3B")
     game = play_all(game, "AD KD")
     assert game.stock_count == 0 and game.briscola is None and game.briscola_suit == "B"
@@ -182,9 +182,9 @@ SWAP_CASES = [
 
 @pytest.mark.parametrize(("swap", "hand", "face_up", "stock", "legal"), SWAP_CASES)
 def test_swap_legality(swap: str, hand: str, face_up: str, stock: str, legal: bool) -> None:
-    """RULES.md: "Option swap (default off; regional "scambio"): two or seven lets the player
-    holding that card of the briscola suit exchange it, on their turn and before playing, for the
-    face-up card, while the stock still has at least 2 cards."."""
+    """docs/rules.md: "Option swap (default off; the regional "scambio"): two or seven lets the
+    player holding that card of the briscola suit exchange it, on their turn and before playing, for
+    the face-up card, while the stock still has at least 2 cards."."""
     game = position(
         briscola.Rules(swap=swap), hands=[hand, "KD JB 7C"], stock=stock, face_up=face_up
     )
@@ -195,7 +195,7 @@ def test_swap_legality(swap: str, hand: str, face_up: str, stock: str, legal: bo
 
 
 def test_the_swap_is_a_move_of_its_own_and_the_turn_goes_on() -> None:
-    """RULES.md: "It is a move of its own; the turn then goes on."."""
+    """docs/rules.md: "It is a move of its own; the turn then goes on."."""
     game = position(
         briscola.Rules(swap="two"), hands=["4C 2B 5S", "KD JB 7C"], stock="6D", face_up="3B"
     )
@@ -238,8 +238,8 @@ def _last_trick(rules: briscola.Rules, won0: int) -> briscola.Game:
 def test_more_than_60_wins_the_deal_and_60_60_is_a_draw(
     points0: int, winner: int | None, scores: tuple[int, int]
 ) -> None:
-    """RULES.md: "At the end of the deal each side counts card points: more than 60 wins the deal;
-    60-60 is a draw (no side scores). ... the winner of a deal scores 1 game"."""
+    """docs/rules.md: "At the end of the deal each side counts card points: more than 60 wins the
+    deal; 60-60 is a draw (no side scores). ... the winner of a deal scores 1 game"."""
     game = play_all(_last_trick(briscola.Rules(target=2), points0), "AD 2D")
     result = game.last_deal
     assert result is not None and result.winner == winner and result.scores == scores
@@ -248,7 +248,7 @@ def test_more_than_60_wins_the_deal_and_60_60_is_a_draw(
 
 
 def test_target_1_ends_the_match_with_the_first_deal_won() -> None:
-    """RULES.md: "Option target (default 1): games (or points) to win the match"."""
+    """docs/rules.md: "Option target (default 1): games (or points) to win the match"."""
     game = play_all(_last_trick(briscola.Rules(), 61 - 11), "AD 2D")
     assert game.is_over and game.winner == 0
     outcome = game.outcome()
@@ -259,7 +259,7 @@ def test_target_1_ends_the_match_with_the_first_deal_won() -> None:
 
 
 def test_on_a_tie_the_match_goes_on() -> None:
-    """RULES.md: "On a tie after a deal the match goes on with another deal."."""
+    """docs/rules.md: "On a tie after a deal the match goes on with another deal."."""
     game = play_all(_last_trick(briscola.Rules(), 60 - 11), "AD 2D")
     assert not game.is_over and game.deal_number == 2
     game = position(briscola.Rules(target=2), hands=["AD", "2D"], trump="B", scores=[1, 1])
@@ -268,8 +268,8 @@ def test_on_a_tie_the_match_goes_on() -> None:
 
 
 def test_deal_scoring_by_points() -> None:
-    """RULES.md: "points keeps a running total of card points instead (target then in points, e.g.
-    121 or 241 "a punti")."."""
+    """docs/rules.md: "points keeps a running total of card points instead (the target is then in
+    points, e.g. 121 or 241, "a punti")."."""
     rules = briscola.Rules(deal_scoring="points", target=121)
     game = play_all(_last_trick(rules, 70 - 11), "AD 2D")
     assert game.scores == (70, 50) and not game.is_over
@@ -279,7 +279,7 @@ def test_deal_scoring_by_points() -> None:
 
 
 def test_at_4_players_the_pairs_points_are_summed() -> None:
-    """RULES.md: "at 4 the pair's points are summed." Seats 0+2 vs 1+3."""
+    """docs/rules.md: "at 4 the pair's points are summed." Seats 0+2 vs 1+3."""
     rules = briscola.Rules(players=4)
     game = position(
         rules, hands=["AD", "3D", "KD", "QD"], trump="B", won=["", "", "AB 3B KB", ""], rest_to=3
@@ -292,7 +292,8 @@ def test_at_4_players_the_pairs_points_are_summed() -> None:
 
 
 def test_at_3_players_the_most_points_win_the_deal() -> None:
-    """RULES.md: "At 3 players each plays alone" (engine choice: the most points win the deal)."""
+    """docs/rules.md: "At 3 players each plays alone" (engine choice: the most points win the
+    deal)."""
     rules = briscola.Rules(players=3, target=2)
     game = position(rules, hands=["AD", "3D", "KD"], trump="B", won=["", "AB 3B", ""], rest_to=2)
     game = play_all(game, "AD 3D KD")
@@ -305,7 +306,7 @@ def test_at_3_players_the_most_points_win_the_deal() -> None:
 
 
 def test_views_show_no_card_points_during_a_deal() -> None:
-    """RULES.md: "Card points taken are not shown during the deal, not even to their own side
+    """docs/rules.md: "Card points taken are not shown during the deal, not even to their own side
     (players count them in their heads); they are shown at the end of the deal."."""
     game = briscola.new_game(briscola.Rules(players=4, target=2), seed=3)
     while game.deal_number == 1:
@@ -320,7 +321,7 @@ def test_views_show_no_card_points_during_a_deal() -> None:
 
 
 def test_every_player_sees_the_briscola_the_trick_the_stock_and_tricks_won() -> None:
-    """RULES.md: "Every player sees the face-up briscola, the cards on the table in the current
+    """docs/rules.md: "Every player sees the face-up briscola, the cards on the table in the current
     trick, the number of cards in the stock, and each side's number of tricks won."."""
     game = position(
         briscola.Rules(players=4),
@@ -339,7 +340,7 @@ def test_every_player_sees_the_briscola_the_trick_the_stock_and_tricks_won() -> 
 
 
 def test_the_last_trick_stays_visible_until_the_next_is_led() -> None:
-    """RULES.md: "The last trick taken stays visible until the next trick is led."."""
+    """docs/rules.md: "The last trick taken stays visible until the next trick is led."."""
     game = position(hands=["AD 4C 5S", "KD 2B 7C"], stock="6D 6C JD JC", face_up="3B")
     game = play_all(game, "AD KD")
     taken = briscola.Trick(0, (Card("A", "D"), Card("K", "D")), 0)
@@ -350,7 +351,7 @@ def test_the_last_trick_stays_visible_until_the_next_is_led() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_seat_sees_only_its_own_hand(players: int) -> None:
-    """RULES.md: "A player sees only their own hand" and "the view of a seat never includes the
+    """docs/rules.md: "A player sees only their own hand" and "the view of a seat never includes the
     partner's hand."."""
     game = briscola.new_game(briscola.Rules(players=players), seed=9)
     for seat in range(players):
