@@ -142,6 +142,7 @@ class SearchParams:
     reply: bool = False
     loss: float = 1.0
     sweep: bool = False
+    blind: bool = False
 
 
 class _Node:
@@ -261,6 +262,7 @@ def search(
             cpu_cap=params.cpu_cap,
             reply=params.reply,
             sweep=params.sweep,
+            blind=params.blind,
             seconds=params.seconds,
         )
     rng = random.Random(seed)
@@ -431,7 +433,8 @@ class HardPlayer:
     than a safe tie), ``solve`` the most cards left after the move for an exact solution of each
     deal (two sides, no deck; 0: never), ``reply`` playouts weighing each move against the next
     player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
-    ``reply``)) or
+    ``reply``), ``blind`` playouts whose greedy fears a sweep by any card its player cannot see
+    rather than by the next player's actual cards (not with ``reply``)) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -460,6 +463,7 @@ class HardPlayer:
         margin: float = DEFAULT_MARGIN,
         loss: float = DEFAULT_LOSS,
         sweep: bool = False,
+        blind: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -515,6 +519,7 @@ class HardPlayer:
             margin=float(margin),
             loss=float(loss),
             sweep=bool(sweep),
+            blind=bool(blind),
             solve=solve,
             reply=bool(reply),
         )

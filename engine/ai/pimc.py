@@ -242,6 +242,7 @@ def evaluate(
     solve: int = 0,
     reply: bool = False,
     sweep: bool = False,
+    blind: bool = False,
     cpu_cap: float | None = None,
     seconds: float | None = None,
 ) -> dict[int, tuple[int, float]]:
@@ -302,6 +303,7 @@ def evaluate(
                 lookahead=lookahead,
                 reply=reply,
                 sweep=sweep,
+                blind=blind,
             )
             sums[key] += reward(points, side)
     return {key: (done, total) for key, total in sums.items()}

@@ -247,6 +247,7 @@ def play_out(
     lookahead: bool = False,
     reply: bool = False,
     sweep: bool = False,
+    blind: bool = False,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
@@ -259,7 +260,9 @@ def play_out(
     with ``reply`` as well, every move counts against itself the best capture the next player's
     hand makes on the table it leaves (``_reply_out``); with ``sweep`` (lookahead playouts
     without ``reply``), a random move is a sweep whenever one of the hand's cards sweeps the
-    table.
+    table; with ``blind`` (lookahead playouts without ``reply``), the greedy moves fear a sweep
+    by any card their player cannot see (every other hand and the deck), as a player who counts
+    the cards does, rather than by the next player's actual hand.
     """
     rnd = rng.random
     n = fast.players
@@ -301,6 +304,7 @@ def play_out(
             cache,
             left,
             sweep,
+            blind,
         )
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
@@ -401,6 +405,7 @@ def _lookahead_out(
     cache: dict[int, tuple[int, float]],
     left: int,
     sweep: bool = False,
+    blind: bool = False,
 ) -> list[int]:
     """``play_out`` under the default capture rules with a greedy that looks one player ahead.
 
@@ -409,6 +414,8 @@ def _lookahead_out(
     player is always an opponent), or a throw that makes such a table, loses ``SCOPA_WORTH``. A
     move that leaves no sweep keeps the beginner's values; a throw costs the card's worth. This is
     the club player's first rule ("never leave a scopa") in the playouts, at the cost of a sum.
+    ``blind``: the danger is the values of every card the player cannot see (the other hands and
+    the deck), not the next player's hand: the rule as a player at the table can keep it.
     """
     n = fast.players
     side_of = fast.side_of
@@ -418,6 +425,13 @@ def _lookahead_out(
     worth_of = CARD_WORTH
     throw_rank = THROW_RANK
     slice_sum = _SLICE_SUM
+    unseen = 0  # with ``blind``: every card still in a hand or the deck
+    if blind:
+        for h in hands:
+            for c in h:
+                unseen |= 1 << c
+        for c in deck:
+            unseen |= 1 << c
     while left:
         hand = hands[seat]
         if not hand:
@@ -428,8 +442,14 @@ def _lookahead_out(
             # Values in the next hand that would sweep (a scopa needs a card left to play after).
             danger = 0
             if left >= 3:
-                for c in hands[after]:
-                    danger |= 1 << value_of[c]
+                if blind:
+                    others = unseen
+                    for c in hand:
+                        others &= ~(1 << c)
+                    danger = ((others | others >> 10 | others >> 20 | others >> 30) & 0x3FF) << 1
+                else:
+                    for c in hands[after]:
+                        danger |= 1 << value_of[c]
             card, capture, best = -1, 0, _NO_THROW
             capturing = 0
             if table:
@@ -504,6 +524,7 @@ def _lookahead_out(
                 else:
                     capture = 0
         left -= 1
+        unseen &= ~(1 << card)
         if capture:
             table ^= capture
             captured[side] |= capture | (1 << card)

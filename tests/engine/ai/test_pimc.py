@@ -200,3 +200,60 @@ def test_sweep_playouts_never_miss_a_sweep_even_at_random(sweep: bool) -> None:
         )
         swept += scope[0] >= 1
     assert swept == 40 if sweep else swept < 40
+
+
+class _FirstMoveOnly(random.Random):
+    """A random source that stops a playout at its second move (each greedy move draws once)."""
+
+    class Stop(Exception):
+        pass
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        if self.draws > 1:
+            raise self.Stop
+        return 0.5
+
+
+def _first_throw(hidden: str, *, blind: bool) -> str:
+    """The card seat 0 of a Scopone deal throws on a table of 4D holding 3C 2S (neither takes),
+    the next player holding KB QB (no 6 or 7), the player after the partner ``hidden``."""
+    fast = FastRules.of(scopa.Rules(variant="scopone"))
+    index = {text: i for i, text in enumerate(CARD_TEXT)}
+    hands = [
+        [index["3C"], index["2S"]],
+        [index["KB"], index["QB"]],
+        [index["KC"], index["QC"]],
+        [index[hidden], index["KS"]],
+    ]
+    before = set(hands[0])
+    with pytest.raises(_FirstMoveOnly.Stop):
+        play_out(
+            fast,
+            hands,
+            1 << index["4D"],
+            [],
+            [0, 0],
+            [0, 0],
+            -1,
+            0,
+            _FirstMoveOnly(),
+            epsilon=0.0,
+            lookahead=True,
+            blind=blind,
+        )
+    (thrown,) = before - set(hands[0])
+    return CARD_TEXT[thrown]
+
+
+def test_blind_playouts_fear_a_sweep_by_any_card_their_player_cannot_see() -> None:
+    """With ``blind`` the greedy move leaves no sum that an unseen card makes (here a card of the
+    player after the partner: 4D + 3C = 7 against a hidden 7, 4D + 2S = 6 against a hidden 6);
+    without it only the next player's actual cards count, so the hidden card changes nothing."""
+    assert _first_throw("7D", blind=True) == "2S"
+    assert _first_throw("6D", blind=True) == "3C"
+    assert _first_throw("7D", blind=False) == _first_throw("6D", blind=False)
