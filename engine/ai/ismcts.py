@@ -64,6 +64,7 @@ from engine.ai.determinize import (
     parse_move,
     with_fuori,
 )
+from engine.ai.game_value import WinChances, win_chances
 from engine.ai.medium import Judge
 from engine.ai.pimc import WIN, apply_key, evaluate, solve_cost, solving
 from engine.scopa import ScopaView
@@ -143,6 +144,7 @@ class SearchParams:
     loss: float = 1.0
     sweep: bool = False
     blind: bool = False
+    chances: WinChances | None = None
 
 
 class _Node:
@@ -263,6 +265,7 @@ def search(
             reply=params.reply,
             sweep=params.sweep,
             blind=params.blind,
+            chances=params.chances,
             seconds=params.seconds,
         )
     rng = random.Random(seed)
@@ -434,7 +437,9 @@ class HardPlayer:
     deal (two sides, no deck; 0: never), ``reply`` playouts weighing each move against the next
     player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
     ``reply``), ``blind`` playouts whose greedy fears a sweep by any card its player cannot see
-    rather than by the next player's actual cards (not with ``reply``)) or
+    rather than by the next player's actual cards (not with ``reply``), ``game`` the reward of
+    the game rather than the smazzata in a game of two sides to a target: the chance of winning
+    it from the score a deal leaves, ``engine.ai.game_value``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -464,6 +469,7 @@ class HardPlayer:
         loss: float = DEFAULT_LOSS,
         sweep: bool = False,
         blind: bool = False,
+        game: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -523,6 +529,8 @@ class HardPlayer:
             solve=solve,
             reply=bool(reply),
         )
+        self.game = bool(game)
+        self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
         self.workers = workers
         self.inference = inference
@@ -538,9 +546,11 @@ class HardPlayer:
 
     def budget(self, info: InfoSet) -> SearchParams:
         """This move's search parameters: the work budget turned into iterations (the cost of an
-        iteration grows with the cards left to play)."""
+        iteration grows with the cards left to play), and with ``game`` the table of the game's
+        win chances (made once per rules and target)."""
+        params = self._game_params(info)
         if self.work is None:
-            return self.params
+            return params
         if self.params.method == "pimc":
             # A deal costs one playout per legal move.
             moves = len(legal_keys(info))
@@ -551,9 +561,20 @@ class HardPlayer:
             if solving(info, self.params.solve):
                 cost = max(cost, solve_cost(info.left))
             deals = self.work // (moves * cost)
-            return replace(self.params, iterations=min(MAX_DEALS, max(MIN_DEALS, deals)))
+            return replace(params, iterations=min(MAX_DEALS, max(MIN_DEALS, deals)))
         iterations = max(1, self.work // (info.left + WORK_OVERHEAD))
-        return replace(self.params, iterations=iterations)
+        return replace(params, iterations=iterations)
+
+    def _game_params(self, info: InfoSet) -> SearchParams:
+        if not (self.game and self.params.method == "pimc" and info.target):
+            return self.params
+        if info.fast.sides != 2 or len(info.points) != 2:
+            return self.params
+        key = (info.fast, info.target)
+        chances = self._chances.get(key)
+        if chances is None:
+            chances = self._chances[key] = win_chances(info.fast, info.target)
+        return replace(self.params, chances=chances)
 
     def plan(self, view: object, rng: random.Random, parts: int = 1) -> str | Plan:
         """The move when there is nothing to search (one legal move), else a ``Plan`` of

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.ai.determinize import Dealer, InfoSet, State
+from engine.ai.game_value import WinChances
 from engine.scopa._tables import VALUE
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, play_out, totals
@@ -84,20 +85,38 @@ class Reward:
     (``win`` unless told), nothing for a tie, ``margin`` per point over the best other side, and
     ``GAME_WIN`` when the game ends with this smazzata (a side at the target or over it, alone in
     the lead: plus for the winner, minus for the others). Zero-sum between two sides when ``loss``
-    equals ``win``; a smaller ``loss`` prizes the chance of winning over the safety of a tie."""
+    equals ``win``; a smaller ``loss`` prizes the chance of winning over the safety of a tie.
 
-    __slots__ = ("loss", "margin", "points", "target", "win")
+    With ``chances`` (two sides, a game to a target) the reward is the game instead:
+    ``win * (2 P - 1)``, ``P`` the chance of winning the game from the score this smazzata
+    leaves (``engine.ai.game_value``), so that a smazzata counts by how far it takes the game."""
+
+    __slots__ = ("chances", "loss", "margin", "points", "target", "win")
 
     def __init__(
-        self, info: InfoSet, *, margin: float, win: float, loss: float | None = None
+        self,
+        info: InfoSet,
+        *,
+        margin: float,
+        win: float,
+        loss: float | None = None,
+        chances: WinChances | None = None,
     ) -> None:
         self.margin = margin
         self.win = win
         self.loss = win if loss is None else loss
         self.points = info.points
         self.target = info.target
+        usable = chances is not None and len(info.points) == 2 and chances.target == info.target
+        self.chances = chances if usable else None
 
     def of(self, points: Sequence[int], side: int) -> float:
+        chances = self.chances
+        if chances is not None:
+            before = self.points
+            own = before[side] + points[side]
+            other = before[1 - side] + points[1 - side]
+            return self.win * (2.0 * chances.of(own, other) - 1.0)
         own = points[side]
         if len(points) == 2:
             diff = own - points[1 - side]
@@ -243,13 +262,15 @@ def evaluate(
     reply: bool = False,
     sweep: bool = False,
     blind: bool = False,
+    chances: WinChances | None = None,
     cpu_cap: float | None = None,
     seconds: float | None = None,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
     solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
     side (see the module docstring). ``cpu_cap``: stop dealing after that many seconds of this
-    thread's CPU (a safety net on a far slower machine; the deals done so far count); ``seconds``:
+    thread's CPU (a safety net on a far slower machine; the deals done so far count); ``chances``:
+    the game-aware reward (``Reward``); ``seconds``:
     stop dealing after that much wall time (``deals`` None: only then; at least one deal)."""
     rng = random.Random(seed)
     fast = info.fast
@@ -257,7 +278,7 @@ def evaluate(
     deal = Dealer(info, rng).deal
     cache: dict[int, tuple[int, float]] = {}
     sums = dict.fromkeys(keys, 0.0)
-    reward = Reward(info, margin=margin, win=win, loss=loss).of
+    reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
     solver = _Solver(fast, reward, side) if solving(info, solve) else None
     cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
     deadline = None if seconds is None else time.perf_counter() + seconds
