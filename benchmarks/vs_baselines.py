@@ -13,7 +13,8 @@ win, split by whether the level's side is the dealer's.
 
 ``--count`` is deals (Scopone, or ``--deals``) or games (Scopa: whole games to 11; Scala 40:
 whole matches), rounded up to whole rotations. Levels: ``easy``, ``medium``, ``hard`` (options
-``--iterations`` / ``--seconds``), Scala 40: ``scala40``, ``scala40-medium``, ``scala40-easy``.
+``--iterations`` / ``--seconds``), Scala 40: ``scala40``, ``scala40-medium``, ``scala40-easy``;
+``oracle`` (Scopone only) is ``hard`` told every hand, a ceiling (``benchmarks/oracle.py``).
 Baselines: ``flatmc``, ``expert``, ``greedy`` (the beginner), ``simgreedy`` (Scopa family),
 ``rummy`` (Scala 40). With
 three or more seats the level plays one seat against baselines in all the others.
@@ -40,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import BASELINES
+from benchmarks.oracle import Oracle
 from bot.simulate import in_processes, mean_interval, wilson
 from engine import scala40, scopa
 from engine.ai import get_player
@@ -75,11 +77,18 @@ def _side_of(seat: int, players: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def _level(job: Job) -> Any:
+    """The level's player: an engine player by name, or ``oracle`` (``benchmarks/oracle.py``)."""
+    if job.level == "oracle":
+        return Oracle(**dict(job.options))
+    return get_player(job.level, **dict(job.options))
+
+
 def _play_scopa(job: Job) -> Result:
     variant = "scopone" if job.game == "scopone" else "scopa"
     rules = scopa.Rules(variant=variant, players=job.seats)
     game = scopa.new_game(rules, seed=job.seed)
-    level = get_player(job.level, **dict(job.options))
+    level = _level(job)
     n = rules.players
     players: list[Any] = []
     for seat in range(n):
@@ -94,6 +103,8 @@ def _play_scopa(job: Job) -> Result:
         assert seat is not None
         view = game.view(seat)
         player = players[seat]
+        if player is level and isinstance(level, Oracle):
+            level.see(game)
         began, cpu = time.perf_counter(), time.process_time()
         move = player.choose(view, rng)
         if player is level and len([m for m in view.legal_moves if not m.endswith("!")]) > 1:
