@@ -1,12 +1,12 @@
-"""A ceiling for the Scopone figures: ``hard`` told every hand (``--level oracle`` of
+"""A ceiling for the Scopa-family figures: ``hard`` told every hand (``--level oracle`` of
 ``benchmarks/vs_baselines.py``).
 
 Not a player of the product, and not fair play: it is the flat search of ``hard`` (same budget,
 playouts, exact endgame and reward) whose every deal is the true one, the other hands read from
 the game rather than guessed. What it wins against a baseline bounds what better guessing (the
 determinization, the inference) could add to ``hard`` on those deals: a fair player that guessed
-every hand right would play as it does. Scopone only (no deck: every card is in a hand, so the
-true deal is fully known; a deck's order would also have to match the fast path's dealing).
+every hand right would play as it does. With a deck (Scopa) it knows the deck's order too (the
+fast path deals as the engine does: three each from the deck's end, the first to play first).
 """
 
 from __future__ import annotations
@@ -25,19 +25,24 @@ __all__ = ["Oracle"]
 class _TrueDealer(Dealer):
     """Deals the other seats the hands they really hold (their order shuffled, as ``Dealer``)."""
 
-    def __init__(self, info: InfoSet, rng: random.Random, hands: list[list[int]]) -> None:
+    def __init__(
+        self, info: InfoSet, rng: random.Random, hands: list[list[int]], deck: list[int]
+    ) -> None:
         super().__init__(info, rng)
         self.hands = hands
+        self.deck = deck
 
     def deal(self) -> State:
         state = super().deal()
-        guessed = sorted(c for s, h in enumerate(state.hands) if s != state.seat for c in h)
-        true = sorted(c for s, h in enumerate(self.hands) if s != state.seat for c in h)
-        if guessed != true or state.deck:
-            raise AssertionError("the true hands are not the cards the seat has not seen")
-        for seat, cards in enumerate(self.hands):
-            if seat != state.seat:
-                state.hands[seat] = cards.copy()
+        seat = state.seat
+        guessed = [c for s, h in enumerate(state.hands) if s != seat for c in h]
+        true = [c for s, h in enumerate(self.hands) if s != seat for c in h]
+        if sorted(guessed + state.deck) != sorted(true + self.deck):
+            raise AssertionError("the true cards are not the cards the seat has not seen")
+        for other, cards in enumerate(self.hands):
+            if other != seat:
+                state.hands[other] = cards.copy()
+        state.deck = self.deck.copy()
         return state
 
 
@@ -55,9 +60,7 @@ class Oracle:
 
     def choose(self, view: object, rng: random.Random) -> str:
         if not isinstance(view, ScopaView) or self.game is None:
-            raise TypeError("the oracle plays Scopone games it has seen")
-        if view.deck_count:
-            raise ValueError("the oracle knows every hand only when no card is in the deck")
+            raise TypeError("the oracle plays Scopa-family games it has seen")
         game = self.game
         hands = []
         for seat in range(view.players):
@@ -66,7 +69,7 @@ class Oracle:
         saved = pimc.Dealer
 
         def dealer(info: InfoSet, rng: random.Random) -> Dealer:
-            return _TrueDealer(info, rng, hands)
+            return _TrueDealer(info, rng, hands, list(game._deck))
 
         pimc.Dealer = dealer  # type: ignore[misc,assignment]
         try:

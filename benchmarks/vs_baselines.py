@@ -14,7 +14,7 @@ win, split by whether the level's side is the dealer's.
 ``--count`` is deals (Scopone, or ``--deals``) or games (Scopa: whole games to 11; Scala 40:
 whole matches), rounded up to whole rotations. Levels: ``easy``, ``medium``, ``hard`` (options
 ``--iterations`` / ``--seconds``), Scala 40: ``scala40``, ``scala40-medium``, ``scala40-easy``;
-``oracle`` (Scopone only) is ``hard`` told every hand, a ceiling (``benchmarks/oracle.py``).
+``oracle`` is ``hard`` told every hand and the deck, a ceiling (``benchmarks/oracle.py``).
 Baselines: ``flatmc``, ``expert``, ``greedy`` (the beginner), ``simgreedy`` (Scopa family),
 ``rummy`` (Scala 40). With
 three or more seats the level plays one seat against baselines in all the others.

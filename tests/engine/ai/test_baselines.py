@@ -91,3 +91,12 @@ def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
     argv = ["--game", "scopa", "--level", "hard", "--baseline", "greedy", "--count", "2"]
     assert vs_baselines.main([*argv, "--deals", "--iterations", "10"]) == 0
     assert "hard vs greedy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("game", "seats"), [("scopone", 4), ("scopa", 2)])
+def test_the_oracle_plays_the_true_cards(game: str, seats: int) -> None:
+    """``--level oracle`` (benchmarks/oracle.py) deals every search the hands (and deck) the game
+    really holds: its dealer checks they are the cards the seat has not seen, at every move."""
+    job = vs_baselines.Job(game, seats, 7, 0, "oracle", (("iterations", 8),), "greedy", True)
+    result = vs_baselines.play(job)
+    assert len(result.move_cpu) > 0
