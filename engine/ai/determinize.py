@@ -85,6 +85,9 @@ class InfoSet:
     # The game's points of each side before this smazzata, and the points that win the game.
     points: tuple[int, ...] = ()
     target: int = 0
+    # What the others' plays say of their hands as likelihoods (``engine.ai.evidence``): per play,
+    # (seat, the weight of the cards it is known to have held then, each card's weight).
+    evidence: tuple[tuple[int, float, tuple[float, ...]], ...] = ()
 
     @property
     def left(self) -> int:
@@ -185,7 +188,7 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
     )
 
 
-def _recent_plays(
+def recent_plays(
     view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
 ) -> Iterator[tuple[int, int, int, int]]:
     """``(seat, card, capture, table before)`` for each play of the current round that met a
@@ -213,7 +216,7 @@ def _unlikely(
     """Per seat, the unseen cards it probably lacks: values that would have swept the table (or
     taken the settebello) when it played something else."""
     unlikely = [0] * fast.players
-    for seat, card, capture, t in _recent_plays(view, fast, moves, table):
+    for seat, card, capture, t in recent_plays(view, fast, moves, table):
         swept = capture == t
         lacking = 0
         for value in range(1, 11):
@@ -236,7 +239,7 @@ def _doubtful(
     captured something from the table when that seat threw a card instead (current round only,
     as for ``_unlikely``)."""
     doubtful = [0] * fast.players
-    for seat, card, capture, t in _recent_plays(view, fast, moves, table):
+    for seat, card, capture, t in recent_plays(view, fast, moves, table):
         if capture:
             continue
         lacking = 0

@@ -64,6 +64,7 @@ from engine.ai.determinize import (
     parse_move,
     with_fuori,
 )
+from engine.ai.evidence import evidence
 from engine.ai.game_value import WinChances, win_chances
 from engine.ai.medium import Judge
 from engine.ai.pimc import WIN, apply_key, evaluate, solve_cost, solving
@@ -439,7 +440,9 @@ class HardPlayer:
     ``reply``), ``blind`` playouts whose greedy fears a sweep by any card its player cannot see
     rather than by the next player's actual cards (not with ``reply``), ``game`` the reward of
     the game rather than the smazzata in a game of two sides to a target: the chance of winning
-    it from the score a deal leaves, ``engine.ai.game_value``) or
+    it from the score a deal leaves, ``engine.ai.game_value``; ``likelihood`` > 0 weighs each deal
+    by how likely it makes the others' plays, that softmax's sharpness, ``engine.ai.evidence``,
+    in place of the plain inference) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -470,6 +473,7 @@ class HardPlayer:
         sweep: bool = False,
         blind: bool = False,
         game: bool = False,
+        likelihood: float = 0.0,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -529,6 +533,9 @@ class HardPlayer:
             solve=solve,
             reply=bool(reply),
         )
+        if not (isinstance(likelihood, int | float) and likelihood >= 0):
+            raise ValueError(f"likelihood must be a number >= 0; got {likelihood!r}")
+        self.likelihood = float(likelihood) if flat else 0.0
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
@@ -539,6 +546,11 @@ class HardPlayer:
         self.last_iterations = 0
 
     def _info(self, view: ScopaView) -> InfoSet:
+        if self.likelihood and self.inference:
+            plain = info_set(view, inference=False)
+            found = evidence(view, plain.fast, self.likelihood)
+            if found:
+                return replace(plain, evidence=found)
         info = info_set(view, inference=self.inference)
         if not self.doubtful and info.doubtful:
             info = replace(info, doubtful=())

@@ -23,11 +23,13 @@ so ``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.ai.determinize import Dealer, InfoSet, State
+from engine.ai.evidence import log_likelihood
 from engine.ai.game_value import WinChances
 from engine.scopa._tables import VALUE
 from engine.scopa.capture import capture_masks
@@ -284,6 +286,13 @@ def evaluate(
     deadline = None if seconds is None else time.perf_counter() + seconds
     limit = deals if deals is not None else 1 << 62
     done = 0
+    # With evidence (``engine.ai.evidence``) each deal's rewards count by its likelihood: the
+    # weights are kept relative to a reference log-likelihood ``ref``, rescaled when a deal is
+    # far likelier than it, so that nothing overflows.
+    found = info.evidence
+    ref: float | None = None
+    weight = 1.0
+    weights = 0.0
     while done < limit:
         if done and (
             (cpu_deadline is not None and time.thread_time() > cpu_deadline)
@@ -292,6 +301,17 @@ def evaluate(
             break
         done += 1
         base = deal()
+        if found:
+            log_w = log_likelihood(found, base.hands)
+            if ref is None or log_w - ref > 30.0:
+                if ref is not None:
+                    shrink = math.exp(ref - log_w)
+                    weights *= shrink
+                    for k in sums:
+                        sums[k] *= shrink
+                ref = log_w
+            weight = math.exp(log_w - ref)
+            weights += weight
         for key in keys:
             state = base.copy()
             apply_key(state, key, fast)
@@ -307,7 +327,7 @@ def evaluate(
                     -1e9,
                     1e9,
                 )
-                sums[key] += value
+                sums[key] += weight * value
                 continue
             points = play_out(
                 fast,
@@ -326,7 +346,10 @@ def evaluate(
                 sweep=sweep,
                 blind=blind,
             )
-            sums[key] += reward(points, side)
+            sums[key] += weight * reward(points, side)
+    if found and weights > 0.0:
+        # The weighted mean, on the scale of ``done`` deals (parts of a search merge by sums).
+        return {key: (done, total * done / weights) for key, total in sums.items()}
     return {key: (done, total) for key, total in sums.items()}
 
 

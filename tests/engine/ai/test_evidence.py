@@ -1,0 +1,83 @@
+"""What the others' plays say of their hands (``engine.ai.evidence``) and hard's ``likelihood``
+option, which weighs each deal by it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import scopa
+from engine.ai.evidence import evidence, log_likelihood
+from engine.ai.ismcts import HardPlayer
+from engine.scopa._tables import INDEX, VALUE
+from engine.scopa.playout import FastRules
+
+
+def _passed_up_a_sweep() -> tuple[scopa.Game, int, int]:
+    """A Scopone game just after a seat threw a card although a card of its hand swept the
+    table; (the game, that seat, the sweeping card's index). Found by playing seeded games."""
+    for seed in range(200):
+        game = scopa.new_game(scopa.Rules(variant="scopone"), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            seat = game.current_player
+            assert seat is not None
+            view = game.view(seat)
+            table = sum(VALUE[INDEX[c]] for c in view.table)
+            hand = [INDEX[c] for c in view.hand]
+            sweepers = [c for c in hand if view.table and VALUE[c] == table and table <= 10]
+            throws = [
+                m for m in game.legal_moves() if not m.capture and INDEX[m.card] not in sweepers
+            ]
+            if sweepers and throws and len(view.table) >= 2:
+                return game.play(throws[0]), seat, sweepers[0]
+            game = game.play(rng.choice(game.legal_moves()))
+    raise AssertionError("no position found")
+
+
+def test_a_sweep_passed_up_makes_the_deals_where_that_seat_held_it_less_likely() -> None:
+    game, seat, sweeper = _passed_up_a_sweep()
+    observer = game.current_player
+    assert observer is not None and observer != seat
+    view = game.view(observer)
+    found = evidence(view, FastRules.of(view.rules))
+    assert any(s == seat for s, _, _ in found)
+    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
+    # The same deal, but the sweeping card in another hidden hand and a card of a value that
+    # sweeps nothing in the seat's hand instead.
+    other = next(s for s in range(4) if s not in (seat, observer))
+    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
+    moved = [h.copy() for h in hands]
+    moved[seat][moved[seat].index(sweeper)] = swap
+    moved[other][moved[other].index(swap)] = sweeper
+    assert log_likelihood(found, hands) < log_likelihood(found, moved)
+
+
+def test_no_evidence_under_other_capture_rules_or_without_sharpness() -> None:
+    game = scopa.new_game(scopa.Rules(variant="scopone", asso_piglia_tutto=True), seed=3)
+    for _ in range(6):
+        game = game.play(game.legal_moves()[0])
+    view = game.view(game.current_player)
+    assert evidence(view, FastRules.of(view.rules)) == ()
+    plain = scopa.new_game(scopa.Rules(variant="scopone"), seed=3)
+    for _ in range(6):
+        plain = plain.play(plain.legal_moves()[0])
+    view = plain.view(plain.current_player)
+    assert evidence(view, FastRules.of(view.rules), beta=0.0) == ()
+
+
+def test_hard_with_likelihood_weighs_deals_and_plays_the_same_move_for_the_same_seed() -> None:
+    game, _seat, _ = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    player = HardPlayer(likelihood=0.3, iterations=60)
+    info = player._info(view)
+    assert info.evidence and not any(info.unlikely)  # the plain inference is off: not twice
+    first = player.choose(view, random.Random(4))
+    assert HardPlayer(likelihood=0.3, iterations=60).choose(view, random.Random(4)) == first
+    assert first in {str(m) for m in game.legal_moves()}
+
+
+def test_likelihood_must_be_a_number() -> None:
+    with pytest.raises(ValueError, match="likelihood"):
+        HardPlayer(likelihood=-1)
