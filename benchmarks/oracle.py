@@ -22,15 +22,28 @@ from engine.scopa import ScopaView
 __all__ = ["Oracle"]
 
 
+# Whose hands the oracle is told: every other seat's (and the deck), the partner's only, or the
+# opponents' only (the rest dealt at random among the others, as a fair player would).
+KNOWS = ("all", "partner", "opponents")
+
+
 class _TrueDealer(Dealer):
-    """Deals the other seats the hands they really hold (their order shuffled, as ``Dealer``)."""
+    """Deals the known seats the hands they really hold (their order shuffled, as ``Dealer``),
+    the other hidden cards at random to the rest."""
 
     def __init__(
-        self, info: InfoSet, rng: random.Random, hands: list[list[int]], deck: list[int]
+        self,
+        info: InfoSet,
+        rng: random.Random,
+        hands: list[list[int]],
+        deck: list[int],
+        known: frozenset[int],
     ) -> None:
         super().__init__(info, rng)
         self.hands = hands
         self.deck = deck
+        self.known = known
+        self.rest_rng = random.Random(rng.getrandbits(64))
 
     def deal(self) -> State:
         state = super().deal()
@@ -39,19 +52,32 @@ class _TrueDealer(Dealer):
         true = [c for s, h in enumerate(self.hands) if s != seat for c in h]
         if sorted(guessed + state.deck) != sorted(true + self.deck):
             raise AssertionError("the true cards are not the cards the seat has not seen")
-        for other, cards in enumerate(self.hands):
-            if other != seat:
-                state.hands[other] = cards.copy()
-        state.deck = self.deck.copy()
+        told = {c for s in self.known for c in self.hands[s]}
+        rest = [c for c in guessed + state.deck if c not in told]
+        self.rest_rng.shuffle(rest)
+        for other in range(len(state.hands)):
+            if other == seat:
+                continue
+            if other in self.known:
+                state.hands[other] = self.hands[other].copy()
+            else:
+                need = len(state.hands[other])
+                state.hands[other] = rest[:need]
+                del rest[:need]
+        state.deck = self.deck.copy() if len(self.known) == len(state.hands) - 1 else rest
         return state
 
 
 class Oracle:
-    """``hard`` with every hand known; ``see(game)`` before each ``choose``."""
+    """``hard`` with every hand known (``knows="all"``), or the partner's only, or the
+    opponents' only; ``see(game)`` before each ``choose``."""
 
     name = "oracle"
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, knows: str = "all", **options: Any) -> None:
+        if knows not in KNOWS:
+            raise ValueError(f"knows must be one of {', '.join(KNOWS)}; got {knows!r}")
+        self.knows = knows
         self.hard = HardPlayer(**options)
         self.game: Any = None
 
@@ -68,8 +94,17 @@ class Oracle:
             hands.append([c for c in range(40) if mask >> c & 1])
         saved = pimc.Dealer
 
+        me, n = view.seat, view.players
+        assert me is not None
+        partner = (me + 2) % n if n == 4 else -1
+        known = frozenset(
+            s
+            for s in range(n)
+            if s != me and (self.knows == "all" or (s == partner) == (self.knows == "partner"))
+        )
+
         def dealer(info: InfoSet, rng: random.Random) -> Dealer:
-            return _TrueDealer(info, rng, hands, list(game._deck))
+            return _TrueDealer(info, rng, hands, list(game._deck), known)
 
         pimc.Dealer = dealer  # type: ignore[misc,assignment]
         try:

@@ -100,3 +100,10 @@ def test_the_oracle_plays_the_true_cards(game: str, seats: int) -> None:
     job = vs_baselines.Job(game, seats, 7, 0, "oracle", (("iterations", 8),), "greedy", True)
     result = vs_baselines.play(job)
     assert len(result.move_cpu) > 0
+
+
+@pytest.mark.parametrize("knows", ["partner", "opponents"])
+def test_the_oracle_told_some_hands_deals_the_rest_at_random(knows: str) -> None:
+    options = (("iterations", 8), ("knows", knows))
+    job = vs_baselines.Job("scopone", 4, 7, 1, "oracle", options, "greedy", True)
+    assert len(vs_baselines.play(job).move_cpu) > 0
