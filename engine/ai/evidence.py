@@ -24,7 +24,7 @@ Default capture rules only (no asso piglia tutto, scopa a 15, obbligo di presa):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine.ai.determinize import parse_move, recent_plays
 from engine.scopa import ScopaView
@@ -56,9 +56,15 @@ def _value(card: int, table: int) -> float:
     return result
 
 
-def evidence(view: ScopaView, fast: FastRules, beta: float = DEFAULT_BETA) -> Evidence:
-    """Per play of another seat in the window: (seat, ``F``, ``e`` per card index) as in the
-    module docstring; empty under other capture rules or with ``beta`` 0."""
+def evidence(
+    view: ScopaView,
+    fast: FastRules,
+    beta: float = DEFAULT_BETA,
+    seats: Collection[int] | None = None,
+) -> Evidence:
+    """Per play of another seat in the window (of ``seats`` only, when given): (seat, ``F``,
+    ``e`` per card index) as in the module docstring; empty under other capture rules or with
+    ``beta`` 0."""
     if beta <= 0.0 or fast.asso_piglia_tutto or fast.scopa_a_15 or fast.obbligo_di_presa:
         return ()
     assert view.seat is not None
@@ -69,7 +75,7 @@ def evidence(view: ScopaView, fast: FastRules, beta: float = DEFAULT_BETA) -> Ev
     at = {card: k for k, (_, card, _) in enumerate(moves)}
     found = []
     for seat, card, _capture, before in recent_plays(view, fast, moves, table):
-        if seat == view.seat:
+        if seat == view.seat or (seats is not None and seat not in seats):
             continue
         # The cards this seat is known to have held then: the one played and those played since
         # (the window is the current round, so no card was dealt to it in between).

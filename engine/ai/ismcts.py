@@ -442,7 +442,8 @@ class HardPlayer:
     the game rather than the smazzata in a game of two sides to a target: the chance of winning
     it from the score a deal leaves, ``engine.ai.game_value``; ``likelihood`` > 0 weighs each deal
     by how likely it makes the others' plays, that softmax's sharpness, ``engine.ai.evidence``,
-    in place of the plain inference) or
+    in place of the plain inference; ``partner_likelihood`` > 0 the same for the partner's plays
+    only, the others read by the plain inference) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -474,6 +475,7 @@ class HardPlayer:
         blind: bool = False,
         game: bool = False,
         likelihood: float = 0.0,
+        partner_likelihood: float = 0.0,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -536,6 +538,11 @@ class HardPlayer:
         if not (isinstance(likelihood, int | float) and likelihood >= 0):
             raise ValueError(f"likelihood must be a number >= 0; got {likelihood!r}")
         self.likelihood = float(likelihood) if flat else 0.0
+        if not (isinstance(partner_likelihood, int | float) and partner_likelihood >= 0):
+            raise ValueError(
+                f"partner_likelihood must be a number >= 0; got {partner_likelihood!r}"
+            )
+        self.partner_likelihood = float(partner_likelihood) if flat else 0.0
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
@@ -554,6 +561,19 @@ class HardPlayer:
         info = info_set(view, inference=self.inference)
         if not self.doubtful and info.doubtful:
             info = replace(info, doubtful=())
+        if self.partner_likelihood and self.inference and view.players == 4:
+            partner = (info.seat + 2) % 4
+            found = evidence(view, info.fast, self.partner_likelihood, seats=(partner,))
+            if found:
+                # The partner read by the likelihood alone; the others by the plain inference.
+                unlikely = list(info.unlikely)
+                unlikely[partner] = 0
+                doubtful = list(info.doubtful)
+                if doubtful:
+                    doubtful[partner] = 0
+                info = replace(
+                    info, unlikely=tuple(unlikely), doubtful=tuple(doubtful), evidence=found
+                )
         return info
 
     def budget(self, info: InfoSet) -> SearchParams:

@@ -81,3 +81,19 @@ def test_hard_with_likelihood_weighs_deals_and_plays_the_same_move_for_the_same_
 def test_likelihood_must_be_a_number() -> None:
     with pytest.raises(ValueError, match="likelihood"):
         HardPlayer(likelihood=-1)
+
+
+def test_partner_likelihood_reads_the_partner_only_and_the_others_as_before() -> None:
+    game, _seat, _ = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    me = view.seat
+    assert me is not None
+    partner = (me + 2) % 4
+    plain = HardPlayer()._info(view)
+    info = HardPlayer(partner_likelihood=0.6)._info(view)
+    assert info.evidence  # the partner has played on a table with cards in this position
+    assert {seat for seat, _, _ in info.evidence} == {partner}
+    assert info.unlikely[partner] == 0
+    for seat in range(4):
+        if seat != partner:
+            assert info.unlikely[seat] == plain.unlikely[seat]
