@@ -275,37 +275,10 @@ def play_out(
     if lookahead and greedy and not (asso or s15):
         if cache is None:
             cache = {}
+        position = (fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon)
         if reply:
-            return _reply_out(
-                fast,
-                hands,
-                table,
-                deck,
-                captured,
-                scope,
-                last_taker,
-                seat,
-                rnd,
-                epsilon,
-                cache,
-                left,
-            )
-        return _lookahead_out(
-            fast,
-            hands,
-            table,
-            deck,
-            captured,
-            scope,
-            last_taker,
-            seat,
-            rnd,
-            epsilon,
-            cache,
-            left,
-            sweep,
-            blind,
-        )
+            return _reply_out(*position, cache, left)
+        return _lookahead_out(*position, cache, left, sweep, blind)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
