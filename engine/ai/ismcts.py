@@ -400,6 +400,13 @@ def merge(parts: Sequence[Mapping[int, tuple[int, float]]]) -> dict[int, tuple[i
     return merged
 
 
+def _non_negative(name: str, value: object) -> float:
+    """``value`` as a float; ValueError naming the option unless it is a number >= 0."""
+    if not (isinstance(value, int | float) and value >= 0):
+        raise ValueError(f"{name} must be a number >= 0; got {value!r}")
+    return float(value)
+
+
 def _best(stats: dict[int, tuple[int, float]]) -> int:
     """The most visited move; ties: the better mean, then the lowest key (deterministic)."""
     return min(stats, key=lambda k: (-stats[k][0], -stats[k][1] / max(stats[k][0], 1), k))
@@ -490,8 +497,7 @@ class HardPlayer:
             reply = DEFAULT_REPLY and flat
         if type(solve) is not int or not 0 <= solve <= MAX_SOLVE:
             raise ValueError(f"solve must be a whole number from 0 to {MAX_SOLVE}; got {solve!r}")
-        if not (isinstance(margin, int | float) and margin >= 0):
-            raise ValueError(f"margin must be a number >= 0; got {margin!r}")
+        margin = _non_negative("margin", margin)
         if not (isinstance(loss, int | float) and 0 <= loss <= WIN):
             raise ValueError(f"loss must be a number from 0 to {WIN}; got {loss!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
@@ -508,10 +514,8 @@ class HardPlayer:
                 cpu_cap = DEFAULT_CPU_CAP
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1; got {epsilon!r}")
-        if not (isinstance(bias, int | float) and bias >= 0):
-            raise ValueError(f"bias must be a number >= 0; got {bias!r}")
-        if not (isinstance(win_bonus, int | float) and win_bonus >= 0):
-            raise ValueError(f"win_bonus must be a number >= 0; got {win_bonus!r}")
+        bias = _non_negative("bias", bias)
+        win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
         if type(workers) is not int or workers < 1:
@@ -521,28 +525,24 @@ class HardPlayer:
             seconds=None if seconds is None else float(seconds),
             epsilon=epsilon,
             exploration=exploration,
-            bias=float(bias),
+            bias=bias,
             lookahead=bool(lookahead),
-            win_bonus=float(win_bonus),
+            win_bonus=win_bonus,
             cpu_cap=None if cpu_cap is None else float(cpu_cap),
             max_depth=max_depth,
             take_scopa=bool(take_scopa),
             method=method,
-            margin=float(margin),
+            margin=margin,
             loss=float(loss),
             sweep=bool(sweep),
             blind=bool(blind),
             solve=solve,
             reply=bool(reply),
         )
-        if not (isinstance(likelihood, int | float) and likelihood >= 0):
-            raise ValueError(f"likelihood must be a number >= 0; got {likelihood!r}")
-        self.likelihood = float(likelihood) if flat else 0.0
-        if not (isinstance(partner_likelihood, int | float) and partner_likelihood >= 0):
-            raise ValueError(
-                f"partner_likelihood must be a number >= 0; got {partner_likelihood!r}"
-            )
-        self.partner_likelihood = float(partner_likelihood) if flat else 0.0
+        likelihood = _non_negative("likelihood", likelihood)
+        partner_likelihood = _non_negative("partner_likelihood", partner_likelihood)
+        self.likelihood = likelihood if flat else 0.0
+        self.partner_likelihood = partner_likelihood if flat else 0.0
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
