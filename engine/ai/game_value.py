@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.scopa.playout import FastRules, random_smazzata
@@ -42,12 +43,25 @@ class WinChances:
     table: tuple[float, ...]
 
     def of(self, a: int, b: int) -> float:
-        target = self.target
-        if (a >= target or b >= target) and a != b:
-            return 1.0 if a > b else 0.0
-        if a >= self.size or b >= self.size:
-            return 0.5
-        return self.table[a * self.size + b]
+        return _lookup(self.table, self.size, self.target, a, b)
+
+
+def _decided(a: int, b: int, target: int) -> float | None:
+    """1 or 0 when the game is over at ``a`` to ``b`` (a side at the target alone in the lead),
+    else None."""
+    if (a >= target or b >= target) and a != b:
+        return 1.0 if a > b else 0.0
+    return None
+
+
+def _lookup(table: Sequence[float], size: int, target: int, a: int, b: int) -> float:
+    """The chance at ``a`` to ``b``: decided, even beyond the table, or the table's entry."""
+    decided = _decided(a, b, target)
+    if decided is not None:
+        return decided
+    if a >= size or b >= size:
+        return 0.5
+    return table[a * size + b]
 
 
 def win_chances(
@@ -76,17 +90,10 @@ def win_chances(
     for total_points in range(2 * size - 2, -1, -1):
         for a in range(max(0, total_points - size + 1), min(size - 1, total_points) + 1):
             b = total_points - a
-            if (a >= target or b >= target) and a != b:
-                table[a * size + b] = 1.0 if a > b else 0.0
-                continue
+            if _decided(a, b, target) is not None:
+                continue  # never read: ``_lookup`` answers a decided game itself
             value = 0.0
             for x, y, p in outcomes:
-                na, nb = a + x, b + y
-                if (na >= target or nb >= target) and na != nb:
-                    value += p if na > nb else 0.0
-                elif na >= size or nb >= size:
-                    value += p * 0.5
-                else:
-                    value += p * table[na * size + nb]
+                value += p * _lookup(table, size, target, a + x, b + y)
             table[a * size + b] = value
     return WinChances(target, size, tuple(table))
