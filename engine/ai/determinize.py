@@ -30,11 +30,13 @@ from engine.scopa.scoring import certain_points
 
 __all__ = [
     "Dealer",
+    "Evidence",
     "InfoSet",
     "State",
     "determinize",
     "info_set",
     "parse_move",
+    "recent_plays",
     "shuffler",
     "with_fuori",
 ]
@@ -61,6 +63,11 @@ def parse_move(text: str) -> tuple[int, int]:
     return card, capture
 
 
+# What the others' plays say of their hands (``engine.ai.evidence``): per play, the seat, the
+# weight of the cards it is known to have held then, and each card's weight.
+Evidence = tuple[tuple[int, float, tuple[float, ...]], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class InfoSet:
     """Everything a seat knows about the current smazzata, on masks.
@@ -85,9 +92,8 @@ class InfoSet:
     # The game's points of each side before this smazzata, and the points that win the game.
     points: tuple[int, ...] = ()
     target: int = 0
-    # What the others' plays say of their hands as likelihoods (``engine.ai.evidence``): per play,
-    # (seat, the weight of the cards it is known to have held then, each card's weight).
-    evidence: tuple[tuple[int, float, tuple[float, ...]], ...] = ()
+    # What the others' plays say of their hands, as likelihoods (``Evidence``).
+    evidence: Evidence = ()
 
     @property
     def left(self) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
-from engine.ai.determinize import parse_move, recent_plays
+from engine.ai.determinize import Evidence, parse_move, recent_plays
 from engine.scopa import ScopaView
 from engine.scopa._tables import INDEX, VALUE
 from engine.scopa.playout import CARD_WORTH, SCOPA_WORTH, FastRules, _best_capture, _table_sum
@@ -37,8 +37,6 @@ __all__ = ["DEFAULT_BETA", "Evidence", "evidence", "log_likelihood"]
 DEFAULT_BETA = 0.3
 # The share of a scopa a careful player fears when leaving a sum of 10 or less.
 DANGER = 0.5
-
-Evidence = tuple[tuple[int, float, tuple[float, ...]], ...]
 
 
 def _value(card: int, table: int) -> float:
