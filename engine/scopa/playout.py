@@ -398,13 +398,6 @@ def _lookahead_out(
     worth_of = CARD_WORTH
     throw_rank = THROW_RANK
     slice_sum = _SLICE_SUM
-    unseen = 0  # with ``blind``: every card still in a hand or the deck
-    if blind:
-        for h in hands:
-            for c in h:
-                unseen |= 1 << c
-        for c in deck:
-            unseen |= 1 << c
     while left:
         hand = hands[seat]
         if not hand:
@@ -416,9 +409,14 @@ def _lookahead_out(
             danger = 0
             if left >= 3:
                 if blind:
-                    others = unseen
-                    for c in hand:
-                        others &= ~(1 << c)
+                    # The cards this player cannot see: the other hands and the deck.
+                    others = 0
+                    for h in hands:
+                        if h is not hand:
+                            for c in h:
+                                others |= 1 << c
+                    for c in deck:
+                        others |= 1 << c
                     danger = ((others | others >> 10 | others >> 20 | others >> 30) & 0x3FF) << 1
                 else:
                     for c in hands[after]:
@@ -497,7 +495,6 @@ def _lookahead_out(
                 else:
                     capture = 0
         left -= 1
-        unseen &= ~(1 << card)
         if capture:
             table ^= capture
             captured[side] |= capture | (1 << card)
