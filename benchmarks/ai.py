@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import simulate
 from engine import scopa
-from engine.ai.ismcts import DEFAULT_SECONDS, DEFAULT_WORK, HardPlayer
+from engine.ai.hard import HardPlayer
+from engine.ai.ismcts import DEFAULT_SECONDS, DEFAULT_WORK
 
 SECTIONS = ("speed", "scopone", "scopa", "medium", "scala40")
 

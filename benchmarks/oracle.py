@@ -16,7 +16,7 @@ from typing import Any
 
 import engine.ai.pimc as pimc
 from engine.ai.determinize import Dealer, InfoSet, State
-from engine.ai.ismcts import HardPlayer
+from engine.ai.hard import HardPlayer
 from engine.scopa import ScopaView
 
 __all__ = ["Oracle"]

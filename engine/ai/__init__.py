@@ -2,7 +2,7 @@
 
 Names (Scopa family): ``random`` (any legal move, every game), ``greedy`` alias ``easy`` (the
 classical beginner: the baseline of every strength figure), ``medium`` (the classical advice with
-card counting, ``engine.ai.medium``), ``hard`` (a determinized search, ``engine.ai.ismcts``: by
+card counting, ``engine.ai.medium``), ``hard`` (a determinized search, ``engine.ai.hard``: by
 default flat, every move tried on the same weighted deals with ``engine.ai.pimc``, or the ISMCTS
 tree with ``method="ismcts"``; options ``work``, ``iterations``, ``seconds``, ``workers``,
 ``epsilon``, ``inference``, ``method`` and the method's own).
@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.ai.base import NoMove, Player
 from engine.ai.briscola_players import BriscolaEasy, BriscolaHard, BriscolaMedium
-from engine.ai.ismcts import HardPlayer
+from engine.ai.hard import HardPlayer
 from engine.ai.medium import MediumPlayer
 from engine.ai.scala40_player import Scala40Player, easy_scala40, medium_scala40
 from engine.ai.simple import GreedyPlayer, RandomPlayer

@@ -29,7 +29,13 @@ from collections.abc import Collection, Sequence
 from engine.ai.determinize import Evidence, parse_move, recent_plays
 from engine.scopa import ScopaView
 from engine.scopa._tables import INDEX, VALUE
-from engine.scopa.playout import CARD_WORTH, SCOPA_WORTH, FastRules, _best_capture, _table_sum
+from engine.scopa.playout import (
+    CARD_WORTH,
+    SCOPA_WORTH,
+    FastRules,
+    most_valuable_capture,
+    table_sum,
+)
 
 __all__ = ["DEFAULT_BETA", "Evidence", "evidence", "log_likelihood"]
 
@@ -42,14 +48,14 @@ DANGER = 0.5
 def _value(card: int, table: int) -> float:
     """A card's worth to a careful greedy player on ``table`` (see the module docstring; never
     the deal's last play, which the window leaves out)."""
-    taken, worth = _best_capture(table, VALUE[card], asso=False, s15=False, sweeps=True)
+    taken, worth = most_valuable_capture(table, VALUE[card], asso=False, s15=False, sweeps=True)
     if worth >= 0.0:
         rest = table ^ taken
         result = worth + CARD_WORTH[card]
     else:
         rest = table | 1 << card
         result = -CARD_WORTH[card]
-    if rest and _table_sum(rest) <= 10:
+    if rest and table_sum(rest) <= 10:
         result -= DANGER * SCOPA_WORTH
     return result
 

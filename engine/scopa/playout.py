@@ -37,7 +37,16 @@ from engine.scopa.capture import Way, capture_masks
 from engine.scopa.rules import Rules
 from engine.scopa.scoring import napola_points, primiera_winner
 
-__all__ = ["CARD_WORTH", "FastRules", "greedy_move", "play_out", "random_smazzata", "totals"]
+__all__ = [
+    "CARD_WORTH",
+    "FastRules",
+    "greedy_move",
+    "most_valuable_capture",
+    "play_out",
+    "random_smazzata",
+    "table_sum",
+    "totals",
+]
 
 # How much a beginner values a card: settebello, denari, primiera cards (7, 6, ace), one per card.
 CARD_WORTH: tuple[float, ...] = tuple(
@@ -168,7 +177,7 @@ _ANY: tuple[int, ...] = (FULL_MASK,) * 11
 _ASSO: tuple[int, ...] = (FULL_MASK, FULL_MASK, *_AT_MOST[2:])
 
 
-def _best_capture(
+def most_valuable_capture(
     table: int, value: int, *, asso: bool, s15: bool, sweeps: bool
 ) -> tuple[int, float]:
     """The first most valuable capture of a card of ``value`` on ``table``, with its worth (the
@@ -218,7 +227,9 @@ def greedy_move(
             key = part << 5 | whole << 4 | value
             found = cache.get(key)
             if found is None:
-                found = cache[key] = _best_capture(part, value, asso=asso, s15=s15, sweeps=whole)
+                found = cache[key] = most_valuable_capture(
+                    part, value, asso=asso, s15=s15, sweeps=whole
+                )
             capture, worth = found
             if worth < 0.0:
                 continue
@@ -307,7 +318,7 @@ def play_out(
                     key = part << 5 | whole << 4 | value
                     found = cache.get(key)
                     if found is None:
-                        found = cache[key] = _best_capture(
+                        found = cache[key] = most_valuable_capture(
                             part, value, asso=asso, s15=s15, sweeps=whole
                         )
                     taken, worth = found
@@ -359,7 +370,7 @@ _SLICE_SUM: tuple[int, ...] = tuple(
 _NO_THROW = -1e9
 
 
-def _table_sum(table: int) -> int:
+def table_sum(table: int) -> int:
     s = _SLICE_SUM
     return s[table & 0x3FF] + s[table >> 10 & 0x3FF] + s[table >> 20 & 0x3FF] + s[table >> 30]
 
@@ -434,7 +445,7 @@ def _lookahead_out(
                     key = part << 5 | whole << 4 | value
                     found = cache.get(key)
                     if found is None:
-                        found = cache[key] = _best_capture(
+                        found = cache[key] = most_valuable_capture(
                             part, value, asso=False, s15=False, sweeps=whole
                         )
                     taken, worth = found
@@ -455,7 +466,7 @@ def _lookahead_out(
                     if worth > best or (worth == best and c < card):
                         card, capture, best = c, taken, worth
             if not (obbligo and capturing):
-                base = _table_sum(table) if danger else 0
+                base = table_sum(table) if danger else 0
                 for c in hand:
                     if capturing >> c & 1:
                         continue  # a card that can take must take
@@ -473,7 +484,7 @@ def _lookahead_out(
             card = -1
             if sweep and table and left >= 2:
                 # A sweep is never missed, even by a random move: the table's sum is a card's.
-                total = _table_sum(table)
+                total = table_sum(table)
                 if total <= 10:
                     for c in hand:
                         if value_of[c] == total:
@@ -549,7 +560,9 @@ def _reply_out(
             key = part << 5 | whole << 4 | value
             found = cache.get(key)
             if found is None:
-                found = cache[key] = _best_capture(part, value, asso=False, s15=False, sweeps=whole)
+                found = cache[key] = most_valuable_capture(
+                    part, value, asso=False, s15=False, sweeps=whole
+                )
             worth = found[1]
             if worth >= 0.0:
                 worth += worth_of[c]
@@ -580,7 +593,7 @@ def _reply_out(
                     key = part << 5 | whole << 4 | value
                     found = cache.get(key)
                     if found is None:
-                        found = cache[key] = _best_capture(
+                        found = cache[key] = most_valuable_capture(
                             part, value, asso=False, s15=False, sweeps=whole
                         )
                     taken, worth = found

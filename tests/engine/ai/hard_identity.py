@@ -27,7 +27,7 @@ from typing import Any
 from engine import scopa
 from engine.ai import get_player
 from engine.ai.determinize import InfoSet
-from engine.ai.ismcts import HardPlayer
+from engine.ai.hard import HardPlayer
 
 DATA = Path(__file__).resolve().with_suffix(".json")
 # The options that make today's hard player the one of before the time budget (whose digests are

@@ -9,7 +9,7 @@ import pytest
 
 from engine import scopa
 from engine.ai.evidence import evidence, log_likelihood
-from engine.ai.ismcts import HardPlayer
+from engine.ai.hard import HardPlayer
 from engine.scopa._tables import INDEX, VALUE
 from engine.scopa.playout import FastRules
 

@@ -12,7 +12,7 @@ import pytest
 from engine import scopa
 from engine.ai.determinize import info_set
 from engine.ai.game_value import WinChances, win_chances
-from engine.ai.ismcts import HardPlayer
+from engine.ai.hard import HardPlayer
 from engine.ai.pimc import Reward
 from engine.scopa.playout import FastRules
 

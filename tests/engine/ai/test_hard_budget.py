@@ -10,13 +10,8 @@ import pytest
 from engine import scopa
 from engine.ai import get_player
 from engine.ai.determinize import info_set
-from engine.ai.ismcts import (
-    DEFAULT_WORK,
-    WORK_OVERHEAD,
-    HardPlayer,
-    merge,
-    run_part,
-)
+from engine.ai.hard import HardPlayer
+from engine.ai.ismcts import DEFAULT_WORK, WORK_OVERHEAD, merge, run_part
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK

@@ -8,7 +8,7 @@ import pytest
 
 from engine import scopa
 from engine.ai import PLAYER_NAMES, get_player
-from engine.ai.ismcts import HardPlayer
+from engine.ai.hard import HardPlayer
 
 from ..scopa.helpers import position
 
@@ -35,6 +35,14 @@ def test_names_and_options() -> None:
     ):
         with pytest.raises(ValueError):
             get_player("hard", **bad)
+
+
+def test_hard_player_still_imports_from_its_old_module() -> None:
+    import engine.ai.ismcts as ismcts
+
+    assert ismcts.HardPlayer is HardPlayer
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        ismcts.Nothing  # noqa: B018
 
 
 @pytest.mark.parametrize(
