@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import ast
+import json
+import math
 import random
 from pathlib import Path
 
 import pytest
 
-from benchmarks import vs_baselines
+from benchmarks import paired, vs_baselines
 from benchmarks.baselines import BASELINES
 from benchmarks.baselines.scopa_sim import captures, score
 from engine import scala40, scopa
@@ -107,3 +109,36 @@ def test_the_oracle_told_some_hands_deals_the_rest_at_random(knows: str) -> None
     options = (("iterations", 8), ("knows", knows))
     job = vs_baselines.Job("scopone", 4, 7, 1, "oracle", options, "greedy", True)
     assert len(vs_baselines.play(job).move_cpu) > 0
+
+
+def test_paired_runs_count_the_deals_only_one_side_won(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def write(name: str, rows: list[tuple[int, int, bool, bool]]) -> Path:
+        path = tmp_path / name
+        lines = [
+            json.dumps({"seed": s, "rotation": r, "won": w, "tie": False, "dealer": d})
+            for s, r, w, d in rows
+        ]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    a = write("a.jsonl", [(1, 0, True, True), (1, 1, False, False), (2, 0, True, True)])
+    b = write("b.jsonl", [(1, 0, True, True), (1, 1, True, False), (2, 0, False, True)])
+    extra = write("c.jsonl", [(3, 0, True, False)])  # played by B only: not counted
+    assert paired.main([str(a), "--vs", str(b), str(extra)]) == 0
+    out = capsys.readouterr().out
+    assert "A: won 2/3" in out and "B: won 2/3" in out
+    assert "all deals: 3 deals" in out and "only A won 1, only B won 1; z = +0.00, p = 1.000" in out
+    assert "non-dealer side: 1 deals" in out
+
+    assert paired.mcnemar(1, 9) == pytest.approx((8 / math.sqrt(10), 2 * 11 / 1024))
+    assert paired.mcnemar(0, 0) == (0.0, 1.0)
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seed": 1}\n', encoding="utf-8")
+    assert paired.main([str(a), str(bad)]) == 2
+    assert "bad.jsonl:1: not a vs_baselines result" in capsys.readouterr().err
+    twice = write("twice.jsonl", [(1, 0, True, True), (1, 0, False, True)])
+    with pytest.raises(ValueError, match="seed 1 rotation 0 differs"):
+        paired.load([twice])
