@@ -104,7 +104,9 @@ class HardPlayer:
     it from the score a deal leaves, ``engine.ai.game_value``; ``likelihood`` > 0 weighs each deal
     by how likely it makes the others' plays, that softmax's sharpness, ``engine.ai.evidence``,
     in place of the plain inference; ``partner_likelihood`` > 0 the same for the partner's plays
-    only, the others read by the plain inference) or
+    only, the others read by the plain inference; ``resample`` > 1 with either: the deals drawn
+    in proportion to that likelihood from ``resample`` times as many, rather than weighted by it,
+    ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -137,6 +139,7 @@ class HardPlayer:
         game: bool = False,
         likelihood: float = 0.0,
         partner_likelihood: float = 0.0,
+        resample: int = 1,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -172,6 +175,8 @@ class HardPlayer:
         win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
+        if type(resample) is not int or resample < 1:
+            raise ValueError(f"resample must be a whole number >= 1; got {resample!r}")
         if type(workers) is not int or workers < 1:
             raise ValueError(f"workers must be a whole number >= 1; got {workers!r}")
         self.params = SearchParams(
@@ -192,6 +197,7 @@ class HardPlayer:
             blind=bool(blind),
             solve=solve,
             reply=bool(reply),
+            resample=resample,
         )
         likelihood = _non_negative("likelihood", likelihood)
         partner_likelihood = _non_negative("partner_likelihood", partner_likelihood)

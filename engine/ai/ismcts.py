@@ -139,6 +139,7 @@ class SearchParams:
     sweep: bool = False
     blind: bool = False
     chances: WinChances | None = None
+    resample: int = 1
 
 
 class _Node:
@@ -261,6 +262,7 @@ def search(
             blind=params.blind,
             chances=params.chances,
             seconds=params.seconds,
+            resample=params.resample,
         )
     rng = random.Random(seed)
     fast = info.fast

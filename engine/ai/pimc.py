@@ -28,7 +28,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from engine.ai.determinize import Dealer, InfoSet, State
+from engine.ai.determinize import Dealer, Evidence, InfoSet, State
 from engine.ai.evidence import log_likelihood
 from engine.ai.game_value import WinChances
 from engine.scopa._tables import VALUE
@@ -39,6 +39,8 @@ __all__ = ["WIN", "apply_key", "evaluate", "root_keys"]
 
 # The reward of winning the smazzata (the deal-level metric), against ``margin`` per point.
 WIN = 1.0
+# The deals ``resampled`` keeps at a time (from ``factor`` times as many).
+RESAMPLE_BATCH = 32
 
 
 def solving(info: InfoSet, solve: int) -> bool:
@@ -267,17 +269,22 @@ def evaluate(
     chances: WinChances | None = None,
     cpu_cap: float | None = None,
     seconds: float | None = None,
+    resample: int = 1,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
     solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
     side (see the module docstring). ``cpu_cap``: stop dealing after that many seconds of this
     thread's CPU (a safety net on a far slower machine; the deals done so far count); ``chances``:
     the game-aware reward (``Reward``); ``seconds``:
-    stop dealing after that much wall time (``deals`` None: only then; at least one deal)."""
+    stop dealing after that much wall time (``deals`` None: only then; at least one deal);
+    ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
+    weighted by it."""
     rng = random.Random(seed)
     fast = info.fast
     side = fast.side_of[info.seat]
     deal = Dealer(info, rng).deal
+    if info.evidence and resample > 1:
+        deal = resampled(deal, info.evidence, resample, rng)
     cache: dict[int, tuple[int, float]] = {}
     sums = dict.fromkeys(keys, 0.0)
     reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
@@ -289,7 +296,7 @@ def evaluate(
     # With evidence (``engine.ai.evidence``) each deal's rewards count by its likelihood: the
     # weights are kept relative to a reference log-likelihood ``ref``, rescaled when a deal is
     # far likelier than it, so that nothing overflows.
-    found = info.evidence
+    found = info.evidence if resample <= 1 else ()
     ref: float | None = None
     weight = 1.0
     weights = 0.0
@@ -351,6 +358,38 @@ def evaluate(
         # The weighted mean, on the scale of ``done`` deals (parts of a search merge by sums).
         return {key: (done, total * done / weights) for key, total in sums.items()}
     return {key: (done, total) for key, total in sums.items()}
+
+
+def resampled(
+    deal: Callable[[], State], found: Evidence, factor: int, rng: random.Random
+) -> Callable[[], State]:
+    """Deals drawn by their likelihood under ``found`` (sampling importance resampling): every
+    ``RESAMPLE_BATCH`` deals come from ``factor`` times as many dealt by ``deal``, kept by
+    systematic resampling in proportion to their likelihood, so that the playouts go to the
+    likely deals instead of being weighed down (a deal costs a few microseconds, its playouts a
+    few hundred)."""
+    pending: list[State] = []
+
+    def draw() -> State:
+        if not pending:
+            candidates = [deal() for _ in range(factor * RESAMPLE_BATCH)]
+            logs = [log_likelihood(found, c.hands) for c in candidates]
+            top = max(logs)
+            weights = [math.exp(x - top) for x in logs]
+            step = sum(weights) / RESAMPLE_BATCH
+            mark = rng.random() * step
+            running = 0.0
+            for candidate, weight in zip(candidates, weights, strict=True):
+                running += weight
+                while mark < running and len(pending) < RESAMPLE_BATCH:
+                    pending.append(candidate.copy())
+                    mark += step
+            while len(pending) < RESAMPLE_BATCH:  # rounding at the very end
+                pending.append(candidates[-1].copy())
+            pending.reverse()
+        return pending.pop()
+
+    return draw
 
 
 def best_key(stats: Mapping[int, tuple[int, float]]) -> int:

@@ -3,13 +3,16 @@ option, which weighs each deal by it."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from engine import scopa
+from engine.ai.determinize import Dealer
 from engine.ai.evidence import evidence, log_likelihood
 from engine.ai.hard import HardPlayer
+from engine.ai.pimc import resampled
 from engine.scopa._tables import INDEX, VALUE
 from engine.scopa.playout import FastRules
 
@@ -97,3 +100,40 @@ def test_partner_likelihood_reads_the_partner_only_and_the_others_as_before() ->
     for seat in range(4):
         if seat != partner:
             assert info.unlikely[seat] == plain.unlikely[seat]
+
+
+def test_resampled_deals_follow_the_likelihood_as_the_weights_do() -> None:
+    game, seat, sweeper = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    info = HardPlayer(likelihood=0.3)._info(view)
+    assert info.evidence
+    rng = random.Random(8)
+    deal = Dealer(info, rng).deal
+    draw = resampled(deal, info.evidence, 4, rng)
+    # The seat that passed up a sweep holds the sweeping card in fewer resampled deals than in
+    # plain ones, about as often as the likelihood weights say.
+    plain = sum(sweeper in deal().hands[seat] for _ in range(3000)) / 3000
+    kept = sum(sweeper in draw().hands[seat] for _ in range(3000)) / 3000
+    total = held = 0.0
+    for _ in range(3000):
+        hands = deal().hands
+        weight = math.exp(log_likelihood(info.evidence, hands))
+        total += weight
+        held += weight * (sweeper in hands[seat])
+    assert kept < plain
+    assert kept == pytest.approx(held / total, abs=0.05)
+
+
+def test_hard_with_resample_plays_the_same_move_for_the_same_seed() -> None:
+    game, _seat, _ = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    first = HardPlayer(likelihood=0.3, resample=4, iterations=64).choose(view, random.Random(4))
+    again = HardPlayer(likelihood=0.3, resample=4, iterations=64).choose(view, random.Random(4))
+    assert first == again and first in {str(m) for m in game.legal_moves()}
+    # Without a likelihood there is nothing to resample by: the plain search.
+    assert HardPlayer(resample=4, iterations=64).choose(view, random.Random(5)) == HardPlayer(
+        iterations=64
+    ).choose(view, random.Random(5))
+    for bad in (0, 1.5, "4"):
+        with pytest.raises(ValueError, match="resample"):
+            HardPlayer(resample=bad)  # type: ignore[arg-type]
