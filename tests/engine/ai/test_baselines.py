@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import paired, vs_baselines
+from benchmarks import paired, reading, vs_baselines
 from benchmarks.baselines import BASELINES
 from benchmarks.baselines.scopa_sim import captures, score
 from engine import scala40, scopa
@@ -142,3 +142,10 @@ def test_paired_runs_count_the_deals_only_one_side_won(
     twice = write("twice.jsonl", [(1, 0, True, True), (1, 0, False, True)])
     with pytest.raises(ValueError, match="seed 1 rotation 0 differs"):
         paired.load([twice])
+
+
+def test_the_reading_benchmark_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert reading.main(["--count", "1", "--work", "4000", "--deals", "8", "--from", "30"]) == 0
+    out = capsys.readouterr().out
+    for name in ("uniform", "inference", "likelihood 0.3", "partner 1.0"):
+        assert name in out
