@@ -18,7 +18,7 @@ from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
 from engine.ai.determinize import InfoSet, info_set, parse_move, with_fuori
-from engine.ai.evidence import evidence
+from engine.ai.evidence import DEFAULT_BETA, evidence
 from engine.ai.game_value import WinChances, win_chances
 from engine.ai.ismcts import (
     DEFAULT_BIAS,
@@ -83,7 +83,8 @@ class HardPlayer:
     wall clock (stronger on a fast machine, not reproducible); ``iterations`` and ``seconds``
     together: whichever comes first (not reproducible). ``workers`` > 1 searches in that many
     processes (root parallelism, the budget split between them); call ``close()`` when done with
-    such a player. ``inference`` uses what the other players' play says about their hands.
+    such a player. ``inference`` uses what the other players' play says about their hands
+    (False: neither the likelihood below nor the plain inference).
     ``bias`` > 0 steers the root's first visits by the medium player's judgement of each move
     (progressive bias); 0 is plain ISMCTS. ``lookahead`` and ``win_bonus``: the playouts (module
     docstring); ``doubtful`` uses the weaker evidence of ``engine.ai.determinize`` too.
@@ -101,12 +102,13 @@ class HardPlayer:
     ``reply``), ``blind`` playouts whose greedy fears a sweep by any card its player cannot see
     rather than by the next player's actual cards (not with ``reply``), ``game`` the reward of
     the game rather than the smazzata in a game of two sides to a target: the chance of winning
-    it from the score a deal leaves, ``engine.ai.game_value``; ``likelihood`` > 0 weighs each deal
-    by how likely it makes the others' plays, that softmax's sharpness, ``engine.ai.evidence``,
-    in place of the plain inference; ``partner_likelihood`` > 0 the same for the partner's plays
-    only, the others read by the plain inference; ``resample`` > 1 with either: the deals drawn
-    in proportion to that likelihood from ``resample`` times as many, rather than weighted by it,
-    ``engine.ai.pimc.resampled``) or
+    it from the score a deal leaves, ``engine.ai.game_value``; ``likelihood`` > 0 (the default,
+    ``DEFAULT_BETA``) weighs each deal by how likely it makes the others' plays, that softmax's
+    sharpness, ``engine.ai.evidence``, in place of the plain inference (0: the plain inference,
+    the default before); with ``likelihood=0``, ``partner_likelihood`` > 0 the same for the
+    partner's plays only, the others read by the plain inference; ``resample`` > 1 with either:
+    the deals drawn in proportion to that likelihood from ``resample`` times as many, rather
+    than weighted by it, ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -137,7 +139,7 @@ class HardPlayer:
         sweep: bool = False,
         blind: bool = False,
         game: bool = False,
-        likelihood: float = 0.0,
+        likelihood: float = DEFAULT_BETA,
         partner_likelihood: float = 0.0,
         resample: int = 1,
         solve: int | None = None,

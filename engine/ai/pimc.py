@@ -2,7 +2,8 @@
 
 Glossary: **smazzata** = one deal played out; **scopa** = a capture that sweeps the table. A
 *determinization* (a *deal* here) is one guess at the hidden cards consistent with what the seat
-has seen, weighted by what the others' play says they lack (``engine.ai.determinize``).
+has seen (``engine.ai.determinize``), weighted by how likely it makes the others' plays
+(``engine.ai.evidence``; or by what they showed they lack, the plain inference).
 
 Every legal move of the seat is tried on the **same** deals (common random numbers: the moves are
 compared on the same luck, so far fewer deals separate them than independent samples would), and

@@ -92,8 +92,8 @@ def test_partner_likelihood_reads_the_partner_only_and_the_others_as_before() ->
     me = view.seat
     assert me is not None
     partner = (me + 2) % 4
-    plain = HardPlayer()._info(view)
-    info = HardPlayer(partner_likelihood=0.6)._info(view)
+    plain = HardPlayer(likelihood=0)._info(view)
+    info = HardPlayer(likelihood=0, partner_likelihood=0.6)._info(view)
     assert info.evidence  # the partner has played on a table with cards in this position
     assert {seat for seat, _, _ in info.evidence} == {partner}
     assert info.unlikely[partner] == 0
@@ -131,9 +131,8 @@ def test_hard_with_resample_plays_the_same_move_for_the_same_seed() -> None:
     again = HardPlayer(likelihood=0.3, resample=4, iterations=64).choose(view, random.Random(4))
     assert first == again and first in {str(m) for m in game.legal_moves()}
     # Without a likelihood there is nothing to resample by: the plain search.
-    assert HardPlayer(resample=4, iterations=64).choose(view, random.Random(5)) == HardPlayer(
-        iterations=64
-    ).choose(view, random.Random(5))
+    plain = HardPlayer(likelihood=0, resample=4, iterations=64).choose(view, random.Random(5))
+    assert plain == HardPlayer(likelihood=0, iterations=64).choose(view, random.Random(5))
     for bad in (0, 1.5, "4"):
         with pytest.raises(ValueError, match="resample"):
             HardPlayer(resample=bad)  # type: ignore[arg-type]

@@ -5,7 +5,9 @@ tie-break and every root statistic. The plain digests were recorded from the cod
 speed-ups and still hold for the legacy options (``hard_identity.LEGACY``: the player before the
 time budget); the ``v2-`` digests pin today's defaults (lookahead playouts, the win bonus, the
 weaker inference), recorded when they were introduced, and still hold for ``method="ismcts"``;
-the ``v3-`` digests pin today's defaults (the determinized flat search of ``engine.ai.pimc``).
+the ``v3-`` digests the determinized flat search of ``engine.ai.pimc`` with the plain inference
+(``likelihood=0``), and the ``v4-`` digests today's defaults (its deals weighted by the
+likelihood of the others' plays).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from .hard_identity import CASES, Case, key_of, load, play_case
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
-VERSIONS = ["legacy", "v2", "v3"]
+VERSIONS = ["legacy", "v2", "v3", "v4"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
