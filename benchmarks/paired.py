@@ -12,7 +12,8 @@ of them won (McNemar's test) separates smaller differences than two independent 
 Several files on a side are read as one run (runs split over seed ranges); only the deals both
 sides played count. Printed: each side's win rate (95% Wilson interval), ties, the non-dealer
 side's rate; the deals only A won and only B won, McNemar's z (B's direction positive) and the
-exact two-sided p-value; the same split by the dealer's and the non-dealer's side.
+exact two-sided p-value; the same split by the dealer's and the non-dealer's side (``--unit
+games``: whole games, split by who dealt first).
 """
 
 from __future__ import annotations
@@ -108,20 +109,23 @@ def _rate(wins: int, n: int) -> str:
     return f"{wins}/{n} = {100 * wins / max(n, 1):.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
 
-def report(a: dict[Key, Deal], b: dict[Key, Deal]) -> list[str]:
+def report(a: dict[Key, Deal], b: dict[Key, Deal], unit: str = "deals") -> list[str]:
     whole = pair(a, b)
     if not whole.n:
-        return ["no deal in common: the runs played different seeds"]
+        return [f"no {unit} in common: the runs played different seeds"]
     lines = []
     for name, wins, ties in (("A", whole.wins_a, whole.ties_a), ("B", whole.wins_b, whole.ties_b)):
         lines.append(f"{name}: won {_rate(wins, whole.n)}, ties {100 * ties / whole.n:.1f}%")
-    for label, side in (("all deals", None), ("dealer side", True), ("non-dealer side", False)):
+    sides = ("dealer side", "non-dealer side")
+    if unit == "games":
+        sides = ("first dealer", "first to play")
+    for label, side in ((f"all {unit}", None), (sides[0], True), (sides[1], False)):
         p = pair(a, b, side)
         if not p.n:
             continue
         z, value = mcnemar(p.only_a, p.only_b)
         lines.append(
-            f"{label}: {p.n} deals, A {100 * p.wins_a / p.n:.1f}%, B {100 * p.wins_b / p.n:.1f}%;"
+            f"{label}: {p.n} {unit}, A {100 * p.wins_a / p.n:.1f}%, B {100 * p.wins_b / p.n:.1f}%;"
             f" only A won {p.only_a}, only B won {p.only_b}; z = {z:+.2f}, p = {value:.3f}"
         )
     return lines
@@ -136,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--vs", nargs="+", type=Path, help="run B's --log file(s) (else: the last file given)"
     )
+    parser.add_argument(
+        "--unit", default="deals", choices=("deals", "games"), help="what a line of the logs is"
+    )
     args = parser.parse_args(argv)
     first, second = args.a, args.vs
     if second is None:
@@ -143,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("give two files, or A's files then --vs and B's files")
         first, second = first[:1], first[1:]
     try:
-        lines = report(load(first), load(second))
+        lines = report(load(first), load(second), args.unit)
     except (OSError, ValueError) as error:
         print(f"paired: {error}", file=sys.stderr)
         return 2
