@@ -393,12 +393,3 @@ def merge(parts: Sequence[Mapping[int, tuple[int, float]]]) -> dict[int, tuple[i
             v, t = merged.get(key, (0, 0.0))
             merged[key] = (v + visits, t + total)
     return merged
-
-
-def __getattr__(name: str) -> object:
-    """``HardPlayer`` lived here before ``engine.ai.hard``: the old import still works."""
-    if name == "HardPlayer":
-        from engine.ai.hard import HardPlayer
-
-        return HardPlayer
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,14 +37,6 @@ def test_names_and_options() -> None:
             get_player("hard", **bad)
 
 
-def test_hard_player_still_imports_from_its_old_module() -> None:
-    import engine.ai.ismcts as ismcts
-
-    assert ismcts.HardPlayer is HardPlayer
-    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
-        ismcts.Nothing  # noqa: B018
-
-
 @pytest.mark.parametrize(
     ("name", "hand", "table", "expected"),
     [
