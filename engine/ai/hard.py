@@ -77,14 +77,15 @@ def move_text(key: int) -> str:
 class HardPlayer:
     """The hard player (Scopa family): a determinized search over this seat's information set.
 
-    Budget (see the module docstring): by default ``work`` units (``DEFAULT_WORK``, about
-    ``DEFAULT_SECONDS`` of CPU a move on the reference machine, deterministic for a given
-    ``rng``); ``iterations`` a fixed number of iterations (deterministic); ``seconds`` stops on the
-    wall clock (stronger on a fast machine, not reproducible); ``iterations`` and ``seconds``
-    together: whichever comes first (not reproducible). ``workers`` > 1 searches in that many
-    processes (root parallelism, the budget split between them); call ``close()`` when done with
-    such a player. ``inference`` uses what the other players' play says about their hands
-    (False: neither the likelihood below nor the plain inference).
+    Budget (the module docstring of ``engine.ai.ismcts``): by default ``work`` units
+    (``DEFAULT_WORK``, about ``DEFAULT_SECONDS`` of CPU a move on the reference machine,
+    deterministic for a given ``rng``); ``iterations`` a fixed number of iterations
+    (deterministic); ``seconds`` stops on the wall clock (stronger on a fast machine, not
+    reproducible); ``iterations`` and ``seconds`` together: whichever comes first (not
+    reproducible). ``workers`` > 1 searches in that many processes (root parallelism, the budget
+    split between them); call ``close()`` when done with such a player. ``inference`` uses what
+    the other players' play says about their hands (False: neither the likelihood below nor the
+    plain inference).
     ``bias`` > 0 steers the root's first visits by the medium player's judgement of each move
     (progressive bias); 0 is plain ISMCTS. ``lookahead`` and ``win_bonus``: the playouts (module
     docstring); ``doubtful`` uses the weaker evidence of ``engine.ai.determinize`` too.
@@ -215,12 +216,14 @@ class HardPlayer:
         self.last_iterations = 0
 
     def _info(self, view: ScopaView) -> InfoSet:
-        if self.likelihood and self.inference:
-            plain = info_set(view, inference=False)
-            found = evidence(view, plain.fast, self.likelihood)
-            if found:
-                return replace(plain, evidence=found)
         info = info_set(view, inference=self.inference)
+        if self.likelihood and self.inference:
+            found = evidence(view, info.fast, self.likelihood)
+            if found:
+                # The likelihood reads the same plays as the plain inference: that one is left
+                # out, not counted twice.
+                none = (0,) * len(info.unlikely)
+                return replace(info, unlikely=none, doubtful=(), evidence=found)
         if not self.doubtful and info.doubtful:
             info = replace(info, doubtful=())
         if self.partner_likelihood and self.inference and view.players == 4:

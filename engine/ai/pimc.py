@@ -284,8 +284,14 @@ def evaluate(
     fast = info.fast
     side = fast.side_of[info.seat]
     deal = Dealer(info, rng).deal
-    if info.evidence and resample > 1:
-        deal = resampled(deal, info.evidence, resample, rng)
+    # With evidence (``engine.ai.evidence``) each deal's rewards count by its likelihood, or with
+    # ``resample`` the deals are drawn by it (and then count alike). Weights are kept relative to
+    # a reference log-likelihood ``ref``, rescaled when a deal is far likelier than it, so that
+    # nothing overflows.
+    found = info.evidence
+    if found and resample > 1:
+        deal = resampled(deal, found, resample, rng)
+        found = ()
     cache: dict[int, tuple[int, float]] = {}
     sums = dict.fromkeys(keys, 0.0)
     reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
@@ -294,10 +300,6 @@ def evaluate(
     deadline = None if seconds is None else time.perf_counter() + seconds
     limit = deals if deals is not None else 1 << 62
     done = 0
-    # With evidence (``engine.ai.evidence``) each deal's rewards count by its likelihood: the
-    # weights are kept relative to a reference log-likelihood ``ref``, rescaled when a deal is
-    # far likelier than it, so that nothing overflows.
-    found = info.evidence if resample <= 1 else ()
     ref: float | None = None
     weight = 1.0
     weights = 0.0

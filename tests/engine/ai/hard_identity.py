@@ -70,8 +70,8 @@ CASES: tuple[Case, ...] = (
 # determinized flat search (``engine.ai.pimc``) with the plain inference, "v4" today's defaults
 # (the same search, its deals weighted by the likelihood of the others' plays).
 VERSIONS: dict[str, dict[str, Any]] = {
-    "legacy": {**LEGACY, "method": "ismcts", "likelihood": 0.0},
-    "v2": {"method": "ismcts", "likelihood": 0.0},
+    "legacy": {**LEGACY, "method": "ismcts"},
+    "v2": {"method": "ismcts"},
     "v3": {"likelihood": 0.0},
     "v4": {},
 }
