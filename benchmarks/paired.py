@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.simulate import wilson
+from benchmarks.vs_baselines import rate_text
 
 __all__ = ["Deal", "Pairing", "load", "main", "mcnemar", "pair"]
 
@@ -104,18 +104,13 @@ def pair(a: dict[Key, Deal], b: dict[Key, Deal], dealer: bool | None = None) -> 
     )
 
 
-def _rate(wins: int, n: int) -> str:
-    low, high = wilson(wins, n)
-    return f"{wins}/{n} = {100 * wins / max(n, 1):.1f}% ({100 * low:.1f}-{100 * high:.1f})"
-
-
 def report(a: dict[Key, Deal], b: dict[Key, Deal], unit: str = "deals") -> list[str]:
     whole = pair(a, b)
     if not whole.n:
         return [f"no {unit} in common: the runs played different seeds"]
     lines = []
     for name, wins, ties in (("A", whole.wins_a, whole.ties_a), ("B", whole.wins_b, whole.ties_b)):
-        lines.append(f"{name}: won {_rate(wins, whole.n)}, ties {100 * ties / whole.n:.1f}%")
+        lines.append(f"{name}: won {rate_text(wins, whole.n)}, ties {100 * ties / whole.n:.1f}%")
     sides = ("dealer side", "non-dealer side")
     if unit == "games":
         sides = ("first dealer", "first to play")

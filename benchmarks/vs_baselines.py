@@ -208,14 +208,14 @@ class Tally:
         self.smazzate += r.smazzate
 
 
-def _pct(wins: int, n: int) -> str:
+def rate_text(wins: int, n: int) -> str:
     low, high = wilson(wins, n)
     return f"{wins}/{n} = {100 * wins / max(n, 1):.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f})"
 
 
 def summary(t: Tally, *, unit: str, level: str, baseline: str, seats: int) -> list[str]:
     lines = [
-        f"{level} vs {baseline}: {_pct(t.wins, t.n)} {unit} won;"
+        f"{level} vs {baseline}: {rate_text(t.wins, t.n)} {unit} won;"
         f" ties {100 * t.ties / max(t.n, 1):.1f}%,"
         f" the other side(s) {100 * (t.n - t.wins - t.ties) / max(t.n, 1):.1f}%"
     ]
@@ -228,7 +228,7 @@ def summary(t: Tally, *, unit: str, level: str, baseline: str, seats: int) -> li
             role = "dealer side" if dealer else "non-dealer side"
             if unit == "games":
                 role = "first dealer" if dealer else "first to play"
-            lines.append(f"  as {role}: {_pct(wins, n)}, ties {100 * ties / max(n, 1):.1f}%")
+            lines.append(f"  as {role}: {rate_text(wins, n)}, ties {100 * ties / max(n, 1):.1f}%")
     if t.walls:
         walls, cpus = sorted(t.walls), sorted(t.cpus)
         lines.append(
