@@ -31,13 +31,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.baselines import BASELINES
 from engine import scopa
 from engine.ai.determinize import Dealer, Evidence, InfoSet, info_set
-from engine.ai.evidence import evidence, log_likelihood
+from engine.ai.evidence import DEFAULT_BETA, evidence, log_likelihood
 from engine.ai.hard import HardPlayer
 from engine.scopa import ScopaView
 
 __all__ = ["main", "readings", "score"]
 
 SHARPNESS = (0.3, 0.6, 1.0)
+FITTED_SCALES = (1.0, 1.5)
 
 
 def readings(view: ScopaView) -> list[tuple[str, InfoSet, Evidence]]:
@@ -51,6 +52,9 @@ def readings(view: ScopaView) -> list[tuple[str, InfoSet, Evidence]]:
     ]
     for beta in SHARPNESS:
         found.append((f"likelihood {beta}", plain, evidence(view, plain.fast, beta)))
+    for scale in FITTED_SCALES:
+        fitted = evidence(view, plain.fast, DEFAULT_BETA * scale, fitted=True)
+        found.append((f"fitted x{scale:g}", plain, fitted))
     for beta in SHARPNESS:
         only = evidence(view, plain.fast, beta, seats=(partner,))
         found.append((f"partner {beta}", plain, only))

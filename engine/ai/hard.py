@@ -107,7 +107,10 @@ class HardPlayer:
     ``DEFAULT_BETA``) weighs each deal by how likely it makes the others' plays, that softmax's
     sharpness, ``engine.ai.evidence``, in place of the plain inference (0: the plain inference,
     the default before); with ``likelihood=0``, ``partner_likelihood`` > 0 the same for the
-    partner's plays only, the others read by the plain inference; ``resample`` > 1 with either:
+    partner's plays only, the others read by the plain inference; ``model="fitted"``: the
+    likelihood's model of a player's choice is the one fitted to strong players' plays
+    (``engine.ai.evidence.FITTED``, at ``likelihood / DEFAULT_BETA`` times its coefficients)
+    rather than the careful greedy's softmax; ``resample`` > 1 with either:
     the deals drawn in proportion to that likelihood from ``resample`` times as many, rather
     than weighted by it, ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
@@ -143,6 +146,7 @@ class HardPlayer:
         likelihood: float = DEFAULT_BETA,
         partner_likelihood: float = 0.0,
         resample: int = 1,
+        model: str = "greedy",
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -178,6 +182,8 @@ class HardPlayer:
         win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
+        if model not in ("greedy", "fitted"):
+            raise ValueError(f"model must be 'greedy' or 'fitted'; got {model!r}")
         if type(resample) is not int or resample < 1:
             raise ValueError(f"resample must be a whole number >= 1; got {resample!r}")
         if type(workers) is not int or workers < 1:
@@ -206,6 +212,7 @@ class HardPlayer:
         partner_likelihood = _non_negative("partner_likelihood", partner_likelihood)
         self.likelihood = likelihood if flat else 0.0
         self.partner_likelihood = partner_likelihood if flat else 0.0
+        self.model = model
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
@@ -218,7 +225,7 @@ class HardPlayer:
     def _info(self, view: ScopaView) -> InfoSet:
         info = info_set(view, inference=self.inference)
         if self.likelihood and self.inference:
-            found = evidence(view, info.fast, self.likelihood)
+            found = evidence(view, info.fast, self.likelihood, fitted=self.model == "fitted")
             if found:
                 # The likelihood reads the same plays as the plain inference: that one is left
                 # out, not counted twice.

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import paired, reading, vs_baselines
+from benchmarks import paired, play_model, reading, vs_baselines
 from benchmarks.baselines import BASELINES
 from benchmarks.baselines.scopa_sim import captures, score
 from engine import scala40, scopa
+from engine.ai.evidence import FEATURES
 from engine.scopa._tables import INDEX, mask_of
 
 BASELINE_DIR = Path(vs_baselines.__file__).resolve().parent / "baselines"
@@ -149,3 +150,37 @@ def test_the_reading_benchmark_prints_its_table(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     for name in ("uniform", "inference", "likelihood 0.3", "partner 1.0"):
         assert name in out
+
+
+def test_the_play_model_fit_recovers_known_coefficients() -> None:
+    rng = random.Random(3)
+    truth = [rng.uniform(-1.5, 1.5) for _ in FEATURES]
+    data = []
+    for _ in range(3000):  # hands of 2 to 9 cards, the card drawn by the true softmax
+        cards = [tuple(rng.random() for _ in FEATURES) for _ in range(rng.randint(2, 9))]
+        utils = [math.exp(sum(t * x for t, x in zip(truth, f, strict=True))) for f in cards]
+        chosen = rng.choices(range(len(cards)), weights=utils)[0]
+        data.append((cards, chosen))
+    fitted = play_model.fit(data, ridge=0.01)
+    assert all(abs(f - t) < 0.5 for f, t in zip(fitted, truth, strict=True))
+
+
+def test_the_play_model_collects_plays_and_prints_its_fit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "plays.jsonl"
+    args = ["collect", "--count", "2", "--seed", "8", "--work", "3000", "--out", str(out)]
+    assert play_model.main([*args, "--baseline", "greedy"]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 72 and {r["kind"] for r in rows} == {"hard", "greedy"}
+    assert all(r["card"] in r["hand"] for r in rows)
+    assert (
+        play_model.main(
+            ["collect", "--count", "2", "--seed", "9", "--work", "3000", "--out", str(out)]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert play_model.main(["fit", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "FITTED = (" in printed and "greedy loglik" in printed

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import scopa
-from engine.ai.determinize import Dealer
+from engine.ai.determinize import Dealer, parse_move
 from engine.ai.evidence import evidence, log_likelihood
 from engine.ai.hard import HardPlayer
 from engine.ai.pimc import resampled
@@ -136,3 +136,70 @@ def test_hard_with_resample_plays_the_same_move_for_the_same_seed() -> None:
     for bad in (0, 1.5, "4"):
         with pytest.raises(ValueError, match="resample"):
             HardPlayer(resample=bad)  # type: ignore[arg-type]
+
+
+def test_play_features_of_a_sweep_a_throw_and_a_dead_card() -> None:
+    from engine.ai.evidence import FEATURES, play_features
+
+    def index(text: str) -> int:
+        return INDEX[scopa.Card(text[:-1], text[-1])]
+
+    named = dict.fromkeys(FEATURES, 0.0)
+    unseen = (4,) * 11  # nothing seen yet
+    table = 1 << index("3D") | 1 << index("4S")
+    sweep = dict(zip(named, play_features(index("7C"), table, unseen), strict=True))
+    assert sweep["captures"] == 1.0 and sweep["sweeps"] == 1.0 and sweep["cards taken"] == 0.5
+    assert sweep["own worth thrown"] == 0.0 and sweep["cards left"] == 0.0
+    assert sweep["leaves 10 or less"] == 0.0
+    throw = dict(zip(named, play_features(index("2C"), table, unseen), strict=True))
+    assert throw["captures"] == 0.0 and throw["own worth thrown"] > 0.0
+    assert throw["leaves 10 or less"] == 1.0  # 3 + 4 + 2 = 9: a 9 sweeps it
+    assert throw["that sum live"] == pytest.approx(0.9 * 4 / 4)
+    assert throw["thrown card dead"] == 0.0 and throw["cards left"] == 0.75
+    # The other three 2s seen: a 2 thrown cannot be taken by a 2 any more.
+    seen_twos = (4, 4, 1, 4, 4, 4, 4, 4, 4, 4, 4)
+    dead = dict(zip(named, play_features(index("2C"), table, seen_twos), strict=True))
+    assert dead["thrown card dead"] == 1.0
+
+
+def test_the_window_reads_every_play_of_the_deal_an_empty_table_too() -> None:
+    from engine.ai.evidence import window
+
+    game = scopa.new_game(scopa.Rules(variant="scientifico"), seed=5)
+    rng = random.Random(5)
+    while True:
+        view = game.view(game.current_player)
+        if len(view.history) == 39:
+            break
+        game = game.play(rng.choice(game.legal_moves()))
+    fast = FastRules.of(view.rules)
+    moves = [(seat, *parse_move(text)) for seat, text in view.history]
+    table = sum(1 << INDEX[c] for c in view.table)
+    plays = window(view, fast, moves, table)
+    assert len(plays) == 39 and plays[0][3] == 0  # the first card met an empty table
+    seen_first = plays[0][4]
+    assert seen_first == 0 and plays[1][4] >> plays[0][1] & 1  # the first card seen after it
+
+
+def test_hard_with_the_fitted_model_reads_a_passed_up_sweep_and_is_repeatable() -> None:
+    game, seat, sweeper = _passed_up_a_sweep()
+    observer = game.current_player
+    assert observer is not None
+    view = game.view(observer)
+    found = evidence(view, FastRules.of(view.rules), fitted=True)
+    assert any(s == seat for s, _, _ in found)
+    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
+    other = next(s for s in range(4) if s not in (seat, observer))
+    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
+    moved = [h.copy() for h in hands]
+    moved[seat][moved[seat].index(sweeper)] = swap
+    moved[other][moved[other].index(swap)] = sweeper
+    assert log_likelihood(found, hands) < log_likelihood(found, moved)
+    player = HardPlayer(model="fitted", iterations=60)
+    first = player.choose(view, random.Random(4))
+    assert HardPlayer(model="fitted", iterations=60).choose(view, random.Random(4)) == first
+
+
+def test_model_must_be_known() -> None:
+    with pytest.raises(ValueError, match="model"):
+        HardPlayer(model="psychic")
