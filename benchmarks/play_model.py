@@ -129,7 +129,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 def fit(data: list[tuple[list[tuple[float, ...]], int]], ridge: float = 1.0) -> list[float]:
     """The conditional logit's coefficients (Newton's method, at most 30 steps)."""
-    n = len(FEATURES)
+    n = len(data[0][0][0]) if data else len(FEATURES)
     theta = [0.0] * n
     for _ in range(30):
         grad = [-ridge * t for t in theta]

@@ -72,9 +72,9 @@ def _value(card: int, table: int) -> float:
 # The fitted model's features of a card ``c`` played on ``table`` (``play_features``), every one
 # from what all the players have seen: the worth of its most valuable capture (the scopa bonus in
 # it) / 10; it captures; the cards it takes / 4; it sweeps; its own worth / 10 when it captures,
-# and when it is thrown; it
-# leaves a sum of 10 or less; that sum / 10 times the unseen cards of that value / 4; for a throw,
-# the other cards of its value already seen / 3, its value / 10; the cards left on the table / 4.
+# and when it is thrown; when it leaves a sum of 10 or less (a card of that value sweeps it), the
+# unseen cards of that value / 4; for a throw, the other cards of its value already seen / 3, its
+# value / 10; the cards left on the table / 4; the sum left / 30 (at most 1).
 FEATURES = (
     "capture worth",
     "captures",
@@ -82,28 +82,28 @@ FEATURES = (
     "sweeps",
     "own worth taking",
     "own worth thrown",
-    "leaves 10 or less",
-    "that sum live",
+    "sum left live",
     "thrown card dead",
     "thrown value",
     "cards left",
+    "sum left",
 )
 # The coefficients of the features, fitted by maximum likelihood (a conditional logit over the
 # cards of each hand) to the plays of hard, flatmc and expert in Scopone deals (on the even seeds
 # of 50 deals against flatmc from seed 9000 and 30 against expert from 9100, 1,344 plays with a
 # choice): ``python benchmarks/play_model.py`` (its docstring has the commands).
 FITTED: tuple[float, ...] = (
-    0.875,
-    1.152,
-    0.462,
-    1.583,
-    1.513,
-    -1.793,
-    -0.685,
-    -2.758,
-    1.335,
-    -0.665,
-    -0.750,
+    1.038,
+    1.112,
+    0.697,
+    1.579,
+    1.533,
+    -1.822,
+    -3.412,
+    1.272,
+    -1.326,
+    -0.975,
+    1.535,
 )
 
 
@@ -126,10 +126,9 @@ def play_features(card: int, table: int, unseen: Sequence[int]) -> tuple[float, 
         rest = table | 1 << card
         head = (0.0, 0.0, 0.0, 0.0, 0.0, own)
         throw = ((4 - unseen[value]) / 3.0, value / 10.0)  # the card itself unseen
-    left = table_sum(rest) if rest else 99
-    danger = 1.0 if left <= 10 else 0.0
-    live = danger * left / 10.0 * unseen[left] / 4.0 if danger else 0.0
-    return (*head, danger, live, *throw, (rest.bit_count()) / 4.0)
+    left = table_sum(rest) if rest else 0
+    live = unseen[left] / 4.0 if rest and left <= 10 else 0.0
+    return (*head, live, *throw, rest.bit_count() / 4.0, min(left, 30) / 30.0)
 
 
 def _fitted_weights(table: int, unseen: Sequence[int], scale: float) -> tuple[float, ...]:

@@ -150,11 +150,11 @@ def test_play_features_of_a_sweep_a_throw_and_a_dead_card() -> None:
     sweep = dict(zip(named, play_features(index("7C"), table, unseen), strict=True))
     assert sweep["captures"] == 1.0 and sweep["sweeps"] == 1.0 and sweep["cards taken"] == 0.5
     assert sweep["own worth thrown"] == 0.0 and sweep["cards left"] == 0.0
-    assert sweep["leaves 10 or less"] == 0.0
+    assert sweep["sum left live"] == 0.0 and sweep["sum left"] == 0.0
     throw = dict(zip(named, play_features(index("2C"), table, unseen), strict=True))
     assert throw["captures"] == 0.0 and throw["own worth thrown"] > 0.0
-    assert throw["leaves 10 or less"] == 1.0  # 3 + 4 + 2 = 9: a 9 sweeps it
-    assert throw["that sum live"] == pytest.approx(0.9 * 4 / 4)
+    assert throw["sum left live"] == 1.0  # 3 + 4 + 2 = 9: any of the four 9s sweeps it
+    assert throw["sum left"] == pytest.approx(9 / 30)
     assert throw["thrown card dead"] == 0.0 and throw["cards left"] == 0.75
     # The other three 2s seen: a 2 thrown cannot be taken by a 2 any more.
     seen_twos = (4, 4, 1, 4, 4, 4, 4, 4, 4, 4, 4)
