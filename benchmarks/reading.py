@@ -9,9 +9,11 @@ and the weights' effective sample size as a share of the deals (1 for unweighted
 playouts a weighted search wastes are the rest). A perfect guess scores 1; dealing at random
 scores about a third early in the smazzata.
 
-Readings: ``uniform`` (nothing read), ``inference`` (hard's default: a sweep or a capture not
-made), ``likelihood B`` (``engine.ai.evidence`` at sharpness B, every other seat), ``partner B``
-(the same for the partner's plays only).
+Readings: ``uniform`` (nothing read), ``inference`` (the plain inference: a sweep or a capture
+not made), ``likelihood B`` (``engine.ai.evidence`` at sharpness B, every other seat; 0.3 is
+hard's default), ``fitted xS`` (the same with the model fitted to strong players' plays,
+``HardPlayer(model="fitted")``, its coefficients times S), ``partner B`` (the careful greedy's
+likelihood for the partner's plays only).
 
     python benchmarks/reading.py --count 20
 """

@@ -148,7 +148,7 @@ def test_paired_runs_count_the_deals_only_one_side_won(
 def test_the_reading_benchmark_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert reading.main(["--count", "1", "--work", "4000", "--deals", "8", "--from", "30"]) == 0
     out = capsys.readouterr().out
-    for name in ("uniform", "inference", "likelihood 0.3", "partner 1.0"):
+    for name in ("uniform", "inference", "likelihood 0.3", "fitted x1.5", "partner 1.0"):
         assert name in out
 
 
