@@ -12,8 +12,9 @@ scores about a third early in the smazzata.
 Readings: ``uniform`` (nothing read), ``inference`` (the plain inference: a sweep or a capture
 not made), ``likelihood B`` (``engine.ai.evidence`` at sharpness B, every other seat; 0.3 is
 hard's default), ``fitted xS`` (the same with the model fitted to strong players' plays,
-``HardPlayer(model="fitted")``, its coefficients times S), ``partner B`` (the careful greedy's
-likelihood for the partner's plays only).
+``HardPlayer(model="fitted")``, its coefficients times S), ``beginner P`` (the likelihood at
+0.3 mixed with a beginner's model, prior P: ``HardPlayer(beginner=P)``), ``partner B`` (the
+careful greedy's likelihood for the partner's plays only).
 
     python benchmarks/reading.py --count 20
 """
@@ -41,6 +42,7 @@ __all__ = ["main", "readings", "score"]
 
 SHARPNESS = (0.3, 0.6, 1.0)
 FITTED_SCALES = (1.0, 1.5)
+BEGINNER = 0.2
 
 
 def readings(view: ScopaView) -> list[tuple[str, InfoSet, Evidence]]:
@@ -57,6 +59,8 @@ def readings(view: ScopaView) -> list[tuple[str, InfoSet, Evidence]]:
     for scale in FITTED_SCALES:
         fitted = evidence(view, plain.fast, DEFAULT_BETA * scale, fitted=True)
         found.append((f"fitted x{scale:g}", plain, fitted))
+    mixed = evidence(view, plain.fast, DEFAULT_BETA, beginner=BEGINNER)
+    found.append((f"beginner {BEGINNER:g}", plain, mixed))
     for beta in SHARPNESS:
         only = evidence(view, plain.fast, beta, seats=(partner,))
         found.append((f"partner {beta}", plain, only))

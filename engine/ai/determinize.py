@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, INDEX, SETTEBELLO, indices_of
@@ -32,6 +33,7 @@ __all__ = [
     "Dealer",
     "Evidence",
     "InfoSet",
+    "Reading",
     "State",
     "determinize",
     "info_set",
@@ -63,9 +65,22 @@ def parse_move(text: str) -> tuple[int, int]:
     return card, capture
 
 
-# What the others' plays say of their hands (``engine.ai.evidence``): per play, the seat, the
-# weight of the cards it is known to have held then, and each card's weight.
-Evidence = tuple[tuple[int, float, tuple[float, ...]], ...]
+class Reading(NamedTuple):
+    """One play of another seat as ``engine.ai.evidence`` reads it: the seat, the weight of the
+    cards it is known to have held then, each card's weight, and for a seat read by a mixture of
+    two models: the model (1 or 2; 0 for a seat read by one), the log of its prior and of the
+    weight of the card played."""
+
+    seat: int
+    fixed: float
+    weights: tuple[float, ...]
+    model: int = 0
+    log_prior: float = 0.0
+    log_played: float = 0.0
+
+
+# What the others' plays say of their hands (``engine.ai.evidence``), a ``Reading`` a play.
+Evidence = tuple[Reading, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
-from engine.ai.determinize import Evidence, parse_move, recent_plays
+from engine.ai.determinize import Evidence, Reading, parse_move, recent_plays
 from engine.scopa import ScopaView
 from engine.scopa._tables import INDEX, VALUE
 from engine.scopa.playout import (
@@ -38,6 +38,7 @@ from engine.scopa.playout import (
 )
 
 __all__ = [
+    "BEGINNER_SHARPNESS",
     "DEFAULT_BETA",
     "FEATURES",
     "FITTED",
@@ -139,6 +140,24 @@ def _fitted_weights(table: int, unseen: Sequence[int], scale: float) -> tuple[fl
     return tuple(weights)
 
 
+# The beginner's model (``evidence(beginner=...)``): the most valuable capture if a card of the
+# hand captures (a sweep above all), else the card worth least, drawn by a softmax this sharp per
+# unit of worth; ``CAPTURE_FIRST`` puts every capture before every throw.
+BEGINNER_SHARPNESS = 1.5
+CAPTURE_FIRST = 12.0
+
+
+def _beginner_value(card: int, table: int) -> float:
+    """A card's worth to a beginner on ``table`` (see ``BEGINNER_SHARPNESS``)."""
+    if table:
+        _taken, worth = most_valuable_capture(
+            table, VALUE[card], asso=False, s15=False, sweeps=True
+        )
+        if worth >= 0.0:
+            return CAPTURE_FIRST + worth + CARD_WORTH[card]
+    return -CARD_WORTH[card]
+
+
 def window(
     view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
 ) -> list[tuple[int, int, int, int, int]]:
@@ -170,13 +189,18 @@ def evidence(
     seats: Collection[int] | None = None,
     *,
     fitted: bool = False,
+    beginner: float = 0.0,
 ) -> Evidence:
-    """Per play of another seat in the window (of ``seats`` only, when given): (seat, ``F``,
-    ``e`` per card index) as in the module docstring; empty under other capture rules or with
-    ``beta`` 0. ``fitted``: each card's worth is the fitted model's (``FITTED``, times
-    ``beta / DEFAULT_BETA``), an empty table's plays read too."""
+    """Per play of another seat in the window (of ``seats`` only, when given): a ``Reading``
+    (seat, ``F``, ``e`` per card index) as in the module docstring; empty under other capture
+    rules or with ``beta`` 0. ``fitted``: each card's worth is the fitted model's (``FITTED``,
+    times ``beta / DEFAULT_BETA``), an empty table's plays read too. ``beginner`` > 0: each seat
+    is read by a mixture, that prior weight on a beginner (``BEGINNER_SHARPNESS``) and the rest
+    on the model above, so that a seat whose plays are a beginner's is read as one."""
     if beta <= 0.0 or fast.asso_piglia_tutto or fast.scopa_a_15 or fast.obbligo_di_presa:
         return ()
+    if not 0.0 <= beginner < 1.0:
+        raise ValueError(f"beginner must be a number from 0 to below 1; got {beginner!r}")
     assert view.seat is not None
     table = 0
     for shown in view.table:
@@ -191,6 +215,8 @@ def evidence(
     else:
         plays = [(s, c, b, ()) for s, c, _, b in recent_plays(view, fast, moves, table)]
     found = []
+    main = math.log(1.0 - beginner)
+    alt = math.log(beginner) if beginner else 0.0
     for seat, card, before, unseen in plays:
         if seat == view.seat or (seats is not None and seat not in seats):
             continue
@@ -201,7 +227,17 @@ def evidence(
             weights = _fitted_weights(before, unseen, beta / DEFAULT_BETA)
         else:
             weights = tuple(math.exp(beta * _value(c, before)) for c in range(40))
-        found.append((seat, sum(weights[c] for c in known), weights))
+        fixed = sum(weights[c] for c in known)
+        if not beginner:
+            found.append(Reading(seat, fixed, weights))
+            continue
+        found.append(Reading(seat, fixed, weights, 1, main, math.log(weights[card])))
+        # The beginner's weights, relative to its likeliest card (nothing overflows).
+        values = [_beginner_value(c, before) for c in range(40)]
+        top = max(values)
+        odds = tuple(math.exp(BEGINNER_SHARPNESS * (v - top)) for v in values)
+        played = BEGINNER_SHARPNESS * (values[card] - top)
+        found.append(Reading(seat, sum(odds[c] for c in known), odds, 2, alt, played))
     return tuple(found)
 
 
@@ -215,11 +251,29 @@ def _unseen(seen: int) -> tuple[int, ...]:
 
 
 def log_likelihood(found: Evidence, hands: Sequence[Sequence[int]]) -> float:
-    """The log of a deal's likelihood (up to a constant) under ``found``."""
+    """The log of a deal's likelihood (up to a constant) under ``found``; a seat read by a
+    mixture of two models counts the mixture's likelihood of its plays."""
     total = 0.0
-    for seat, fixed, weights in found:
-        s = fixed
-        for c in hands[seat]:
+    mixed: list[float] | None = None
+    for reading in found:
+        s = reading.fixed
+        weights = reading.weights
+        for c in hands[reading.seat]:
             s += weights[c]
-        total -= math.log(s)
+        if reading.model:
+            if mixed is None:
+                mixed = [math.nan] * 16  # per seat and model: the log-likelihood, the log prior
+            k = reading.seat * 2 + reading.model - 1
+            if math.isnan(mixed[k]):
+                mixed[k], mixed[8 + k] = 0.0, reading.log_prior
+            mixed[k] += reading.log_played - math.log(s)
+        else:
+            total -= math.log(s)
+    if mixed is not None:
+        for seat in range(4):
+            k = seat * 2
+            if not math.isnan(mixed[k]):
+                a, b = mixed[8 + k] + mixed[k], mixed[9 + k] + mixed[k + 1]
+                top = max(a, b)
+                total += top + math.log(math.exp(a - top) + math.exp(b - top))
     return total

@@ -110,7 +110,10 @@ class HardPlayer:
     partner's plays only, the others read by the plain inference; ``model="fitted"``: the
     likelihood's model of a player's choice is the one fitted to strong players' plays
     (``engine.ai.evidence.FITTED``, at ``likelihood / DEFAULT_BETA`` times its coefficients)
-    rather than the careful greedy's softmax; ``resample`` > 1 with either:
+    rather than the careful greedy's softmax; ``beginner`` > 0: each seat read by a mixture of
+    that model and a beginner's (that the prior weight of the beginner,
+    ``engine.ai.evidence.BEGINNER_SHARPNESS``), so that a seat playing as a beginner is read as
+    one; ``resample`` > 1 with either:
     the deals drawn in proportion to that likelihood from ``resample`` times as many, rather
     than weighted by it, ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
@@ -147,6 +150,7 @@ class HardPlayer:
         partner_likelihood: float = 0.0,
         resample: int = 1,
         model: str = "greedy",
+        beginner: float = 0.0,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -182,6 +186,8 @@ class HardPlayer:
         win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
+        if not (isinstance(beginner, int | float) and 0 <= beginner < 1):
+            raise ValueError(f"beginner must be a number from 0 to below 1; got {beginner!r}")
         if model not in ("greedy", "fitted"):
             raise ValueError(f"model must be 'greedy' or 'fitted'; got {model!r}")
         if type(resample) is not int or resample < 1:
@@ -213,6 +219,7 @@ class HardPlayer:
         self.likelihood = likelihood if flat else 0.0
         self.partner_likelihood = partner_likelihood if flat else 0.0
         self.model = model
+        self.beginner = float(beginner)
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
@@ -225,7 +232,10 @@ class HardPlayer:
     def _info(self, view: ScopaView) -> InfoSet:
         info = info_set(view, inference=self.inference)
         if self.likelihood and self.inference:
-            found = evidence(view, info.fast, self.likelihood, fitted=self.model == "fitted")
+            fitted = self.model == "fitted"
+            found = evidence(
+                view, info.fast, self.likelihood, fitted=fitted, beginner=self.beginner
+            )
             if found:
                 # The likelihood reads the same plays as the plain inference: that one is left
                 # out, not counted twice.

@@ -45,7 +45,7 @@ def test_a_sweep_passed_up_makes_the_deals_where_that_seat_held_it_less_likely()
     assert observer is not None and observer != seat
     view = game.view(observer)
     found = evidence(view, FastRules.of(view.rules))
-    assert any(s == seat for s, _, _ in found)
+    assert any(r.seat == seat for r in found)
     hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
     # The same deal, but the sweeping card in another hidden hand and a card of a value that
     # sweeps nothing in the seat's hand instead.
@@ -95,7 +95,7 @@ def test_partner_likelihood_reads_the_partner_only_and_the_others_as_before() ->
     plain = HardPlayer(likelihood=0)._info(view)
     info = HardPlayer(likelihood=0, partner_likelihood=0.6)._info(view)
     assert info.evidence  # the partner has played on a table with cards in this position
-    assert {seat for seat, _, _ in info.evidence} == {partner}
+    assert {r.seat for r in info.evidence} == {partner}
     assert info.unlikely[partner] == 0
     for seat in range(4):
         if seat != partner:
@@ -187,7 +187,7 @@ def test_hard_with_the_fitted_model_reads_a_passed_up_sweep_and_is_repeatable() 
     assert observer is not None
     view = game.view(observer)
     found = evidence(view, FastRules.of(view.rules), fitted=True)
-    assert any(s == seat for s, _, _ in found)
+    assert any(r.seat == seat for r in found)
     hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
     other = next(s for s in range(4) if s not in (seat, observer))
     swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
@@ -203,3 +203,26 @@ def test_hard_with_the_fitted_model_reads_a_passed_up_sweep_and_is_repeatable() 
 def test_model_must_be_known() -> None:
     with pytest.raises(ValueError, match="model"):
         HardPlayer(model="psychic")
+
+
+def test_a_mixture_with_next_to_no_beginner_reads_as_the_main_model() -> None:
+    game, seat, sweeper = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    fast = FastRules.of(view.rules)
+    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
+    other = next(s for s in range(4) if s not in (seat, view.seat))
+    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
+    moved = [h.copy() for h in hands]
+    moved[seat][moved[seat].index(sweeper)] = swap
+    moved[other][moved[other].index(swap)] = sweeper
+    plain = evidence(view, fast)
+    tiny = evidence(view, fast, beginner=1e-12)
+    assert {r.model for r in tiny} == {1, 2} and {r.model for r in plain} == {0}
+    gap = log_likelihood(plain, moved) - log_likelihood(plain, hands)
+    assert log_likelihood(tiny, moved) - log_likelihood(tiny, hands) == pytest.approx(gap)
+    # A beginner always sweeps: with a real prior on it, the deal where the seat held the
+    # sweeping card and threw something else is no likelier than under the main model alone.
+    mixed = evidence(view, fast, beginner=0.3)
+    assert log_likelihood(mixed, moved) - log_likelihood(mixed, hands) >= gap - 1e-9
+    with pytest.raises(ValueError, match="beginner"):
+        HardPlayer(beginner=1.0)
