@@ -39,6 +39,7 @@ __all__ = [
     "info_set",
     "parse_move",
     "recent_plays",
+    "round_plays",
     "shuffler",
     "with_fuori",
 ]
@@ -209,12 +210,13 @@ def info_set(view: ScopaView, *, inference: bool = True) -> InfoSet:
     )
 
 
-def recent_plays(
+def round_plays(
     view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
-) -> Iterator[tuple[int, int, int, int]]:
-    """``(seat, card, capture, table before)`` for each play of the current round that met a
-    table with cards on it (the deal's very last play aside): what the inferences below read.
-    In Scopa hands are refilled every 3 cards each, so a gap in an older hand says nothing now."""
+) -> list[tuple[int, bool]]:
+    """Per move of ``moves`` (the history parsed): the table it met, and whether it is in the
+    window the readings of the others' hands use: the current round (in Scopa hands are refilled
+    every 3 cards each, so a gap in an older hand says nothing now), the deal's very last play
+    aside."""
     # The table before each move, walking the history backwards from the table now.
     before: list[int] = []
     t = table
@@ -225,10 +227,19 @@ def recent_plays(
     per_round = 3 * fast.players if fast.variant == "scopa" else len(moves) + 1
     current_round = len(moves) // per_round
     total = len(moves) + sum(view.hand_counts) + view.deck_count
-    for k, (seat, card, capture) in enumerate(moves):
-        if k // per_round != current_round or k == total - 1 or not before[k]:
-            continue
-        yield seat, card, capture, before[k]
+    return [(b, k // per_round == current_round and k != total - 1) for k, b in enumerate(before)]
+
+
+def recent_plays(
+    view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
+) -> Iterator[tuple[int, int, int, int]]:
+    """``(seat, card, capture, table before)`` for each play in the window (``round_plays``)
+    that met a table with cards on it: what the inferences below read."""
+    for (seat, card, capture), (before, read) in zip(
+        moves, round_plays(view, fast, moves, table), strict=True
+    ):
+        if read and before:
+            yield seat, card, capture, before
 
 
 def _unlikely(

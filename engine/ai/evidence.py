@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
-from engine.ai.determinize import Evidence, Reading, parse_move, recent_plays
+from engine.ai.determinize import Evidence, Reading, parse_move, recent_plays, round_plays
 from engine.scopa import ScopaView
 from engine.scopa._tables import INDEX, VALUE
 from engine.scopa.playout import (
@@ -161,23 +161,16 @@ def _beginner_value(card: int, table: int) -> float:
 def window(
     view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
 ) -> list[tuple[int, int, int, int, int]]:
-    """``(seat, card, capture, table before, cards seen before)`` for each play of the current
-    round bar the deal's very last (an empty table too): what the fitted model reads."""
-    before: list[int] = []
-    t = table
-    for _, card, capture in reversed(moves):
-        t = t | capture if capture else t & ~(1 << card)
-        before.append(t)
-    before.reverse()
-    per_round = 3 * fast.players if fast.variant == "scopa" else len(moves) + 1
-    current_round = len(moves) // per_round
-    total = len(moves) + sum(view.hand_counts) + view.deck_count
+    """``(seat, card, capture, table before, cards seen before)`` for each play in the window of
+    ``engine.ai.determinize.round_plays`` (an empty table's too): what the fitted model reads."""
     seen = 0
     found = []
-    for k, (seat, card, capture) in enumerate(moves):
-        seen |= before[k]
-        if k // per_round == current_round and k != total - 1:
-            found.append((seat, card, capture, before[k], seen))
+    for (seat, card, capture), (before, read) in zip(
+        moves, round_plays(view, fast, moves, table), strict=True
+    ):
+        seen |= before
+        if read:
+            found.append((seat, card, capture, before, seen))
         seen |= 1 << card | capture
     return found
 

@@ -39,6 +39,19 @@ def _passed_up_a_sweep() -> tuple[scopa.Game, int, int]:
     raise AssertionError("no position found")
 
 
+def _hands_and_moved(game: scopa.Game, seat: int, sweeper: int) -> tuple[list[list[int]], ...]:
+    """The true hands, and the same deal with the sweeping card in another hidden hand and a card
+    of a value that sweeps nothing in the seat's hand instead."""
+    observer = game.current_player
+    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
+    other = next(s for s in range(4) if s not in (seat, observer))
+    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
+    moved = [h.copy() for h in hands]
+    moved[seat][moved[seat].index(sweeper)] = swap
+    moved[other][moved[other].index(swap)] = sweeper
+    return hands, moved
+
+
 def test_a_sweep_passed_up_makes_the_deals_where_that_seat_held_it_less_likely() -> None:
     game, seat, sweeper = _passed_up_a_sweep()
     observer = game.current_player
@@ -46,14 +59,7 @@ def test_a_sweep_passed_up_makes_the_deals_where_that_seat_held_it_less_likely()
     view = game.view(observer)
     found = evidence(view, FastRules.of(view.rules))
     assert any(r.seat == seat for r in found)
-    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
-    # The same deal, but the sweeping card in another hidden hand and a card of a value that
-    # sweeps nothing in the seat's hand instead.
-    other = next(s for s in range(4) if s not in (seat, observer))
-    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
-    moved = [h.copy() for h in hands]
-    moved[seat][moved[seat].index(sweeper)] = swap
-    moved[other][moved[other].index(swap)] = sweeper
+    hands, moved = _hands_and_moved(game, seat, sweeper)
     assert log_likelihood(found, hands) < log_likelihood(found, moved)
 
 
@@ -188,12 +194,7 @@ def test_hard_with_the_fitted_model_reads_a_passed_up_sweep_and_is_repeatable() 
     view = game.view(observer)
     found = evidence(view, FastRules.of(view.rules), fitted=True)
     assert any(r.seat == seat for r in found)
-    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
-    other = next(s for s in range(4) if s not in (seat, observer))
-    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
-    moved = [h.copy() for h in hands]
-    moved[seat][moved[seat].index(sweeper)] = swap
-    moved[other][moved[other].index(swap)] = sweeper
+    hands, moved = _hands_and_moved(game, seat, sweeper)
     assert log_likelihood(found, hands) < log_likelihood(found, moved)
     player = HardPlayer(model="fitted", iterations=60)
     first = player.choose(view, random.Random(4))
@@ -209,12 +210,7 @@ def test_a_mixture_with_next_to_no_beginner_reads_as_the_main_model() -> None:
     game, seat, sweeper = _passed_up_a_sweep()
     view = game.view(game.current_player)
     fast = FastRules.of(view.rules)
-    hands = [[INDEX[c] for c in game.view(s).hand] for s in range(4)]
-    other = next(s for s in range(4) if s not in (seat, view.seat))
-    swap = next(c for c in hands[other] if VALUE[c] != VALUE[sweeper])
-    moved = [h.copy() for h in hands]
-    moved[seat][moved[seat].index(sweeper)] = swap
-    moved[other][moved[other].index(swap)] = sweeper
+    hands, moved = _hands_and_moved(game, seat, sweeper)
     plain = evidence(view, fast)
     tiny = evidence(view, fast, beginner=1e-12)
     assert {r.model for r in tiny} == {1, 2} and {r.model for r in plain} == {0}
