@@ -32,7 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.baselines import BASELINES
 from engine import scopa
 from engine.ai.determinize import parse_move
-from engine.ai.evidence import DEFAULT_BETA, FEATURES, _unseen, _value, play_features
+from engine.ai.evidence import (
+    DEFAULT_BETA,
+    FEATURES,
+    careful_value,
+    play_features,
+    unseen_by_value,
+)
 from engine.ai.hard import HardPlayer
 from engine.scopa._tables import INDEX
 
@@ -51,7 +57,7 @@ class Play(NamedTuple):
 
     def features(self) -> tuple[list[tuple[float, ...]], int]:
         """``play_features`` of each card of the hand, and the index of the card played."""
-        unseen = _unseen(self.seen)
+        unseen = unseen_by_value(self.seen)
         cards = [play_features(c, self.table, unseen) for c in self.hand]
         return cards, self.hand.index(self.card)
 
@@ -198,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         cards, chosen = row.features()
         ours = [sum(t * x for t, x in zip(theta, f, strict=True)) for f in cards]
-        greedy = [DEFAULT_BETA * _value(c, row.table) if row.table else 0.0 for c in row.hand]
+        greedy = [
+            DEFAULT_BETA * careful_value(c, row.table) if row.table else 0.0 for c in row.hand
+        ]
         scores = (*_score(ours, chosen), *_score(greedy, chosen), -math.log(len(row.hand)))
         held[row.kind].append(scores)
         held["all"].append(scores)

@@ -43,9 +43,11 @@ __all__ = [
     "FEATURES",
     "FITTED",
     "Evidence",
+    "careful_value",
     "evidence",
     "log_likelihood",
     "play_features",
+    "unseen_by_value",
     "window",
 ]
 
@@ -55,7 +57,7 @@ DEFAULT_BETA = 0.3
 DANGER = 0.5
 
 
-def _value(card: int, table: int) -> float:
+def careful_value(card: int, table: int) -> float:
     """A card's worth to a careful greedy player on ``table`` (see the module docstring; never
     the deal's last play, which the window leaves out)."""
     taken, worth = most_valuable_capture(table, VALUE[card], asso=False, s15=False, sweeps=True)
@@ -202,7 +204,7 @@ def evidence(
     at = {card: k for k, (_, card, _) in enumerate(moves)}
     if fitted:
         plays = [
-            (seat, card, before, _unseen(seen))
+            (seat, card, before, unseen_by_value(seen))
             for seat, card, _, before, seen in window(view, fast, moves, table)
         ]
     else:
@@ -219,7 +221,7 @@ def evidence(
         if fitted:
             weights = _fitted_weights(before, unseen, beta / DEFAULT_BETA)
         else:
-            weights = tuple(math.exp(beta * _value(c, before)) for c in range(40))
+            weights = tuple(math.exp(beta * careful_value(c, before)) for c in range(40))
         fixed = sum(weights[c] for c in known)
         if not beginner:
             found.append(Reading(seat, fixed, weights))
@@ -234,7 +236,7 @@ def evidence(
     return tuple(found)
 
 
-def _unseen(seen: int) -> tuple[int, ...]:
+def unseen_by_value(seen: int) -> tuple[int, ...]:
     """Per value (index 1..10; 0 and the rest unused), the cards of it not in ``seen``."""
     counts = [4] * 11
     for c in range(40):
