@@ -17,6 +17,12 @@ worked out once per decision, a few additions a play for each deal. The flat sea
 deal's rewards by it (importance weighting; the deals drawn without the other inference, so that
 the two are not counted twice).
 
+Two other models, options of the hard player: ``fitted`` puts a conditional logit fitted to
+strong players' plays (``FITTED`` on ``play_features``, public features of each card; it reads
+an empty table's plays too) in place of the careful greedy; ``beginner`` reads each seat as a
+mixture of that model and a beginner's (``log_likelihood`` sums the two models' likelihoods of
+the seat's plays, each ``Reading`` carrying its model, prior and card played).
+
 Default capture rules only (no asso piglia tutto, scopa a 15, obbligo di presa): elsewhere
 ``evidence`` gives nothing and the search keeps the plain inference.
 """
