@@ -40,7 +40,7 @@ from engine.ai.evidence import (
     unseen_by_value,
 )
 from engine.ai.hard import HardPlayer
-from engine.scopa._tables import INDEX
+from engine.scopa._tables import mask_of
 
 __all__ = ["collect", "fit", "main"]
 
@@ -77,9 +77,7 @@ def collect(count: int, seed: int, baseline: str, out: Path, work: int | None = 
                 seat = game.current_player
                 assert seat is not None
                 view = game.view(seat)
-                table = 0
-                for shown in view.table:
-                    table |= 1 << INDEX[shown]
+                table = mask_of(view.table)
                 seen |= table
                 hand = [c for c in range(40) if game._hands[seat] >> c & 1]
                 move = players[seat].choose(view, moves)

@@ -34,7 +34,7 @@ from collections.abc import Collection, Sequence
 
 from engine.ai.determinize import Evidence, Reading, parse_move, recent_plays, round_plays
 from engine.scopa import ScopaView
-from engine.scopa._tables import INDEX, VALUE
+from engine.scopa._tables import VALUE, mask_of
 from engine.scopa.playout import (
     CARD_WORTH,
     SCOPA_WORTH,
@@ -49,6 +49,7 @@ __all__ = [
     "FEATURES",
     "FITTED",
     "Evidence",
+    "beginner_prior",
     "careful_value",
     "evidence",
     "log_likelihood",
@@ -63,10 +64,18 @@ DEFAULT_BETA = 0.3
 DANGER = 0.5
 
 
+def _capture(card: int, table: int) -> tuple[int, float]:
+    """``card``'s most valuable capture on ``table`` and its worth, the scopa bonus in it (worth
+    below 0: it captures nothing, as on an empty table)."""
+    if not table:
+        return 0, -1.0
+    return most_valuable_capture(table, VALUE[card], asso=False, s15=False, sweeps=True)
+
+
 def careful_value(card: int, table: int) -> float:
     """A card's worth to a careful greedy player on ``table`` (see the module docstring; never
     the deal's last play, which the window leaves out)."""
-    taken, worth = most_valuable_capture(table, VALUE[card], asso=False, s15=False, sweeps=True)
+    taken, worth = _capture(card, table)
     if worth >= 0.0:
         rest = table ^ taken
         result = worth + CARD_WORTH[card]
@@ -121,11 +130,7 @@ def play_features(card: int, table: int, unseen: Sequence[int]) -> tuple[float, 
     player has seen yet (before this play)."""
     value = VALUE[card]
     own = CARD_WORTH[card] / 10.0
-    taken, worth = (
-        most_valuable_capture(table, value, asso=False, s15=False, sweeps=True)
-        if table
-        else (0, -1.0)
-    )
+    taken, worth = _capture(card, table)
     if worth >= 0.0:
         rest = table ^ taken
         sweeps = 1.0 if not rest else 0.0
@@ -157,13 +162,17 @@ CAPTURE_FIRST = 12.0
 
 def _beginner_value(card: int, table: int) -> float:
     """A card's worth to a beginner on ``table`` (see ``BEGINNER_SHARPNESS``)."""
-    if table:
-        _taken, worth = most_valuable_capture(
-            table, VALUE[card], asso=False, s15=False, sweeps=True
-        )
-        if worth >= 0.0:
-            return CAPTURE_FIRST + worth + CARD_WORTH[card]
+    worth = _capture(card, table)[1]
+    if worth >= 0.0:
+        return CAPTURE_FIRST + worth + CARD_WORTH[card]
     return -CARD_WORTH[card]
+
+
+def beginner_prior(value: object) -> float:
+    """``value`` as the beginner's prior; ValueError unless a number from 0 to below 1."""
+    if not (isinstance(value, int | float) and 0 <= value < 1):
+        raise ValueError(f"beginner must be a number from 0 to below 1; got {value!r}")
+    return float(value)
 
 
 def window(
@@ -200,12 +209,9 @@ def evidence(
     on the model above, so that a seat whose plays are a beginner's is read as one."""
     if beta <= 0.0 or fast.asso_piglia_tutto or fast.scopa_a_15 or fast.obbligo_di_presa:
         return ()
-    if not 0.0 <= beginner < 1.0:
-        raise ValueError(f"beginner must be a number from 0 to below 1; got {beginner!r}")
+    beginner = beginner_prior(beginner)
     assert view.seat is not None
-    table = 0
-    for shown in view.table:
-        table |= 1 << INDEX[shown]
+    table = mask_of(view.table)
     moves = [(seat, *parse_move(text)) for seat, text in view.history]
     at = {card: k for k, (_, card, _) in enumerate(moves)}
     if fitted:
@@ -255,26 +261,21 @@ def log_likelihood(found: Evidence, hands: Sequence[Sequence[int]]) -> float:
     """The log of a deal's likelihood (up to a constant) under ``found``; a seat read by a
     mixture of two models counts the mixture's likelihood of its plays."""
     total = 0.0
-    mixed: list[float] | None = None
-    for reading in found:
-        s = reading.fixed
-        weights = reading.weights
-        for c in hands[reading.seat]:
+    mixed: dict[int, list[float]] = {}
+    for seat, fixed, weights, model, log_prior, log_played in found:
+        s = fixed
+        for c in hands[seat]:
             s += weights[c]
-        if reading.model:
-            if mixed is None:
-                mixed = [math.nan] * 16  # per seat and model: the log-likelihood, the log prior
-            k = reading.seat * 2 + reading.model - 1
-            if math.isnan(mixed[k]):
-                mixed[k], mixed[8 + k] = 0.0, reading.log_prior
-            mixed[k] += reading.log_played - math.log(s)
-        else:
+        if not model:
             total -= math.log(s)
-    if mixed is not None:
-        for seat in range(4):
-            k = seat * 2
-            if not math.isnan(mixed[k]):
-                a, b = mixed[8 + k] + mixed[k], mixed[9 + k] + mixed[k + 1]
-                top = max(a, b)
-                total += top + math.log(math.exp(a - top) + math.exp(b - top))
+            continue
+        # Per seat: each model's log-likelihood of its plays (1, 2), then each model's log prior.
+        logs = mixed.setdefault(seat, [0.0, 0.0, 0.0, 0.0])
+        logs[model - 1] += log_played - math.log(s)
+        logs[model + 1] = log_prior
+    for seat in sorted(mixed):
+        first, second, first_prior, second_prior = mixed[seat]
+        a, b = first_prior + first, second_prior + second
+        top = max(a, b)
+        total += top + math.log(math.exp(a - top) + math.exp(b - top))
     return total

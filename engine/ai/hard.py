@@ -18,7 +18,7 @@ from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
 from engine.ai.determinize import InfoSet, info_set, parse_move, with_fuori
-from engine.ai.evidence import DEFAULT_BETA, evidence
+from engine.ai.evidence import DEFAULT_BETA, beginner_prior, evidence
 from engine.ai.game_value import WinChances, win_chances
 from engine.ai.ismcts import (
     DEFAULT_BIAS,
@@ -186,8 +186,6 @@ class HardPlayer:
         win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
-        if not (isinstance(beginner, int | float) and 0 <= beginner < 1):
-            raise ValueError(f"beginner must be a number from 0 to below 1; got {beginner!r}")
         if model not in ("greedy", "fitted"):
             raise ValueError(f"model must be 'greedy' or 'fitted'; got {model!r}")
         if type(resample) is not int or resample < 1:
@@ -219,7 +217,7 @@ class HardPlayer:
         self.likelihood = likelihood if flat else 0.0
         self.partner_likelihood = partner_likelihood if flat else 0.0
         self.model = model
-        self.beginner = float(beginner)
+        self.beginner = beginner_prior(beginner)
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
