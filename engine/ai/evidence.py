@@ -257,9 +257,13 @@ def unseen_by_value(seen: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def log_likelihood(found: Evidence, hands: Sequence[Sequence[int]]) -> float:
+def log_likelihood(
+    found: Evidence, hands: Sequence[Sequence[int]], posterior: list[float] | None = None
+) -> float:
     """The log of a deal's likelihood (up to a constant) under ``found``; a seat read by a
-    mixture of two models counts the mixture's likelihood of its plays."""
+    mixture of two models counts the mixture's likelihood of its plays. ``posterior`` (one entry
+    per seat): each mixed seat's posterior of the second model (the beginner's) is written
+    there."""
     total = 0.0
     mixed: dict[int, list[float]] = {}
     for seat, fixed, weights, model, log_prior, log_played in found:
@@ -277,5 +281,8 @@ def log_likelihood(found: Evidence, hands: Sequence[Sequence[int]]) -> float:
         first, second, first_prior, second_prior = mixed[seat]
         a, b = first_prior + first, second_prior + second
         top = max(a, b)
-        total += top + math.log(math.exp(a - top) + math.exp(b - top))
+        ea, eb = math.exp(a - top), math.exp(b - top)
+        total += top + math.log(ea + eb)
+        if posterior is not None:
+            posterior[seat] = eb / (ea + eb)
     return total

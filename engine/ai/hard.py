@@ -113,8 +113,10 @@ class HardPlayer:
     rather than the careful greedy's softmax; ``beginner`` > 0: each seat read by a mixture of
     that model and a beginner's (that the prior weight of the beginner,
     ``engine.ai.evidence.BEGINNER_SHARPNESS``), so that a seat playing as a beginner is read as
-    one; ``resample`` > 1 with either:
-    the deals drawn in proportion to that likelihood from ``resample`` times as many, rather
+    one; ``exploit`` with ``beginner``: in each deal's playouts a seat plays as a beginner with
+    the probability that deal gives the beginner's model (``engine.ai.pimc.evaluate``), so that
+    the search expects a beginner's mistakes from a seat playing as one; ``resample`` > 1 with
+    either: the deals drawn in proportion to that likelihood from ``resample`` times as many, rather
     than weighted by it, ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
@@ -151,6 +153,7 @@ class HardPlayer:
         resample: int = 1,
         model: str = "greedy",
         beginner: float = 0.0,
+        exploit: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -208,6 +211,7 @@ class HardPlayer:
             loss=float(loss),
             sweep=bool(sweep),
             blind=bool(blind),
+            exploit=bool(exploit),
             solve=solve,
             reply=bool(reply),
             resample=resample,

@@ -138,6 +138,7 @@ class SearchParams:
     loss: float = 1.0
     sweep: bool = False
     blind: bool = False
+    exploit: bool = False
     chances: WinChances | None = None
     resample: int = 1
 
@@ -260,6 +261,7 @@ def search(
             reply=params.reply,
             sweep=params.sweep,
             blind=params.blind,
+            exploit=params.exploit,
             chances=params.chances,
             seconds=params.seconds,
             resample=params.resample,

@@ -267,6 +267,7 @@ def evaluate(
     reply: bool = False,
     sweep: bool = False,
     blind: bool = False,
+    exploit: bool = False,
     chances: WinChances | None = None,
     cpu_cap: float | None = None,
     seconds: float | None = None,
@@ -279,7 +280,9 @@ def evaluate(
     the game-aware reward (``Reward``); ``seconds``:
     stop dealing after that much wall time (``deals`` None: only then; at least one deal);
     ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
-    weighted by it."""
+    weighted by it; ``exploit`` with evidence that reads seats as a mixture (a beginner's model
+    among them): in each deal's playouts a seat plays as a beginner (``play_out``'s ``naive``)
+    with the probability the deal gives that model, drawn once per deal."""
     rng = random.Random(seed)
     fast = info.fast
     side = fast.side_of[info.seat]
@@ -303,6 +306,9 @@ def evaluate(
     ref: float | None = None
     weight = 1.0
     weights = 0.0
+    mixed = sorted({r.seat for r in found if r.model}) if exploit and found else []
+    second: list[float] | None = [0.0] * fast.players if mixed else None
+    naive = 0
     while done < limit:
         if done and (
             (cpu_deadline is not None and time.thread_time() > cpu_deadline)
@@ -312,7 +318,12 @@ def evaluate(
         done += 1
         base = deal()
         if found:
-            log_w = log_likelihood(found, base.hands)
+            log_w = log_likelihood(found, base.hands, second)
+            if second is not None:
+                naive = 0
+                for seat in mixed:
+                    if rng.random() < second[seat]:
+                        naive |= 1 << seat
             if ref is None or log_w - ref > 30.0:
                 if ref is not None:
                     shrink = math.exp(ref - log_w)
@@ -355,6 +366,7 @@ def evaluate(
                 reply=reply,
                 sweep=sweep,
                 blind=blind,
+                naive=naive,
             )
             sums[key] += weight * reward(points, side)
     if found and weights > 0.0:

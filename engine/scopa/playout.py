@@ -259,6 +259,7 @@ def play_out(
     reply: bool = False,
     sweep: bool = False,
     blind: bool = False,
+    naive: int = 0,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
@@ -273,7 +274,9 @@ def play_out(
     without ``reply``), a random move is a sweep whenever one of the hand's cards sweeps the
     table; with ``blind`` (lookahead playouts without ``reply``), the greedy moves fear a sweep
     by any card their player cannot see (every other hand and the deck), as a player who counts
-    the cards does, rather than by the next player's actual hand.
+    the cards does, rather than by the next player's actual hand; ``naive`` (a bit per seat,
+    lookahead playouts without ``reply``): those seats' greedy moves look at nothing ahead, as a
+    beginner's (the most valuable capture, else the cheapest card).
     """
     rnd = rng.random
     n = fast.players
@@ -289,7 +292,7 @@ def play_out(
         position = (fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon)
         if reply:
             return _reply_out(*position, cache, left)
-        return _lookahead_out(*position, cache, left, sweep, blind)
+        return _lookahead_out(*position, cache, left, sweep, blind, naive)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
@@ -390,6 +393,7 @@ def _lookahead_out(
     left: int,
     sweep: bool = False,
     blind: bool = False,
+    naive: int = 0,
 ) -> list[int]:
     """``play_out`` under the default capture rules with a greedy that looks one player ahead.
 
@@ -400,6 +404,7 @@ def _lookahead_out(
     the club player's first rule ("never leave a scopa") in the playouts, at the cost of a sum.
     ``blind``: the danger is the values of every card the player cannot see (the other hands and
     the deck), not the next player's hand: the rule as a player at the table can keep it.
+    ``naive``: the seats (a bit each) whose greedy looks at no danger, a beginner's.
     """
     n = fast.players
     side_of = fast.side_of
@@ -418,7 +423,7 @@ def _lookahead_out(
         if rnd() >= epsilon:
             # Values in the next hand that would sweep (a scopa needs a card left to play after).
             danger = 0
-            if left >= 3:
+            if left >= 3 and not naive >> seat & 1:
                 if blind:
                     # The cards this player cannot see: the other hands and the deck.
                     others = 0

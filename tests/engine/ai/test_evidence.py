@@ -222,3 +222,27 @@ def test_a_mixture_with_next_to_no_beginner_reads_as_the_main_model() -> None:
     assert log_likelihood(mixed, moved) - log_likelihood(mixed, hands) >= gap - 1e-9
     with pytest.raises(ValueError, match="beginner"):
         HardPlayer(beginner=1.0)
+
+
+def test_the_mixture_gives_each_seat_the_posterior_of_the_beginner() -> None:
+    """A seat that passed up a sweep is no beginner (a beginner always sweeps): where the deal
+    gives it the sweeping card, the beginner's posterior for it falls below its prior."""
+    game, seat, sweeper = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    found = evidence(view, FastRules.of(view.rules), beginner=0.3)
+    hands, moved = _hands_and_moved(game, seat, sweeper)
+    held, lacked = [0.0] * 4, [0.0] * 4
+    total = log_likelihood(found, hands, held)
+    assert total == log_likelihood(found, hands)
+    log_likelihood(found, moved, lacked)
+    assert held[seat] < 0.3 and held[seat] < lacked[seat]
+    assert all(0.0 <= p <= 1.0 for p in held + lacked)
+
+
+def test_hard_exploiting_a_beginner_is_repeatable() -> None:
+    game, _, _ = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    player = HardPlayer(beginner=0.2, exploit=True, iterations=60)
+    first = player.choose(view, random.Random(4))
+    again = HardPlayer(beginner=0.2, exploit=True, iterations=60)
+    assert again.choose(view, random.Random(4)) == first
