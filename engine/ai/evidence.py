@@ -45,6 +45,7 @@ from engine.scopa.playout import (
 
 __all__ = [
     "BEGINNER_SHARPNESS",
+    "DEFAULT_BEGINNER",
     "DEFAULT_BETA",
     "FEATURES",
     "FITTED",
@@ -158,6 +159,8 @@ def _fitted_weights(table: int, unseen: Sequence[int], scale: float) -> tuple[fl
 # unit of worth; ``CAPTURE_FIRST`` puts every capture before every throw.
 BEGINNER_SHARPNESS = 1.5
 CAPTURE_FIRST = 12.0
+# hard's default prior on a beginner at every seat (``HardPlayer(beginner=...)``).
+DEFAULT_BEGINNER = 0.2
 
 
 def _beginner_value(card: int, table: int) -> float:

@@ -18,7 +18,7 @@ from multiprocessing import get_context
 
 from engine.ai.base import legal_moves_of
 from engine.ai.determinize import InfoSet, info_set, parse_move, with_fuori
-from engine.ai.evidence import DEFAULT_BETA, beginner_prior, evidence
+from engine.ai.evidence import DEFAULT_BEGINNER, DEFAULT_BETA, beginner_prior, evidence
 from engine.ai.game_value import WinChances, win_chances
 from engine.ai.ismcts import (
     DEFAULT_BIAS,
@@ -152,8 +152,8 @@ class HardPlayer:
         partner_likelihood: float = 0.0,
         resample: int = 1,
         model: str = "greedy",
-        beginner: float = 0.0,
-        exploit: bool = False,
+        beginner: float = DEFAULT_BEGINNER,
+        exploit: bool = True,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:

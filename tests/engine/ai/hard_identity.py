@@ -67,13 +67,15 @@ CASES: tuple[Case, ...] = (
 
 # The options of each recorded version: "legacy" the player before the time budget, "v2" the tree
 # search of the time budget (lookahead playouts, win bonus, weaker inference), "v3" the
-# determinized flat search (``engine.ai.pimc``) with the plain inference, "v4" today's defaults
-# (the same search, its deals weighted by the likelihood of the others' plays).
+# determinized flat search (``engine.ai.pimc``) with the plain inference, "v4" the same search,
+# its deals weighted by the likelihood of the others' plays, "v5" today's defaults (each seat
+# read as a mixture with a beginner, and played as one in the playouts when its plays say so).
 VERSIONS: dict[str, dict[str, Any]] = {
     "legacy": {**LEGACY, "method": "ismcts"},
     "v2": {"method": "ismcts"},
     "v3": {"likelihood": 0.0},
-    "v4": {},
+    "v4": {"beginner": 0.0, "exploit": False},
+    "v5": {},
 }
 
 
@@ -91,7 +93,7 @@ class _Recording(HardPlayer):
         return self.stats
 
 
-def play_case(case: Case, iterations: int, *, version: str = "v4") -> tuple[str, list[str]]:
+def play_case(case: Case, iterations: int, *, version: str = "v5") -> tuple[str, list[str]]:
     """(sha256 hex digest, move strings) of one case at ``iterations`` (deals, for the flat
     search), with the options of ``version`` (``VERSIONS``)."""
     rules = scopa.Rules(**case.rules)
@@ -121,7 +123,7 @@ def play_case(case: Case, iterations: int, *, version: str = "v4") -> tuple[str,
 
 
 def record(
-    iterations: int, names: list[str] | None = None, *, version: str = "v4"
+    iterations: int, names: list[str] | None = None, *, version: str = "v5"
 ) -> dict[str, str]:
     """{case name: digest} at ``iterations`` (all cases, or those named)."""
     return {
@@ -134,7 +136,8 @@ def record(
 def key_of(iterations: int, *, version: str) -> str:
     """The data file's key: ``"300"`` for the legacy player (the digests recorded before the
     time budget), ``"v2-300"`` for the tree search of the time budget, ``"v3-300"`` for the flat
-    search with the plain inference, ``"v4-300"`` for today's defaults."""
+    search with the plain inference, ``"v4-300"`` for the likelihood reading, ``"v5-300"`` for
+    today's defaults."""
     return str(iterations) if version == "legacy" else f"{version}-{iterations}"
 
 
@@ -148,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
-    parser.add_argument("--version", choices=sorted(VERSIONS), default="v4")
+    parser.add_argument("--version", choices=sorted(VERSIONS), default="v5")
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--write", action="store_true", help="record into the data file")
     action.add_argument("--check", action="store_true", help="compare with the data file")

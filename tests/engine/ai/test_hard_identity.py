@@ -19,7 +19,7 @@ from .hard_identity import CASES, Case, key_of, load, play_case
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
-VERSIONS = ["legacy", "v2", "v3", "v4"]
+VERSIONS = ["legacy", "v2", "v3", "v4", "v5"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
