@@ -110,14 +110,16 @@ class HardPlayer:
     partner's plays only, the others read by the plain inference; ``model="fitted"``: the
     likelihood's model of a player's choice is the one fitted to strong players' plays
     (``engine.ai.evidence.FITTED``, at ``likelihood / DEFAULT_BETA`` times its coefficients)
-    rather than the careful greedy's softmax; ``beginner`` > 0: each seat read by a mixture of
-    that model and a beginner's (that the prior weight of the beginner,
-    ``engine.ai.evidence.BEGINNER_SHARPNESS``), so that a seat playing as a beginner is read as
-    one; ``exploit`` with ``beginner``: in each deal's playouts a seat plays as a beginner with
-    the probability that deal gives the beginner's model (``engine.ai.pimc.evaluate``), so that
-    the search expects a beginner's mistakes from a seat playing as one; ``resample`` > 1 with
-    either: the deals drawn in proportion to that likelihood from ``resample`` times as many, rather
-    than weighted by it, ``engine.ai.pimc.resampled``) or
+    rather than the careful greedy's softmax; ``beginner`` > 0 (the default,
+    ``engine.ai.evidence.DEFAULT_BEGINNER``): each seat read by a mixture of that model and a
+    beginner's (that the prior weight of the beginner, ``engine.ai.evidence.BEGINNER_SHARPNESS``),
+    so that a seat playing as a beginner is read as one; ``exploit`` (the default) with
+    ``beginner``: in each deal's playouts a seat plays as a beginner with the probability that
+    deal gives the beginner's model (``engine.ai.pimc.evaluate``), so that the search expects a
+    beginner's mistakes from a seat playing as one (``beginner=0, exploit=False`` is the default
+    of before, decision for decision: the ``v4-`` digests of ``tests/engine/ai/hard_identity``);
+    ``resample`` > 1 with either: the deals drawn in proportion to that likelihood from
+    ``resample`` times as many, rather than weighted by it, ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
