@@ -11,10 +11,10 @@ scores about a third early in the smazzata.
 
 Readings: ``uniform`` (nothing read), ``inference`` (the plain inference: a sweep or a capture
 not made), ``likelihood B`` (``engine.ai.evidence`` at sharpness B, every other seat; 0.3 is
-hard's default), ``fitted xS`` (the same with the model fitted to strong players' plays,
+hard's sharpness), ``fitted xS`` (the same with the model fitted to strong players' plays,
 ``HardPlayer(model="fitted")``, its coefficients times S), ``beginner P`` (the likelihood at
-0.3 mixed with a beginner's model, prior P: ``HardPlayer(beginner=P)``), ``partner B`` (the
-careful greedy's likelihood for the partner's plays only).
+0.3 mixed with a beginner's model, prior P: ``HardPlayer(beginner=P)``; 0.2 is hard's default
+reading), ``partner B`` (the careful greedy's likelihood for the partner's plays only).
 
     python benchmarks/reading.py --count 20
 """
