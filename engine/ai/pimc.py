@@ -307,7 +307,8 @@ def evaluate(
     weight = 1.0
     weights = 0.0
     mixed = sorted({r.seat for r in found if r.model}) if exploit and found else []
-    second: list[float] | None = [0.0] * fast.players if mixed else None
+    # Each mixed seat's posterior of the beginner's model in the current deal.
+    posterior: list[float] | None = [0.0] * fast.players if mixed else None
     naive = 0
     while done < limit:
         if done and (
@@ -318,11 +319,11 @@ def evaluate(
         done += 1
         base = deal()
         if found:
-            log_w = log_likelihood(found, base.hands, second)
-            if second is not None:
+            log_w = log_likelihood(found, base.hands, posterior)
+            if posterior is not None:
                 naive = 0
                 for seat in mixed:
-                    if rng.random() < second[seat]:
+                    if rng.random() < posterior[seat]:
                         naive |= 1 << seat
             if ref is None or log_w - ref > 30.0:
                 if ref is not None:
