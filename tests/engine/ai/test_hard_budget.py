@@ -126,11 +126,13 @@ def test_lookahead_playouts_take_every_card_once(variant: str) -> None:
 
 def test_lookahead_does_not_leave_a_scopa() -> None:
     """Seat 0 holds 5C and 7C on a table of 3C; seat 1 holds JS (an 8): the beginner throws 5C (the
-    cheaper card) and seat 1 sweeps 3 + 5 with the J; the lookahead throws 7C instead."""
+    cheaper card) and seat 1 sweeps 3 + 5 with the J; the lookahead throws 7C instead, unless
+    seat 0 is marked ``naive`` (played as a beginner: ``exploit``), when it throws 5C again; a
+    naive seat 1 changes nothing for seat 0."""
     fast = FastRules.of(scopa.Rules())
     i = {t: n for n, t in enumerate(CARD_TEXT)}
     results = {}
-    for lookahead in (False, True):
+    for lookahead, naive in ((False, 0), (True, 0), (True, 1), (True, 2)):
         scope = [0, 0]
         play_out(
             fast,
@@ -144,9 +146,10 @@ def test_lookahead_does_not_leave_a_scopa() -> None:
             random.Random(0),
             epsilon=0.0,
             lookahead=lookahead,
+            naive=naive,
         )
-        results[lookahead] = scope[1]
-    assert results == {False: 1, True: 0}
+        results[lookahead, naive] = scope[1]
+    assert results == {(False, 0): 1, (True, 0): 0, (True, 1): 1, (True, 2): 0}
 
 
 def test_a_throw_on_a_table_it_could_take_from_makes_those_values_doubtful() -> None:

@@ -257,27 +257,3 @@ def test_blind_playouts_fear_a_sweep_by_any_card_their_player_cannot_see() -> No
     assert _first_throw("7D", blind=True) == "2S"
     assert _first_throw("6D", blind=True) == "3C"
     assert _first_throw("7D", blind=False) == _first_throw("6D", blind=False)
-
-
-@pytest.mark.parametrize("naive", [False, True])
-def test_a_naive_seat_in_the_playouts_leaves_a_scopa_as_a_beginner_does(naive: bool) -> None:
-    """Seat 0 holds 5C and 7C on a table of 3C, seat 1 holds JS (an 8): looking ahead, seat 0
-    throws 7C; marked ``naive`` it throws the cheaper 5C, as a beginner, and seat 1 sweeps."""
-    fast = FastRules.of(scopa.Rules())
-    index = {text: i for i, text in enumerate(CARD_TEXT)}
-    scope = [0, 0]
-    play_out(
-        fast,
-        [[index["5C"], index["7C"]], [index["JS"], index["2B"]]],
-        1 << index["3C"],
-        [],
-        [0, 0],
-        scope,
-        -1,
-        0,
-        random.Random(0),
-        epsilon=0.0,
-        lookahead=True,
-        naive=1 if naive else 2,
-    )
-    assert scope[1] == (1 if naive else 0)
