@@ -148,7 +148,8 @@ class HardPlayer:
         margin: float = DEFAULT_MARGIN,
         loss: float = DEFAULT_LOSS,
         sweep: bool = False,
-        blind: bool = False,
+        blind: bool | str = False,
+        odds: bool = False,
         game: bool = False,
         likelihood: float = DEFAULT_BETA,
         partner_likelihood: float = 0.0,
@@ -191,6 +192,8 @@ class HardPlayer:
         win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
+        if blind not in (True, False, "opponents"):
+            raise ValueError(f"blind must be true, false or 'opponents'; got {blind!r}")
         if model not in ("greedy", "fitted"):
             raise ValueError(f"model must be 'greedy' or 'fitted'; got {model!r}")
         if type(resample) is not int or resample < 1:
@@ -212,7 +215,9 @@ class HardPlayer:
             margin=margin,
             loss=float(loss),
             sweep=bool(sweep),
-            blind=bool(blind),
+            blind=blind is True,
+            blind_opponents=blind == "opponents",
+            odds=bool(odds),
             exploit=bool(exploit),
             solve=solve,
             reply=bool(reply),

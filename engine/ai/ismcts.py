@@ -138,6 +138,8 @@ class SearchParams:
     loss: float = 1.0
     sweep: bool = False
     blind: bool = False
+    blind_opponents: bool = False
+    odds: bool = False
     exploit: bool = False
     chances: WinChances | None = None
     resample: int = 1
@@ -261,6 +263,8 @@ def search(
             reply=params.reply,
             sweep=params.sweep,
             blind=params.blind,
+            blind_opponents=params.blind_opponents,
+            odds=params.odds,
             exploit=params.exploit,
             chances=params.chances,
             seconds=params.seconds,

@@ -267,6 +267,8 @@ def evaluate(
     reply: bool = False,
     sweep: bool = False,
     blind: bool = False,
+    blind_opponents: bool = False,
+    odds: bool = False,
     exploit: bool = False,
     chances: WinChances | None = None,
     cpu_cap: float | None = None,
@@ -310,6 +312,11 @@ def evaluate(
     # Each mixed seat's posterior of the beginner's model in the current deal.
     posterior: list[float] | None = [0.0] * fast.players if mixed else None
     naive = 0
+    blind_seats = 0
+    if blind_opponents:
+        for other in range(fast.players):
+            if fast.side_of[other] != side:
+                blind_seats |= 1 << other
     while done < limit:
         if done and (
             (cpu_deadline is not None and time.thread_time() > cpu_deadline)
@@ -368,6 +375,8 @@ def evaluate(
                 sweep=sweep,
                 blind=blind,
                 naive=naive,
+                blind_seats=blind_seats,
+                odds=odds,
             )
             sums[key] += weight * reward(points, side)
     if found and weights > 0.0:

@@ -260,6 +260,8 @@ def play_out(
     sweep: bool = False,
     blind: bool = False,
     naive: int = 0,
+    blind_seats: int = 0,
+    odds: bool = False,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
@@ -292,7 +294,7 @@ def play_out(
         position = (fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon)
         if reply:
             return _reply_out(*position, cache, left)
-        return _lookahead_out(*position, cache, left, sweep, blind, naive)
+        return _lookahead_out(*position, cache, left, sweep, blind, naive, blind_seats, odds)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
@@ -394,6 +396,8 @@ def _lookahead_out(
     sweep: bool = False,
     blind: bool = False,
     naive: int = 0,
+    blind_seats: int = 0,
+    odds: bool = False,
 ) -> list[int]:
     """``play_out`` under the default capture rules with a greedy that looks one player ahead.
 
@@ -423,8 +427,29 @@ def _lookahead_out(
         if rnd() >= epsilon:
             # Values in the next hand that would sweep (a scopa needs a card left to play after).
             danger = 0
+            risk: list[float] | None = None
             if left >= 3 and not naive >> seat & 1:
-                if blind:
+                if odds and (blind or blind_seats >> seat & 1):
+                    # Each value feared by the chance that the next hand holds one, the hidden
+                    # cards (the other hands and the deck) dealt at random.
+                    counts = [0] * 11
+                    unseen = 0
+                    for h in hands:
+                        if h is not hand:
+                            unseen += len(h)
+                            for c in h:
+                                counts[value_of[c]] += 1
+                    unseen += len(deck)
+                    for c in deck:
+                        counts[value_of[c]] += 1
+                    held = len(hands[after])
+                    risk = [0.0] * 11
+                    for v in range(1, 11):
+                        k = counts[v]
+                        if k:
+                            risk[v] = _ODDS[(unseen * 11 + held) * 5 + k]
+                            danger |= 1 << v
+                elif blind or blind_seats >> seat & 1:
                     # The cards this player cannot see: the other hands and the deck.
                     others = 0
                     for h in hands:
@@ -467,7 +492,7 @@ def _lookahead_out(
                             + slice_sum[rest >> 30]
                         )
                         if total <= 10 and danger >> total & 1:
-                            worth -= SCOPA_WORTH
+                            worth -= SCOPA_WORTH if risk is None else SCOPA_WORTH * risk[total]
                     if worth > best or (worth == best and c < card):
                         card, capture, best = c, taken, worth
             if not (obbligo and capturing):
@@ -479,7 +504,7 @@ def _lookahead_out(
                     if danger:
                         total = base + value_of[c]
                         if total <= 10 and danger >> total & 1:
-                            worth -= SCOPA_WORTH
+                            worth -= SCOPA_WORTH if risk is None else SCOPA_WORTH * risk[total]
                     if worth > best or (
                         worth == best and capture == 0 and throw_rank[c] < throw_rank[card]
                     ):
@@ -523,6 +548,24 @@ def _lookahead_out(
     if table:
         captured[last_taker if last_taker >= 0 else 0] |= table
     return totals(captured, scope, fast)
+
+
+def _holds_one(unseen: int, held: int, copies: int) -> float:
+    """The chance that ``held`` cards drawn from ``unseen`` include one of ``copies`` of them."""
+    none = 1.0
+    for i in range(held):
+        none *= max(unseen - copies - i, 0) / (unseen - i)
+    return 1.0 - none
+
+
+# ``_holds_one(unseen, held, copies)`` at ``(unseen * 11 + held) * 5 + copies`` (40 cards, hands
+# of at most 10, 4 copies of a value).
+_ODDS = tuple(
+    _holds_one(unseen, held, copies) if held <= unseen else 1.0
+    for unseen in range(41)
+    for held in range(11)
+    for copies in range(5)
+)
 
 
 def _reply_out(

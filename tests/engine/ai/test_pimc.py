@@ -16,7 +16,7 @@ from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
 from engine.scopa.capture import capture_masks
-from engine.scopa.playout import FastRules, play_out, totals
+from engine.scopa.playout import FastRules, _holds_one, play_out, totals
 
 
 def _brute(
@@ -219,16 +219,25 @@ class _FirstMoveOnly(random.Random):
         return 0.5
 
 
-def _first_throw(hidden: str, *, blind: bool) -> str:
+def _first_throw(
+    hidden: str,
+    *,
+    blind: bool = False,
+    partner: str = "KC",
+    last: str = "KS",
+    blind_seats: int = 0,
+    odds: bool = False,
+) -> str:
     """The card seat 0 of a Scopone deal throws on a table of 4D holding 3C 2S (neither takes),
-    the next player holding KB QB (no 6 or 7), the player after the partner ``hidden``."""
+    the next player holding KB QB (no 6 or 7), the partner ``partner`` QC, the player after the
+    partner ``hidden`` ``last``."""
     fast = FastRules.of(scopa.Rules(variant="scopone"))
     index = {text: i for i, text in enumerate(CARD_TEXT)}
     hands = [
         [index["3C"], index["2S"]],
         [index["KB"], index["QB"]],
-        [index["KC"], index["QC"]],
-        [index[hidden], index["KS"]],
+        [index[partner], index["QC"]],
+        [index[hidden], index[last]],
     ]
     before = set(hands[0])
     with pytest.raises(_FirstMoveOnly.Stop):
@@ -245,6 +254,8 @@ def _first_throw(hidden: str, *, blind: bool) -> str:
             epsilon=0.0,
             lookahead=True,
             blind=blind,
+            blind_seats=blind_seats,
+            odds=odds,
         )
     (thrown,) = before - set(hands[0])
     return CARD_TEXT[thrown]
@@ -257,3 +268,27 @@ def test_blind_playouts_fear_a_sweep_by_any_card_their_player_cannot_see() -> No
     assert _first_throw("7D", blind=True) == "2S"
     assert _first_throw("6D", blind=True) == "3C"
     assert _first_throw("7D", blind=False) == _first_throw("6D", blind=False)
+
+
+def test_blind_seats_make_only_those_seats_blind() -> None:
+    """``blind_seats`` (a bit per seat) makes those seats' greedy blind, the others look at the
+    next player's actual hand: seat 0 blind throws as with ``blind``, seat 1 blind leaves seat 0
+    as without it."""
+    assert _first_throw("7D", blind_seats=1) == _first_throw("7D", blind=True) == "2S"
+    assert _first_throw("6D", blind_seats=1) == "3C"
+    assert _first_throw("7D", blind_seats=2) == _first_throw("7D", blind=False)
+
+
+def test_blind_odds_fear_a_sum_by_the_chance_the_next_hand_makes_it() -> None:
+    """With ``odds`` a blind greedy fears each sum by the chance that the next hand, dealt at
+    random from the cards it cannot see, holds that value: two hidden 7s (7S, 7D) make 4D + 3C
+    likelier swept than one hidden 6 (6D) makes 4D + 2S, so it throws 2S, where the plain blind
+    fears both alike and throws as it would with no fear at all."""
+    plain = _first_throw("7D", partner="7S", last="6D", blind=True)
+    assert plain == _first_throw("7D", partner="7S", last="6D")
+    assert plain == "3C"
+    assert _first_throw("7D", partner="7S", last="6D", blind=True, odds=True) == "2S"
+    assert _first_throw("7D", partner="7S", last="6D", blind_seats=1, odds=True) == "2S"
+    assert _holds_one(30, 10, 1) == pytest.approx(1 / 3)
+    assert _holds_one(6, 2, 2) == pytest.approx(1 - (4 / 6) * (3 / 5))
+    assert _holds_one(5, 5, 1) == 1.0
