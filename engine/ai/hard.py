@@ -100,8 +100,14 @@ class HardPlayer:
     than a safe tie), ``solve`` the most cards left after the move for an exact solution of each
     deal (two sides, no deck; 0: never), ``reply`` playouts weighing each move against the next
     player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
-    ``reply``), ``blind`` playouts whose greedy fears a sweep by any card its player cannot see
-    rather than by the next player's actual cards (not with ``reply``), ``game`` the reward of
+    ``reply``), ``blind`` playouts whose greedy fears a sweep by the cards its player cannot see
+    rather than by the next player's actual cards (not with ``reply``; ``True`` every seat's,
+    ``"opponents"``, the default, the other side's only: a player at the table cannot see the
+    hands, while the search's own side plays on what each deal gives it), ``odds`` (the default)
+    a blind greedy fears each sum by the chance that the next hand holds its value, dealt at
+    random from the cards it cannot see (without it, by any such card at all; ``blind=False,
+    odds=False`` is the default of before, decision for decision: the ``v5-`` digests of
+    ``tests/engine/ai/hard_identity``), ``game`` the reward of
     the game rather than the smazzata in a game of two sides to a target: the chance of winning
     it from the score a deal leaves, ``engine.ai.game_value``; ``likelihood`` > 0 (the default,
     ``DEFAULT_BETA``) weighs each deal by how likely it makes the others' plays, that softmax's
@@ -148,8 +154,8 @@ class HardPlayer:
         margin: float = DEFAULT_MARGIN,
         loss: float = DEFAULT_LOSS,
         sweep: bool = False,
-        blind: bool | str = False,
-        odds: bool = False,
+        blind: bool | str = "opponents",
+        odds: bool = True,
         game: bool = False,
         likelihood: float = DEFAULT_BETA,
         partner_likelihood: float = 0.0,

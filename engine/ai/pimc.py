@@ -9,14 +9,16 @@ Every legal move of the seat is tried on the **same** deals (common random numbe
 compared on the same luck, so far fewer deals separate them than independent samples would), and
 each deal is played out to the end of the smazzata by every seat with the playout policy of
 ``engine.scopa.playout`` (greedy with a look one player ahead: no sum left for the next player to
-sweep, captures valued by settebello, denari, primiera cards), a random move now and then
-(``epsilon``: ``hard`` uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and
-tied more), the random draws coming from the search's seed so a search is reproducible. With two
-sides and no deck left, the last cards (``solve``) are played exactly instead: alpha-beta minimax
-over the reward, every hand of the deal known. A move's value is the mean over the deals of the
-reward of its smazzata, for the seat's side: winning the smazzata (``WIN`` for a win, minus it for
-a loss, nothing for a tie) plus ``margin`` times the point difference over the best other side,
-which is what the strength figures count (the deals won) with the points as a tie-break.
+sweep, captures valued by settebello, denari, primiera cards; ``hard`` makes the other side's seats
+blind to the hands, ``blind_opponents`` with ``odds``: they fear a sum by the chance that the next
+hand holds its value, as a player who cannot see the cards does), a random move now and then
+(``epsilon``: ``hard`` uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and tied
+more), the random draws coming from the search's seed so a search is reproducible. With two sides
+and no deck left, the last cards (``solve``) are played exactly instead: alpha-beta minimax over the
+reward, every hand of the deal known. A move's value is the mean over the deals of the reward of its
+smazzata, for the seat's side: winning the smazzata (``WIN`` for a win, minus it for a loss, nothing
+for a tie) plus ``margin`` times the point difference over the best other side, which is what the
+strength figures count (the deals won) with the points as a tie-break.
 
 The result has the shape of the tree search's root statistics, {move key: (deals, total reward)},
 so ``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
@@ -284,7 +286,9 @@ def evaluate(
     ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
     weighted by it; ``exploit`` with evidence that reads seats as a mixture (a beginner's model
     among them): in each deal's playouts a seat plays as a beginner (``play_out``'s ``naive``)
-    with the probability the deal gives that model, drawn once per deal."""
+    with the probability the deal gives that model, drawn once per deal; ``blind`` /
+    ``blind_opponents``: every seat's / the other sides' seats' playout greedy blind to the hands,
+    ``odds`` fearing a sum by the chance the next hand holds its value (``play_out``)."""
     rng = random.Random(seed)
     fast = info.fast
     side = fast.side_of[info.seat]

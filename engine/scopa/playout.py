@@ -276,7 +276,10 @@ def play_out(
     without ``reply``), a random move is a sweep whenever one of the hand's cards sweeps the
     table; with ``blind`` (lookahead playouts without ``reply``), the greedy moves fear a sweep
     by any card their player cannot see (every other hand and the deck), as a player who counts
-    the cards does, rather than by the next player's actual hand; ``naive`` (a bit per seat,
+    the cards does, rather than by the next player's actual hand; ``blind_seats`` (a bit per
+    seat): those seats' only; ``odds`` with either: a blind greedy fears each sum by the chance
+    that the next hand, dealt at random from the cards its player cannot see, holds that value
+    (``SCOPA_WORTH`` times that chance), not by any such card at all; ``naive`` (a bit per seat,
     lookahead playouts without ``reply``): those seats' greedy moves look at nothing ahead, as a
     beginner's (the most valuable capture, else the cheapest card).
     """
@@ -406,8 +409,10 @@ def _lookahead_out(
     player is always an opponent), or a throw that makes such a table, loses ``SCOPA_WORTH``. A
     move that leaves no sweep keeps the beginner's values; a throw costs the card's worth. This is
     the club player's first rule ("never leave a scopa") in the playouts, at the cost of a sum.
-    ``blind``: the danger is the values of every card the player cannot see (the other hands and
-    the deck), not the next player's hand: the rule as a player at the table can keep it.
+    ``blind`` (or the seat's bit in ``blind_seats``): the danger is the values of every card the
+    player cannot see (the other hands and the deck), not the next player's hand: the rule as a
+    player at the table can keep it; with ``odds`` each value's danger is the chance that the
+    next hand holds one (``_ODDS``), the cost of a scopa left weighed by it.
     ``naive``: the seats (a bit each) whose greedy looks at no danger, a beginner's.
     """
     n = fast.players

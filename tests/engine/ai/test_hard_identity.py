@@ -6,8 +6,10 @@ speed-ups and still hold for the legacy options (``hard_identity.LEGACY``: the p
 time budget); the ``v2-`` digests pin today's defaults (lookahead playouts, the win bonus, the
 weaker inference), recorded when they were introduced, and still hold for ``method="ismcts"``;
 the ``v3-`` digests the determinized flat search of ``engine.ai.pimc`` with the plain inference
-(``likelihood=0``), and the ``v4-`` digests today's defaults (its deals weighted by the
-likelihood of the others' plays).
+(``likelihood=0``), the ``v4-`` digests its deals weighted by the likelihood of the others'
+plays, the ``v5-`` digests each seat read as a mixture with a beginner (and played as one when
+its plays say so), and the ``v6-`` digests today's defaults (the other side's playout greedy
+blind to the hands, fearing a sum by the odds that the next hand holds its value).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from .hard_identity import CASES, Case, key_of, load, play_case
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
-VERSIONS = ["legacy", "v2", "v3", "v4", "v5"]
+VERSIONS = ["legacy", "v2", "v3", "v4", "v5", "v6"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
