@@ -198,7 +198,7 @@ class HardPlayer:
         win_bonus = _non_negative("win_bonus", win_bonus)
         if cpu_cap is not None and not (isinstance(cpu_cap, int | float) and cpu_cap > 0):
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
-        if blind not in (True, False, "opponents"):
+        if not (isinstance(blind, bool) or blind == "opponents"):
             raise ValueError(f"blind must be true, false or 'opponents'; got {blind!r}")
         if model not in ("greedy", "fitted"):
             raise ValueError(f"model must be 'greedy' or 'fitted'; got {model!r}")

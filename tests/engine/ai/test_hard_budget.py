@@ -55,6 +55,8 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
         {"method": "alphazero"},
         {"solve": 40},
         {"margin": -1},
+        {"blind": "partner"},
+        {"blind": 1},
     ],
 )
 def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:
