@@ -297,7 +297,9 @@ def play_out(
         position = (fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon)
         if reply:
             return _reply_out(*position, cache, left)
-        return _lookahead_out(*position, cache, left, sweep, blind, naive, blind_seats, odds)
+        if blind:
+            blind_seats = (1 << n) - 1
+        return _lookahead_out(*position, cache, left, sweep, naive, blind_seats, odds)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
@@ -397,7 +399,6 @@ def _lookahead_out(
     cache: dict[int, tuple[int, float]],
     left: int,
     sweep: bool = False,
-    blind: bool = False,
     naive: int = 0,
     blind_seats: int = 0,
     odds: bool = False,
@@ -409,10 +410,11 @@ def _lookahead_out(
     player is always an opponent), or a throw that makes such a table, loses ``SCOPA_WORTH``. A
     move that leaves no sweep keeps the beginner's values; a throw costs the card's worth. This is
     the club player's first rule ("never leave a scopa") in the playouts, at the cost of a sum.
-    ``blind`` (or the seat's bit in ``blind_seats``): the danger is the values of every card the
-    player cannot see (the other hands and the deck), not the next player's hand: the rule as a
-    player at the table can keep it; with ``odds`` each value's danger is the chance that the
-    next hand holds one (``_ODDS``), the cost of a scopa left weighed by it.
+    ``blind_seats`` (a bit per seat; ``play_out``'s ``blind`` sets them all): for those seats the
+    danger is the values of every card the player cannot see (the other hands and the deck), not
+    the next player's hand: the rule as a player at the table can keep it; with ``odds`` each
+    value's danger is the chance that the next hand holds one (``_ODDS``), the cost of a scopa
+    left weighed by it.
     ``naive``: the seats (a bit each) whose greedy looks at no danger, a beginner's.
     """
     n = fast.players
@@ -434,7 +436,7 @@ def _lookahead_out(
             danger = 0
             risk: list[float] | None = None
             if left >= 3 and not naive >> seat & 1:
-                if odds and (blind or blind_seats >> seat & 1):
+                if odds and blind_seats >> seat & 1:
                     # Each value feared by the chance that the next hand holds one, the hidden
                     # cards (the other hands and the deck) dealt at random.
                     counts = [0] * 11
@@ -454,7 +456,7 @@ def _lookahead_out(
                         if k:
                             risk[v] = _ODDS[(unseen * 11 + held) * 5 + k]
                             danger |= 1 << v
-                elif blind or blind_seats >> seat & 1:
+                elif blind_seats >> seat & 1:
                     # The cards this player cannot see: the other hands and the deck.
                     others = 0
                     for h in hands:
