@@ -137,8 +137,9 @@ class SearchParams:
     reply: bool = False
     loss: float = 1.0
     sweep: bool = False
-    blind: bool = False
-    blind_opponents: bool = False
+    # The playouts' greedy blind to the hands: False, True (every seat), "opponents" (the other
+    # sides' seats; ``engine.ai.pimc.evaluate``).
+    blind: bool | str = False
     odds: bool = False
     exploit: bool = False
     chances: WinChances | None = None
@@ -263,7 +264,6 @@ def search(
             reply=params.reply,
             sweep=params.sweep,
             blind=params.blind,
-            blind_opponents=params.blind_opponents,
             odds=params.odds,
             exploit=params.exploit,
             chances=params.chances,

@@ -10,7 +10,7 @@ compared on the same luck, so far fewer deals separate them than independent sam
 each deal is played out to the end of the smazzata by every seat with the playout policy of
 ``engine.scopa.playout`` (greedy with a look one player ahead: no sum left for the next player to
 sweep, captures valued by settebello, denari, primiera cards; ``hard`` makes the other side's seats
-blind to the hands, ``blind_opponents`` with ``odds``: they fear a sum by the chance that the next
+blind to the hands, ``blind="opponents"`` with ``odds``: they fear a sum by the chance that the next
 hand holds its value, as a player who cannot see the cards does), a random move now and then
 (``epsilon``: ``hard`` uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and tied
 more), the random draws coming from the search's seed so a search is reproducible. With two sides
@@ -268,8 +268,7 @@ def evaluate(
     solve: int = 0,
     reply: bool = False,
     sweep: bool = False,
-    blind: bool = False,
-    blind_opponents: bool = False,
+    blind: bool | str = False,
     odds: bool = False,
     exploit: bool = False,
     chances: WinChances | None = None,
@@ -286,8 +285,8 @@ def evaluate(
     ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
     weighted by it; ``exploit`` with evidence that reads seats as a mixture (a beginner's model
     among them): in each deal's playouts a seat plays as a beginner (``play_out``'s ``naive``)
-    with the probability the deal gives that model, drawn once per deal; ``blind`` /
-    ``blind_opponents``: every seat's / the other sides' seats' playout greedy blind to the hands,
+    with the probability the deal gives that model, drawn once per deal; ``blind``: the playout
+    greedy blind to the hands, ``True`` every seat's, ``"opponents"`` the other sides' seats',
     ``odds`` fearing a sum by the chance the next hand holds its value (``play_out``)."""
     rng = random.Random(seed)
     fast = info.fast
@@ -317,10 +316,9 @@ def evaluate(
     posterior: list[float] | None = [0.0] * fast.players if mixed else None
     naive = 0
     blind_seats = 0
-    if blind_opponents:
-        for other in range(fast.players):
-            if fast.side_of[other] != side:
-                blind_seats |= 1 << other
+    for other in range(fast.players):
+        if blind is True or (blind == "opponents" and fast.side_of[other] != side):
+            blind_seats |= 1 << other
     while done < limit:
         if done and (
             (cpu_deadline is not None and time.thread_time() > cpu_deadline)
@@ -377,7 +375,6 @@ def evaluate(
                 lookahead=lookahead,
                 reply=reply,
                 sweep=sweep,
-                blind=blind,
                 naive=naive,
                 blind_seats=blind_seats,
                 odds=odds,
