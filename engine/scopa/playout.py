@@ -41,6 +41,7 @@ __all__ = [
     "CARD_WORTH",
     "FastRules",
     "greedy_move",
+    "holds_one",
     "most_valuable_capture",
     "play_out",
     "random_smazzata",
@@ -557,7 +558,7 @@ def _lookahead_out(
     return totals(captured, scope, fast)
 
 
-def _holds_one(unseen: int, held: int, copies: int) -> float:
+def holds_one(unseen: int, held: int, copies: int) -> float:
     """The chance that ``held`` cards drawn from ``unseen`` include one of ``copies`` of them."""
     none = 1.0
     for i in range(held):
@@ -565,10 +566,10 @@ def _holds_one(unseen: int, held: int, copies: int) -> float:
     return 1.0 - none
 
 
-# ``_holds_one(unseen, held, copies)`` at ``(unseen * 11 + held) * 5 + copies`` (40 cards, hands
+# ``holds_one(unseen, held, copies)`` at ``(unseen * 11 + held) * 5 + copies`` (40 cards, hands
 # of at most 10, 4 copies of a value).
 _ODDS = tuple(
-    _holds_one(unseen, held, copies) if held <= unseen else 1.0
+    holds_one(unseen, held, copies) if held <= unseen else 1.0
     for unseen in range(41)
     for held in range(11)
     for copies in range(5)

@@ -16,7 +16,7 @@ from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
 from engine.scopa.capture import capture_masks
-from engine.scopa.playout import FastRules, _holds_one, play_out, totals
+from engine.scopa.playout import FastRules, holds_one, play_out, totals
 
 
 def _brute(
@@ -289,6 +289,6 @@ def test_blind_odds_fear_a_sum_by_the_chance_the_next_hand_makes_it() -> None:
     assert plain == "3C"
     assert _first_throw("7D", partner="7S", last="6D", blind=True, odds=True) == "2S"
     assert _first_throw("7D", partner="7S", last="6D", blind_seats=1, odds=True) == "2S"
-    assert _holds_one(30, 10, 1) == pytest.approx(1 / 3)
-    assert _holds_one(6, 2, 2) == pytest.approx(1 - (4 / 6) * (3 / 5))
-    assert _holds_one(5, 5, 1) == 1.0
+    assert holds_one(30, 10, 1) == pytest.approx(1 / 3)
+    assert holds_one(6, 2, 2) == pytest.approx(1 - (4 / 6) * (3 / 5))
+    assert holds_one(5, 5, 1) == 1.0
