@@ -297,6 +297,9 @@ def evaluate(
     # a reference log-likelihood ``ref``, rescaled when a deal is far likelier than it, so that
     # nothing overflows.
     found = info.evidence
+    # The readings that give each mixed seat's posterior (with ``exploit``): ``found`` too, unless
+    # the deals are drawn by it (then they count alike, but the posteriors still come from it).
+    reading = found
     if found and resample > 1:
         deal = resampled(deal, found, resample, rng)
         found = ()
@@ -311,7 +314,7 @@ def evaluate(
     ref: float | None = None
     weight = 1.0
     weights = 0.0
-    mixed = sorted({r.seat for r in found if r.model}) if exploit and found else []
+    mixed = sorted({r.seat for r in reading if r.model}) if exploit and reading else []
     # Each mixed seat's posterior of the beginner's model in the current deal.
     posterior: list[float] | None = [0.0] * fast.players if mixed else None
     naive = 0
@@ -329,11 +332,14 @@ def evaluate(
         base = deal()
         if found:
             log_w = log_likelihood(found, base.hands, posterior)
-            if posterior is not None:
-                naive = 0
-                for seat in mixed:
-                    if rng.random() < posterior[seat]:
-                        naive |= 1 << seat
+        elif posterior is not None:
+            log_likelihood(reading, base.hands, posterior)
+        if posterior is not None:
+            naive = 0
+            for seat in mixed:
+                if rng.random() < posterior[seat]:
+                    naive |= 1 << seat
+        if found:
             if ref is None or log_w - ref > 30.0:
                 if ref is not None:
                     shrink = math.exp(ref - log_w)

@@ -246,3 +246,29 @@ def test_hard_exploiting_a_beginner_is_repeatable() -> None:
     first = player.choose(view, random.Random(4))
     again = HardPlayer(beginner=0.2, exploit=True, iterations=60)
     assert again.choose(view, random.Random(4)) == first
+
+
+@pytest.mark.parametrize("resample", [1, 4])
+def test_exploit_plays_beginners_in_the_playouts_with_the_deals_drawn_or_weighted(
+    resample: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``exploit`` some deals' playouts play a seat as a beginner (``naive``), whether the
+    deals are weighted by the likelihood or drawn by it (``resample``); without it none do."""
+    import engine.ai.pimc as pimc
+
+    game, _, _ = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    info = HardPlayer(beginner=0.2)._info(view)
+    keys = pimc.root_keys([parse_move(str(m)) for m in game.legal_moves()])
+    real = pimc.play_out
+    seen: list[int] = []
+
+    def spy(*args: object, **kwargs: object) -> list[int]:
+        seen.append(int(kwargs["naive"]))  # type: ignore[call-overload]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc, "play_out", spy)
+    for exploit in (True, False):
+        seen.clear()
+        pimc.evaluate(info, keys, 200, 3, exploit=exploit, resample=resample)
+        assert any(seen) == exploit
