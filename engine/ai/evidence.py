@@ -195,6 +195,52 @@ def window(
     return found
 
 
+def _beginner_weights(table: int) -> tuple[tuple[float, ...], float]:
+    """The beginner's weight of each card on ``table``, relative to its likeliest card (nothing
+    overflows), and the log of that likeliest card's weight's scale (``BEGINNER_SHARPNESS``
+    times the top worth): ``weights[c] = exp(BEGINNER_SHARPNESS * (worth(c) - top))``."""
+    values = [_beginner_value(c, table) for c in range(40)]
+    top = max(values)
+    return tuple(math.exp(BEGINNER_SHARPNESS * (v - top)) for v in values), top
+
+
+def style_log_odds(
+    view: ScopaView,
+    fast: FastRules,
+    moves: Sequence[tuple[int, int, int]],
+    table: int,
+    beta: float,
+    beginner: float,
+) -> tuple[list[float], set[int]]:
+    """Per seat, the log odds of the beginner's model against the careful greedy's after the
+    seat's plays in the smazzata's finished rounds (before the window of ``round_plays``), from
+    the prior ``beginner``. In Scopa each round's hands are played out whole, so once a round
+    is over the hand held at each of its plays is known (the cards its seat played from that
+    play to the round's end) and each model's likelihood of the play is exact; a beginner is
+    recognised over the whole smazzata rather than afresh each round. Plays that met an empty
+    table, or had no choice, say nothing. Also the seats that made such a play."""
+    odds = [math.log(beginner) - math.log(1.0 - beginner)] * fast.players
+    counted: set[int] = set()
+    plays = round_plays(view, fast, moves, table)
+    per_round = 3 * fast.players if fast.variant == "scopa" else len(moves) + 1
+    for k, ((seat, card, _), (before, read)) in enumerate(zip(moves, plays, strict=True)):
+        if read or not before or seat == view.seat:
+            continue
+        end = (k // per_round + 1) * per_round
+        if end > len(moves):  # the current round (only the deal's very last play gets here)
+            continue
+        held = [c for s, c, _ in moves[k:end] if s == seat]
+        if len(held) < 2:
+            continue
+        careful = [math.exp(beta * careful_value(c, before)) for c in held]
+        naive, _ = _beginner_weights(before)
+        main = math.log(careful[0] / sum(careful))
+        alt = math.log(naive[card] / sum(naive[c] for c in held))
+        odds[seat] += alt - main
+        counted.add(seat)
+    return odds, counted
+
+
 def evidence(
     view: ScopaView,
     fast: FastRules,
@@ -203,13 +249,18 @@ def evidence(
     *,
     fitted: bool = False,
     beginner: float = 0.0,
+    memory: bool = False,
 ) -> Evidence:
     """Per play of another seat in the window (of ``seats`` only, when given): a ``Reading``
     (seat, ``F``, ``e`` per card index) as in the module docstring; empty under other capture
     rules or with ``beta`` 0. ``fitted``: each card's worth is the fitted model's (``FITTED``,
     times ``beta / DEFAULT_BETA``), an empty table's plays read too. ``beginner`` > 0: each seat
     is read by a mixture, that prior weight on a beginner (``BEGINNER_SHARPNESS``) and the rest
-    on the model above, so that a seat whose plays are a beginner's is read as one."""
+    on the model above, so that a seat whose plays are a beginner's is read as one; with
+    ``memory`` each seat's prior is its posterior after the smazzata's finished rounds
+    (``style_log_odds``; in Scopone there are none), and a seat with no play in the window but
+    some in those rounds is read by that posterior alone (a ``Reading`` pair that weighs every
+    deal alike)."""
     if beta <= 0.0 or fast.asso_piglia_tutto or fast.scopa_a_15 or fast.obbligo_di_presa:
         return ()
     beginner = beginner_prior(beginner)
@@ -225,8 +276,20 @@ def evidence(
     else:
         plays = [(s, c, b, ()) for s, c, _, b in recent_plays(view, fast, moves, table)]
     found = []
-    main = math.log(1.0 - beginner)
-    alt = math.log(beginner) if beginner else 0.0
+    # Per seat, the log priors of the two models (the careful greedy's, the beginner's).
+    main = [math.log(1.0 - beginner)] * fast.players
+    alt = [math.log(beginner) if beginner else 0.0] * fast.players
+    if beginner and memory:
+        log_odds, counted = style_log_odds(view, fast, moves, table, beta, beginner)
+        for seat in counted:
+            # log p = -log(1 + e^-x), log (1 - p) = -log(1 + e^x), computed without overflow.
+            alt[seat] = -_softplus(-log_odds[seat])
+            main[seat] = -_softplus(log_odds[seat])
+        read = {seat for seat, *_ in plays}
+        for seat in sorted(counted - read):
+            if seats is None or seat in seats:
+                found.append(Reading(seat, 1.0, _NOTHING, 1, main[seat], 0.0))
+                found.append(Reading(seat, 1.0, _NOTHING, 2, alt[seat], 0.0))
     for seat, card, before, unseen in plays:
         if seat == view.seat or (seats is not None and seat not in seats):
             continue
@@ -241,14 +304,21 @@ def evidence(
         if not beginner:
             found.append(Reading(seat, fixed, weights))
             continue
-        found.append(Reading(seat, fixed, weights, 1, main, math.log(weights[card])))
+        found.append(Reading(seat, fixed, weights, 1, main[seat], math.log(weights[card])))
         # The beginner's weights, relative to its likeliest card (nothing overflows).
-        values = [_beginner_value(c, before) for c in range(40)]
-        top = max(values)
-        odds = tuple(math.exp(BEGINNER_SHARPNESS * (v - top)) for v in values)
-        played = BEGINNER_SHARPNESS * (values[card] - top)
-        found.append(Reading(seat, sum(odds[c] for c in known), odds, 2, alt, played))
+        odds, top = _beginner_weights(before)
+        played = BEGINNER_SHARPNESS * (_beginner_value(card, before) - top)
+        found.append(Reading(seat, sum(odds[c] for c in known), odds, 2, alt[seat], played))
     return tuple(found)
+
+
+# A reading's weights that make every deal alike (its likelihood is 1 whatever the hand).
+_NOTHING: tuple[float, ...] = (0.0,) * 40
+
+
+def _softplus(x: float) -> float:
+    """``log(1 + e^x)`` without overflow."""
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
 
 
 def unseen_by_value(seen: int) -> tuple[int, ...]:

@@ -124,6 +124,10 @@ class HardPlayer:
     deal gives the beginner's model (``engine.ai.pimc.evaluate``), so that the search expects a
     beginner's mistakes from a seat playing as one (``beginner=0, exploit=False`` is the default
     of before, decision for decision: the ``v4-`` digests of ``tests/engine/ai/hard_identity``);
+    ``memory`` with ``beginner``: each seat's prior of the beginner is its posterior after the
+    smazzata's finished rounds (Scopa deals 3 cards a round; once a round is over the hands it
+    was played from are known), ``engine.ai.evidence.style_log_odds``, where without it each
+    round starts again from ``beginner``;
     ``resample`` > 1 with either: the deals drawn in proportion to that likelihood from
     ``resample`` times as many, rather than weighted by it, ``engine.ai.pimc.resampled``) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
@@ -163,6 +167,7 @@ class HardPlayer:
         model: str = "greedy",
         beginner: float = DEFAULT_BEGINNER,
         exploit: bool = True,
+        memory: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
     ) -> None:
@@ -234,6 +239,7 @@ class HardPlayer:
         self.partner_likelihood = partner_likelihood if flat else 0.0
         self.model = model
         self.beginner = beginner_prior(beginner)
+        self.memory = bool(memory)
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
         self.work = work
@@ -248,7 +254,12 @@ class HardPlayer:
         if self.likelihood and self.inference:
             fitted = self.model == "fitted"
             found = evidence(
-                view, info.fast, self.likelihood, fitted=fitted, beginner=self.beginner
+                view,
+                info.fast,
+                self.likelihood,
+                fitted=fitted,
+                beginner=self.beginner,
+                memory=self.memory,
             )
             if found:
                 # The likelihood reads the same plays as the plain inference: that one is left

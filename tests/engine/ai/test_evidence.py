@@ -10,10 +10,11 @@ import pytest
 
 from engine import scopa
 from engine.ai.determinize import Dealer, parse_move
-from engine.ai.evidence import evidence, log_likelihood
+from engine.ai.evidence import careful_value, evidence, log_likelihood, style_log_odds
 from engine.ai.hard import HardPlayer
 from engine.ai.pimc import resampled
-from engine.scopa._tables import INDEX, VALUE
+from engine.ai.simple import GreedyPlayer
+from engine.scopa._tables import INDEX, VALUE, mask_of
 from engine.scopa.playout import FastRules
 
 
@@ -272,3 +273,57 @@ def test_exploit_plays_beginners_in_the_playouts_with_the_deals_drawn_or_weighte
         seen.clear()
         pimc.evaluate(info, keys, 200, 3, exploit=exploit, resample=resample)
         assert any(seen) == exploit
+
+
+class _Careful:
+    """Plays the careful greedy's best card (``careful_value``), its most valuable capture."""
+
+    def choose(self, view: scopa.ScopaView, rng: random.Random) -> str:
+        table = mask_of(view.table)
+        card = max((INDEX[c] for c in view.hand), key=lambda c: careful_value(c, table))
+        moves = [m for m in view.legal_moves if parse_move(m)[0] == card]
+        return max(moves, key=len)
+
+
+def _style_after_two_rounds(other: object, seed: int) -> tuple[float, set[int], scopa.ScopaView]:
+    """Seat 1 played by ``other`` (seat 0 greedy) for two rounds of Scopa 2: ``style_log_odds``
+    as seat 0 reads it at the third round's first move, and that view."""
+    game = scopa.new_game(scopa.Rules(), seed=seed)
+    players = {0: GreedyPlayer(), 1: other}
+    rng = random.Random(seed)
+    while len(game.view(0).history) < 12 or game.current_player != 0:
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(players[seat].choose(game.view(seat), rng))  # type: ignore[attr-defined]
+    view = game.view(0)
+    fast = FastRules.of(view.rules)
+    moves = [(s, *parse_move(t)) for s, t in view.history]
+    odds, counted = style_log_odds(view, fast, moves, mask_of(view.table), 0.3, 0.2)
+    return odds[1], counted, view
+
+
+def test_memory_reads_a_beginner_over_the_finished_rounds() -> None:
+    """After two rounds of Scopa, a seat that played the beginner's cards is read as likelier a
+    beginner than the prior says, a careful seat as less likely; the finished rounds' seat
+    alone is read (seat 0 is the reader)."""
+    prior = math.log(0.2 / 0.8)
+    greedy = [_style_after_two_rounds(GreedyPlayer(), seed) for seed in range(12)]
+    careful = [_style_after_two_rounds(_Careful(), seed) for seed in range(12)]
+    assert all(counted <= {1} for _, counted, _ in greedy + careful)
+    assert sum(o for o, _, _ in greedy) / 12 > prior > sum(o for o, _, _ in careful) / 12
+    # The remembered prior reaches the readings: a seat with no play in the window yet is read
+    # by it alone (two readings that weigh every deal alike).
+    _, counted, view = greedy[0]
+    found = evidence(view, FastRules.of(view.rules), beginner=0.2, memory=True)
+    plain = evidence(view, FastRules.of(view.rules), beginner=0.2)
+    if 1 in counted:
+        assert [r.seat for r in found if not any(r.weights)] == [1, 1]
+    assert len(found) == len(plain) + 2 * len(counted)
+
+
+def test_memory_changes_nothing_in_scopone() -> None:
+    """Scopone deals every card at once: no round is ever finished, memory reads nothing more."""
+    game, _, _ = _passed_up_a_sweep()
+    view = game.view(game.current_player)
+    fast = FastRules.of(view.rules)
+    assert evidence(view, fast, beginner=0.2, memory=True) == evidence(view, fast, beginner=0.2)
