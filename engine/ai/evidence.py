@@ -196,9 +196,8 @@ def window(
 
 
 def _beginner_weights(table: int) -> tuple[tuple[float, ...], float]:
-    """The beginner's weight of each card on ``table``, relative to its likeliest card (nothing
-    overflows), and the log of that likeliest card's weight's scale (``BEGINNER_SHARPNESS``
-    times the top worth): ``weights[c] = exp(BEGINNER_SHARPNESS * (worth(c) - top))``."""
+    """The beginner's weight of each card on ``table`` relative to its likeliest card, so that
+    nothing overflows (``exp(BEGINNER_SHARPNESS * (worth(c) - top))``), and that top worth."""
     values = [_beginner_value(c, table) for c in range(40)]
     top = max(values)
     return tuple(math.exp(BEGINNER_SHARPNESS * (v - top)) for v in values), top
