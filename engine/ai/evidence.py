@@ -195,12 +195,10 @@ def window(
     return found
 
 
-def _beginner_weights(table: int) -> tuple[tuple[float, ...], float]:
-    """The beginner's weight of each card on ``table`` relative to its likeliest card, so that
-    nothing overflows (``exp(BEGINNER_SHARPNESS * (worth(c) - top))``), and that top worth."""
-    values = [_beginner_value(c, table) for c in range(40)]
-    top = max(values)
-    return tuple(math.exp(BEGINNER_SHARPNESS * (v - top)) for v in values), top
+def _log_first(scores: Sequence[float]) -> float:
+    """The log of a softmax's probability of the first of ``scores`` (each a log weight)."""
+    top = max(scores)
+    return scores[0] - top - math.log(sum(math.exp(x - top) for x in scores))
 
 
 def style_log_odds(
@@ -222,7 +220,7 @@ def style_log_odds(
     counted: set[int] = set()
     plays = round_plays(view, fast, moves, table)
     per_round = 3 * fast.players if fast.variant == "scopa" else len(moves) + 1
-    for k, ((seat, card, _), (before, read)) in enumerate(zip(moves, plays, strict=True)):
+    for k, ((seat, _, _), (before, read)) in enumerate(zip(moves, plays, strict=True)):
         if read or not before or seat == view.seat:
             continue
         end = (k // per_round + 1) * per_round
@@ -231,10 +229,9 @@ def style_log_odds(
         held = [c for s, c, _ in moves[k:end] if s == seat]
         if len(held) < 2:
             continue
-        careful = [math.exp(beta * careful_value(c, before)) for c in held]
-        naive, _ = _beginner_weights(before)
-        main = math.log(careful[0] / sum(careful))
-        alt = math.log(naive[card] / sum(naive[c] for c in held))
+        # ``held[0]`` is the card played: each model's log-likelihood of that choice.
+        main = _log_first([beta * careful_value(c, before) for c in held])
+        alt = _log_first([BEGINNER_SHARPNESS * _beginner_value(c, before) for c in held])
         odds[seat] += alt - main
         counted.add(seat)
     return odds, counted
@@ -305,8 +302,10 @@ def evidence(
             continue
         found.append(Reading(seat, fixed, weights, 1, main[seat], math.log(weights[card])))
         # The beginner's weights, relative to its likeliest card (nothing overflows).
-        odds, top = _beginner_weights(before)
-        played = BEGINNER_SHARPNESS * (_beginner_value(card, before) - top)
+        values = [_beginner_value(c, before) for c in range(40)]
+        top = max(values)
+        odds = tuple(math.exp(BEGINNER_SHARPNESS * (v - top)) for v in values)
+        played = BEGINNER_SHARPNESS * (values[card] - top)
         found.append(Reading(seat, sum(odds[c] for c in known), odds, 2, alt[seat], played))
     return tuple(found)
 

@@ -330,10 +330,10 @@ def evaluate(
             break
         done += 1
         base = deal()
-        if found:
-            log_w = log_likelihood(found, base.hands, posterior)
-        elif posterior is not None:
-            log_likelihood(reading, base.hands, posterior)
+        if found or posterior is not None:
+            # ``reading`` is ``found`` unless the deals were drawn by it (then only the posterior
+            # is wanted).
+            log_w = log_likelihood(reading, base.hands, posterior)
         if posterior is not None:
             naive = 0
             for seat in mixed:
