@@ -170,6 +170,7 @@ class HardPlayer:
         memory: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
+        crn: bool = False,
     ) -> None:
         if method not in ("ismcts", "pimc"):
             raise ValueError(f"method must be 'ismcts' or 'pimc'; got {method!r}")
@@ -232,6 +233,7 @@ class HardPlayer:
             solve=solve,
             reply=bool(reply),
             resample=resample,
+            crn=bool(crn),
         )
         likelihood = _non_negative("likelihood", likelihood)
         partner_likelihood = _non_negative("partner_likelihood", partner_likelihood)

@@ -144,6 +144,9 @@ class SearchParams:
     exploit: bool = False
     chances: WinChances | None = None
     resample: int = 1
+    # The playouts' random moves drawn from the same numbers for every move of a deal
+    # (``engine.ai.pimc.evaluate``).
+    crn: bool = False
 
 
 class _Node:
@@ -269,6 +272,7 @@ def search(
             chances=params.chances,
             seconds=params.seconds,
             resample=params.resample,
+            crn=params.crn,
         )
     rng = random.Random(seed)
     fast = info.fast

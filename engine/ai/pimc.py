@@ -275,6 +275,7 @@ def evaluate(
     cpu_cap: float | None = None,
     seconds: float | None = None,
     resample: int = 1,
+    crn: bool = False,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
     solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
@@ -289,6 +290,9 @@ def evaluate(
     greedy blind to the hands, ``True`` every seat's, ``"opponents"`` the other sides' seats',
     ``odds`` fearing a sum by the chance the next hand holds its value (``play_out``)."""
     rng = random.Random(seed)
+    # The playouts' random numbers: the search's own, or with ``crn`` one stream a deal, played
+    # again for every move.
+    luck = random.Random() if crn else rng
     fast = info.fast
     side = fast.side_of[info.seat]
     deal = Dealer(info, rng).deal
@@ -349,8 +353,15 @@ def evaluate(
                 ref = log_w
             weight = math.exp(log_w - ref)
             weights += weight
+        if crn:
+            # Every move's playout of this deal draws its random moves from the same numbers
+            # (common random numbers: the moves differ by their merits, not by their luck).
+            luck.seed(rng.getrandbits(64))
+            start = luck.getstate()
         for key in keys:
             state = base.copy()
+            if crn:
+                luck.setstate(start)
             apply_key(state, key, fast)
             if solver is not None:
                 value = solver.value(
@@ -375,7 +386,7 @@ def evaluate(
                 state.scope,
                 state.last_taker,
                 state.seat,
-                rng,
+                luck,
                 epsilon=epsilon,
                 cache=cache,
                 lookahead=lookahead,

@@ -175,6 +175,37 @@ def test_same_seed_same_statistics_and_every_move_on_every_deal() -> None:
     assert all(VALUE[k & 63] for k in keys)
 
 
+@pytest.mark.parametrize("crn", [False, True])
+def test_common_random_numbers_give_every_move_of_a_deal_the_same_luck(
+    crn: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``crn`` every move's playout of one deal starts from the same random numbers (the
+    moves differ by their merits, not their luck), each deal from new ones; the same seed gives
+    the same statistics."""
+    import engine.ai.pimc as pimc
+
+    starts: list[object] = []
+
+    def recording(*args: object, **kwargs: object) -> list[int]:
+        rng = args[8]
+        assert isinstance(rng, random.Random)
+        starts.append(rng.getstate())
+        return play_out(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc, "play_out", recording)
+    game = scopa.new_game(scopa.Rules(variant="scopone"), seed=7)
+    seat = game.current_player
+    assert seat is not None
+    info = info_set(game.view(seat))
+    keys = legal_keys(info)
+    first = evaluate(info, keys, 6, 123, crn=crn)
+    deals = [starts[i : i + len(keys)] for i in range(0, len(starts), len(keys))]
+    assert len(deals) == 6
+    assert all((len({repr(s) for s in deal}) == 1) is crn for deal in deals)
+    assert len({repr(deal[0]) for deal in deals}) == 6
+    assert first == evaluate(info, keys, 6, 123, crn=crn)
+
+
 @pytest.mark.parametrize("sweep", [False, True])
 def test_sweep_playouts_never_miss_a_sweep_even_at_random(sweep: bool) -> None:
     """With ``sweep`` a random playout move is the sweep when a card of the hand sweeps the
