@@ -171,6 +171,7 @@ class HardPlayer:
         solve: int | None = None,
         reply: bool | None = None,
         crn: bool = False,
+        halving: bool = False,
     ) -> None:
         if method not in ("ismcts", "pimc"):
             raise ValueError(f"method must be 'ismcts' or 'pimc'; got {method!r}")
@@ -234,6 +235,7 @@ class HardPlayer:
             reply=bool(reply),
             resample=resample,
             crn=bool(crn),
+            halving=bool(halving),
         )
         likelihood = _non_negative("likelihood", likelihood)
         partner_likelihood = _non_negative("partner_likelihood", partner_likelihood)

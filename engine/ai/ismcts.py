@@ -147,6 +147,8 @@ class SearchParams:
     # The playouts' random moves drawn from the same numbers for every move of a deal
     # (``engine.ai.pimc.evaluate``).
     crn: bool = False
+    # The deals spent in rounds of sequential halving over the moves (``engine.ai.pimc``).
+    halving: bool = False
 
 
 class _Node:
@@ -273,6 +275,7 @@ def search(
             seconds=params.seconds,
             resample=params.resample,
             crn=params.crn,
+            halving=params.halving,
         )
     rng = random.Random(seed)
     fast = info.fast

@@ -276,6 +276,7 @@ def evaluate(
     seconds: float | None = None,
     resample: int = 1,
     crn: bool = False,
+    halving: bool = False,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
     solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
@@ -288,7 +289,13 @@ def evaluate(
     among them): in each deal's playouts a seat plays as a beginner (``play_out``'s ``naive``)
     with the probability the deal gives that model, drawn once per deal; ``blind``: the playout
     greedy blind to the hands, ``True`` every seat's, ``"opponents"`` the other sides' seats',
-    ``odds`` fearing a sum by the chance the next hand holds its value (``play_out``)."""
+    ``odds`` fearing a sum by the chance the next hand holds its value (``play_out``); ``crn``:
+    every move's playout of a deal draws its random moves from the same numbers; ``halving``
+    (with ``deals``, more than two moves): the same ``deals`` x moves playouts spent in rounds
+    (sequential halving, Karnin et al. 2013): each of ``ceil(log2 moves)`` rounds gets an equal
+    share, spread over the moves still in, and the better half by mean goes on to the next, so
+    that the last two get about three times the deals each; a move left behind keeps the deals
+    it had (the most dealt are the finalists)."""
     rng = random.Random(seed)
     # The playouts' random numbers: the search's own, or with ``crn`` one stream a deal, played
     # again for every move.
@@ -326,6 +333,15 @@ def evaluate(
     for other in range(fast.players):
         if blind is True or (blind == "opponents" and fast.side_of[other] != side):
             blind_seats |= 1 << other
+    # The moves still searched, and each move's deals and weights (they differ with ``halving``).
+    active = list(keys)
+    dealt = dict.fromkeys(keys, 0)
+    weighed = dict.fromkeys(keys, 0.0)
+    schedule = halving_rounds(len(keys), deals) if halving and deals is not None else []
+    if schedule:
+        limit = sum(schedule)
+    next_cut = schedule[0] if schedule else -1
+    cut = 0
     while done < limit:
         if done and (
             (cpu_deadline is not None and time.thread_time() > cpu_deadline)
@@ -350,6 +366,7 @@ def evaluate(
                     weights *= shrink
                     for k in sums:
                         sums[k] *= shrink
+                        weighed[k] *= shrink
                 ref = log_w
             weight = math.exp(log_w - ref)
             weights += weight
@@ -358,7 +375,9 @@ def evaluate(
             # (common random numbers: the moves differ by their merits, not by their luck).
             luck.seed(rng.getrandbits(64))
             start = luck.getstate()
-        for key in keys:
+        for key in active:
+            dealt[key] += 1
+            weighed[key] += weight
             state = base.copy()
             if crn:
                 luck.setstate(start)
@@ -397,10 +416,37 @@ def evaluate(
                 odds=odds,
             )
             sums[key] += weight * reward(points, side)
-    if found and weights > 0.0:
-        # The weighted mean, on the scale of ``done`` deals (parts of a search merge by sums).
-        return {key: (done, total * done / weights) for key, total in sums.items()}
-    return {key: (done, total) for key, total in sums.items()}
+        if done == next_cut:
+            # A round of ``halving`` ends: the better half goes on (every move still in has seen
+            # the same deals, so their sums compare).
+            cut += 1
+            active.sort(key=lambda k: (-sums[k], k))
+            del active[-(-len(active) // 2) :]
+            next_cut += schedule[cut] if cut < len(schedule) else 0
+    if found:
+        # The weighted mean, on the scale of each move's deals (parts of a search merge by sums).
+        return {
+            key: (dealt[key], total * dealt[key] / weighed[key] if weighed[key] > 0.0 else 0.0)
+            for key, total in sums.items()
+        }
+    return {key: (dealt[key], total) for key, total in sums.items()}
+
+
+def halving_rounds(moves: int, deals: int) -> list[int]:
+    """The deals of each round of sequential halving for ``moves`` moves and a budget of
+    ``deals`` x ``moves`` playouts (``evaluate``'s ``halving``): ``ceil(log2 moves)`` rounds of
+    an equal share each, the moves still in halved (rounded up) after each; at least one deal a
+    round. No rounds (plain search) for two moves or fewer."""
+    if moves <= 2:
+        return []
+    rounds = math.ceil(math.log2(moves))
+    share = deals * moves / rounds
+    schedule = []
+    left = moves
+    for _ in range(rounds):
+        schedule.append(max(1, int(share / left)))
+        left = -(-left // 2)
+    return schedule
 
 
 def resampled(

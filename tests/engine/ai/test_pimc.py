@@ -11,7 +11,7 @@ import pytest
 from engine import scopa
 from engine.ai.determinize import info_set
 from engine.ai.ismcts import legal_keys
-from engine.ai.pimc import GAME_WIN, Reward, _Solver, evaluate, solving
+from engine.ai.pimc import GAME_WIN, Reward, _Solver, evaluate, halving_rounds, solving
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
@@ -204,6 +204,43 @@ def test_common_random_numbers_give_every_move_of_a_deal_the_same_luck(
     assert all((len({repr(s) for s in deal}) == 1) is crn for deal in deals)
     assert len({repr(deal[0]) for deal in deals}) == 6
     assert first == evaluate(info, keys, 6, 123, crn=crn)
+
+
+def test_halving_rounds_share_the_budget_equally_and_halve_the_moves() -> None:
+    assert halving_rounds(10, 500) == [125, 250, 416, 625]  # 10, 5, 3, 2 moves in
+    assert halving_rounds(3, 40) == [20, 30]  # 3, 2 moves in
+    assert halving_rounds(2, 40) == [] and halving_rounds(1, 40) == []
+    assert halving_rounds(40, 1) == [1, 1, 1, 1, 2, 3]  # at least a deal a round
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_halving_spends_the_same_playouts_and_keeps_the_best_moves_longest(weighted: bool) -> None:
+    """``halving``: the budget of ``deals`` x moves playouts in rounds; a move left behind keeps
+    the deals it had, the finalists have the most, and each move's mean is over its own deals
+    (weighted by the evidence when there is some)."""
+    game = scopa.new_game(scopa.Rules(variant="scopone"), seed=7)
+    for _ in range(6):  # a few plays, for the evidence to read
+        game = game.play(game.view(game.current_player).legal_moves[0])
+    seat = game.current_player
+    assert seat is not None
+    view = game.view(seat)
+    from engine.ai.hard import HardPlayer
+
+    info = HardPlayer()._info(view) if weighted else info_set(view)
+    assert bool(info.evidence) is weighted
+    keys = legal_keys(info)
+    assert len(keys) > 2
+    stats = evaluate(info, keys, 60, 5, halving=True, crn=True)
+    assert stats == evaluate(info, keys, 60, 5, halving=True, crn=True)
+    schedule = halving_rounds(len(keys), 60)
+    counts = sorted((d for d, _ in stats.values()), reverse=True)
+    assert counts[0] == counts[1] == sum(schedule) and counts[2] < counts[1]
+    assert counts[-1] == schedule[0]
+    assert abs(sum(counts) - 60 * len(keys)) <= len(keys) * len(schedule)
+    # A move's mean is the plain (or weighted) mean of its deals: within the rewards' range.
+    assert all(-4.0 <= t / d <= 4.0 for d, t in stats.values())
+    plain = evaluate(info, keys, 60, 5, crn=True)
+    assert {d for d, _ in plain.values()} == {60}
 
 
 @pytest.mark.parametrize("sweep", [False, True])
