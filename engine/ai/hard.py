@@ -129,7 +129,14 @@ class HardPlayer:
     was played from are known), ``engine.ai.evidence.style_log_odds``, where without it each
     round starts again from ``beginner``;
     ``resample`` > 1 with either: the deals drawn in proportion to that likelihood from
-    ``resample`` times as many, rather than weighted by it, ``engine.ai.pimc.resampled``) or
+    ``resample`` times as many, rather than weighted by it, ``engine.ai.pimc.resampled``;
+    ``crn`` (the default): every move's playout of a deal draws its random moves from the same
+    numbers (common random numbers), so that the moves differ by their merits rather than their
+    luck; ``halving`` (the default, with a budget in deals or work): the playouts spent in
+    rounds of sequential halving, the better half of the moves going on each round, so that the
+    closest moves get the most deals (``engine.ai.pimc.evaluate``; ``crn=False, halving=False``
+    is the default of before, decision for decision: the ``v6-`` digests of
+    ``tests/engine/ai/hard_identity``)) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
     doubtful=False, take_scopa=False, method="ismcts"`` is the legacy player above.
@@ -170,8 +177,8 @@ class HardPlayer:
         memory: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
-        crn: bool = False,
-        halving: bool = False,
+        crn: bool = True,
+        halving: bool = True,
     ) -> None:
         if method not in ("ismcts", "pimc"):
             raise ValueError(f"method must be 'ismcts' or 'pimc'; got {method!r}")
@@ -368,7 +375,8 @@ class HardPlayer:
     def _conclude(
         self, view: ScopaView, moves: Sequence[str], stats: dict[int, tuple[int, float]]
     ) -> str:
-        if self.params.method == "pimc":  # every move tried on every deal: the deals
+        if self.params.method == "pimc":  # the deals of the most dealt moves (with halving: the
+            # finalists; without it every move is tried on every deal)
             self.last_iterations = max(v for v, _ in stats.values())
         else:
             self.last_iterations = sum(v for v, _ in stats.values())

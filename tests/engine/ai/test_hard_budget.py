@@ -12,6 +12,7 @@ from engine.ai import get_player
 from engine.ai.determinize import info_set
 from engine.ai.hard import HardPlayer
 from engine.ai.ismcts import DEFAULT_WORK, WORK_OVERHEAD, merge, run_part
+from engine.ai.pimc import halving_rounds
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK
@@ -35,9 +36,14 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
     assert len(moves) == 1 and small.last_iterations == 40
     # The flat search: a deal costs one playout per legal move.
     count = len([m for m in view.legal_moves if not m.endswith("!")])
-    flat = HardPlayer(work=40 * count * (left + WORK_OVERHEAD), reply=False, solve=0)
+    work = 40 * count * (left + WORK_OVERHEAD)
+    flat = HardPlayer(work=work, reply=False, solve=0, halving=False)
     moves = {flat.choose(view, random.Random(3)) for _ in range(2)}
     assert len(moves) == 1 and flat.last_iterations == 40
+    # With halving (the default) the same playouts in rounds: the finalists get the most deals.
+    halved = HardPlayer(work=work, reply=False, solve=0)
+    moves = {halved.choose(view, random.Random(3)) for _ in range(2)}
+    assert len(moves) == 1 and halved.last_iterations == sum(halving_rounds(count, 40))
     default = HardPlayer()
     assert default.work == DEFAULT_WORK and default.params.cpu_cap is not None
     assert default.params.iterations is None
@@ -67,7 +73,8 @@ def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:
 @pytest.mark.parametrize("method", ["pimc", "ismcts"])
 def test_a_plan_in_parts_is_a_search_per_part_summed(method: str) -> None:
     view = a_view()
-    hard = HardPlayer(iterations=30, method=method)
+    # Every move on every deal (no halving), for the counts below.
+    hard = HardPlayer(iterations=30, method=method, halving=False)
     plan = hard.plan(view, random.Random(2), 3)
     assert not isinstance(plan, str)
     assert plan.parts == 3 and len(set(plan.seeds)) == 3
@@ -77,7 +84,7 @@ def test_a_plan_in_parts_is_a_search_per_part_summed(method: str) -> None:
     assert all(count(v for v, _ in stats.values()) == 30 for stats in parts)
     move = hard.finish(view, plan, parts)
     assert move in view.legal_moves and hard.last_iterations == 90
-    again = HardPlayer(iterations=30, method=method)
+    again = HardPlayer(iterations=30, method=method, halving=False)
     plan_again = again.plan(view, random.Random(2), 3)
     assert not isinstance(plan_again, str)
     assert again.finish(view, plan_again, [run_part(plan_again, k) for k in range(3)]) == move

@@ -8,8 +8,9 @@ weaker inference), recorded when they were introduced, and still hold for ``meth
 the ``v3-`` digests the determinized flat search of ``engine.ai.pimc`` with the plain inference
 (``likelihood=0``), the ``v4-`` digests its deals weighted by the likelihood of the others'
 plays, the ``v5-`` digests each seat read as a mixture with a beginner (and played as one when
-its plays say so), and the ``v6-`` digests today's defaults (the other side's playout greedy
-blind to the hands, fearing a sum by the odds that the next hand holds its value).
+its plays say so), the ``v6-`` digests the other side's playout greedy blind to the hands,
+fearing a sum by the odds that the next hand holds its value, and the ``v7-`` digests today's
+defaults (common random numbers in the playouts, the deals spent by sequential halving).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .hard_identity import CASES, Case, key_of, load, play_case
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
-VERSIONS = ["legacy", "v2", "v3", "v4", "v5", "v6"]
+VERSIONS = ["legacy", "v2", "v3", "v4", "v5", "v6", "v7"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
