@@ -1,8 +1,9 @@
 """How much of ``hard``'s choice is luck: each search's regret against a far bigger search.
 
-``hard`` (its default) plays a side against a baseline pair on fixed Scopone deals (or Scopa 2),
-seats swapped. At each of its moves with a choice, a **reference** search of the same player
-(``--ref`` times its deals, common random numbers) rates every legal move; then each
+``hard`` (its default, or the options of ``--player``) plays a side against a baseline pair on
+fixed Scopone deals (or Scopa 2), seats swapped. At each of its moves with a choice, a
+**reference** search of the same player (``--ref`` times its deals, common random numbers, every
+move on every deal: no halving) rates every legal move; then each
 **configuration** searches the position ``--k`` times with other seeds, and its **regret** is
 the reference's rating of the best move less its rating of the move chosen (0 when it picks the
 reference's best; the reward's units: 1 a smazzata won, 0.1 a point). The mean over the
@@ -10,11 +11,17 @@ positions says how much a configuration loses to the noise of its sampling, and 
 differences (each position searched by every configuration) say which loses less. It does not
 say whether the search's model of the game is right: the reference shares it.
 
-Configurations: ``NAME=OPTIONS``, options as ``key:value`` pairs (JSON values) joined by ``,``,
-``scale`` multiplying the deals a move; e.g. ``--config 'crn x1.5=crn:true,scale:1.5'``.
+Configurations: ``NAME=OPTIONS``, options of ``HardPlayer`` as ``key:value`` pairs (JSON values)
+joined by ``,``, ``scale`` multiplying the deals a move; e.g. ``--config 'x1.5=scale:1.5'``.
+The figures of benchmarks/README.md (the eighth pass of issue #21; the player of before, at its
+budget):
 
-    python benchmarks/regret.py --count 6 --seed 7000 --config default= \\
-        --config 'crn=crn:true' --config 'x1.5=scale:1.5' --config 'crn x1.5=crn:true,scale:1.5'
+    python benchmarks/regret.py --count 6 --seed 7000 \\
+        --player crn:false,halving:false,work:171000 \\
+        --config default=crn:false,halving:false,work:171000 \\
+        --config crn=crn:true,halving:false,work:171000 \\
+        --config 'crn+halving=crn:true,halving:true,work:171000' \\
+        --config 'crn+halving x0.8=crn:true,halving:true,work:171000,scale:0.8'
 """
 
 from __future__ import annotations
@@ -37,14 +44,11 @@ from engine.ai.hard import HardPlayer, _best
 from engine.ai.ismcts import search
 from engine.scopa import ScopaView
 
-__all__ = ["main", "parse_config", "stats_of"]
+__all__ = ["main", "parse_config", "parse_options", "stats_of"]
 
 
-def parse_config(text: str) -> tuple[str, dict[str, Any], float]:
-    """``NAME=key:value,...`` -> (name, HardPlayer options, deals scale)."""
-    name, _, rest = text.partition("=")
-    if not name:
-        raise ValueError(f"a configuration needs a name: {text!r}")
+def parse_options(rest: str) -> tuple[dict[str, Any], float]:
+    """``key:value,...`` -> (HardPlayer options, deals scale)."""
     options: dict[str, Any] = {}
     scale = 1.0
     for part in filter(None, rest.split(",")):
@@ -56,7 +60,15 @@ def parse_config(text: str) -> tuple[str, dict[str, Any], float]:
             scale = float(parsed)
         else:
             options[key] = parsed
-    return name, options, scale
+    return options, scale
+
+
+def parse_config(text: str) -> tuple[str, dict[str, Any], float]:
+    """``NAME=key:value,...`` -> (name, HardPlayer options, deals scale)."""
+    name, _, rest = text.partition("=")
+    if not name:
+        raise ValueError(f"a configuration needs a name: {text!r}")
+    return (name, *parse_options(rest))
 
 
 def stats_of(
@@ -83,22 +95,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", type=int, default=8, help="the reference's deals, x the default")
     parser.add_argument("--k", type=int, default=4, help="searches per configuration and move")
     parser.add_argument("--config", action="append", default=[], help="NAME=key:value,...")
+    parser.add_argument("--player", default="", help="the options of the hard that plays")
     args = parser.parse_args(argv)
     if args.count < 1 or args.ref < 1 or args.k < 1:
         parser.error("--count, --ref and --k must be at least 1")
     try:
         configs = [parse_config(c) for c in args.config or ["default="]]
-    except (ValueError, json.JSONDecodeError) as exc:
+        playing, _ = parse_options(args.player)
+        players = {name: HardPlayer(**options) for name, options, _ in configs}
+        reference = HardPlayer(**{**playing, "crn": True, "halving": False})
+    except (ValueError, TypeError, json.JSONDecodeError) as exc:
         parser.error(str(exc))
-    players = {name: HardPlayer(**options) for name, options, _ in configs}
-    reference = HardPlayer(crn=True)
     seats = 4 if args.game == "scopone" else 2
     rows: list[dict[str, float]] = []
     for number in range((args.count + 1) // 2 * 2):
         seed, rotation = args.seed + number // 2, number % 2
         rules = scopa.Rules(variant="scopone") if seats == 4 else scopa.Rules()
         game = scopa.new_game(rules, seed=seed)
-        hard = HardPlayer()
+        hard = HardPlayer(**playing)
         table = [hard if s % 2 == rotation else BASELINES[args.baseline]() for s in range(seats)]
         moves = random.Random(seed * 7919 + rotation)
         for _ in range(60):  # a smazzata has at most 40 moves
