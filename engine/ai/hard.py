@@ -130,12 +130,12 @@ class HardPlayer:
     round starts again from ``beginner``;
     ``resample`` > 1 with either: the deals drawn in proportion to that likelihood from
     ``resample`` times as many, rather than weighted by it, ``engine.ai.pimc.resampled``;
-    ``crn`` (the default): every move's playout of a deal draws its random moves from the same
-    numbers (common random numbers), so that the moves differ by their merits rather than their
-    luck; ``halving`` (the default, with a budget in deals or work): the playouts spent in
-    rounds of sequential halving, the better half of the moves going on each round, so that the
-    closest moves get the most deals (``engine.ai.pimc.evaluate``; ``crn=False, halving=False``
-    is the default of before, decision for decision: the ``v6-`` digests of
+    ``crn``: every move's playout of a deal draws its random moves from the same numbers
+    (common random numbers), so that the moves differ by their merits rather than their luck;
+    ``halving`` (with a budget in deals or work): the playouts spent in rounds of sequential
+    halving, the better half of the moves going on each round, so that the closest moves get
+    the most deals (``engine.ai.pimc.evaluate``; both off: measured, they choose better per unit
+    of work in Scopone but won fewer Scopa 2 deals at a smaller budget; the ``v7-`` digests of
     ``tests/engine/ai/hard_identity``)) or
     ``"ismcts"`` (the tree; ``bias``, ``exploration``, ``max_depth``, ``take_scopa`` and
     ``win_bonus`` apply to it only). ``lookahead=False, win_bonus=0, epsilon=0.3,
@@ -177,8 +177,8 @@ class HardPlayer:
         memory: bool = False,
         solve: int | None = None,
         reply: bool | None = None,
-        crn: bool = True,
-        halving: bool = True,
+        crn: bool = False,
+        halving: bool = False,
     ) -> None:
         if method not in ("ismcts", "pimc"):
             raise ValueError(f"method must be 'ismcts' or 'pimc'; got {method!r}")

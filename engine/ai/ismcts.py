@@ -83,11 +83,11 @@ logger = logging.getLogger(__name__)
 DEFAULT_ITERATIONS = 3000
 # The default time budget, in units of work: an iteration costs (cards left + WORK_OVERHEAD) units.
 # Calibrated so that a move takes about DEFAULT_SECONDS of CPU on one core of the reference
-# machine (benchmarks/README.md "AI", measured on a quiet machine, hard in every seat of two
-# Scopone deals: the flat search's default, common random numbers and sequential halving, took a
-# median 0.48 s a move at 100,000 units; the search of before took 0.69 s at 171,000).
-DEFAULT_SECONDS = 0.48
-WORK_PER_SECOND = 208_334
+# machine (benchmarks/README.md "AI", measured on a quiet machine; the reference machine of the
+# eighth pass of issue #21 is slower: there hard in every seat of two Scopone deals took a median
+# 0.69 s a move, benchmarks/README.md "Common random numbers and sequential halving").
+DEFAULT_SECONDS = 0.45
+WORK_PER_SECOND = 380_000
 WORK_OVERHEAD = 1
 DEFAULT_WORK = int(DEFAULT_SECONDS * WORK_PER_SECOND)
 # A search in the default budget stops after this much CPU time of its thread whatever is left:

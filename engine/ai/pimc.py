@@ -7,9 +7,9 @@ has seen (``engine.ai.determinize``), weighted by how likely it makes the others
 
 Every legal move of the seat is tried on the **same** deals (common random numbers: the moves are
 compared on the same luck, so far fewer deals separate them than independent samples would; with
-``crn``, ``hard``'s default, each move's playout of a deal also draws its random moves from the
-same numbers; with ``halving``, also its default, the deals are spent in rounds, the better half
-of the moves going on after each, so the closest moves get the most deals), and
+``crn``, an option of ``hard``, each move's playout of a deal also draws its random moves from the
+same numbers; with ``halving``, another, the deals are spent in rounds, the better half of the
+moves going on after each, so the closest moves get the most deals), and
 each deal is played out to the end of the smazzata by every seat with the playout policy of
 ``engine.scopa.playout`` (greedy with a look one player ahead: no sum left for the next player to
 sweep, captures valued by settebello, denari, primiera cards; ``hard`` makes the other side's seats

@@ -40,8 +40,8 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
     flat = HardPlayer(work=work, reply=False, solve=0, halving=False)
     moves = {flat.choose(view, random.Random(3)) for _ in range(2)}
     assert len(moves) == 1 and flat.last_iterations == 40
-    # With halving (the default) the same playouts in rounds: the finalists get the most deals.
-    halved = HardPlayer(work=work, reply=False, solve=0)
+    # With halving the same playouts in rounds: the finalists get the most deals.
+    halved = HardPlayer(work=work, reply=False, solve=0, halving=True)
     moves = {halved.choose(view, random.Random(3)) for _ in range(2)}
     assert len(moves) == 1 and halved.last_iterations == sum(halving_rounds(count, 40))
     default = HardPlayer()

@@ -8,9 +8,10 @@ weaker inference), recorded when they were introduced, and still hold for ``meth
 the ``v3-`` digests the determinized flat search of ``engine.ai.pimc`` with the plain inference
 (``likelihood=0``), the ``v4-`` digests its deals weighted by the likelihood of the others'
 plays, the ``v5-`` digests each seat read as a mixture with a beginner (and played as one when
-its plays say so), the ``v6-`` digests the other side's playout greedy blind to the hands,
-fearing a sum by the odds that the next hand holds its value, and the ``v7-`` digests today's
-defaults (common random numbers in the playouts, the deals spent by sequential halving).
+its plays say so), the ``v6-`` digests today's defaults (the other side's playout greedy blind to
+the hands, fearing a sum by the odds that the next hand holds its value), and the ``v7-`` digests
+the options ``crn`` and ``halving`` (common random numbers in the playouts, the deals spent by
+sequential halving).
 """
 
 from __future__ import annotations
