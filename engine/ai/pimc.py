@@ -336,10 +336,10 @@ def evaluate(
     for other in range(fast.players):
         if blind is True or (blind == "opponents" and fast.side_of[other] != side):
             blind_seats |= 1 << other
-    # The moves still searched, and each move's deals and weights (they differ with ``halving``).
+    # The moves still searched; a move ``halving`` leaves behind keeps the deals and the sum of
+    # weights it had then (its total stays on that scale: only the moves still in are rescaled).
     active = list(keys)
-    dealt = dict.fromkeys(keys, 0)
-    weighed = dict.fromkeys(keys, 0.0)
+    left: dict[int, tuple[int, float]] = {}
     schedule = halving_rounds(len(keys), deals) if halving and deals is not None else []
     if schedule:
         limit = sum(schedule)
@@ -367,9 +367,8 @@ def evaluate(
                 if ref is not None:
                     shrink = math.exp(ref - log_w)
                     weights *= shrink
-                    for k in sums:
+                    for k in active:
                         sums[k] *= shrink
-                        weighed[k] *= shrink
                 ref = log_w
             weight = math.exp(log_w - ref)
             weights += weight
@@ -379,8 +378,6 @@ def evaluate(
             luck.seed(rng.getrandbits(64))
             start = luck.getstate()
         for key in active:
-            dealt[key] += 1
-            weighed[key] += weight
             state = base.copy()
             if crn:
                 luck.setstate(start)
@@ -424,15 +421,16 @@ def evaluate(
             # the same deals, so their sums compare).
             cut += 1
             active.sort(key=lambda k: (-sums[k], k))
-            del active[-(-len(active) // 2) :]
+            keep = -(-len(active) // 2)
+            for key in active[keep:]:
+                left[key] = (done, weights)
+            del active[keep:]
             next_cut += schedule[cut] if cut < len(schedule) else 0
-    if found:
+    count = {key: left.get(key, (done, weights)) for key in keys}
+    if found and weights > 0.0:
         # The weighted mean, on the scale of each move's deals (parts of a search merge by sums).
-        return {
-            key: (dealt[key], total * dealt[key] / weighed[key] if weighed[key] > 0.0 else 0.0)
-            for key, total in sums.items()
-        }
-    return {key: (dealt[key], total) for key, total in sums.items()}
+        return {key: (count[key][0], sums[key] * count[key][0] / count[key][1]) for key in keys}
+    return {key: (count[key][0], sums[key]) for key in keys}
 
 
 def halving_rounds(moves: int, deals: int) -> list[int]:
