@@ -39,7 +39,7 @@ from engine.ai.evidence import log_likelihood
 from engine.ai.game_value import WinChances
 from engine.scopa._tables import VALUE
 from engine.scopa.capture import capture_masks
-from engine.scopa.playout import FastRules, play_out, totals
+from engine.scopa.playout import FastRules, ValueCounts, play_out, totals, value_counts
 
 __all__ = ["WIN", "apply_key", "evaluate", "halving_rounds", "root_keys"]
 
@@ -129,9 +129,23 @@ class Reward:
             return self.win * (2.0 * chances.of(own, other) - 1.0)
         own = points[side]
         if len(points) == 2:
-            diff = own - points[1 - side]
-        else:
-            diff = own - max(p for s, p in enumerate(points) if s != side)
+            other = points[1 - side]
+            diff = own - other
+            reward = self.margin * diff
+            if diff > 0:
+                reward += self.win
+            elif diff < 0:
+                reward -= self.loss
+            target = self.target
+            if target and self.points:
+                # The game's score after the smazzata: a side alone at the target or past it won.
+                before = self.points
+                own += before[side]
+                other += before[1 - side]
+                if own != other and (own if own > other else other) >= target:
+                    reward += GAME_WIN if own > other else -GAME_WIN
+            return reward
+        diff = own - max(p for s, p in enumerate(points) if s != side)
         reward = self.margin * diff
         if diff > 0:
             reward += self.win
@@ -143,6 +157,11 @@ class Reward:
             if best >= self.target and game.count(best) == 1:
                 reward += GAME_WIN if game[side] == best else -GAME_WIN
         return reward
+
+
+def _taken_first(key: int) -> int:
+    """The order of the solver's captures: the most cards taken first."""
+    return -(key >> 6).bit_count()
 
 
 class _Solver:
@@ -183,7 +202,8 @@ class _Solver:
         if fast.obbligo_di_presa and keys:
             return keys
         # Captures first, the bigger first: alpha-beta cuts more.
-        keys.sort(key=lambda k: -(k >> 6).bit_count())
+        if len(keys) > 1:
+            keys.sort(key=_taken_first)
         return keys + throws
 
     def value(
@@ -339,6 +359,9 @@ def evaluate(
     # The moves still searched; a move ``halving`` leaves behind keeps the deals and the sum of
     # weights it had then (its total stays on that scale: only the moves still in are rescaled).
     active = list(keys)
+    counting = bool(odds and blind_seats and lookahead and not reply and solver is None)
+    mover = info.seat
+    counts: ValueCounts | None = None
     left: dict[int, tuple[int, float]] = {}
     schedule = halving_rounds(len(keys), deals) if halving and deals is not None else []
     if schedule:
@@ -372,6 +395,9 @@ def evaluate(
                 ref = log_w
             weight = math.exp(log_w - ref)
             weights += weight
+        # With odds, the blind seats' greedy counts each value's copies (``play_out``): counted
+        # once a deal here rather than once a playout.
+        tally = value_counts(base.hands, base.deck) if counting else None
         if crn:
             # Every move's playout of this deal draws its random moves from the same numbers
             # (common random numbers: the moves differ by their merits, not by their luck).
@@ -396,6 +422,14 @@ def evaluate(
                 )
                 sums[key] += weight * value
                 continue
+            if tally is not None:
+                # The deal's counts less the card played (``play_out`` consumes its copy).
+                value = VALUE[key & 63]
+                remaining = tally[0].copy()
+                remaining[value] -= 1
+                held_of = [held.copy() for held in tally[1]]
+                held_of[mover][value] -= 1
+                counts = (remaining, held_of)
             points = play_out(
                 fast,
                 state.hands,
@@ -414,6 +448,7 @@ def evaluate(
                 naive=naive,
                 blind_seats=blind_seats,
                 odds=odds,
+                counts=counts,
             )
             sums[key] += weight * reward(points, side)
         if done == next_cut:

@@ -40,6 +40,7 @@ from engine.scopa.scoring import napola_points, primiera_winner
 __all__ = [
     "CARD_WORTH",
     "FastRules",
+    "ValueCounts",
     "greedy_move",
     "holds_one",
     "most_valuable_capture",
@@ -47,6 +48,7 @@ __all__ = [
     "random_smazzata",
     "table_sum",
     "totals",
+    "value_counts",
 ]
 
 # How much a beginner values a card: settebello, denari, primiera cards (7, 6, ace), one per card.
@@ -58,6 +60,8 @@ CARD_WORTH: tuple[float, ...] = tuple(
     for i in range(40)
 )
 SCOPA_WORTH = 12.0
+# ``value_counts``: each value's copies (index 1..10) in the hands and the deck, and in each hand.
+ValueCounts = tuple[list[int], list[list[int]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +267,7 @@ def play_out(
     naive: int = 0,
     blind_seats: int = 0,
     odds: bool = False,
+    counts: ValueCounts | None = None,
 ) -> list[int]:
     """Play the smazzata out from the given position and return each side's smazzata points.
 
@@ -282,7 +287,8 @@ def play_out(
     that the next hand, dealt at random from the cards its player cannot see, holds that value
     (``SCOPA_WORTH`` times that chance), not by any such card at all; ``naive`` (a bit per seat,
     lookahead playouts without ``reply``): those seats' greedy moves look at nothing ahead, as a
-    beginner's (the most valuable capture, else the cheapest card).
+    beginner's (the most valuable capture, else the cheapest card). ``counts``: the position's
+    ``value_counts`` when the caller has them (consumed), for ``odds``.
     """
     rnd = rng.random
     n = fast.players
@@ -300,7 +306,7 @@ def play_out(
             return _reply_out(*position, cache, left)
         if blind:
             blind_seats = (1 << n) - 1
-        return _lookahead_out(*position, cache, left, sweep, naive, blind_seats, odds)
+        return _lookahead_out(*position, cache, left, sweep, naive, blind_seats, odds, counts)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
@@ -403,6 +409,7 @@ def _lookahead_out(
     naive: int = 0,
     blind_seats: int = 0,
     odds: bool = False,
+    counts: ValueCounts | None = None,
 ) -> list[int]:
     """``play_out`` under the default capture rules with a greedy that looks one player ahead.
 
@@ -426,37 +433,36 @@ def _lookahead_out(
     worth_of = CARD_WORTH
     throw_rank = THROW_RANK
     slice_sum = _SLICE_SUM
+    odds_table = _ODDS
+    # With odds: each value's copies in the hands and the deck, and in each hand, kept as the
+    # cards go (a blind seat's hidden copies of a value are the first less its own).
+    tally = odds and blind_seats != 0
+    remaining: list[int] = []
+    held_of: list[list[int]] = []
+    if tally:
+        remaining, held_of = value_counts(hands, deck) if counts is None else counts
+    mine = remaining
     while left:
         hand = hands[seat]
         if not hand:
             _deal_round(hands, deck, seat)
+            if tally:
+                remaining, held_of = value_counts(hands, deck)
         side = side_of[seat]
         after = seat + 1 if seat + 1 < n else 0
         if rnd() >= epsilon:
             # Values in the next hand that would sweep (a scopa needs a card left to play after).
             danger = 0
-            risk: list[float] | None = None
+            # With odds, where this move's chances start in ``_ODDS`` (else -1).
+            at = -1
             if left >= 3 and not naive >> seat & 1:
-                if odds and blind_seats >> seat & 1:
+                if tally and blind_seats >> seat & 1:
                     # Each value feared by the chance that the next hand holds one, the hidden
-                    # cards (the other hands and the deck) dealt at random.
-                    counts = [0] * 11
-                    unseen = 0
-                    for h in hands:
-                        if h is not hand:
-                            unseen += len(h)
-                            for c in h:
-                                counts[value_of[c]] += 1
-                    unseen += len(deck)
-                    for c in deck:
-                        counts[value_of[c]] += 1
-                    held = len(hands[after])
-                    risk = [0.0] * 11
-                    for v in range(1, 11):
-                        k = counts[v]
-                        if k:
-                            risk[v] = _ODDS[(unseen * 11 + held) * 5 + k]
-                            danger |= 1 << v
+                    # cards (the other hands and the deck, ``left`` less this hand) dealt at
+                    # random: ``_ODDS`` at the value's hidden copies (none: a chance of 0.0).
+                    mine = held_of[seat]
+                    at = ((left - len(hand)) * 11 + len(hands[after])) * 5
+                    danger = 0x7FE
                 elif blind_seats >> seat & 1:
                     # The cards this player cannot see: the other hands and the deck.
                     others = 0
@@ -500,11 +506,22 @@ def _lookahead_out(
                             + slice_sum[rest >> 30]
                         )
                         if total <= 10 and danger >> total & 1:
-                            worth -= SCOPA_WORTH if risk is None else SCOPA_WORTH * risk[total]
+                            worth -= (
+                                SCOPA_WORTH
+                                if at < 0
+                                else SCOPA_WORTH * odds_table[at + remaining[total] - mine[total]]
+                            )
                     if worth > best or (worth == best and c < card):
                         card, capture, best = c, taken, worth
             if not (obbligo and capturing):
-                base = table_sum(table) if danger else 0
+                base = (
+                    slice_sum[table & 0x3FF]
+                    + slice_sum[table >> 10 & 0x3FF]
+                    + slice_sum[table >> 20 & 0x3FF]
+                    + slice_sum[table >> 30]
+                    if danger
+                    else 0
+                )
                 for c in hand:
                     if capturing >> c & 1:
                         continue  # a card that can take must take
@@ -512,7 +529,11 @@ def _lookahead_out(
                     if danger:
                         total = base + value_of[c]
                         if total <= 10 and danger >> total & 1:
-                            worth -= SCOPA_WORTH if risk is None else SCOPA_WORTH * risk[total]
+                            worth -= (
+                                SCOPA_WORTH
+                                if at < 0
+                                else SCOPA_WORTH * odds_table[at + remaining[total] - mine[total]]
+                            )
                     if worth > best or (
                         worth == best and capture == 0 and throw_rank[c] < throw_rank[card]
                     ):
@@ -544,6 +565,10 @@ def _lookahead_out(
                 else:
                     capture = 0
         left -= 1
+        if tally:
+            value = value_of[card]
+            remaining[value] -= 1
+            held_of[seat][value] -= 1
         if capture:
             table ^= capture
             captured[side] |= capture | (1 << card)
@@ -699,6 +724,21 @@ def _reply_out(
     if table:
         captured[last_taker if last_taker >= 0 else 0] |= table
     return totals(captured, scope, fast)
+
+
+def value_counts(hands: Sequence[Sequence[int]], deck: Sequence[int]) -> ValueCounts:
+    """Each value's copies in the hands and the deck together, and in each hand (by seat)."""
+    value_of = VALUE
+    held_of = []
+    for hand in hands:
+        held = [0] * 11
+        for c in hand:
+            held[value_of[c]] += 1
+        held_of.append(held)
+    remaining = list(map(sum, zip(*held_of, strict=True)))
+    for c in deck:
+        remaining[value_of[c]] += 1
+    return remaining, held_of
 
 
 def _deal_round(hands: list[list[int]], deck: list[int], first: int) -> None:
