@@ -476,15 +476,23 @@ def _lookahead_out(
                 else:
                     for c in hands[after]:
                         danger |= 1 << value_of[c]
+            # One pass over the hand: the best capture, and apart the best throw (a card that can
+            # take must take; a capture beats a throw of the same worth).
             card, capture, best = -1, 0, _NO_THROW
-            capturing = 0
-            if table:
-                last_play = left == 1
-                for c in hand:
-                    value = value_of[c]
-                    part = table & relevant[value]
-                    if not part:
-                        continue
+            thrown, best_throw = -1, _NO_THROW
+            last_play = left == 1
+            base = (
+                slice_sum[table & 0x3FF]
+                + slice_sum[table >> 10 & 0x3FF]
+                + slice_sum[table >> 20 & 0x3FF]
+                + slice_sum[table >> 30]
+                if danger
+                else 0
+            )
+            for c in hand:
+                value = value_of[c]
+                part = table & relevant[value]
+                if part:
                     whole = part == table and not last_play
                     key = part << 5 | whole << 4 | value
                     found = cache.get(key)
@@ -493,51 +501,41 @@ def _lookahead_out(
                             part, value, asso=False, s15=False, sweeps=whole
                         )
                     taken, worth = found
-                    if worth < 0.0:
+                    if worth >= 0.0:
+                        worth += worth_of[c]
+                        rest = table ^ taken
+                        if rest and danger:
+                            total = (
+                                slice_sum[rest & 0x3FF]
+                                + slice_sum[rest >> 10 & 0x3FF]
+                                + slice_sum[rest >> 20 & 0x3FF]
+                                + slice_sum[rest >> 30]
+                            )
+                            if total <= 10 and danger >> total & 1:
+                                worth -= (
+                                    SCOPA_WORTH
+                                    if at < 0
+                                    else SCOPA_WORTH
+                                    * odds_table[at + remaining[total] - mine[total]]
+                                )
+                        if worth > best or (worth == best and c < card):
+                            card, capture, best = c, taken, worth
                         continue
-                    capturing |= 1 << c
-                    worth += worth_of[c]
-                    rest = table ^ taken
-                    if rest and danger:
-                        total = (
-                            slice_sum[rest & 0x3FF]
-                            + slice_sum[rest >> 10 & 0x3FF]
-                            + slice_sum[rest >> 20 & 0x3FF]
-                            + slice_sum[rest >> 30]
+                worth = -worth_of[c]
+                if danger:
+                    total = base + value
+                    if total <= 10 and danger >> total & 1:
+                        worth -= (
+                            SCOPA_WORTH
+                            if at < 0
+                            else SCOPA_WORTH * odds_table[at + remaining[total] - mine[total]]
                         )
-                        if total <= 10 and danger >> total & 1:
-                            worth -= (
-                                SCOPA_WORTH
-                                if at < 0
-                                else SCOPA_WORTH * odds_table[at + remaining[total] - mine[total]]
-                            )
-                    if worth > best or (worth == best and c < card):
-                        card, capture, best = c, taken, worth
-            if not (obbligo and capturing):
-                base = (
-                    slice_sum[table & 0x3FF]
-                    + slice_sum[table >> 10 & 0x3FF]
-                    + slice_sum[table >> 20 & 0x3FF]
-                    + slice_sum[table >> 30]
-                    if danger
-                    else 0
-                )
-                for c in hand:
-                    if capturing >> c & 1:
-                        continue  # a card that can take must take
-                    worth = -worth_of[c]
-                    if danger:
-                        total = base + value_of[c]
-                        if total <= 10 and danger >> total & 1:
-                            worth -= (
-                                SCOPA_WORTH
-                                if at < 0
-                                else SCOPA_WORTH * odds_table[at + remaining[total] - mine[total]]
-                            )
-                    if worth > best or (
-                        worth == best and capture == 0 and throw_rank[c] < throw_rank[card]
-                    ):
-                        card, capture, best = c, 0, worth
+                if worth > best_throw or (
+                    worth == best_throw and throw_rank[c] < throw_rank[thrown]
+                ):
+                    thrown, best_throw = c, worth
+            if card < 0 or (best_throw > best and not obbligo):
+                card, capture = thrown, 0
             hand.remove(card)
         else:
             card = -1
