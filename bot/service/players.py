@@ -41,9 +41,12 @@ class Chooser(Protocol):
 @runtime_checkable
 class SplitChooser(Chooser, Protocol):
     """A player that can cut one search into parts run elsewhere (root parallelism): ``plan``
-    gives the move at once or a picklable plan of parts, ``finish`` merges the parts' results."""
+    gives the move at once or a picklable plan of parts, ``run_part`` runs one (in a worker
+    process, by that process's own player), ``finish`` merges the parts' results."""
 
     def plan(self, view: Any, rng: random.Random, parts: int = 1) -> Any: ...
+
+    def run_part(self, plan: Any, part: int) -> Any: ...
 
     def finish(self, view: Any, plan: Any, stats: Sequence[Any]) -> str: ...
 
@@ -176,9 +179,19 @@ class ComputerPlayers:
             return plan
         loop = asyncio.get_running_loop()
         stats = await asyncio.gather(
-            *(loop.run_in_executor(pool, _run_part_in_worker, plan, k) for k in range(plan.parts))
+            *(
+                loop.run_in_executor(pool, _run_part_in_worker, family, level, plan, k)
+                for k in range(plan.parts)
+            )
         )
         return str(player.finish(view, plan, stats))
+
+    def run_part(self, family: str, level: str, plan: Any, part: int) -> Any:
+        """Part ``part`` of a plan of this level's player (``SplitChooser``), run here."""
+        _name, player = self._resolve(family, level)
+        if not isinstance(player, SplitChooser):
+            raise TypeError(f"the {level} {family} player does not split its search")
+        return player.run_part(plan, part)
 
     async def aclose(self) -> None:
         """Stop the worker processes (a move in progress is finished first)."""
@@ -198,9 +211,10 @@ def _start_worker() -> None:
     _worker_players = ComputerPlayers()
 
 
-def _run_part_in_worker(plan: Any, part: int) -> Any:
-    ismcts = importlib.import_module("engine.ai.ismcts")
-    return ismcts.run_part(plan, part)
+def _run_part_in_worker(family: str, level: str, plan: Any, part: int) -> Any:
+    if _worker_players is None:  # pragma: no cover - the initializer always ran
+        raise RuntimeError("not a computer worker process")
+    return _worker_players.run_part(family, level, plan, part)
 
 
 def _choose_in_worker(family: str, level: str, view: Any, rng: random.Random) -> str:

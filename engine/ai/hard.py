@@ -37,9 +37,11 @@ from engine.ai.ismcts import (
     WORK_OVERHEAD,
     Plan,
     SearchParams,
+    capture_cache,
     legal_keys,
     merge,
     move_key,
+    run_part,
     search,
     search_job,
 )
@@ -253,6 +255,8 @@ class HardPlayer:
         self.memory = bool(memory)
         self.game = bool(game)
         self._chances: dict[tuple[FastRules, int], WinChances] = {}
+        # The playouts' greedy captures, kept from one search to the next (``capture_cache``).
+        self._captures: dict[tuple[bool, bool], dict[int, tuple[int, float]]] = {}
         self.work = work
         self.workers = workers
         self.inference = inference
@@ -341,6 +345,11 @@ class HardPlayer:
         seeds = tuple(rng.getrandbits(64) for _ in range(parts))
         return Plan(info, self.budget(info), seeds, priors, tuple(moves))
 
+    def run_part(self, plan: Plan, part: int) -> dict[int, tuple[int, float]]:
+        """``engine.ai.ismcts.run_part`` with this player's cache of greedy captures (the same
+        result, sooner when the process that runs it ran searches before)."""
+        return run_part(plan, part, capture_cache(self._captures, plan.info.fast))
+
     def finish(
         self, view: object, plan: Plan, stats: Sequence[Mapping[int, tuple[int, float]]]
     ) -> str:
@@ -391,7 +400,8 @@ class HardPlayer:
     ) -> dict[int, tuple[int, float]]:
         params = self.budget(info)
         if self.workers == 1:
-            return search(info, params, rng.getrandbits(64), priors or None)
+            cache = capture_cache(self._captures, info.fast)
+            return search(info, params, rng.getrandbits(64), priors or None, cache)
         share = None
         if params.iterations is not None:
             share = max(1, -(-params.iterations // self.workers))

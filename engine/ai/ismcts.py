@@ -65,10 +65,12 @@ from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, play_out
 
 __all__ = [
+    "CACHE_LIMIT",
     "DEFAULT_ITERATIONS",
     "DEFAULT_WORK",
     "Plan",
     "SearchParams",
+    "capture_cache",
     "legal_keys",
     "merge",
     "move_key",
@@ -93,6 +95,9 @@ DEFAULT_WORK = int(DEFAULT_SECONDS * WORK_PER_SECOND)
 # A search in the default budget stops after this much CPU time of its thread whatever is left:
 # only a machine several times slower than the reference ever reaches it.
 DEFAULT_CPU_CAP = 1.5
+# The most greedy captures a player keeps between searches (``capture_cache``; about 150 bytes
+# each): a Scopone deal of searches finds about 100,000.
+CACHE_LIMIT = 250_000
 # Points for winning the smazzata, added to the score difference in the playouts' reward.
 DEFAULT_WIN_BONUS = 1.0
 # A smazzata's score difference is a few points: dividing by this keeps rewards near [-1, 1],
@@ -247,6 +252,7 @@ def search(
     params: SearchParams,
     seed: int,
     priors: Mapping[int, float] | None = None,
+    cache: dict[int, tuple[int, float]] | None = None,
 ) -> dict[int, tuple[int, float]]:
     """Grow one tree from ``info``; returns the root's children as {move key: (visits, total)}.
 
@@ -254,7 +260,8 @@ def search(
     first of the two that is set and reached; at least one iteration). ``priors`` (by root move,
     on the reward's scale) bias the root: progressive bias (Chaslot et al. 2008), a bonus of
     ``params.bias * prior / (visits + 1)`` that fades as the move's own statistics grow, and the
-    root tries its moves best prior first.
+    root tries its moves best prior first. ``cache``: the playouts' greedy captures, kept by
+    the caller from one search to the next under the same capture rules (``capture_cache``).
     """
     if params.method == "pimc":
         return evaluate(
@@ -278,6 +285,7 @@ def search(
             resample=params.resample,
             crn=params.crn,
             halving=params.halving,
+            cache=cache,
         )
     rng = random.Random(seed)
     fast = info.fast
@@ -295,7 +303,7 @@ def search(
     win_bonus = params.win_bonus
     max_depth = params.max_depth
     take_scopa = params.take_scopa
-    greedy_cache: dict[int, tuple[int, float]] = {}
+    greedy_cache: dict[int, tuple[int, float]] = {} if cache is None else cache
     deal = Dealer(info, rng).deal
     random_ = rng.random
     log = math.log
@@ -395,9 +403,27 @@ class Plan:
         return len(self.seeds)
 
 
-def run_part(plan: Plan, part: int) -> dict[int, tuple[int, float]]:
-    """Part ``part`` of ``plan``: one tree from its own seed; the root's {key: (visits, total)}."""
-    return search(plan.info, plan.params, plan.seeds[part], plan.priors)
+def run_part(
+    plan: Plan, part: int, cache: dict[int, tuple[int, float]] | None = None
+) -> dict[int, tuple[int, float]]:
+    """Part ``part`` of ``plan``: one tree from its own seed; the root's {key: (visits, total)}.
+    ``cache``: as ``search``'s (``HardPlayer.run_part`` passes the player's)."""
+    return search(plan.info, plan.params, plan.seeds[part], plan.priors, cache)
+
+
+def capture_cache(
+    caches: dict[tuple[bool, bool], dict[int, tuple[int, float]]], fast: FastRules
+) -> dict[int, tuple[int, float]]:
+    """The playouts' cache of greedy captures for ``fast``'s capture rules, from ``caches`` (one
+    per rules, kept by a player between searches), emptied once it holds ``CACHE_LIMIT``
+    entries: a search finds most of its captures among those of the searches before it."""
+    key = (fast.asso_piglia_tutto, fast.scopa_a_15)
+    cache = caches.get(key)
+    if cache is None:
+        cache = caches[key] = {}
+    elif len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    return cache
 
 
 def merge(parts: Sequence[Mapping[int, tuple[int, float]]]) -> dict[int, tuple[int, float]]:

@@ -300,6 +300,7 @@ def evaluate(
     resample: int = 1,
     crn: bool = False,
     halving: bool = False,
+    cache: dict[int, tuple[int, float]] | None = None,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
     solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
@@ -318,7 +319,9 @@ def evaluate(
     (sequential halving, Karnin et al. 2013): each of ``ceil(log2 moves)`` rounds gets an equal
     share, spread over the moves still in, and the better half by mean goes on to the next, so
     that the last two get about three times the deals each; a move left behind keeps the deals
-    it had (the most dealt are the finalists)."""
+    it had (the most dealt are the finalists); ``cache``: the playouts' greedy captures
+    (``play_out``), a dict the caller keeps from one search to the next under the same capture
+    rules (the same results, found sooner)."""
     rng = random.Random(seed)
     # The playouts' random numbers: the search's own, or with ``crn`` one stream a deal, played
     # again for every move.
@@ -337,7 +340,8 @@ def evaluate(
     if found and resample > 1:
         deal = resampled(deal, found, resample, rng)
         found = ()
-    cache: dict[int, tuple[int, float]] = {}
+    if cache is None:
+        cache = {}
     sums = dict.fromkeys(keys, 0.0)
     reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
     solver = _Solver(fast, reward, side) if solving(info, solve) else None
