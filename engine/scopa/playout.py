@@ -131,6 +131,15 @@ def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[
             winner = primiera_winner(piles, fast.primiera_missing_suit)
             if winner is not None:
                 out[winner] += 1
+        out[0] += a >> SETTEBELLO & 1
+        out[1] += b >> SETTEBELLO & 1
+        if fast.re_bello:
+            out[0] += a >> RE_BELLO & 1
+            out[1] += b >> RE_BELLO & 1
+        if fast.napola:
+            out[0] += napola_points(a)
+            out[1] += napola_points(b)
+        return out
     else:
         counts = [p.bit_count() for p in piles]
         denari = [(p & DENARI_MASK).bit_count() for p in piles]
