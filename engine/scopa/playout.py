@@ -441,7 +441,6 @@ def _lookahead_out(
     value_of = VALUE
     worth_of = CARD_WORTH
     throw_rank = THROW_RANK
-    slice_sum = _SLICE_SUM
     odds_table = _ODDS
     # With odds: each value's copies in the hands and the deck, and in each hand, kept as the
     # cards go (a blind seat's hidden copies of a value are the first less its own).
@@ -451,12 +450,18 @@ def _lookahead_out(
     if tally:
         remaining, held_of = value_counts(hands, deck) if counts is None else counts
     mine = remaining
+    # The table's sum of values, kept as the cards go: under these rules a capture takes cards
+    # adding up to the value of the card that takes them, a throw adds its value.
+    total_of_table = table_sum(table)
     while left:
         hand = hands[seat]
         if not hand:
             _deal_round(hands, deck, seat)
             if tally:
-                remaining, held_of = value_counts(hands, deck)
+                # The dealt cards move from the deck into the (empty) hands.
+                for held, dealt in zip(held_of, hands, strict=True):
+                    for c in dealt:
+                        held[value_of[c]] += 1
         side = side_of[seat]
         after = seat + 1 if seat + 1 < n else 0
         if rnd() >= epsilon:
@@ -490,14 +495,6 @@ def _lookahead_out(
             card, capture, best = -1, 0, _NO_THROW
             thrown, best_throw = -1, _NO_THROW
             last_play = left == 1
-            base = (
-                slice_sum[table & 0x3FF]
-                + slice_sum[table >> 10 & 0x3FF]
-                + slice_sum[table >> 20 & 0x3FF]
-                + slice_sum[table >> 30]
-                if danger
-                else 0
-            )
             for c in hand:
                 value = value_of[c]
                 part = table & relevant[value]
@@ -512,14 +509,8 @@ def _lookahead_out(
                     taken, worth = found
                     if worth >= 0.0:
                         worth += worth_of[c]
-                        rest = table ^ taken
-                        if rest and danger:
-                            total = (
-                                slice_sum[rest & 0x3FF]
-                                + slice_sum[rest >> 10 & 0x3FF]
-                                + slice_sum[rest >> 20 & 0x3FF]
-                                + slice_sum[rest >> 30]
-                            )
+                        if danger and taken != table:
+                            total = total_of_table - value
                             if total <= 10 and danger >> total & 1:
                                 worth -= (
                                     SCOPA_WORTH
@@ -532,7 +523,7 @@ def _lookahead_out(
                         continue
                 worth = -worth_of[c]
                 if danger:
-                    total = base + value
+                    total = total_of_table + value
                     if total <= 10 and danger >> total & 1:
                         worth -= (
                             SCOPA_WORTH
@@ -548,14 +539,12 @@ def _lookahead_out(
             hand.remove(card)
         else:
             card = -1
-            if sweep and table and left >= 2:
+            if sweep and table and left >= 2 and total_of_table <= 10:
                 # A sweep is never missed, even by a random move: the table's sum is a card's.
-                total = table_sum(table)
-                if total <= 10:
-                    for c in hand:
-                        if value_of[c] == total:
-                            card = c
-                            break
+                for c in hand:
+                    if value_of[c] == total_of_table:
+                        card = c
+                        break
             if card >= 0:
                 hand.remove(card)
                 capture = table
@@ -572,18 +561,20 @@ def _lookahead_out(
                 else:
                     capture = 0
         left -= 1
+        value = value_of[card]
         if tally:
-            value = value_of[card]
             remaining[value] -= 1
             held_of[seat][value] -= 1
         if capture:
             table ^= capture
+            total_of_table -= value
             captured[side] |= capture | (1 << card)
             last_taker = side
             if not table and left:
                 scope[side] += 1
         else:
             table |= 1 << card
+            total_of_table += value
         seat = after
     if table:
         captured[last_taker if last_taker >= 0 else 0] |= table
