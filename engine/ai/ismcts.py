@@ -87,7 +87,7 @@ DEFAULT_ITERATIONS = 3000
 # Calibrated so that a move takes about DEFAULT_SECONDS of CPU on one core of the reference
 # machine (benchmarks/README.md "AI", measured on a quiet machine; the reference machine of the
 # eighth pass of issue #21 is slower: there hard in every seat of two Scopone deals took a median
-# 0.69 s a move, and 0.46-0.50 s after the ninth pass made the same search cheaper,
+# 0.69 s a move, and 0.43 s after the ninth pass made the same search cheaper,
 # benchmarks/README.md "The same search for less CPU").
 DEFAULT_SECONDS = 0.45
 WORK_PER_SECOND = 380_000
