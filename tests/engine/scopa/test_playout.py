@@ -7,8 +7,15 @@ import random
 import pytest
 
 from engine import scopa
-from engine.scopa._tables import INDEX, mask_of
-from engine.scopa.playout import FastRules, greedy_move, play_out, random_smazzata, totals
+from engine.scopa._tables import INDEX, VALUE, mask_of
+from engine.scopa.playout import (
+    FastRules,
+    greedy_move,
+    play_out,
+    random_smazzata,
+    totals,
+    value_counts,
+)
 
 OPTION_SETS = [
     scopa.Rules(),
@@ -102,3 +109,45 @@ def test_lean_totals_match_score_smazzata() -> None:
             assert totals(piles, scope, fast) == [
                 s["total"] for s in score_masks(piles, scope, rules)
             ]
+
+
+@pytest.mark.parametrize("variant", ["scopa", "scopone"])
+def test_odds_playouts_play_the_same_with_the_callers_counts(variant: str) -> None:
+    """``value_counts`` counts each value's copies in the hands and the deck, and in each hand;
+    a playout given them (a search counts once a deal) plays as one that counts them itself."""
+    rules = scopa.Rules(variant=variant)
+    fast = FastRules.of(rules)
+    rng = random.Random(5)
+    for seed in range(40):
+        game = scopa.new_game(rules, seed=seed)
+        for _ in range(rng.randrange(0, 12)):
+            game = game.play(rng.choice(game.legal_moves()))
+        hands, table, deck, captured, scope, last = fast_state(game)
+        remaining, held_of = value_counts(hands, deck)
+        for value in range(1, 11):
+            assert held_of[0][value] == sum(VALUE[c] == value for c in hands[0])
+            everywhere = [c for hand in hands for c in hand] + deck
+            assert remaining[value] == sum(VALUE[c] == value for c in everywhere)
+        seat = game.current_player
+        assert seat is not None
+        points = []
+        for counts in (None, (remaining, held_of)):
+            points.append(
+                play_out(
+                    fast,
+                    [h.copy() for h in hands],
+                    table,
+                    deck.copy(),
+                    captured.copy(),
+                    scope.copy(),
+                    last,
+                    seat,
+                    random.Random(seed),
+                    epsilon=0.2,
+                    lookahead=True,
+                    blind_seats=0b1010,
+                    odds=True,
+                    counts=counts,
+                )
+            )
+        assert points[0] == points[1]
