@@ -428,11 +428,11 @@ def evaluate(
                 continue
             if tally is not None:
                 # The deal's counts less the card played (``play_out`` consumes its copy).
-                value = VALUE[key & 63]
+                played = VALUE[key & 63]
                 remaining = tally[0].copy()
-                remaining[value] -= 1
+                remaining[played] -= 1
                 held_of = [held.copy() for held in tally[1]]
-                held_of[mover][value] -= 1
+                held_of[mover][played] -= 1
                 counts = (remaining, held_of)
             points = play_out(
                 fast,
