@@ -96,9 +96,9 @@ DEFAULT_WORK = int(DEFAULT_SECONDS * WORK_PER_SECOND)
 # A search in the default budget stops after this much CPU time of its thread whatever is left:
 # only a machine several times slower than the reference ever reaches it.
 DEFAULT_CPU_CAP = 1.5
-# The most greedy captures a player keeps between searches (``capture_cache``; about 150 bytes
-# each): a Scopone deal of searches finds about 100,000.
-CACHE_LIMIT = 250_000
+# The most greedy captures a player keeps between searches (``capture_cache``; about 240 bytes
+# each, so about 24 MB): twelve Scopone searches find about 70,000.
+CACHE_LIMIT = 100_000
 # Points for winning the smazzata, added to the score difference in the playouts' reward.
 DEFAULT_WIN_BONUS = 1.0
 # A smazzata's score difference is a few points: dividing by this keeps rewards near [-1, 1],
@@ -416,15 +416,17 @@ def capture_cache(
     caches: dict[tuple[bool, bool], dict[int, tuple[int, float]]], fast: FastRules
 ) -> dict[int, tuple[int, float]]:
     """The playouts' cache of greedy captures for ``fast``'s capture rules, from ``caches`` (one
-    per rules, kept by a player between searches), emptied once it holds ``CACHE_LIMIT``
-    entries: a search finds most of its captures among those of the searches before it."""
+    per rules, kept by a player between searches; all emptied once they hold ``CACHE_LIMIT``
+    entries together): a search finds most of its captures among those of the searches before
+    it."""
+    if sum(len(cache) for cache in caches.values()) >= CACHE_LIMIT:
+        for cache in caches.values():
+            cache.clear()
     key = (fast.asso_piglia_tutto, fast.scopa_a_15)
-    cache = caches.get(key)
-    if cache is None:
-        cache = caches[key] = {}
-    elif len(cache) >= CACHE_LIMIT:
-        cache.clear()
-    return cache
+    found = caches.get(key)
+    if found is None:
+        found = caches[key] = {}
+    return found
 
 
 def merge(parts: Sequence[Mapping[int, tuple[int, float]]]) -> dict[int, tuple[int, float]]:

@@ -119,9 +119,12 @@ def test_the_capture_cache_is_one_per_capture_rules_and_emptied_at_its_limit() -
     first = capture_cache(caches, plain)
     assert capture_cache(caches, plain) is first
     assert capture_cache(caches, FastRules.of(scopa.Rules(variant="scopone"))) is first
-    assert capture_cache(caches, asso) is not first
-    first.update((k, (0, 0.0)) for k in range(CACHE_LIMIT))
-    assert capture_cache(caches, plain) is first and not first
+    other = capture_cache(caches, asso)
+    assert other is not first
+    # The limit counts every rules' captures together.
+    first.update((k, (0, 0.0)) for k in range(CACHE_LIMIT - 1))
+    other[1] = (0, 0.0)
+    assert capture_cache(caches, plain) is first and not first and not other
 
 
 def test_a_plan_with_one_legal_move_is_the_move() -> None:
