@@ -39,7 +39,14 @@ from engine.ai.evidence import log_likelihood
 from engine.ai.game_value import WinChances
 from engine.scopa._tables import VALUE
 from engine.scopa.capture import capture_masks
-from engine.scopa.playout import FastRules, ValueCounts, play_out, totals, value_counts
+from engine.scopa.playout import (
+    FastRules,
+    ValueCounts,
+    keeps_value_counts,
+    play_out,
+    totals,
+    value_counts,
+)
 
 __all__ = ["WIN", "apply_key", "evaluate", "halving_rounds", "root_keys"]
 
@@ -128,33 +135,32 @@ class Reward:
             other = before[1 - side] + points[1 - side]
             return self.win * (2.0 * chances.of(own, other) - 1.0)
         own = points[side]
-        if len(points) == 2:
+        two = len(points) == 2
+        if two:
             other = points[1 - side]
             diff = own - other
-            reward = self.margin * diff
-            if diff > 0:
-                reward += self.win
-            elif diff < 0:
-                reward -= self.loss
-            target = self.target
-            if target and self.points:
-                # The game's score after the smazzata: a side alone at the target or past it won.
-                before = self.points
-                own += before[side]
-                other += before[1 - side]
-                if own != other and (own if own > other else other) >= target:
-                    reward += GAME_WIN if own > other else -GAME_WIN
-            return reward
-        diff = own - max(p for s, p in enumerate(points) if s != side)
+        else:
+            diff = own - max(p for s, p in enumerate(points) if s != side)
         reward = self.margin * diff
         if diff > 0:
             reward += self.win
         elif diff < 0:
             reward -= self.loss
-        if self.target and self.points:
-            game = [a + b for a, b in zip(self.points, points, strict=True)]
+        target = self.target
+        if not (target and self.points):
+            return reward
+        before = self.points
+        if two:
+            # The game's score after the smazzata: a side alone at the target or past it won
+            # (the general case below, without its lists).
+            own += before[side]
+            other += before[1 - side]
+            if own != other and (own if own > other else other) >= target:
+                reward += GAME_WIN if own > other else -GAME_WIN
+        else:
+            game = [a + b for a, b in zip(before, points, strict=True)]
             best = max(game)
-            if best >= self.target and game.count(best) == 1:
+            if best >= target and game.count(best) == 1:
                 reward += GAME_WIN if game[side] == best else -GAME_WIN
         return reward
 
@@ -363,7 +369,9 @@ def evaluate(
     # The moves still searched; a move ``halving`` leaves behind keeps the deals and the sum of
     # weights it had then (its total stays on that scale: only the moves still in are rescaled).
     active = list(keys)
-    counting = bool(odds and blind_seats and lookahead and not reply and solver is None)
+    counting = solver is None and keeps_value_counts(
+        fast, epsilon=epsilon, lookahead=lookahead, reply=reply, blind_seats=blind_seats, odds=odds
+    )
     mover = info.seat
     counts: ValueCounts | None = None
     left: dict[int, tuple[int, float]] = {}

@@ -43,6 +43,7 @@ __all__ = [
     "ValueCounts",
     "greedy_move",
     "holds_one",
+    "keeps_value_counts",
     "most_valuable_capture",
     "play_out",
     "random_smazzata",
@@ -307,6 +308,7 @@ def play_out(
     greedy = epsilon < 1.0
     obbligo = fast.obbligo_di_presa
     left = sum(len(h) for h in hands) + len(deck)
+    # (``keeps_value_counts`` follows this dispatch: keep the two together.)
     if lookahead and greedy and not (asso or s15):
         if cache is None:
             cache = {}
@@ -722,6 +724,28 @@ def _reply_out(
     if table:
         captured[last_taker if last_taker >= 0 else 0] |= table
     return totals(captured, scope, fast)
+
+
+def keeps_value_counts(
+    fast: FastRules,
+    *,
+    epsilon: float,
+    lookahead: bool,
+    reply: bool,
+    blind_seats: int,
+    odds: bool,
+    blind: bool = False,
+) -> bool:
+    """Whether ``play_out`` with these options keeps each value's copies as the cards go (the
+    lookahead playouts with ``odds`` and a blind seat): only then does it use its ``counts``."""
+    return (
+        lookahead
+        and epsilon < 1.0
+        and not (fast.asso_piglia_tutto or fast.scopa_a_15)
+        and not reply
+        and odds
+        and (blind or blind_seats != 0)
+    )
 
 
 def value_counts(hands: Sequence[Sequence[int]], deck: Sequence[int]) -> ValueCounts:

@@ -11,6 +11,7 @@ from engine.scopa._tables import INDEX, VALUE, mask_of
 from engine.scopa.playout import (
     FastRules,
     greedy_move,
+    keeps_value_counts,
     play_out,
     random_smazzata,
     totals,
@@ -151,3 +152,47 @@ def test_odds_playouts_play_the_same_with_the_callers_counts(variant: str) -> No
                 )
             )
         assert points[0] == points[1]
+
+
+@pytest.mark.parametrize("rules", OPTION_SETS, ids=lambda r: f"{r.variant}{r.players}")
+def test_only_the_odds_playouts_use_the_callers_counts(rules: scopa.Rules) -> None:
+    """``keeps_value_counts`` says when ``play_out`` uses its ``counts``: elsewhere counts that are
+    plainly wrong change nothing."""
+    fast = FastRules.of(rules)
+    game = scopa.new_game(rules, seed=2)
+    hands, table, deck, captured, scope, last = fast_state(game)
+    seat = game.current_player
+    assert seat is not None
+    wrong = ([4] * 11, [[9] * 11 for _ in hands])
+    cases = [
+        {"epsilon": 0.2, "lookahead": True, "reply": False, "blind_seats": 0b10, "odds": True},
+        {"epsilon": 0.2, "lookahead": True, "reply": False, "blind_seats": 0, "odds": True},
+        {"epsilon": 0.2, "lookahead": True, "reply": False, "blind_seats": 0b10, "odds": False},
+        {"epsilon": 0.2, "lookahead": True, "reply": True, "blind_seats": 0b10, "odds": True},
+        {"epsilon": 1.0, "lookahead": True, "reply": False, "blind_seats": 0b10, "odds": True},
+        {"epsilon": 0.2, "lookahead": False, "reply": False, "blind_seats": 0b10, "odds": True},
+    ]
+    kept = []
+    for options in cases:
+        points = [
+            play_out(
+                fast,
+                [h.copy() for h in hands],
+                table,
+                deck.copy(),
+                captured.copy(),
+                scope.copy(),
+                last,
+                seat,
+                random.Random(4),
+                counts=counts,
+                **options,
+            )
+            for counts in (None, (wrong[0].copy(), [h.copy() for h in wrong[1]]))
+        ]
+        keeps = keeps_value_counts(fast, **options)
+        kept.append(keeps)
+        if not keeps:
+            assert points[0] == points[1]
+    default_rules = not (rules.asso_piglia_tutto or rules.scopa_a_15)
+    assert kept == [default_rules, False, False, False, False, False]
