@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -112,6 +113,15 @@ def test_lean_totals_match_score_smazzata() -> None:
             ]
 
 
+def play_from(game: scopa.Game, fast: FastRules, seed: int, **options: Any) -> list[int]:
+    """``play_out`` from ``game``'s position (its own copies), the random numbers of ``seed``."""
+    hands, table, deck, captured, scope, last = fast_state(game)
+    seat = game.current_player
+    assert seat is not None
+    rng = random.Random(seed)
+    return play_out(fast, hands, table, deck, captured, scope, last, seat, rng, **options)
+
+
 @pytest.mark.parametrize("variant", ["scopa", "scopone"])
 def test_odds_playouts_play_the_same_with_the_callers_counts(variant: str) -> None:
     """``value_counts`` counts each value's copies in the hands and the deck, and in each hand;
@@ -123,34 +133,25 @@ def test_odds_playouts_play_the_same_with_the_callers_counts(variant: str) -> No
         game = scopa.new_game(rules, seed=seed)
         for _ in range(rng.randrange(0, 12)):
             game = game.play(rng.choice(game.legal_moves()))
-        hands, table, deck, captured, scope, last = fast_state(game)
+        hands, _table, deck, _captured, _scope, _last = fast_state(game)
         remaining, held_of = value_counts(hands, deck)
         for value in range(1, 11):
             assert held_of[0][value] == sum(VALUE[c] == value for c in hands[0])
             everywhere = [c for hand in hands for c in hand] + deck
             assert remaining[value] == sum(VALUE[c] == value for c in everywhere)
-        seat = game.current_player
-        assert seat is not None
-        points = []
-        for counts in (None, (remaining, held_of)):
-            points.append(
-                play_out(
-                    fast,
-                    [h.copy() for h in hands],
-                    table,
-                    deck.copy(),
-                    captured.copy(),
-                    scope.copy(),
-                    last,
-                    seat,
-                    random.Random(seed),
-                    epsilon=0.2,
-                    lookahead=True,
-                    blind_seats=0b1010,
-                    odds=True,
-                    counts=counts,
-                )
+        points = [
+            play_from(
+                game,
+                fast,
+                seed,
+                epsilon=0.2,
+                lookahead=True,
+                blind_seats=0b1010,
+                odds=True,
+                counts=counts,
             )
+            for counts in (None, (remaining, held_of))
+        ]
         assert points[0] == points[1]
 
 
@@ -160,10 +161,6 @@ def test_only_the_odds_playouts_use_the_callers_counts(rules: scopa.Rules) -> No
     plainly wrong change nothing."""
     fast = FastRules.of(rules)
     game = scopa.new_game(rules, seed=2)
-    hands, table, deck, captured, scope, last = fast_state(game)
-    seat = game.current_player
-    assert seat is not None
-    wrong = ([4] * 11, [[9] * 11 for _ in hands])
     cases = [
         {"epsilon": 0.2, "lookahead": True, "reply": False, "blind_seats": 0b10, "odds": True},
         {"epsilon": 0.2, "lookahead": True, "reply": False, "blind_seats": 0, "odds": True},
@@ -174,22 +171,8 @@ def test_only_the_odds_playouts_use_the_callers_counts(rules: scopa.Rules) -> No
     ]
     kept = []
     for options in cases:
-        points = [
-            play_out(
-                fast,
-                [h.copy() for h in hands],
-                table,
-                deck.copy(),
-                captured.copy(),
-                scope.copy(),
-                last,
-                seat,
-                random.Random(4),
-                counts=counts,
-                **options,
-            )
-            for counts in (None, (wrong[0].copy(), [h.copy() for h in wrong[1]]))
-        ]
+        wrong = ([4] * 11, [[9] * 11 for _ in range(rules.players)])
+        points = [play_from(game, fast, 4, counts=counts, **options) for counts in (None, wrong)]
         keeps = keeps_value_counts(fast, **options)
         kept.append(keeps)
         if not keeps:
