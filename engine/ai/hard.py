@@ -46,7 +46,7 @@ from engine.ai.ismcts import (
     search_job,
 )
 from engine.ai.medium import Judge
-from engine.ai.pimc import WIN, solve_cost, solving
+from engine.ai.pimc import MULTI_SOLVERS, WIN, solve_cost, solving
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, indices_of
 from engine.scopa.playout import FastRules
@@ -100,7 +100,9 @@ class HardPlayer:
     its knobs ``margin`` the reward per point besides winning the smazzata, ``loss`` what
     losing the smazzata costs against 1 for winning it (below 1: a chance to win is worth more
     than a safe tie), ``solve`` the most cards left after the move for an exact solution of each
-    deal (two sides, no deck; 0: never), ``reply`` playouts weighing each move against the next
+    deal (no deck; 0: never), ``multi`` how it is solved with more than two sides (Scopa 3
+    players; ``engine.ai.pimc.MULTI_SOLVERS``: ``"none"``, played out, or ``"paranoid"`` /
+    ``"maxn"``), ``reply`` playouts weighing each move against the next
     player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
     ``reply``), ``blind`` playouts whose greedy fears a sweep by the cards its player cannot see
     rather than by the next player's actual cards (not with ``reply``; ``True`` every seat's,
@@ -178,6 +180,7 @@ class HardPlayer:
         exploit: bool = True,
         memory: bool = False,
         solve: int | None = None,
+        multi: str = "none",
         reply: bool | None = None,
         crn: bool = False,
         halving: bool = False,
@@ -216,6 +219,8 @@ class HardPlayer:
             raise ValueError(f"cpu_cap must be a positive number; got {cpu_cap!r}")
         if not (isinstance(blind, bool) or blind == "opponents"):
             raise ValueError(f"blind must be true, false or 'opponents'; got {blind!r}")
+        if multi not in MULTI_SOLVERS:
+            raise ValueError(f"multi must be one of {', '.join(MULTI_SOLVERS)}; got {multi!r}")
         if model not in ("greedy", "fitted"):
             raise ValueError(f"model must be 'greedy' or 'fitted'; got {model!r}")
         if type(resample) is not int or resample < 1:
@@ -241,6 +246,7 @@ class HardPlayer:
             odds=bool(odds),
             exploit=bool(exploit),
             solve=solve,
+            multi=multi,
             reply=bool(reply),
             resample=resample,
             crn=bool(crn),
@@ -312,8 +318,9 @@ class HardPlayer:
             if self.params.reply:
                 # The reply playouts weigh each move against the next hand: dearer with big hands.
                 cost += cost * max(info.hand_counts) // 4
-            if solving(info, self.params.solve):
-                cost = max(cost, solve_cost(info.left))
+            multi = self.params.multi
+            if solving(info, self.params.solve, multi):
+                cost = max(cost, solve_cost(info.left, multi if info.fast.sides > 2 else "none"))
             deals = self.work // (moves * cost)
             return replace(params, iterations=min(MAX_DEALS, max(MIN_DEALS, deals)))
         iterations = max(1, self.work // (info.left + WORK_OVERHEAD))

@@ -142,6 +142,8 @@ class SearchParams:
     method: str = "ismcts"
     margin: float = 0.1
     solve: int = 0
+    # How the last cards are solved with more than two sides (``engine.ai.pimc.MULTI_SOLVERS``).
+    multi: str = "none"
     reply: bool = False
     loss: float = 1.0
     sweep: bool = False
@@ -275,6 +277,7 @@ def search(
             loss=params.loss,
             lookahead=params.lookahead,
             solve=params.solve,
+            multi=params.multi,
             cpu_cap=params.cpu_cap,
             reply=params.reply,
             sweep=params.sweep,

@@ -48,7 +48,7 @@ from engine.scopa.playout import (
     value_counts,
 )
 
-__all__ = ["WIN", "apply_key", "evaluate", "halving_rounds", "root_keys"]
+__all__ = ["MULTI_SOLVERS", "WIN", "apply_key", "evaluate", "halving_rounds", "root_keys"]
 
 # The reward of winning the smazzata (the deal-level metric), against ``margin`` per point.
 WIN = 1.0
@@ -56,15 +56,36 @@ WIN = 1.0
 RESAMPLE_BATCH = 32
 
 
-def solving(info: InfoSet, solve: int) -> bool:
+# How the last cards are solved with more than two sides (Scopa 3 players): not at all (played
+# out), "paranoid" (the others together minimize the seat's reward) or "maxn" (each seat
+# maximizes its own; Luckhardt and Irani 1986).
+MULTI_SOLVERS = ("none", "paranoid", "maxn")
+
+
+def solving(info: InfoSet, solve: int, multi: str = "none") -> bool:
     """Whether ``evaluate`` plays this position's deals out exactly (``solve``: the most cards
-    left after the move; two sides and no deck only)."""
-    return bool(solve) and info.fast.sides == 2 and info.deck_count == 0 and info.left <= solve + 1
+    left after the move; no deck left; two sides, or more with a ``multi`` solver)."""
+    return (
+        bool(solve)
+        and (info.fast.sides == 2 or multi != "none")
+        and info.deck_count == 0
+        and info.left <= solve + 1
+    )
 
 
-def solve_cost(left: int) -> int:
+# The work units of solving one move of a three-sided deal with 9 cards to play (the last round
+# of Scopa 3 players), and the factor each card more multiplies them by (measured, the units
+# those of a playout's: without alpha-beta's cuts over two sides the cost grows faster).
+MULTI_COST = {"paranoid": (167, 2.6), "maxn": (430, 3.2)}
+
+
+def solve_cost(left: int, multi: str = "none") -> int:
     """The work units of solving one move of a deal with ``left`` cards to play (measured: each
-    card more about doubles it; 45 units at 9 cards)."""
+    card more about doubles it; 45 units at 9 cards), or of a deal of more than two sides by the
+    ``multi`` solver (``MULTI_COST``)."""
+    if multi in MULTI_COST:
+        base, factor = MULTI_COST[multi]
+        return max(1, round(base * factor ** (left - 9)))
     return 45 << (left - 9) if left >= 9 else 45 >> (9 - left)
 
 
@@ -172,8 +193,9 @@ def _taken_first(key: int) -> int:
 
 class _Solver:
     """Exact play of the last cards of one deal (every hand known, no deck left): minimax over the
-    reward of the side ``me`` (which maximizes it; the other side minimizes it) with alpha-beta
-    pruning."""
+    reward of the side ``me`` (which maximizes it; the other sides minimize it, together when
+    there are more than two: the paranoid reading) with alpha-beta pruning (``value``), or max-n
+    (``points``: every side maximizes its own reward)."""
 
     __slots__ = ("captures", "fast", "me", "nodes", "reward")
 
@@ -282,6 +304,64 @@ class _Solver:
                 break
         return best
 
+    def points(
+        self,
+        hands: list[list[int]],
+        table: int,
+        captured: list[int],
+        scope: list[int],
+        last_taker: int,
+        seat: int,
+        left: int,
+    ) -> list[int]:
+        """The sides' points of the smazzata when every side plays for its own reward (max-n;
+        of moves equally good for the side playing, the one worst for ``me``)."""
+        fast = self.fast
+        if not left:
+            piles = captured
+            if table:
+                piles = captured.copy()
+                piles[last_taker if last_taker >= 0 else 0] |= table
+            return totals(piles, scope, fast)
+        self.nodes += 1
+        hand = hands[seat]
+        side = fast.side_of[seat]
+        after = seat + 1 if seat + 1 < fast.players else 0
+        reward = self.reward
+        me = self.me
+        best: list[int] = []
+        best_own = best_mine = 0.0
+        keys = self.moves(hand, table)
+        only = len(keys) == 1
+        for key in keys:
+            card = key & 63
+            capture = key >> 6
+            index = hand.index(card)
+            del hand[index]
+            if capture:
+                rest = table ^ capture
+                old = captured[side]
+                captured[side] = old | capture | 1 << card
+                sweep = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
+                if sweep:
+                    scope[side] += 1
+                got = self.points(hands, rest, captured, scope, side, after, left - 1)
+                if sweep:
+                    scope[side] -= 1
+                captured[side] = old
+            else:
+                got = self.points(
+                    hands, table | 1 << card, captured, scope, last_taker, after, left - 1
+                )
+            hand.insert(index, card)
+            if only:
+                return got
+            own = reward(got, side)
+            mine = own if side == me else reward(got, me)
+            if not best or own > best_own or (own == best_own and mine < best_mine):
+                best, best_own, best_mine = got, own, mine
+        return best
+
 
 def evaluate(
     info: InfoSet,
@@ -295,6 +375,7 @@ def evaluate(
     loss: float | None = None,
     lookahead: bool = True,
     solve: int = 0,
+    multi: str = "none",
     reply: bool = False,
     sweep: bool = False,
     blind: bool | str = False,
@@ -309,11 +390,12 @@ def evaluate(
     cache: dict[int, tuple[int, float]] | None = None,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
-    solved exactly when ``solving(info, solve)``); {key: (deals, total reward)} for the seat's
-    side (see the module docstring). ``cpu_cap``: stop dealing after that many seconds of this
-    thread's CPU (a safety net on a far slower machine; the deals done so far count); ``chances``:
-    the game-aware reward (``Reward``); ``seconds``:
-    stop dealing after that much wall time (``deals`` None: only then; at least one deal);
+    solved exactly when ``solving(info, solve, multi)``: ``multi`` how with more than two sides,
+    ``MULTI_SOLVERS``); {key: (deals, total reward)} for the seat's side (see the module
+    docstring). ``cpu_cap``: stop dealing after that many seconds of this thread's CPU (a safety
+    net on a far slower machine; the deals done so far count); ``chances``: the game-aware
+    reward (``Reward``); ``seconds``: stop dealing after that much wall time (``deals`` None:
+    only then; at least one deal);
     ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
     weighted by it; ``exploit`` with evidence that reads seats as a mixture (a beginner's model
     among them): in each deal's playouts a seat plays as a beginner (``play_out``'s ``naive``)
@@ -350,7 +432,8 @@ def evaluate(
         cache = {}
     sums = dict.fromkeys(keys, 0.0)
     reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
-    solver = _Solver(fast, reward, side) if solving(info, solve) else None
+    solver = _Solver(fast, reward, side) if solving(info, solve, multi) else None
+    maxn = solver is not None and fast.sides > 2 and multi == "maxn"
     cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
     deadline = None if seconds is None else time.perf_counter() + seconds
     limit = deals if deals is not None else 1 << 62
@@ -421,17 +504,29 @@ def evaluate(
                 luck.setstate(start)
             apply_key(state, key, fast)
             if solver is not None:
-                value = solver.value(
-                    state.hands,
-                    state.table,
-                    state.captured,
-                    state.scope,
-                    state.last_taker,
-                    state.seat,
-                    state.left,
-                    -1e9,
-                    1e9,
-                )
+                if maxn:
+                    got = solver.points(
+                        state.hands,
+                        state.table,
+                        state.captured,
+                        state.scope,
+                        state.last_taker,
+                        state.seat,
+                        state.left,
+                    )
+                    value = reward(got, side)
+                else:
+                    value = solver.value(
+                        state.hands,
+                        state.table,
+                        state.captured,
+                        state.scope,
+                        state.last_taker,
+                        state.seat,
+                        state.left,
+                        -1e9,
+                        1e9,
+                    )
                 sums[key] += weight * value
                 continue
             if tally is not None:

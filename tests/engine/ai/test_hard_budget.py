@@ -70,6 +70,7 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
         {"margin": -1},
         {"blind": "partner"},
         {"blind": 1},
+        {"multi": "alliance"},
     ],
 )
 def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:

@@ -11,7 +11,15 @@ import pytest
 from engine import scopa
 from engine.ai.determinize import info_set
 from engine.ai.ismcts import legal_keys
-from engine.ai.pimc import GAME_WIN, Reward, _Solver, evaluate, halving_rounds, solving
+from engine.ai.pimc import (
+    GAME_WIN,
+    Reward,
+    _Solver,
+    evaluate,
+    halving_rounds,
+    solve_cost,
+    solving,
+)
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
@@ -82,6 +90,122 @@ def test_the_endgame_solver_is_exact_minimax(players: int) -> None:
         got = solver.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9)
         assert got == expected
         assert other.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9) == -expected
+
+
+class _Margin:
+    """A three-sided reward: a side's points over the best other's."""
+
+    @staticmethod
+    def of(points: Sequence[int], side: int) -> float:
+        return float(points[side] - max(p for s, p in enumerate(points) if s != side))
+
+
+def _brute_multi(
+    solver: _Solver,
+    hands: list[list[int]],
+    table: int,
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    paranoid: bool,
+) -> tuple[float, list[int]]:
+    """(side ``me``'s reward, the sides' points) with every side playing for its own reward
+    (max-n; of moves equally good for the side playing, the one worst for ``me``, the first of
+    those), or with ``paranoid`` the others together against ``me``: plain recursion over the
+    solver's moves, no pruning, new lists at every step."""
+    fast, me, reward = solver.fast, solver.me, solver.reward
+    left = sum(len(h) for h in hands)
+    if not left:
+        piles = captured.copy()
+        if table:
+            piles[last_taker if last_taker >= 0 else 0] |= table
+        points = totals(piles, scope, fast)
+        return reward(points, me), points
+    side = fast.side_of[seat]
+    children = []
+    for key in solver.moves(list(hands[seat]), table):
+        card, capture = key & 63, key >> 6
+        rest = [h.copy() for h in hands]
+        rest[seat].remove(card)
+        piles, sc = captured.copy(), scope.copy()
+        if capture:
+            piles[side] |= capture | 1 << card
+            if capture == table and left > 1:
+                sc[side] += 1
+            after, taker = table ^ capture, side
+        else:
+            after, taker = table | 1 << card, last_taker
+        nxt = (seat + 1) % fast.players
+        children.append(_brute_multi(solver, rest, after, piles, sc, taker, nxt, paranoid))
+    if paranoid:
+        pick = max if side == me else min
+        return pick(children, key=lambda child: child[0])
+    best = children[0]
+    for child in children[1:]:
+        own, best_own = reward(child[1], side), reward(best[1], side)
+        if own > best_own or (own == best_own and child[0] < best[0]):
+            best = child
+    return best
+
+
+@pytest.mark.parametrize("paranoid", [False, True])
+def test_the_three_sided_solvers_are_exact_max_n_and_paranoid_minimax(paranoid: bool) -> None:
+    """Scopa 3 players' last round: ``points`` is max-n (every side for its own reward),
+    ``value`` over three sides the paranoid minimax (the two others against the seat)."""
+    fast = FastRules.of(scopa.Rules(players=3))
+    rng = random.Random(13)
+    for trial in range(20):
+        me = trial % 3
+        solver = _Solver(fast, _Margin.of, me)
+        cards = list(range(40))
+        rng.shuffle(cards)
+        per = 2 + trial % 2
+        hands = [cards[4 + k * per : 4 + (k + 1) * per] for k in range(3)]
+        table = sum(1 << c for c in cards[:4])
+        rest = cards[4 + 3 * per :]
+        captured = [sum(1 << c for c in rest[k::3]) for k in range(3)]
+        scope = [0, 1, 0]
+        left = 3 * per
+        expected, points = _brute_multi(solver, hands, table, captured, scope, 2, 0, paranoid)
+        if paranoid:
+            got = solver.value(hands, table, captured, scope, 2, 0, left, -1e9, 1e9)
+            assert got == expected
+        else:
+            assert solver.points(hands, table, captured, scope, 2, 0, left) == points
+        # The solver puts every card and count back.
+        assert [len(h) for h in hands] == [per] * 3 and scope == [0, 1, 0]
+
+
+def _last_round_of_scopa_3() -> scopa.Game:
+    game = scopa.new_game(scopa.Rules(players=3), seed=21)
+    rng = random.Random(21)
+    for _ in range(27):  # the first three rounds of 3 cards to each of 3 players
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(rng.choice(game.view(seat).legal_moves))
+    return game
+
+
+def test_three_sided_deals_are_solved_only_with_a_multi_solver() -> None:
+    game = _last_round_of_scopa_3()
+    seat = game.current_player
+    assert seat is not None
+    info = info_set(game.view(seat))
+    assert info.deck_count == 0 and info.left == 9
+    assert not solving(info, 11)
+    assert solving(info, 11, "paranoid") and solving(info, 11, "maxn")
+    assert not solving(info, 7, "maxn")  # 8 cards left after the move
+    keys = legal_keys(info)
+    for multi in ("paranoid", "maxn"):
+        first = evaluate(info, keys, 12, 5, solve=11, multi=multi)
+        assert first == evaluate(info, keys, 12, 5, solve=11, multi=multi)
+        assert {v for v, _ in first.values()} == {12}
+    # Costed as measured: dearer than a playout, and dearer by the card.
+    assert solve_cost(9, "maxn") > solve_cost(9, "paranoid") > solve_cost(9) > info.left + 1
+    assert [solve_cost(n, "maxn") for n in range(2, 10)] == sorted(
+        solve_cost(n, "maxn") for n in range(2, 10)
+    )
 
 
 def test_the_reward_counts_the_deal_the_points_and_the_game() -> None:
