@@ -195,9 +195,9 @@ class _Solver:
     """Exact play of the last cards of one deal (every hand known, no deck left): minimax over the
     reward of the side ``me`` (which maximizes it; the other sides minimize it, together when
     there are more than two: the paranoid reading) with alpha-beta pruning (``value``), or max-n
-    (``points``: every side maximizes its own reward)."""
+    (``rewards``: every side maximizes its own reward)."""
 
-    __slots__ = ("captures", "fast", "me", "nodes", "reward")
+    __slots__ = ("by_points", "captures", "fast", "me", "nodes", "reward")
 
     def __init__(
         self, fast: FastRules, reward: Callable[[Sequence[int], int], float], me: int
@@ -206,6 +206,8 @@ class _Solver:
         self.reward = reward
         self.me = me
         self.captures: dict[int, tuple[int, ...]] = {}
+        # Max-n's rewards of each side by the sides' points (``rewards``).
+        self.by_points: dict[tuple[int, ...], tuple[float, ...]] = {}
         self.nodes = 0
 
     def moves(self, hand: list[int], table: int) -> list[int]:
@@ -304,7 +306,7 @@ class _Solver:
                 break
         return best
 
-    def points(
+    def rewards(
         self,
         hands: list[list[int]],
         table: int,
@@ -313,24 +315,30 @@ class _Solver:
         last_taker: int,
         seat: int,
         left: int,
-    ) -> list[int]:
-        """The sides' points of the smazzata when every side plays for its own reward (max-n;
-        of moves equally good for the side playing, the one worst for ``me``)."""
+    ) -> tuple[float, ...]:
+        """Every side's reward when every side plays for its own (max-n; of moves equally good
+        for the side playing, the one worst for ``me``, the first of those)."""
         fast = self.fast
         if not left:
             piles = captured
             if table:
                 piles = captured.copy()
                 piles[last_taker if last_taker >= 0 else 0] |= table
-            return totals(piles, scope, fast)
+            points = tuple(totals(piles, scope, fast))
+            # Few different scores end a deal's last round: each side's reward is worked out once.
+            found = self.by_points.get(points)
+            if found is None:
+                reward = self.reward
+                found = self.by_points[points] = tuple(
+                    reward(points, s) for s in range(len(points))
+                )
+            return found
         self.nodes += 1
         hand = hands[seat]
         side = fast.side_of[seat]
         after = seat + 1 if seat + 1 < fast.players else 0
-        reward = self.reward
         me = self.me
-        best: list[int] = []
-        best_own = best_mine = 0.0
+        best: tuple[float, ...] = ()
         keys = self.moves(hand, table)
         only = len(keys) == 1
         for key in keys:
@@ -345,21 +353,23 @@ class _Solver:
                 sweep = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
                 if sweep:
                     scope[side] += 1
-                got = self.points(hands, rest, captured, scope, side, after, left - 1)
+                got = self.rewards(hands, rest, captured, scope, side, after, left - 1)
                 if sweep:
                     scope[side] -= 1
                 captured[side] = old
             else:
-                got = self.points(
+                got = self.rewards(
                     hands, table | 1 << card, captured, scope, last_taker, after, left - 1
                 )
             hand.insert(index, card)
             if only:
                 return got
-            own = reward(got, side)
-            mine = own if side == me else reward(got, me)
-            if not best or own > best_own or (own == best_own and mine < best_mine):
-                best, best_own, best_mine = got, own, mine
+            if (
+                not best
+                or got[side] > best[side]
+                or (got[side] == best[side] and got[me] < best[me])
+            ):
+                best = got
         return best
 
 
@@ -505,7 +515,7 @@ def evaluate(
             apply_key(state, key, fast)
             if solver is not None:
                 if maxn:
-                    got = solver.points(
+                    value = solver.rewards(
                         state.hands,
                         state.table,
                         state.captured,
@@ -513,8 +523,7 @@ def evaluate(
                         state.last_taker,
                         state.seat,
                         state.left,
-                    )
-                    value = reward(got, side)
+                    )[side]
                 else:
                     value = solver.value(
                         state.hands,

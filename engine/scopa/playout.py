@@ -148,9 +148,27 @@ def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[
             best = max(values)
             if values.count(best) == 1:
                 out[values.index(best)] += 1
-        winner = primiera_winner(piles, fast.primiera_missing_suit)
-        if winner is not None:
-            out[winner] += 1
+        prim = PRIMIERA_BEST
+        sums = []
+        for p in piles:
+            s0, s1, s2, s3 = (
+                prim[p & 0x3FF],
+                prim[p >> 10 & 0x3FF],
+                prim[p >> 20 & 0x3FF],
+                prim[p >> 30],
+            )
+            if not (s0 and s1 and s2 and s3):
+                break
+            sums.append(s0 + s1 + s2 + s3)
+        if len(sums) == sides:
+            # Every side has every suit (the common case, without ``primiera_winner``'s lists).
+            best = max(sums)
+            if sums.count(best) == 1:
+                out[sums.index(best)] += 1
+        else:
+            winner = primiera_winner(piles, fast.primiera_missing_suit)
+            if winner is not None:
+                out[winner] += 1
     for side, pile in enumerate(piles):
         out[side] += pile >> SETTEBELLO & 1
         if fast.re_bello:

@@ -151,7 +151,7 @@ def _brute_multi(
 
 @pytest.mark.parametrize("paranoid", [False, True])
 def test_the_three_sided_solvers_are_exact_max_n_and_paranoid_minimax(paranoid: bool) -> None:
-    """Scopa 3 players' last round: ``points`` is max-n (every side for its own reward),
+    """Scopa 3 players' last round: ``rewards`` is max-n (every side for its own reward),
     ``value`` over three sides the paranoid minimax (the two others against the seat)."""
     fast = FastRules.of(scopa.Rules(players=3))
     rng = random.Random(13)
@@ -172,7 +172,8 @@ def test_the_three_sided_solvers_are_exact_max_n_and_paranoid_minimax(paranoid: 
             got = solver.value(hands, table, captured, scope, 2, 0, left, -1e9, 1e9)
             assert got == expected
         else:
-            assert solver.points(hands, table, captured, scope, 2, 0, left) == points
+            each = solver.rewards(hands, table, captured, scope, 2, 0, left)
+            assert each == tuple(_Margin.of(points, s) for s in range(3))
         # The solver puts every card and count back.
         assert [len(h) for h in hands] == [per] * 3 and scope == [0, 1, 0]
 
