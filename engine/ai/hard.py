@@ -26,6 +26,7 @@ from engine.ai.ismcts import (
     DEFAULT_LOSS,
     DEFAULT_MARGIN,
     DEFAULT_METHOD,
+    DEFAULT_MULTI,
     DEFAULT_REPLY,
     DEFAULT_SOLVE,
     DEFAULT_WIN_BONUS,
@@ -101,8 +102,10 @@ class HardPlayer:
     losing the smazzata costs against 1 for winning it (below 1: a chance to win is worth more
     than a safe tie), ``solve`` the most cards left after the move for an exact solution of each
     deal (no deck; 0: never), ``multi`` how it is solved with more than two sides (Scopa 3
-    players; ``engine.ai.pimc.MULTI_SOLVERS``: ``"none"``, played out, or ``"paranoid"`` /
-    ``"maxn"``), ``reply`` playouts weighing each move against the next
+    players; ``engine.ai.pimc.MULTI_SOLVERS``: ``"maxn"``, the default, every side playing for
+    its own reward, ``"paranoid"``, the others together against the seat, or ``"none"``, played
+    out, the default of before: the ``v6-`` digests of ``tests/engine/ai/hard_identity``),
+    ``reply`` playouts weighing each move against the next
     player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
     ``reply``), ``blind`` playouts whose greedy fears a sweep by the cards its player cannot see
     rather than by the next player's actual cards (not with ``reply``; ``True`` every seat's,
@@ -180,7 +183,7 @@ class HardPlayer:
         exploit: bool = True,
         memory: bool = False,
         solve: int | None = None,
-        multi: str = "none",
+        multi: str = DEFAULT_MULTI,
         reply: bool | None = None,
         crn: bool = False,
         halving: bool = False,

@@ -74,8 +74,10 @@ def solving(info: InfoSet, solve: int, multi: str = "none") -> bool:
 
 
 # The work units of solving one move of a three-sided deal with 9 cards to play (the last round
-# of Scopa 3 players), and the factor each card more multiplies them by (measured, the units
-# those of a playout's: without alpha-beta's cuts over two sides the cost grows faster).
+# of Scopa 3 players), and the factor each card more multiplies them by (the units those of a
+# playout's: without alpha-beta's cuts over two sides the cost grows faster). Measured on the
+# first max-n, which has since become about twice as fast; kept, so that ``hard`` deals as many
+# deals as when its games were measured (a move of the last round costs less than the rest).
 MULTI_COST = {"paranoid": (167, 2.6), "maxn": (430, 3.2)}
 
 

@@ -68,22 +68,33 @@ CASES: tuple[Case, ...] = (
 # The flat search's sampling of the default (each move's playouts their own random numbers, every
 # move on every deal; "v7" changes it).
 BEFORE_V7: dict[str, Any] = {"crn": False, "halving": False}
+# The last round of three sides played out rather than solved ("v8" solves it by max-n).
+BEFORE_V8: dict[str, Any] = {"multi": "none"}
 # The options of each recorded version: "legacy" the player before the time budget, "v2" the tree
 # search of the time budget (lookahead playouts, win bonus, weaker inference), "v3" the
 # determinized flat search (``engine.ai.pimc``) with the plain inference, "v4" the same search,
 # its deals weighted by the likelihood of the others' plays, "v5" the same with each seat read as a
 # mixture with a beginner (and played as one in the playouts when its plays say so), "v6" the
 # other side's greedy in the playouts blind to the hands, fearing a sum by the odds that the next
-# hand holds its value (today's defaults), "v7" common random numbers in the playouts and the
-# deals spent by sequential halving over the moves (options, off).
+# hand holds its value, "v7" common random numbers in the playouts and the deals spent by
+# sequential halving over the moves (options, off), "v8" the last round of three sides (Scopa 3
+# players) solved by max-n (today's defaults; only the three-player cases differ from "v6").
 VERSIONS: dict[str, dict[str, Any]] = {
     "legacy": {**LEGACY, "method": "ismcts"},
     "v2": {"method": "ismcts"},
-    "v3": {"likelihood": 0.0, "blind": False, "odds": False, **BEFORE_V7},
-    "v4": {"beginner": 0.0, "exploit": False, "blind": False, "odds": False, **BEFORE_V7},
-    "v5": {"blind": False, "odds": False, **BEFORE_V7},
-    "v6": {},
-    "v7": {"crn": True, "halving": True},
+    "v3": {"likelihood": 0.0, "blind": False, "odds": False, **BEFORE_V7, **BEFORE_V8},
+    "v4": {
+        "beginner": 0.0,
+        "exploit": False,
+        "blind": False,
+        "odds": False,
+        **BEFORE_V7,
+        **BEFORE_V8,
+    },
+    "v5": {"blind": False, "odds": False, **BEFORE_V7, **BEFORE_V8},
+    "v6": {**BEFORE_V8},
+    "v7": {"crn": True, "halving": True, **BEFORE_V8},
+    "v8": {},
 }
 
 
@@ -101,7 +112,7 @@ class _Recording(HardPlayer):
         return self.stats
 
 
-def play_case(case: Case, iterations: int, *, version: str = "v6") -> tuple[str, list[str]]:
+def play_case(case: Case, iterations: int, *, version: str = "v8") -> tuple[str, list[str]]:
     """(sha256 hex digest, move strings) of one case at ``iterations`` (deals, for the flat
     search), with the options of ``version`` (``VERSIONS``)."""
     rules = scopa.Rules(**case.rules)
@@ -131,7 +142,7 @@ def play_case(case: Case, iterations: int, *, version: str = "v6") -> tuple[str,
 
 
 def record(
-    iterations: int, names: list[str] | None = None, *, version: str = "v6"
+    iterations: int, names: list[str] | None = None, *, version: str = "v8"
 ) -> dict[str, str]:
     """{case name: digest} at ``iterations`` (all cases, or those named)."""
     return {
@@ -145,8 +156,8 @@ def key_of(iterations: int, *, version: str) -> str:
     """The data file's key: ``"300"`` for the legacy player (the digests recorded before the
     time budget), ``"v2-300"`` for the tree search of the time budget, ``"v3-300"`` for the flat
     search with the plain inference, ``"v4-300"`` for the likelihood reading, ``"v5-300"`` for
-    the beginner's mixture, ``"v6-300"`` for today's defaults, ``"v7-300"`` for the
-    sampling of common random numbers and halving."""
+    the beginner's mixture, ``"v6-300"`` for the odds playouts, ``"v7-300"`` for the
+    sampling of common random numbers and halving, ``"v8-300"`` for today's defaults."""
     return str(iterations) if version == "legacy" else f"{version}-{iterations}"
 
 
@@ -160,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
-    parser.add_argument("--version", choices=sorted(VERSIONS), default="v6")
+    parser.add_argument("--version", choices=sorted(VERSIONS), default="v8")
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--write", action="store_true", help="record into the data file")
     action.add_argument("--check", action="store_true", help="compare with the data file")

@@ -8,10 +8,11 @@ weaker inference), recorded when they were introduced, and still hold for ``meth
 the ``v3-`` digests the determinized flat search of ``engine.ai.pimc`` with the plain inference
 (``likelihood=0``), the ``v4-`` digests its deals weighted by the likelihood of the others'
 plays, the ``v5-`` digests each seat read as a mixture with a beginner (and played as one when
-its plays say so), the ``v6-`` digests today's defaults (the other side's playout greedy blind to
-the hands, fearing a sum by the odds that the next hand holds its value), and the ``v7-`` digests
-the options ``crn`` and ``halving`` (common random numbers in the playouts, the deals spent by
-sequential halving).
+its plays say so), the ``v6-`` digests the other side's playout greedy blind to the hands,
+fearing a sum by the odds that the next hand holds its value, the ``v7-`` digests the options
+``crn`` and ``halving`` (common random numbers in the playouts, the deals spent by sequential
+halving), and the ``v8-`` digests today's defaults (the last round of Scopa 3 players solved by
+max-n; the other cases as ``v6-``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .hard_identity import CASES, Case, key_of, load, play_case
 QUICK = ("scopone-1", "scopa2-a", "scopa3")
 
 
-VERSIONS = ["legacy", "v2", "v3", "v4", "v5", "v6", "v7"]
+VERSIONS = ["legacy", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
