@@ -27,6 +27,33 @@ from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, holds_one, play_out, totals
 
 
+def _played(
+    fast: FastRules,
+    hands: list[list[int]],
+    table: int,
+    captured: list[int],
+    scope: list[int],
+    last_taker: int,
+    seat: int,
+    card: int,
+    capture: int,
+) -> tuple[list[list[int]], int, list[int], list[int], int, int]:
+    """The position after ``seat`` plays ``card`` taking ``capture`` (0: a throw), in new lists:
+    (hands, table, captured, scope, last taker, next seat)."""
+    side = fast.side_of[seat]
+    rest = [h.copy() for h in hands]
+    rest[seat].remove(card)
+    piles, sc = captured.copy(), scope.copy()
+    if capture:
+        piles[side] |= capture | 1 << card
+        if capture == table and sum(len(h) for h in hands) > 1:
+            sc[side] += 1
+        after, taker = table ^ capture, side
+    else:
+        after, taker = table | 1 << card, last_taker
+    return rest, after, piles, sc, taker, (seat + 1) % fast.players
+
+
 def _brute(
     fast: FastRules,
     hands: list[list[int]],
@@ -44,22 +71,12 @@ def _brute(
         points = totals(piles, scope, fast)
         return points[0] - points[1]
     side = fast.side_of[seat]
-    left = sum(len(h) for h in hands)
     values = []
     for card in list(hands[seat]):
         options = capture_masks(table, card) or [0]
         for capture in options:
-            rest = [h.copy() for h in hands]
-            rest[seat].remove(card)
-            piles, sc = captured.copy(), scope.copy()
-            if capture:
-                piles[side] |= capture | 1 << card
-                if capture == table and left > 1:
-                    sc[side] += 1
-                after, taker = table ^ capture, side
-            else:
-                after, taker = table | 1 << card, last_taker
-            values.append(_brute(fast, rest, after, piles, sc, taker, (seat + 1) % fast.players))
+            after = _played(fast, hands, table, captured, scope, last_taker, seat, card, capture)
+            values.append(_brute(fast, *after))
     return max(values) if side == 0 else min(values)
 
 
@@ -125,19 +142,8 @@ def _brute_multi(
     side = fast.side_of[seat]
     children = []
     for key in solver.moves(list(hands[seat]), table):
-        card, capture = key & 63, key >> 6
-        rest = [h.copy() for h in hands]
-        rest[seat].remove(card)
-        piles, sc = captured.copy(), scope.copy()
-        if capture:
-            piles[side] |= capture | 1 << card
-            if capture == table and left > 1:
-                sc[side] += 1
-            after, taker = table ^ capture, side
-        else:
-            after, taker = table | 1 << card, last_taker
-        nxt = (seat + 1) % fast.players
-        children.append(_brute_multi(solver, rest, after, piles, sc, taker, nxt, paranoid))
+        after = _played(fast, hands, table, captured, scope, last_taker, seat, key & 63, key >> 6)
+        children.append(_brute_multi(solver, *after, paranoid))
     if paranoid:
         pick = max if side == me else min
         return pick(children, key=lambda child: child[0])
