@@ -188,6 +188,18 @@ class Reward:
         return reward
 
 
+def final_points(
+    table: int, captured: Sequence[int], scope: Sequence[int], last_taker: int, fast: FastRules
+) -> list[int]:
+    """The sides' points of a smazzata whose cards are all played: the cards left on the table go
+    to the side that took last (the first side if none did)."""
+    piles = captured
+    if table:
+        piles = list(captured)
+        piles[last_taker if last_taker >= 0 else 0] |= table
+    return totals(piles, scope, fast)
+
+
 def _taken_first(key: int) -> int:
     """The order of the solver's captures: the most cards taken first."""
     return -(key >> 6).bit_count()
@@ -254,11 +266,7 @@ class _Solver:
         minimizes it)."""
         fast = self.fast
         if not left:
-            piles = captured
-            if table:
-                piles = captured.copy()
-                piles[last_taker if last_taker >= 0 else 0] |= table
-            return self.reward(totals(piles, scope, fast), self.me)
+            return self.reward(final_points(table, captured, scope, last_taker, fast), self.me)
         self.nodes += 1
         hand = hands[seat]
         side = fast.side_of[seat]
@@ -322,11 +330,7 @@ class _Solver:
         for the side playing, the one worst for ``me``, the first of those)."""
         fast = self.fast
         if not left:
-            piles = captured
-            if table:
-                piles = captured.copy()
-                piles[last_taker if last_taker >= 0 else 0] |= table
-            points = tuple(totals(piles, scope, fast))
+            points = tuple(final_points(table, captured, scope, last_taker, fast))
             # Few different scores end a deal's last round: each side's reward is worked out once.
             found = self.by_points.get(points)
             if found is None:

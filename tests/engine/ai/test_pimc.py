@@ -16,6 +16,7 @@ from engine.ai.pimc import (
     Reward,
     _Solver,
     evaluate,
+    final_points,
     halving_rounds,
     solve_cost,
     solving,
@@ -24,7 +25,7 @@ from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
 from engine.scopa.capture import capture_masks
-from engine.scopa.playout import FastRules, holds_one, play_out, totals
+from engine.scopa.playout import FastRules, holds_one, play_out
 
 
 def _played(
@@ -65,10 +66,7 @@ def _brute(
 ) -> int:
     """Side 0's points minus side 1's with best play, by plain minimax (no pruning)."""
     if not any(hands):
-        piles = captured.copy()
-        if table:
-            piles[last_taker if last_taker >= 0 else 0] |= table
-        points = totals(piles, scope, fast)
+        points = final_points(table, captured, scope, last_taker, fast)
         return points[0] - points[1]
     side = fast.side_of[seat]
     values = []
@@ -134,10 +132,7 @@ def _brute_multi(
     fast, me, reward = solver.fast, solver.me, solver.reward
     left = sum(len(h) for h in hands)
     if not left:
-        piles = captured.copy()
-        if table:
-            piles[last_taker if last_taker >= 0 else 0] |= table
-        points = totals(piles, scope, fast)
+        points = final_points(table, captured, scope, last_taker, fast)
         return reward(points, me), points
     side = fast.side_of[seat]
     children = []
