@@ -1,15 +1,15 @@
 """The "hard" Scopa-family player: a determinized search, flat (the default) or a tree.
 
-By default (``method="pimc"``, ``engine.ai.pimc``) every legal move is tried on the same few
-hundred deals of the unseen cards (each weighted by how likely it makes the others' plays,
-``engine.ai.evidence``), each played out by every seat with a greedy that looks at the next
-player's hand (a move now and then at random), the last cards of a two-sided deal solved exactly;
-the move with the best mean reward (winning the smazzata, then the points, then the game) is
+By default (``method="pimc"``, ``engine.ai.pimc``) every legal move is tried on the same few hundred
+deals of the unseen cards (each weighted by how likely it makes the others' plays,
+``engine.ai.evidence``), each played out by every seat with a greedy that looks at the next player's
+hand (a move now and then at random), the last cards of a deal solved exactly (with three sides by
+max-n); the move with the best mean reward (winning the smazzata, then the points, then the game) is
 played. Measured against players written outside the project it beats the tree search below
 (benchmarks/README.md "Against independent players"): a tree over a wide information set is starved
-by its epsilon-greedy playouts, where the flat search spends its whole budget comparing the moves
-on common deals. The budget, the parts and the determinism below hold for both (an "iteration" of
-the flat search is one deal, every move tried).
+by its epsilon-greedy playouts, where the flat search spends its whole budget comparing the moves on
+common deals. The budget, the parts and the determinism below hold for both (an "iteration" of the
+flat search is one deal, every move tried).
 
 ``method="ismcts"``: single-observer ISMCTS (Cowling, Powley, Whitehouse 2012), as Di Palma & Lanzi
 (IEEE Trans. Games 2018) used it for Scopone: one tree over this seat's information set; every

@@ -8,20 +8,21 @@ has seen (``engine.ai.determinize``), weighted by how likely it makes the others
 Every legal move of the seat is tried on the **same** deals (common random numbers: the moves are
 compared on the same luck, so far fewer deals separate them than independent samples would; with
 ``crn``, an option of ``hard``, each move's playout of a deal also draws its random moves from the
-same numbers; with ``halving``, another, the deals are spent in rounds, the better half of the
-moves going on after each, so the closest moves get the most deals), and
-each deal is played out to the end of the smazzata by every seat with the playout policy of
-``engine.scopa.playout`` (greedy with a look one player ahead: no sum left for the next player to
-sweep, captures valued by settebello, denari, primiera cards; ``hard`` makes the other side's seats
-blind to the hands, ``blind="opponents"`` with ``odds``: they fear a sum by the chance that the next
-hand holds its value, as a player who cannot see the cards does), a random move now and then
-(``epsilon``: ``hard`` uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and tied
-more), the random draws coming from the search's seed so a search is reproducible. With two sides
-and no deck left, the last cards (``solve``) are played exactly instead: alpha-beta minimax over the
-reward, every hand of the deal known. A move's value is the mean over the deals of the reward of its
-smazzata, for the seat's side: winning the smazzata (``WIN`` for a win, minus it for a loss, nothing
-for a tie) plus ``margin`` times the point difference over the best other side, which is what the
-strength figures count (the deals won) with the points as a tie-break.
+same numbers; with ``halving``, another, the deals are spent in rounds, the better half of the moves
+going on after each, so the closest moves get the most deals), and each deal is played out to the
+end of the smazzata by every seat with the playout policy of ``engine.scopa.playout`` (greedy with a
+look one player ahead: no sum left for the next player to sweep, captures valued by settebello,
+denari, primiera cards; ``hard`` makes the other side's seats blind to the hands,
+``blind="opponents"`` with ``odds``: they fear a sum by the chance that the next hand holds its
+value, as a player who cannot see the cards does), a random move now and then (``epsilon``: ``hard``
+uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and tied more), the random
+draws coming from the search's seed so a search is reproducible. With no deck left, the last cards
+(``solve``) are played exactly instead, every hand of the deal known: alpha-beta minimax over the
+reward with two sides, and with three (Scopa 3 players) as ``multi`` says, max-n (every side for its
+own reward) for ``hard``. A move's value is the mean over the deals of the reward of its smazzata,
+for the seat's side: winning the smazzata (``WIN`` for a win, minus it for a loss, nothing for a
+tie) plus ``margin`` times the point difference over the best other side, which is what the strength
+figures count (the deals won) with the points as a tie-break.
 
 The result has the shape of the tree search's root statistics, {move key: (deals, total reward)},
 so ``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
