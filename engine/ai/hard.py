@@ -47,7 +47,7 @@ from engine.ai.ismcts import (
     search_job,
 )
 from engine.ai.medium import Judge
-from engine.ai.pimc import MULTI_SOLVERS, WIN, solve_cost, solving
+from engine.ai.pimc import MULTI_SOLVERS, WIN, solve_cost, solver_kind
 from engine.scopa import ScopaView
 from engine.scopa._tables import CARD_TEXT, indices_of
 from engine.scopa.playout import FastRules
@@ -101,11 +101,13 @@ class HardPlayer:
     its knobs ``margin`` the reward per point besides winning the smazzata, ``loss`` what
     losing the smazzata costs against 1 for winning it (below 1: a chance to win is worth more
     than a safe tie), ``solve`` the most cards left after the move for an exact solution of each
-    deal (no deck; 0: never), ``multi`` how it is solved with more than two sides (Scopa 3
-    players; ``engine.ai.pimc.MULTI_SOLVERS``: ``"maxn"``, the default, every side playing for
-    its own reward, ``"paranoid"``, the others together against the seat, or ``"none"``, played
-    out, the default of before: the ``v6-`` digests of ``tests/engine/ai/hard_identity``),
-    ``reply`` playouts weighing each move against the next
+    deal (no deck; 0: never; ``solve_deck`` the deck's last rounds dealt within that solution
+    too, each deal's deck order known as its hands are: Scopa 2 players' fifth round; off,
+    measured no better in ``benchmarks/README.md``), ``multi`` how it is solved with more than
+    two sides (Scopa 3 players; ``engine.ai.pimc.MULTI_SOLVERS``: ``"maxn"``, the default,
+    every side playing for its own reward, ``"paranoid"``, the others together against the seat,
+    or ``"none"``, played out, the default of before: the ``v6-`` digests of
+    ``tests/engine/ai/hard_identity``), ``reply`` playouts weighing each move against the next
     player's best reply, ``sweep`` playouts whose random moves never miss a sweep (not with
     ``reply``), ``blind`` playouts whose greedy fears a sweep by the cards its player cannot see
     rather than by the next player's actual cards (not with ``reply``; ``True`` every seat's,
@@ -184,6 +186,7 @@ class HardPlayer:
         memory: bool = False,
         solve: int | None = None,
         multi: str = DEFAULT_MULTI,
+        solve_deck: bool = False,
         reply: bool | None = None,
         crn: bool = False,
         halving: bool = False,
@@ -250,6 +253,7 @@ class HardPlayer:
             exploit=bool(exploit),
             solve=solve,
             multi=multi,
+            solve_deck=bool(solve_deck),
             reply=bool(reply),
             resample=resample,
             crn=bool(crn),
@@ -321,9 +325,9 @@ class HardPlayer:
             if self.params.reply:
                 # The reply playouts weigh each move against the next hand: dearer with big hands.
                 cost += cost * max(info.hand_counts) // 4
-            multi = self.params.multi
-            if solving(info, self.params.solve, multi):
-                cost = max(cost, solve_cost(info.left, multi if info.fast.sides > 2 else "none"))
+            kind = solver_kind(info, params.solve, params.multi, params.solve_deck)
+            if kind is not None:
+                cost = max(cost, solve_cost(info.left, kind))
             deals = self.work // (moves * cost)
             return replace(params, iterations=min(MAX_DEALS, max(MIN_DEALS, deals)))
         iterations = max(1, self.work // (info.left + WORK_OVERHEAD))

@@ -147,6 +147,8 @@ class SearchParams:
     solve: int = 0
     # How the last cards are solved with more than two sides (``engine.ai.pimc.MULTI_SOLVERS``).
     multi: str = "none"
+    # The exact solution also deals the deck's last rounds (``engine.ai.pimc.solver_kind``).
+    solve_deck: bool = False
     reply: bool = False
     loss: float = 1.0
     sweep: bool = False
@@ -281,6 +283,7 @@ def search(
             lookahead=params.lookahead,
             solve=params.solve,
             multi=params.multi,
+            solve_deck=params.solve_deck,
             cpu_cap=params.cpu_cap,
             reply=params.reply,
             sweep=params.sweep,

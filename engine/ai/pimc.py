@@ -43,13 +43,25 @@ from engine.scopa.capture import capture_masks
 from engine.scopa.playout import (
     FastRules,
     ValueCounts,
+    deal_round,
     keeps_value_counts,
     play_out,
     totals,
+    undeal_round,
     value_counts,
 )
 
-__all__ = ["MULTI_SOLVERS", "WIN", "apply_key", "evaluate", "halving_rounds", "root_keys"]
+__all__ = [
+    "MULTI_SOLVERS",
+    "WIN",
+    "apply_key",
+    "evaluate",
+    "halving_rounds",
+    "root_keys",
+    "solve_cost",
+    "solver_kind",
+    "solving",
+]
 
 # The reward of winning the smazzata (the deal-level metric), against ``margin`` per point.
 WIN = 1.0
@@ -63,15 +75,22 @@ RESAMPLE_BATCH = 32
 MULTI_SOLVERS = ("none", "paranoid", "maxn")
 
 
-def solving(info: InfoSet, solve: int, multi: str = "none") -> bool:
-    """Whether ``evaluate`` plays this position's deals out exactly (``solve``: the most cards
-    left after the move; no deck left; two sides, or more with a ``multi`` solver)."""
-    return (
-        bool(solve)
-        and (info.fast.sides == 2 or multi != "none")
-        and info.deck_count == 0
-        and info.left <= solve + 1
-    )
+def solver_kind(info: InfoSet, solve: int, multi: str = "none", deck: bool = False) -> str | None:
+    """How ``evaluate`` plays this position's deals: ``None`` played out, ``"minimax"`` solved
+    exactly with two sides (alpha-beta), or ``multi`` (``MULTI_SOLVERS``) with more. Solved when
+    at most ``solve`` cards are left after the move and no deck is left, or with ``deck`` the
+    deck's last cards dealt within the solution too (each deal's deck order known, as its hands
+    are)."""
+    if not solve or info.left > solve + 1 or (info.deck_count and not deck):
+        return None
+    if info.fast.sides == 2:
+        return "minimax"
+    return None if multi == "none" else multi
+
+
+def solving(info: InfoSet, solve: int, multi: str = "none", deck: bool = False) -> bool:
+    """Whether ``evaluate`` plays this position's deals out exactly (``solver_kind``)."""
+    return solver_kind(info, solve, multi, deck) is not None
 
 
 # The work units of solving one move of a three-sided deal with 9 cards to play (the last round
@@ -82,12 +101,12 @@ def solving(info: InfoSet, solve: int, multi: str = "none") -> bool:
 MULTI_COST = {"paranoid": (167, 2.6), "maxn": (430, 3.2)}
 
 
-def solve_cost(left: int, multi: str = "none") -> int:
-    """The work units of solving one move of a deal with ``left`` cards to play (measured: each
-    card more about doubles it; 45 units at 9 cards), or of a deal of more than two sides by the
-    ``multi`` solver (``MULTI_COST``)."""
-    if multi in MULTI_COST:
-        base, factor = MULTI_COST[multi]
+def solve_cost(left: int, kind: str = "minimax") -> int:
+    """The work units of solving one move of a deal with ``left`` cards to play by the solver
+    ``kind`` (``solver_kind``): with two sides each card more about doubles it (measured; 45
+    units at 9 cards), more sides by ``MULTI_COST``."""
+    if kind in MULTI_COST:
+        base, factor = MULTI_COST[kind]
         return max(1, round(base * factor ** (left - 9)))
     return 45 << (left - 9) if left >= 9 else 45 >> (9 - left)
 
@@ -207,12 +226,13 @@ def _taken_first(key: int) -> int:
 
 
 class _Solver:
-    """Exact play of the last cards of one deal (every hand known, no deck left): minimax over the
-    reward of the side ``me`` (which maximizes it; the other sides minimize it, together when
-    there are more than two: the paranoid reading) with alpha-beta pruning (``value``), or max-n
+    """Exact play of the last cards of one deal (every hand known, and the order of the ``deck``
+    left, if any: a round is dealt from it when every hand is empty): minimax over the reward of
+    the side ``me`` (which maximizes it; the other sides minimize it, together when there are
+    more than two: the paranoid reading) with alpha-beta pruning (``value``), or max-n
     (``rewards``: every side maximizes its own reward)."""
 
-    __slots__ = ("by_points", "captures", "fast", "me", "nodes", "reward")
+    __slots__ = ("by_points", "captures", "deck", "fast", "me", "nodes", "reward")
 
     def __init__(
         self, fast: FastRules, reward: Callable[[Sequence[int], int], float], me: int
@@ -224,6 +244,8 @@ class _Solver:
         # Max-n's rewards of each side by the sides' points (``rewards``).
         self.by_points: dict[tuple[int, ...], tuple[float, ...]] = {}
         self.nodes = 0
+        # The deal's deck (dealt from its end), set for each deal solved.
+        self.deck: list[int] = []
 
     def moves(self, hand: list[int], table: int) -> list[int]:
         fast = self.fast
@@ -270,6 +292,12 @@ class _Solver:
             return self.reward(final_points(table, captured, scope, last_taker, fast), self.me)
         self.nodes += 1
         hand = hands[seat]
+        if not hand:
+            # Every hand is empty: the deck deals the next round.
+            deal_round(hands, self.deck, seat)
+            v = self.value(hands, table, captured, scope, last_taker, seat, left, alpha, beta)
+            undeal_round(hands, self.deck, seat)
+            return v
         side = fast.side_of[seat]
         after = seat + 1 if seat + 1 < fast.players else 0
         maximize = side == self.me
@@ -342,6 +370,11 @@ class _Solver:
             return found
         self.nodes += 1
         hand = hands[seat]
+        if not hand:
+            deal_round(hands, self.deck, seat)
+            got = self.rewards(hands, table, captured, scope, last_taker, seat, left)
+            undeal_round(hands, self.deck, seat)
+            return got
         side = fast.side_of[seat]
         after = seat + 1 if seat + 1 < fast.players else 0
         me = self.me
@@ -393,6 +426,7 @@ def evaluate(
     lookahead: bool = True,
     solve: int = 0,
     multi: str = "none",
+    solve_deck: bool = False,
     reply: bool = False,
     sweep: bool = False,
     blind: bool | str = False,
@@ -407,10 +441,11 @@ def evaluate(
     cache: dict[int, tuple[int, float]] | None = None,
 ) -> dict[int, tuple[int, float]]:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
-    solved exactly when ``solving(info, solve, multi)``: ``multi`` how with more than two sides,
-    ``MULTI_SOLVERS``); {key: (deals, total reward)} for the seat's side (see the module
-    docstring). ``cpu_cap``: stop dealing after that many seconds of this thread's CPU (a safety
-    net on a far slower machine; the deals done so far count); ``chances``: the game-aware
+    solved exactly when ``solving(info, solve, multi, solve_deck)``: ``multi`` how with more than
+    two sides, ``MULTI_SOLVERS``; ``solve_deck`` the deck's last rounds dealt within the
+    solution); {key: (deals, total reward)} for the seat's side (see the module docstring).
+    ``cpu_cap``: stop dealing after that many seconds of this thread's CPU (a safety net on a
+    far slower machine; the deals done so far count); ``chances``: the game-aware
     reward (``Reward``); ``seconds``: stop dealing after that much wall time (``deals`` None:
     only then; at least one deal);
     ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
@@ -449,8 +484,9 @@ def evaluate(
         cache = {}
     sums = dict.fromkeys(keys, 0.0)
     reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
-    solver = _Solver(fast, reward, side) if solving(info, solve, multi) else None
-    maxn = solver is not None and fast.sides > 2 and multi == "maxn"
+    kind = solver_kind(info, solve, multi, solve_deck)
+    solver = None if kind is None else _Solver(fast, reward, side)
+    maxn = kind == "maxn"
     cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
     deadline = None if seconds is None else time.perf_counter() + seconds
     limit = deals if deals is not None else 1 << 62
@@ -521,6 +557,7 @@ def evaluate(
                 luck.setstate(start)
             apply_key(state, key, fast)
             if solver is not None:
+                solver.deck = state.deck
                 if maxn:
                     value = solver.rewards(
                         state.hands,

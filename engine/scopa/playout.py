@@ -41,6 +41,7 @@ __all__ = [
     "CARD_WORTH",
     "FastRules",
     "ValueCounts",
+    "deal_round",
     "greedy_move",
     "holds_one",
     "keeps_value_counts",
@@ -49,6 +50,7 @@ __all__ = [
     "random_smazzata",
     "table_sum",
     "totals",
+    "undeal_round",
     "value_counts",
 ]
 
@@ -348,7 +350,7 @@ def play_out(
         hand = hands[seat]
         if not hand:
             # Every hand is empty: deal three more each, the next to play first.
-            _deal_round(hands, deck, seat)
+            deal_round(hands, deck, seat)
         side = side_of[seat]
         if greedy and rnd() >= epsilon:
             # greedy_move, inlined: the hottest few lines of a search.
@@ -476,7 +478,7 @@ def _lookahead_out(
     while left:
         hand = hands[seat]
         if not hand:
-            _deal_round(hands, deck, seat)
+            deal_round(hands, deck, seat)
             if tally:
                 # The dealt cards move from the deck into the (empty) hands.
                 for held, dealt in zip(held_of, hands, strict=True):
@@ -672,7 +674,7 @@ def _reply_out(
     while left:
         hand = hands[seat]
         if not hand:
-            _deal_round(hands, deck, seat)
+            deal_round(hands, deck, seat)
         side = side_of[seat]
         after = seat + 1 if seat + 1 < n else 0
         if rnd() >= epsilon:
@@ -781,14 +783,25 @@ def value_counts(hands: Sequence[Sequence[int]], deck: Sequence[int]) -> ValueCo
     return remaining, held_of
 
 
-def _deal_round(hands: list[list[int]], deck: list[int], first: int) -> None:
-    """Every hand is empty: three more cards each from the deck's end, ``first`` served first."""
+def deal_round(hands: list[list[int]], deck: list[int], first: int) -> None:
+    """Every hand is empty: three more cards each from the deck's end, ``first`` served first
+    (``undeal_round`` puts them back)."""
     n = len(hands)
     for k in range(n):
         target = hands[(first + k) % n]
         target.append(deck.pop())
         target.append(deck.pop())
         target.append(deck.pop())
+
+
+def undeal_round(hands: list[list[int]], deck: list[int], first: int) -> None:
+    """Undo ``deal_round(hands, deck, first)``: every hand's cards back on the deck's end, in the
+    order they came off it (the hands hold the cards dealt, in the order dealt)."""
+    n = len(hands)
+    for k in range(n - 1, -1, -1):
+        hand = hands[(first + k) % n]
+        deck += reversed(hand)
+        hand.clear()
 
 
 def _random_plain(
@@ -814,7 +827,7 @@ def _random_plain(
     for _ in range(left):
         hand = hands[turn]
         if not hand:
-            _deal_round(hands, deck, turn)
+            deal_round(hands, deck, turn)
         sequence.append(hand.pop())
         turn = turn + 1 if turn + 1 < n else 0
     return _run_sequence(fast, sequence, table, captured, scope, last_taker, seat, rnd)

@@ -14,12 +14,14 @@ from engine.ai.hard import HardPlayer
 from engine.ai.ismcts import (
     CACHE_LIMIT,
     DEFAULT_WORK,
+    MAX_DEALS,
     WORK_OVERHEAD,
     capture_cache,
+    legal_keys,
     merge,
     run_part,
 )
-from engine.ai.pimc import halving_rounds
+from engine.ai.pimc import halving_rounds, solve_cost
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK
@@ -56,6 +58,24 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
     assert default.params.iterations is None
     fixed = HardPlayer(iterations=50)
     assert fixed.work is None and fixed.params.cpu_cap is None
+
+
+def test_a_position_solved_exactly_is_costed_as_a_solution() -> None:
+    """Scopa 2 players' fifth round: played out it gets the most deals; with ``solve_deck`` (the
+    deck dealt within the exact solution) each deal costs a solution of 12 cards."""
+    game = scopa.new_game(scopa.Rules(), seed=8)
+    rng = random.Random(8)
+    for _ in range(24):
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(rng.choice(game.view(seat).legal_moves))
+    seat = game.current_player
+    assert seat is not None
+    info = info_set(game.view(seat))
+    moves = len(legal_keys(info))
+    assert HardPlayer().budget(info).iterations == MAX_DEALS
+    solved = HardPlayer(solve_deck=True).budget(info).iterations
+    assert solved == DEFAULT_WORK // (moves * solve_cost(12))
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from engine.ai.pimc import (
     final_points,
     halving_rounds,
     solve_cost,
+    solver_kind,
     solving,
 )
 from engine.cards import parse_card
@@ -38,16 +39,17 @@ def _played(
     seat: int,
     card: int,
     capture: int,
+    deck: int = 0,
 ) -> tuple[list[list[int]], int, list[int], list[int], int, int]:
-    """The position after ``seat`` plays ``card`` taking ``capture`` (0: a throw), in new lists:
-    (hands, table, captured, scope, last taker, next seat)."""
+    """The position after ``seat`` plays ``card`` taking ``capture`` (0: a throw; ``deck`` cards
+    still to deal), in new lists: (hands, table, captured, scope, last taker, next seat)."""
     side = fast.side_of[seat]
     rest = [h.copy() for h in hands]
     rest[seat].remove(card)
     piles, sc = captured.copy(), scope.copy()
     if capture:
         piles[side] |= capture | 1 << card
-        if capture == table and sum(len(h) for h in hands) > 1:
+        if capture == table and sum(len(h) for h in hands) + deck > 1:
             sc[side] += 1
         after, taker = table ^ capture, side
     else:
@@ -63,9 +65,19 @@ def _brute(
     scope: list[int],
     last_taker: int,
     seat: int,
+    deck: Sequence[int] = (),
 ) -> int:
-    """Side 0's points minus side 1's with best play, by plain minimax (no pruning)."""
+    """Side 0's points minus side 1's with best play, by plain minimax (no pruning); with a
+    ``deck`` (dealt from its end, three cards a hand, the seat to play first) when the hands are
+    empty."""
     if not any(hands):
+        if deck:
+            n = len(hands)
+            dealt = [list(h) for h in hands]
+            for k in range(n):
+                dealt[(seat + k) % n] = list(reversed(deck[len(deck) - 3 * (k + 1) :][:3]))
+            deck = deck[: len(deck) - 3 * n]
+            return _brute(fast, dealt, table, captured, scope, last_taker, seat, deck)
         points = final_points(table, captured, scope, last_taker, fast)
         return points[0] - points[1]
     side = fast.side_of[seat]
@@ -73,8 +85,10 @@ def _brute(
     for card in list(hands[seat]):
         options = capture_masks(table, card) or [0]
         for capture in options:
-            after = _played(fast, hands, table, captured, scope, last_taker, seat, card, capture)
-            values.append(_brute(fast, *after))
+            after = _played(
+                fast, hands, table, captured, scope, last_taker, seat, card, capture, len(deck)
+            )
+            values.append(_brute(fast, *after, deck))
     return max(values) if side == 0 else min(values)
 
 
@@ -105,6 +119,31 @@ def test_the_endgame_solver_is_exact_minimax(players: int) -> None:
         got = solver.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9)
         assert got == expected
         assert other.value(hands, table, captured, [0, 0], 1, 0, left, -1e9, 1e9) == -expected
+
+
+@pytest.mark.parametrize("per", [1, 2, 3])
+def test_the_endgame_solver_deals_the_decks_last_round(per: int) -> None:
+    """Scopa 2 players' last two rounds: the solver deals the deck's round when the hands are
+    empty (each deal's deck order known) and gives plain minimax's value; it puts every card of
+    the hands and the deck back."""
+    fast = FastRules.of(scopa.Rules())
+    rng = random.Random(17 + per)
+    solver = _Solver(fast, _Diff.of, 0)
+    for trial in range(12):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        hands = [cards[4 : 4 + per], cards[4 + per : 4 + 2 * per]]
+        table = sum(1 << c for c in cards[:4])
+        deck = cards[4 + 2 * per : 10 + 2 * per]
+        rest = cards[10 + 2 * per :]
+        captured = [sum(1 << c for c in rest[::2]), sum(1 << c for c in rest[1::2])]
+        seat = trial % 2
+        expected = _brute(fast, hands, table, captured, [0, 0], 1, seat, deck)
+        solver.deck = list(deck)
+        left = 2 * per + 6
+        got = solver.value(hands, table, captured, [0, 0], 1, seat, left, -1e9, 1e9)
+        assert got == expected
+        assert solver.deck == deck and [len(h) for h in hands] == [per, per]
 
 
 class _Margin:
@@ -208,6 +247,30 @@ def test_three_sided_deals_are_solved_only_with_a_multi_solver() -> None:
     assert [solve_cost(n, "maxn") for n in range(2, 10)] == sorted(
         solve_cost(n, "maxn") for n in range(2, 10)
     )
+
+
+def test_the_decks_last_round_is_solved_only_with_solve_deck() -> None:
+    """Scopa 2 players' fifth round (6 cards in the deck): played out, unless ``solve_deck``
+    deals the deck within the exact solution; then deterministic, every move on every deal."""
+    game = scopa.new_game(scopa.Rules(), seed=8)
+    rng = random.Random(8)
+    for _ in range(24):  # four rounds of 3 cards to each of 2 players
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(rng.choice(game.view(seat).legal_moves))
+    seat = game.current_player
+    assert seat is not None
+    info = info_set(game.view(seat))
+    assert info.deck_count == 6 and info.left == 12
+    assert solver_kind(info, 11) is None and not solving(info, 11)
+    assert solver_kind(info, 11, deck=True) == "minimax"
+    assert solver_kind(info, 10, deck=True) is None  # 11 cards left after the move
+    assert solver_kind(info, 11, "maxn", deck=True) == "minimax"  # two sides
+    keys = legal_keys(info)
+    first = evaluate(info, keys, 6, 3, solve=11, solve_deck=True)
+    assert first == evaluate(info, keys, 6, 3, solve=11, solve_deck=True)
+    assert {v for v, _ in first.values()} == {6}
+    assert first != evaluate(info, keys, 6, 3, solve=11)
 
 
 def test_the_reward_counts_the_deal_the_points_and_the_game() -> None:
