@@ -6,7 +6,8 @@ playouts, exact endgame and reward) whose every deal is the true one, the other 
 the game rather than guessed. What it wins against a baseline bounds what better guessing (the
 determinization, the inference) could add to ``hard`` on those deals: a fair player that guessed
 every hand right would play as it does. With a deck (Scopa) it knows the deck's order too (the
-fast path deals as the engine does: three each from the deck's end, the first to play first).
+fast path deals as the engine does: three each from the deck's end, the first to play first),
+unless told the hands only (``knows="hands"``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from engine.scopa import ScopaView
 __all__ = ["Oracle"]
 
 
-# Whose hands the oracle is told: every other seat's (and the deck), the partner's only, or the
-# opponents' only (the rest dealt at random among the others, as a fair player would).
-KNOWS = ("all", "partner", "opponents")
+# Whose hands the oracle is told: every other seat's and the deck's order, every other seat's
+# with the deck dealt at random ("hands": in Scopa 2 players, what reading the opponent's hand
+# could give at best), the partner's only, or the opponents' only (the rest dealt at random
+# among the others, as a fair player would).
+KNOWS = ("all", "hands", "partner", "opponents")
 
 
 class _TrueDealer(Dealer):
@@ -38,11 +41,13 @@ class _TrueDealer(Dealer):
         hands: list[list[int]],
         deck: list[int],
         known: frozenset[int],
+        deck_known: bool,
     ) -> None:
         super().__init__(info, rng)
         self.hands = hands
         self.deck = deck
         self.known = known
+        self.deck_known = deck_known
         self.rest_rng = random.Random(rng.getrandbits(64))
 
     def deal(self) -> State:
@@ -64,13 +69,14 @@ class _TrueDealer(Dealer):
                 need = len(state.hands[other])
                 state.hands[other] = rest[:need]
                 del rest[:need]
-        state.deck = self.deck.copy() if len(self.known) == len(state.hands) - 1 else rest
+        state.deck = self.deck.copy() if self.deck_known else rest
         return state
 
 
 class Oracle:
-    """``hard`` with every hand known (``knows="all"``), or the partner's only, or the
-    opponents' only; ``see(game)`` before each ``choose``."""
+    """``hard`` with every hand known and the deck's order (``knows="all"``), every hand but not
+    the deck's order (``"hands"``), the partner's only, or the opponents' only; ``see(game)``
+    before each ``choose``."""
 
     name = "oracle"
 
@@ -100,11 +106,14 @@ class Oracle:
         known = frozenset(
             s
             for s in range(n)
-            if s != me and (self.knows == "all" or (s == partner) == (self.knows == "partner"))
+            if s != me
+            and (self.knows in ("all", "hands") or (s == partner) == (self.knows == "partner"))
         )
+        # The deck's order is told with every hand, unless told the hands only.
+        deck_known = len(known) == n - 1 and self.knows != "hands"
 
         def dealer(info: InfoSet, rng: random.Random) -> Dealer:
-            return _TrueDealer(info, rng, hands, list(game._deck), known)
+            return _TrueDealer(info, rng, hands, list(game._deck), known, deck_known)
 
         pimc.Dealer = dealer  # type: ignore[misc,assignment]
         try:

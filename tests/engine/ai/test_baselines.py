@@ -105,10 +105,18 @@ def test_the_oracle_plays_the_true_cards(game: str, seats: int) -> None:
     assert len(result.move_cpu) > 0
 
 
-@pytest.mark.parametrize("knows", ["partner", "opponents"])
-def test_the_oracle_told_some_hands_deals_the_rest_at_random(knows: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "seats", "knows"),
+    [("scopone", 4, "partner"), ("scopone", 4, "opponents"), ("scopa", 2, "hands")],
+)
+def test_the_oracle_told_some_cards_deals_the_rest_at_random(
+    game: str, seats: int, knows: str
+) -> None:
+    """Told the partner's hand, the opponents', or every hand but not the deck's order (Scopa 2
+    players: the opponent's hand only): the other cards dealt at random, still checked to be the
+    cards the seat has not seen."""
     options = (("iterations", 8), ("knows", knows))
-    job = vs_baselines.Job("scopone", 4, 7, 1, "oracle", options, "greedy", True)
+    job = vs_baselines.Job(game, seats, 7, 1, "oracle", options, "greedy", True)
     assert len(vs_baselines.play(job).move_cpu) > 0
 
 
