@@ -27,6 +27,8 @@ from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK
 from engine.scopa.playout import FastRules, play_out
 
+from ..scopa.helpers import played_at_random
+
 
 def a_view(seed: int = 4, variant: str = "scopone") -> scopa.ScopaView:
     game = scopa.new_game(scopa.Rules(variant=variant), seed=seed)
@@ -63,12 +65,7 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
 def test_a_position_solved_exactly_is_costed_as_a_solution() -> None:
     """Scopa 2 players' fifth round: played out it gets the most deals; with ``solve_deck`` (the
     deck dealt within the exact solution) each deal costs a solution of 12 cards."""
-    game = scopa.new_game(scopa.Rules(), seed=8)
-    rng = random.Random(8)
-    for _ in range(24):
-        seat = game.current_player
-        assert seat is not None
-        game = game.play(rng.choice(game.view(seat).legal_moves))
+    game = played_at_random(scopa.Rules(), 8, 24)
     seat = game.current_player
     assert seat is not None
     info = info_set(game.view(seat))

@@ -28,6 +28,8 @@ from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, holds_one, play_out
 
+from ..scopa.helpers import played_at_random
+
 
 def _played(
     fast: FastRules,
@@ -219,13 +221,8 @@ def test_the_three_sided_solvers_are_exact_max_n_and_paranoid_minimax(paranoid: 
 
 
 def _last_round_of_scopa_3() -> scopa.Game:
-    game = scopa.new_game(scopa.Rules(players=3), seed=21)
-    rng = random.Random(21)
-    for _ in range(27):  # the first three rounds of 3 cards to each of 3 players
-        seat = game.current_player
-        assert seat is not None
-        game = game.play(rng.choice(game.view(seat).legal_moves))
-    return game
+    # The first three rounds of 3 cards to each of 3 players.
+    return played_at_random(scopa.Rules(players=3), 21, 27)
 
 
 def test_three_sided_deals_are_solved_only_with_a_multi_solver() -> None:
@@ -252,12 +249,7 @@ def test_three_sided_deals_are_solved_only_with_a_multi_solver() -> None:
 def test_the_decks_last_round_is_solved_only_with_solve_deck() -> None:
     """Scopa 2 players' fifth round (6 cards in the deck): played out, unless ``solve_deck``
     deals the deck within the exact solution; then deterministic, every move on every deal."""
-    game = scopa.new_game(scopa.Rules(), seed=8)
-    rng = random.Random(8)
-    for _ in range(24):  # four rounds of 3 cards to each of 2 players
-        seat = game.current_player
-        assert seat is not None
-        game = game.play(rng.choice(game.view(seat).legal_moves))
+    game = played_at_random(scopa.Rules(), 8, 24)  # four rounds of 3 cards each
     seat = game.current_player
     assert seat is not None
     info = info_set(game.view(seat))

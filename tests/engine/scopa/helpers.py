@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine import scopa
 from engine.cards import italian_deck, parse_cards
 
@@ -64,3 +66,14 @@ def position(
 
 def cards(text: str) -> frozenset[object]:
     return frozenset(parse_cards(text))
+
+
+def played_at_random(rules: scopa.Rules, seed: int, moves: int) -> scopa.Game:
+    """A new game (``seed``) after ``moves`` legal moves drawn at random (``seed`` again)."""
+    game = scopa.new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = game.current_player
+        assert seat is not None
+        game = game.play(rng.choice(game.view(seat).legal_moves))
+    return game
