@@ -16,7 +16,8 @@ denari, primiera cards; ``hard`` makes the other side's seats blind to the hands
 ``blind="opponents"`` with ``odds``: they fear a sum by the chance that the next hand holds its
 value, as a player who cannot see the cards does), a random move now and then (``epsilon``: ``hard``
 uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and tied more), the random
-draws coming from the search's seed so a search is reproducible. With no deck left, the last cards
+draws coming from the search's seed so a search is reproducible. With no deck left (or with
+``solve_deck`` through the deck's last round, its order known as the hands are), the last cards
 (``solve``) are played exactly instead, every hand of the deal known: alpha-beta minimax over the
 reward with two sides, and with three (Scopa 3 players) as ``multi`` says, max-n (every side for its
 own reward) for ``hard``. A move's value is the mean over the deals of the reward of its smazzata,
