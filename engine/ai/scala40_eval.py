@@ -10,8 +10,9 @@ choosing the split of least **cost**, in units of "cards still to find":
 
 * a complete meld costs nothing;
 * a partial meld costs ``1 + OUTS_WEIGHT / outs``, where ``outs`` is how many copies of the cards
-  that would complete it are still unseen (not in the hand, not on the table, not the pozzo's
-  top): a partial that nothing can complete costs as much as two lone cards;
+  that would complete it are still unseen (not in the hand, not on the table, not in the pozzo,
+  whose every card was seen when discarded): a partial that nothing can complete costs as much
+  as two lone cards;
 * a lone card costs ``LONE`` (it needs two more cards), nothing once opened when it fits a meld
   on the table (it will be attached);
 * every card outside a complete meld adds ``danger x its penalty``: what it would cost if someone
@@ -134,8 +135,9 @@ class HandEvaluator:
         for meld in view.melds:
             for card in meld.cards:
                 seen[card_code(card)] += 1
-        if view.pile_top is not None:
-            seen[card_code(view.pile_top)] += 1
+        # The pozzo: every card in it was seen when discarded, not only its top.
+        for card in view.pile:
+            seen[card_code(card)] += 1
         codes = [s * 16 + p for s in range(len(SUITS)) for p in range(1, 14)]
         self.unseen = {code: max(0, 2 - seen[code]) for code in codes}
         self.fits: frozenset[int] = frozenset()

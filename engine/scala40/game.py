@@ -308,6 +308,7 @@ class Game:
             last_hand=self.last_hand,
             is_over=self.is_over,
             winner=self.winner,
+            pile=tuple(self._s.pile),
         )
 
     def to_dict(self) -> dict[str, Any]:

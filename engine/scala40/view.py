@@ -21,7 +21,8 @@ class Scala40View:
     move; ``pile_card_taken`` is the card the player to move took from the pozzo this turn (all
     saw it); ``must_open`` says that player must now open using it, ``must_use`` that the next
     move must lay it (docs/rules.md "a player who takes it must use it"); ``closing_allowed`` is
-    False in the first round of a hand.
+    False in the first round of a hand; ``pile`` is the whole pozzo (public: each card was seen
+    when discarded).
     """
 
     seat: int | None
@@ -53,6 +54,9 @@ class Scala40View:
     last_hand: HandResult | None
     is_over: bool
     winner: int | None
+    # The whole pozzo, bottom to top (the last is ``pile_top``): every card in it was seen face
+    # up when it was discarded, so a player who remembers knows them all.
+    pile: tuple[Card, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: cards as strings, melds as ``{"owner", "cards"}``."""
@@ -89,6 +93,7 @@ class Scala40View:
             "last_hand": None if self.last_hand is None else self.last_hand.to_dict(),
             "is_over": self.is_over,
             "winner": self.winner,
+            "pile": [str(card) for card in self.pile],
         }
 
 

@@ -146,6 +146,27 @@ def test_a_partial_nothing_can_complete_is_worth_two_lone_cards() -> None:
     )
 
 
+def test_the_cards_buried_in_the_pozzo_count_as_seen() -> None:
+    # Both 6D were discarded and lie under the pozzo's top (every player saw them go down):
+    # 5D 7D waits for nothing, as if they were on the table.
+    game = position(
+        ["5D 7D KB 2S 3C", *OTHERS],
+        pile="6D 6D KC",
+        opened=[False, True, False, False],
+        phase="meld",
+    )
+    view = game.view(0)
+    # (The second deck's copy reads "6D'".)
+    assert [str(c).rstrip("'") for c in view.pile] == ["6D", "6D", "KC"]
+    assert view.pile[-1] == view.pile_top
+    assert view.to_dict()["pile"] == [str(c) for c in view.pile]
+    evaluator = HandEvaluator(view)
+    assert evaluator.unseen[card_code(parse_cards("6D")[0])] == 0
+    assert evaluator.cost(parse_cards("5D 7D")) == pytest.approx(
+        evaluator.cost(parse_cards("5D 7B"))
+    )
+
+
 def test_it_takes_the_pozzo_whenever_it_is_offered() -> None:
     game = position(
         ["5S 9C 9D KB 2D", *OTHERS],

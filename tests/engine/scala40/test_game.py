@@ -616,7 +616,8 @@ def test_errors() -> None:
 
 def test_views() -> None:
     # docs/rules.md: "A player sees only their own hand; the public view shows table, melds, pile
-    # top, counts of cards in hands and stock ..., whose turn it is, and the scores."
+    # top (in Scala 40 the whole discard pile ...), counts of cards in hands and stock ..., whose
+    # turn it is, and the scores."
     game = position(
         [HAND_48, "KB 2C", "QB", "JB"], pile="7S", melds=[(1, "QD KD AD")], scores=[3, 5, 7, 9]
     )
@@ -627,6 +628,7 @@ def test_views() -> None:
     assert mine.scores == (3, 5, 7, 9) and mine.eliminated == (False,) * 4
     assert mine.phase is Phase.DRAW and mine.current_player == 0
     assert str(mine.pile_top) == "7S" and mine.stock_count == game.stock_count
+    assert [str(c) for c in mine.pile] == ["7S"]
     assert [str(meld) for meld in mine.melds] == ["QD KD AD"]
     theirs = game.view(1)
     assert [str(c) for c in theirs.hand] == ["2C", "KB"] and theirs.legal_moves == ()
