@@ -52,6 +52,11 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:  # the child: becomes the player's program
             try:
+                # A shell runs a foreground program with the default signal dispositions: undo
+                # an ignored SIGINT / SIGQUIT inherited from a test run started in the background
+                # (a non-interactive shell's `&` ignores both), or Ctrl-C would do nothing.
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.signal(signal.SIGQUIT, signal.SIG_DFL)
                 os.chdir(cwd)
                 os.execve(sys.executable, [sys.executable, "-m", "bot", *args], env)
             finally:
