@@ -1159,10 +1159,13 @@ class FakeBotApi:
         feedback: bool = True,
         post: bool = True,
         message_first: bool = True,
+        held: list[JSON] | None = None,
     ) -> StoredMessage | None:
         """``sender`` taps result ``result_id`` of the answer to ``query_id``: its message is
         posted in ``chat`` as theirs "via @bot" (``post``), and with inline feedback on the bot
-        gets a ``chosen_inline_result`` (``feedback``), after the message or before it."""
+        gets a ``chosen_inline_result`` (``feedback``), after the message or before it. With
+        ``held`` only the first update goes now; the second is put in ``held`` for the test to
+        push later (``push_update``), as when the bot stops between the two."""
         found = [r for r in self.inline_results(query_id) if r.get("id") == result_id]
         if len(found) != 1:
             raise AssertionError(f"no result {result_id!r} in the answer to {query_id}")
@@ -1197,6 +1200,9 @@ class FakeBotApi:
             updates.insert(where, {"chosen_inline_result": chosen})
         if not post:
             self._forget_message(chat["id"], stored.message_id)
+        if held is not None:
+            held.extend(updates[1:])
+            updates = updates[:1]
         for update in updates:
             self.push_update(update)
         return stored if post else None

@@ -110,6 +110,32 @@ async def test_a_result_offered_before_a_restart_still_plays_after_it(
         assert await version_of(tavolo, table_id) == before + 1
 
 
+@pytest.mark.parametrize("message_first", [False, True], ids=["feedback-first", "message-first"])
+async def test_a_restart_between_the_two_updates_of_one_choice_shows_no_warning(
+    api: FakeBotApi, tmp_path: Path, message_first: bool
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        table_id = await open_table(tavolo)
+        player, query_id, result_id = await offered_move(tavolo, table_id)
+        before = await version_of(tavolo, table_id)
+        held: list[JSON] = []
+        posted = api.choose_inline_result(
+            player, query_id, result_id, chat=GROUP, message_first=message_first, held=held
+        )
+        assert posted is not None and len(held) == 1
+        for _ in range(200):  # bounded: the first update makes the move
+            await api.wait_idle(quiet=0.05)
+            if await version_of(tavolo, table_id) != before:
+                break
+        assert await version_of(tavolo, table_id) == before + 1
+        await tavolo.restart()  # the process stops before the choice's second update
+        api.push_update(held[0])
+        await api.wait_for(lambda: gone(api, posted), what="the posted move cleared")
+        await api.wait_idle()
+        assert await version_of(tavolo, table_id) == before + 1
+        assert not [m for m in api.bot_messages(GROUP["id"]) if (m.text or "").startswith("⚠️")]
+
+
 async def test_a_result_of_an_old_version_is_still_refused_after_a_restart(
     api: FakeBotApi, tmp_path: Path
 ) -> None:

@@ -159,6 +159,10 @@ class InlineBase:
         # user (forged, or offered before a restart) makes no move.
         self._offered_ids: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
         self._handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
+        # Per user: the result ids whose move was made, kept across a restart with the offered
+        # ones, so the second update of one choice (its posted message after its feedback)
+        # coming after a restart is known as handled, not refused as stale.
+        self._made: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
         # Inline feedback seen (chosen_inline_result updates come): moves wait for it, and
         # posted messages that came first wait here, per user, for their result.
         self._feedback = False
@@ -306,7 +310,13 @@ class InlineBase:
         """Put the user's latest offered results in the adapter state (for a restart)."""
         ids = list(self._offered_ids.get(user_id, {}))[-OFFER_KEPT:]
         texts = [[t, r] for t, r in self._offered.get(user_id, {}).items() if r][-OFFER_KEPT:]
-        value = {"until": self._delivery.clock() + OFFER_TTL, "ids": ids, "texts": texts}
+        made = list(self._made.get(user_id, {}))[-OFFER_KEPT:]
+        value = {
+            "until": self._delivery.clock() + OFFER_TTL,
+            "ids": ids,
+            "texts": texts,
+            "made": made,
+        }
         try:
             await self._delivery.book.state.state_put(
                 value, platform=PLATFORM, kind=OFFERED, scope=str(user_id)
@@ -334,6 +344,10 @@ class InlineBase:
         for result_id in found.get("ids") or ():
             if isinstance(result_id, str) and result_id not in offered:
                 self._remember(offered, result_id, None)
+        made: OrderedDict[str, None] = self._per_user(self._made, user_id)
+        for result_id in found.get("made") or ():
+            if isinstance(result_id, str) and result_id not in made:
+                self._remember(made, result_id, None)
         texts: dict[str, str] = {}
         for pair in found.get("texts") or ():
             if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):

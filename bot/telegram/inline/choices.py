@@ -126,7 +126,12 @@ class InlineChoices(InlineBase):
         memory: OrderedDict[str, Handled] = self._per_user(self._handled, user.id)
         handled = memory.get(result_id)
         if handled is None:
-            handled = Handled(await self._choose(user, result_id))
+            if result_id in self._per_user(self._made, user.id):
+                # Made before a restart: this is its other update (or a second tap on it,
+                # which in one process changes nothing either).
+                handled = Handled(Choice("move"))
+            else:
+                handled = Handled(await self._choose(user, result_id))
             self._remember(memory, result_id, handled)
         return handled
 
@@ -160,6 +165,8 @@ class InlineChoices(InlineBase):
         # A move made inline: the player's next tables are played inline too.
         await self._set_wish(user.id, "inline")
         await self._delivery.deliver(result, origin=None)
+        self._remember(self._per_user(self._made, user.id), result_id, None)
+        await self._keep_offered(user.id)
         return Choice("move")
 
     async def _indexed_move(
