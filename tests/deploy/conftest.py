@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.conftest import PG_ENV, _reset_postgres
+from tests.store.conftest import PG_ENV, _reset_postgres, worker_pg_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    url = os.environ.get(PG_ENV)
+    url = worker_pg_url()
     if not url:
         if os.environ.get("CI"):
             pytest.fail(f"CI is set but {PG_ENV} is not: the multi-process tests cannot run")

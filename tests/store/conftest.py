@@ -1,9 +1,11 @@
 """Database fixtures: every store/service test runs on SQLite (a temporary file) and, when
 ``TAVOLO_TEST_PG_URL`` is set (``.ci/run`` sets it), on PostgreSQL too. With ``CI`` set and no
-PostgreSQL URL the PostgreSQL cases fail instead of being skipped."""
+PostgreSQL URL the PostgreSQL cases fail instead of being skipped. Under pytest-xdist each worker
+has a database of its own on that server (``tavolo_test_gw1``, ...), created on first use."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +15,38 @@ import pytest
 PG_ENV = "TAVOLO_TEST_PG_URL"
 
 store_urls = ["sqlite", "postgresql"]
+
+
+def worker_pg_url() -> str | None:
+    """The PostgreSQL URL for this test process: ``TAVOLO_TEST_PG_URL`` itself, or under
+    pytest-xdist a database of the worker's own beside it (the tests wipe their schema)."""
+    url = os.environ.get(PG_ENV)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    return _worker_database(url, worker)
+
+
+@functools.cache
+def _worker_database(url: str, worker: str) -> str:
+    import asyncio
+
+    import asyncpg
+
+    base, _, name = url.rpartition("/")
+    own = f"{name}_{worker}"
+
+    async def create() -> None:
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            found = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", own)
+            if not found:
+                await conn.execute(f'CREATE DATABASE "{own}"')
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    return f"{base}/{own}"
 
 
 def _reset_postgres(url: str) -> None:
@@ -37,7 +71,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'tavolo.sqlite3'}"
         return
-    url = os.environ.get(PG_ENV)
+    url = worker_pg_url()
     if not url:
         if os.environ.get("CI"):
             pytest.fail(f"CI is set but {PG_ENV} is not: PostgreSQL tests cannot run")
