@@ -151,6 +151,8 @@ FLOOD_COUNTED = frozenset(
         "editMessageMedia",
         "editMessageReplyMarkup",
         "deleteMessage",
+        # Several messages of one chat in one call: one call against the limits.
+        "deleteMessages",
     }
 )
 
