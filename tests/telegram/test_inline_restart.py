@@ -58,6 +58,16 @@ async def offered_move(tavolo: Tavolo, table_id: int) -> tuple[JSON, str, str]:
     return player, query_id, moves[0]["id"]
 
 
+async def moved_on(tavolo: Tavolo, table_id: int, before: int) -> int:
+    """The table's version once a move changed it from ``before`` (bounded wait)."""
+    for _ in range(200):
+        await tavolo.api.wait_idle(quiet=0.05)
+        now = await version_of(tavolo, table_id)
+        if now != before:
+            return now
+    return before
+
+
 def shows_newer(api: FakeBotApi, table_id: int, version: int) -> bool:
     """A table message in the group shows a version newer than ``version``."""
     return any(
@@ -95,11 +105,7 @@ async def test_a_result_offered_before_a_restart_still_plays_after_it(
             message_first=mode.message_first,
         )
         await api.wait_for(lambda: api.calls("sendMessage", chat_id=GROUP["id"]), what="a post")
-        for _ in range(200):  # bounded
-            await api.wait_idle(quiet=0.05)
-            if await version_of(tavolo, table_id) != before:
-                break
-        assert await version_of(tavolo, table_id) == before + 1
+        assert await moved_on(tavolo, table_id, before) == before + 1
         if posted is not None:
             # the posted move is cleared, and says no warning
             await api.wait_for(lambda: gone(api, posted), what="the posted move cleared")
@@ -123,11 +129,7 @@ async def test_a_restart_between_the_two_updates_of_one_choice_shows_no_warning(
             player, query_id, result_id, chat=GROUP, message_first=message_first, held=held
         )
         assert posted is not None and len(held) == 1
-        for _ in range(200):  # bounded: the first update makes the move
-            await api.wait_idle(quiet=0.05)
-            if await version_of(tavolo, table_id) != before:
-                break
-        assert await version_of(tavolo, table_id) == before + 1
+        assert await moved_on(tavolo, table_id, before) == before + 1
         await tavolo.restart()  # the process stops before the choice's second update
         api.push_update(held[0])
         await api.wait_for(lambda: gone(api, posted), what="the posted move cleared")
