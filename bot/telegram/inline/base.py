@@ -13,7 +13,7 @@ import contextlib
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -158,11 +158,9 @@ class InlineBase:
         # Per user: the result ids offered lately. A chosen result the bot never offered that
         # user (forged, or offered before a restart) makes no move.
         self._offered_ids: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
+        # Per user: the results handled; those whose move was made are kept across a restart
+        # with the offered ones (``_keep_offered``).
         self._handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
-        # Per user: the result ids whose move was made, kept across a restart with the offered
-        # ones, so the second update of one choice (its posted message after its feedback)
-        # coming after a restart is known as handled, not refused as stale.
-        self._made: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
         # Inline feedback seen (chosen_inline_result updates come): moves wait for it, and
         # posted messages that came first wait here, per user, for their result.
         self._feedback = False
@@ -310,7 +308,8 @@ class InlineBase:
         """Put the user's latest offered results in the adapter state (for a restart)."""
         ids = list(self._offered_ids.get(user_id, {}))[-OFFER_KEPT:]
         texts = [[t, r] for t, r in self._offered.get(user_id, {}).items() if r][-OFFER_KEPT:]
-        made = list(self._made.get(user_id, {}))[-OFFER_KEPT:]
+        handled: Mapping[str, Handled] = self._handled.get(user_id, {})
+        made = [r for r, h in handled.items() if h.choice.kind == "move"][-OFFER_KEPT:]
         value = {
             "until": self._delivery.clock() + OFFER_TTL,
             "ids": ids,
@@ -344,10 +343,13 @@ class InlineBase:
         for result_id in found.get("ids") or ():
             if isinstance(result_id, str) and result_id not in offered:
                 self._remember(offered, result_id, None)
-        made: OrderedDict[str, None] = self._per_user(self._made, user_id)
+        # A result whose move was made before the restart: its other update (the posted message
+        # after its feedback, or the reverse) or a second tap on it changes nothing, as within
+        # one process, and is not refused as stale.
+        handled: OrderedDict[str, Handled] = self._per_user(self._handled, user_id)
         for result_id in found.get("made") or ():
-            if isinstance(result_id, str) and result_id not in made:
-                self._remember(made, result_id, None)
+            if isinstance(result_id, str) and result_id not in handled:
+                self._remember(handled, result_id, Handled(Choice("move")))
         texts: dict[str, str] = {}
         for pair in found.get("texts") or ():
             if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):

@@ -126,13 +126,10 @@ class InlineChoices(InlineBase):
         memory: OrderedDict[str, Handled] = self._per_user(self._handled, user.id)
         handled = memory.get(result_id)
         if handled is None:
-            if result_id in self._per_user(self._made, user.id):
-                # Made before a restart: this is its other update (or a second tap on it,
-                # which in one process changes nothing either).
-                handled = Handled(Choice("move"))
-            else:
-                handled = Handled(await self._choose(user, result_id))
+            handled = Handled(await self._choose(user, result_id))
             self._remember(memory, result_id, handled)
+            if handled.choice.kind == "move":
+                await self._keep_offered(user.id)  # known as made after a restart too
         return handled
 
     async def _choose(self, user: User, result_id: str) -> Choice:
@@ -165,8 +162,6 @@ class InlineChoices(InlineBase):
         # A move made inline: the player's next tables are played inline too.
         await self._set_wish(user.id, "inline")
         await self._delivery.deliver(result, origin=None)
-        self._remember(self._per_user(self._made, user.id), result_id, None)
-        await self._keep_offered(user.id)
         return Choice("move")
 
     async def _indexed_move(
