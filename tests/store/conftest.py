@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,43 +28,42 @@ def worker_pg_url() -> str | None:
     return _worker_database(url, worker)
 
 
-@functools.cache
-def _worker_database(url: str, worker: str) -> str:
+def _on_postgres(url: str, work: Callable[[Any], Awaitable[None]]) -> None:
+    """Run ``work(connection)`` on the database of the SQLAlchemy URL ``url`` (asyncpg)."""
     import asyncio
 
     import asyncpg
 
-    base, _, name = url.rpartition("/")
-    own = f"{name}_{worker}"
-
-    async def create() -> None:
+    async def run() -> None:
         conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
         try:
-            found = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", own)
-            if not found:
-                await conn.execute(f'CREATE DATABASE "{own}"')
+            await work(conn)
         finally:
             await conn.close()
 
-    asyncio.run(create())
+    asyncio.run(run())
+
+
+@functools.cache
+def _worker_database(url: str, worker: str) -> str:
+    base, _, name = url.rpartition("/")
+    own = f"{name}_{worker}"
+
+    async def create(conn: Any) -> None:
+        if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", own):
+            await conn.execute(f'CREATE DATABASE "{own}"')
+
+    _on_postgres(url, create)
     return f"{base}/{own}"
 
 
 def _reset_postgres(url: str) -> None:
     """A clean public schema, so each test starts from an empty database."""
-    import asyncio
 
-    import asyncpg
+    async def reset(conn: Any) -> None:
+        await conn.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;")
 
-    async def reset() -> None:
-        dsn = url.replace("postgresql+asyncpg://", "postgresql://")
-        conn = await asyncpg.connect(dsn)
-        try:
-            await conn.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;")
-        finally:
-            await conn.close()
-
-    asyncio.run(reset())
+    _on_postgres(url, reset)
 
 
 @pytest.fixture(params=store_urls)
