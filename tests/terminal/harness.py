@@ -43,6 +43,14 @@ def environment(home: Path, lang: str, **extra: str) -> dict[str, str]:
     return env
 
 
+def as_foreground() -> None:
+    """In a child about to run the player's program: the default SIGINT and SIGQUIT, as a shell
+    gives its foreground program. A test run started in the background (a non-interactive
+    shell's `&`) ignores both, and its children would inherit that: Ctrl-C would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 class Terminal:
     """``python -m bot ARGS`` on a pty of ``columns`` x ``rows``."""
 
@@ -52,11 +60,7 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:  # the child: becomes the player's program
             try:
-                # A shell runs a foreground program with the default signal dispositions: undo
-                # an ignored SIGINT / SIGQUIT inherited from a test run started in the background
-                # (a non-interactive shell's `&` ignores both), or Ctrl-C would do nothing.
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
-                signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+                as_foreground()
                 os.chdir(cwd)
                 os.execve(sys.executable, [sys.executable, "-m", "bot", *args], env)
             finally:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.terminal.harness import as_foreground
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -162,9 +164,7 @@ def test_ctrl_c_leaves_at_once_and_says_the_game_is_saved(tmp_path: Path) -> Non
         text=True,
         env=env,
         cwd=tmp_path,
-        # As a shell's foreground program: SIGINT not ignored, even when this test run was
-        # started in the background (a non-interactive shell's `&` ignores it).
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=as_foreground,  # Ctrl-C works even in a test run started in the background
     )
     assert process.stdout is not None and process.stdin is not None
     seen = ""
