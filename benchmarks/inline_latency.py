@@ -11,7 +11,10 @@ buttons carry the version). Prints, over every move of every group:
 * tap a result -> the table in the group showing the move: p50/p95/p99 and the worst;
 * moves per minute per group (each group plays as fast as the table lets it, or with
   ``--think`` seconds before each tap, as people do), the requests
-  naming the group per move, the 429s the limits gave, and posted "via @bot" moves left.
+  naming the group per move, the 429s the limits gave, and posted "via @bot" moves left;
+* what the wait for the group's budget costs in clutter: how long each posted move stayed in the
+  group before the bot deleted it (sampled every quarter second), and how many messages a group
+  showed at a time.
 
     python benchmarks/inline_latency.py [--groups 3] [--moves 40] [--think 0] [--seed 1]
 """
@@ -61,6 +64,39 @@ def table_version_shown(api: FakeBotApi, chat_id: int, table_id: int) -> int:
 
 def shows_newer(api: FakeBotApi, chat_id: int, table_id: int, version: int) -> bool:
     return table_version_shown(api, chat_id, table_id) > version
+
+
+SAMPLE_EVERY = 0.25  # seconds between two looks at the groups' messages
+
+
+class Clutter:
+    """What the groups show while they play: each posted move's first and last sighting, and
+    the messages per group at each look."""
+
+    def __init__(self, api: FakeBotApi, groups: list[int]) -> None:
+        self.api = api
+        self.groups = groups
+        self.seen: dict[tuple[int, int], list[float]] = {}
+        self.counts: list[int] = []
+
+    def look(self) -> None:
+        now = time.perf_counter()
+        for chat_id in self.groups:
+            self.counts.append(len(self.api.chat_messages(chat_id)))
+            for message in self.api.via_bot_messages(chat_id):
+                key = (chat_id, message.message_id)
+                self.seen.setdefault(key, [now, now])[1] = now
+
+    async def watch(self, stop: asyncio.Event) -> None:
+        for _ in range(1_000_000):  # bounded: the play ends long before
+            self.look()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), SAMPLE_EVERY)
+            if stop.is_set():
+                return
+
+    def stays(self) -> list[float]:
+        return [last - first for first, last in self.seen.values()]
 
 
 def percentiles(values: list[float]) -> str:
@@ -162,6 +198,9 @@ async def main() -> None:
                 answers: list[float] = []
                 shown: list[float] = []
                 rng = random.Random(args.seed)
+                clutter = Clutter(api, [g["id"] for g in groups])
+                stop = asyncio.Event()
+                watching = asyncio.create_task(clutter.watch(stop))
                 played = await asyncio.gather(
                     *(
                         play_group(
@@ -178,6 +217,8 @@ async def main() -> None:
                         for g, p, t in zip(groups, players, tables, strict=True)
                     )
                 )
+                stop.set()
+                await watching
                 ids = {g["id"] for g in groups}
                 total = sum(m for m, _ in played)
                 rates = [m / (s / 60) for m, s in played if s > 0]
@@ -216,6 +257,15 @@ async def main() -> None:
                 print(
                     f"  posted 'via @bot' moves left at the last move: {left}, all cleared "
                     f"{cleared:.1f} s later (left then: {still})"
+                )
+                print(
+                    f"  a posted move in the group until deleted (during the moves): "
+                    f"{percentiles(clutter.stays())}"
+                )
+                counts = sorted(clutter.counts)
+                print(
+                    f"  messages in a group at a time: median {statistics.median(counts):g}, "
+                    f"p95 {counts[int(0.95 * (len(counts) - 1))]}, max {counts[-1]}"
                 )
                 print(f"  load average (1 min): {os.getloadavg()[0]:.1f}")
 
