@@ -223,6 +223,41 @@ async def test_deletions_held_go_once_the_hold_is_over(
         assert len(batches) == 1 and posted.message_id in batches[0].params["message_ids"]
 
 
+async def test_deletions_soon_after_one_another_wait_and_go_together(
+    api: FakeBotApi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with Tavolo(api, tmp_path / "t.sqlite3", rate_limiter=PacedRateLimiter) as tavolo:
+        table_id = await open_table(tavolo)
+        # The window has room; only the gap since the chat's last deletion call holds them.
+        monkeypatch.setattr(sweeper, "RESERVE", 1)
+        monkeypatch.setattr(sweeper, "GAP", 0.0)
+        monkeypatch.setattr(sweeper, "HOLD", 1000.0)
+        monkeypatch.setattr(sweeper, "FORCE", 1000.0)
+        monkeypatch.setattr(sweeper, "LOOK_AGAIN", 0.1)
+        marked = len(api.calls("deleteMessages"))
+        posted: list[StoredMessage] = []
+        for _ in range(3):
+            before = await version_of(tavolo, table_id)
+            player, query_id, result_id = await offered_move(tavolo, table_id)
+            message = api.choose_inline_result(player, query_id, result_id, chat=GROUP)
+            assert message is not None
+            posted.append(message)
+            await api.wait_for(
+                partial(shows_newer, api, table_id, before), what="the table showing the move"
+            )
+            if len(posted) == 1:  # the first goes at once; the next ones come soon after it
+                await api.wait_for(lambda: gone(api, posted[0]), what="the first move cleared")
+                monkeypatch.setattr(sweeper, "GAP", 1000.0)
+        await api.wait_idle(quiet=0.3)
+        assert not gone(api, posted[1]) and not gone(api, posted[2])
+        assert len(api.calls("deleteMessages")[marked:]) == 1
+        monkeypatch.setattr(sweeper, "GAP", 0.0)  # the gap is over: the rest go, in one call
+        await api.wait_for(lambda: all(gone(api, m) for m in posted), what="the moves cleared")
+        batches = api.calls("deleteMessages")[marked:]
+        assert len(batches) == 2
+        assert {posted[1].message_id, posted[2].message_id} <= set(batches[1].params["message_ids"])
+
+
 async def test_the_limiter_says_how_much_of_a_group_window_is_free() -> None:
     now = [100.0]
     limiter = PacedRateLimiter(group_rate=3, group_period=10.0, clock=lambda: now[0])

@@ -3,12 +3,14 @@ queued per chat and sent in as few ``deleteMessages`` calls as the group's budge
 
 A group allows the bot about 20 requests a minute, deletions included, and what the players wait
 for is the table showing their move. So a chat's deletions go at once only while its window
-(``bot.telegram.limiter.PacedRateLimiter.group_room``) has ``RESERVE`` calls free and no call
-waits for it; else they wait, gathering more, and go in one call (at most ``MAX_IDS`` ids, the
-Bot API's limit) as soon as that holds, or after ``HOLD`` seconds when at least one call is
-free and nothing waits, or after ``FORCE`` seconds in any case (a group at the limit for a
-while still gets its chat cleared). A busy group thus pays about one request per move (the
-table) instead of two. With another limiter (or none) they go at once.
+(``bot.telegram.limiter.PacedRateLimiter.group_room``) has ``RESERVE`` calls free, no call waits
+for it and the chat's last deletion call is ``GAP`` seconds old; else they wait, gathering more,
+and go in one call (at most ``MAX_IDS`` ids, the Bot API's limit) as soon as that holds, or
+after ``HOLD`` seconds when ``HOLD_ROOM`` calls are free and nothing waits, or after ``FORCE``
+seconds when two are free, or after twice ``FORCE`` in any case (a group at the limit for a
+while still gets its chat cleared). A busy group thus pays little more than one request per move
+(the table) and keeps room for the next table: its posted moves stay a little longer instead
+(``benchmarks/inline_latency.py`` measures both). With another limiter (or none) they go at once.
 
 Waiting deletions are kept in the adapter state (kind ``trash``, one entry per chat), so a
 restart sends them (``resume``); only the ones in flight when the process dies can be lost.
@@ -36,13 +38,19 @@ logger = logging.getLogger(__name__)
 
 # The Bot API's deleteMessages takes 1 to 100 message ids.
 MAX_IDS = 100
-# Deletions go at once while this many calls of the group's window are free.
-RESERVE = 5
-# Held this long, they go when one call is free and none waits; this long, in any case.
+# Deletions go at once while this many calls of the group's window are free and the chat's last
+# deletion call is ``GAP`` seconds old: a group playing briskly (a move every 4 s is 15 table
+# posts a minute) keeps about 5 of its 20 calls a minute for deletions, so they gather.
+RESERVE = 8
+GAP = 10.0
+# Held this long, they go while ``HOLD_ROOM`` calls are free and none waits; held ``FORCE``, while
+# two are free; held twice ``FORCE``, in any case.
 HOLD = 15.0
+HOLD_ROOM = 3
 FORCE = 30.0
-# How often held deletions look at the window again (seconds, at most).
+# How often held deletions look at the window again (seconds, at most), and once held ``HOLD``.
 LOOK_AGAIN = 1.0
+RECHECK = 0.25
 # The adapter-state kind of a chat's waiting deletions ({"ids": [[message_id, own], ...]}).
 TRASH = "trash"
 # After Telegram refused to delete a user's message in a chat (the bot is no admin there), the
@@ -70,6 +78,7 @@ class Sweeper:
         # chat -> {message id: the bot's own (else a user's)}, and since when it waits.
         self._queues: dict[int, dict[int, bool]] = {}
         self._since: dict[int, float] = {}
+        self._last_sent: dict[int, float] = {}  # chat -> when its last deletion call went
         self._kept: set[int] = set()  # chats whose queue is in the adapter state
         self._tasks: dict[int, asyncio.Task[None]] = {}
         # deleteMessages works (until a batch fails where single deletions succeed).
@@ -145,14 +154,21 @@ class Sweeper:
         room = self._room(chat_id)
         if room is None:
             return 0.0
-        held = self._monotonic() - self._since.get(chat_id, self._monotonic())
-        if held >= FORCE or (room.free >= RESERVE and not room.waiting):
+        now = self._monotonic()
+        held = now - self._since.get(chat_id, now)
+        last = self._last_sent.get(chat_id)
+        rested = last is None or now - last >= GAP
+        if rested:
+            self._last_sent.pop(chat_id, None)  # (kept only while it matters)
+        if held >= 2 * FORCE or (room.free >= RESERVE and rested and not room.waiting):
             return 0.0
-        if held >= HOLD and room.free >= 1 and not room.waiting:
+        if (held >= FORCE and room.free >= 2) or (
+            held >= HOLD and room.free >= HOLD_ROOM and not room.waiting
+        ):
             return 0.0
         if room.free == 0:
             return max(min(room.next_in, LOOK_AGAIN), 0.01)
-        return LOOK_AGAIN if held < HOLD else 0.05
+        return LOOK_AGAIN if held < HOLD else RECHECK
 
     async def _run(self, chat_id: int) -> None:
         """Send the chat's deletions when it is time, until none is left."""
@@ -172,6 +188,7 @@ class Sweeper:
                 else:
                     self._queues.pop(chat_id, None)
                     self._since.pop(chat_id, None)
+                self._last_sent[chat_id] = self._monotonic()
                 await self._send(chat_id, batch)
                 await self._keep(chat_id)
         finally:
