@@ -7,10 +7,10 @@ for is the table showing their move. So a chat's deletions go at once only while
 for it and the chat's last deletion call is ``GAP`` seconds old; else they wait, gathering more,
 and go in one call (at most ``MAX_IDS`` ids, the Bot API's limit) as soon as that holds, or
 after ``HOLD`` seconds when ``HOLD_ROOM`` calls are free and nothing waits, or after ``FORCE``
-seconds when two are free, or after twice ``FORCE`` in any case (a group at the limit for a
-while still gets its chat cleared). A busy group thus pays little more than one request per move
-(the table) and keeps room for the next table: its posted moves stay a little longer instead
-(``benchmarks/inline_latency.py`` measures both). With another limiter (or none) they go at once.
+seconds in any case (a group at the limit for a while still gets its chat cleared). A busy
+group thus pays little more than one request per move (the table) and keeps room for the next
+table: its posted moves stay a little longer instead (``benchmarks/inline_latency.py`` measures
+both). With another limiter (or none) they go at once.
 
 Waiting deletions are kept in the adapter state (kind ``trash``, one entry per chat), so a
 restart sends them (``resume``); only the ones in flight when the process dies can be lost.
@@ -43,8 +43,8 @@ MAX_IDS = 100
 # posts a minute) keeps about 5 of its 20 calls a minute for deletions, so they gather.
 RESERVE = 8
 GAP = 10.0
-# Held this long, they go while ``HOLD_ROOM`` calls are free and none waits; held ``FORCE``, while
-# two are free; held twice ``FORCE``, in any case.
+# Held this long, they go while ``HOLD_ROOM`` calls are free and none waits; held ``FORCE``, in any
+# case.
 HOLD = 15.0
 HOLD_ROOM = 3
 FORCE = 30.0
@@ -160,11 +160,9 @@ class Sweeper:
         rested = last is None or now - last >= GAP
         if rested:
             self._last_sent.pop(chat_id, None)  # (kept only while it matters)
-        if held >= 2 * FORCE or (room.free >= RESERVE and rested and not room.waiting):
+        if held >= FORCE or (room.free >= RESERVE and rested and not room.waiting):
             return 0.0
-        if (held >= FORCE and room.free >= 2) or (
-            held >= HOLD and room.free >= HOLD_ROOM and not room.waiting
-        ):
+        if held >= HOLD and room.free >= HOLD_ROOM and not room.waiting:
             return 0.0
         if room.free == 0:
             return max(min(room.next_in, LOOK_AGAIN), 0.01)
