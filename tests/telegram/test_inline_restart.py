@@ -82,6 +82,19 @@ def gone(api: FakeBotApi, message: StoredMessage) -> bool:
     return (message.chat["id"], message.message_id) not in api.messages
 
 
+async def post_move(tavolo: Tavolo, table_id: int) -> StoredMessage:
+    """The player to move chooses a move result; its posted message, once the table shows the
+    move (at once: the posted message waits to be deleted, or not)."""
+    before = await version_of(tavolo, table_id)
+    player, query_id, result_id = await offered_move(tavolo, table_id)
+    message = tavolo.api.choose_inline_result(player, query_id, result_id, chat=GROUP)
+    assert message is not None
+    await tavolo.api.wait_for(
+        partial(shows_newer, tavolo.api, table_id, before), what="the table showing the move"
+    )
+    return message
+
+
 @pytest.mark.parametrize(
     "mode",
     [Mode(), Mode(feedback=False), Mode(post=False)],
@@ -167,15 +180,8 @@ async def test_deletions_wait_for_the_budget_go_together_and_survive_a_restart(
         batches_before = len(api.calls("deleteMessages"))
         deletions_before = batches_before + len(api.calls("deleteMessage"))
         for _ in range(3):
-            before = await version_of(tavolo, table_id)
-            player, query_id, result_id = await offered_move(tavolo, table_id)
-            message = api.choose_inline_result(player, query_id, result_id, chat=GROUP)
-            assert message is not None
-            posted.append(message)
             # the table shows the move at once; its posted message waits to be deleted
-            await api.wait_for(
-                partial(shows_newer, api, table_id, before), what="the table showing the move"
-            )
+            posted.append(await post_move(tavolo, table_id))
         await api.wait_idle(quiet=0.2)
         assert not any(gone(api, m) for m in posted)
         deletions = len(api.calls("deleteMessages")) + len(api.calls("deleteMessage"))
@@ -237,14 +243,7 @@ async def test_deletions_soon_after_one_another_wait_and_go_together(
         marked = len(api.calls("deleteMessages"))
         posted: list[StoredMessage] = []
         for _ in range(3):
-            before = await version_of(tavolo, table_id)
-            player, query_id, result_id = await offered_move(tavolo, table_id)
-            message = api.choose_inline_result(player, query_id, result_id, chat=GROUP)
-            assert message is not None
-            posted.append(message)
-            await api.wait_for(
-                partial(shows_newer, api, table_id, before), what="the table showing the move"
-            )
+            posted.append(await post_move(tavolo, table_id))
             if len(posted) == 1:  # the first goes at once; the next ones come soon after it
                 await api.wait_for(lambda: gone(api, posted[0]), what="the first move cleared")
                 monkeypatch.setattr(sweeper, "GAP", 1000.0)
