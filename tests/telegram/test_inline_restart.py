@@ -257,6 +257,24 @@ async def test_deletions_soon_after_one_another_wait_and_go_together(
         assert {posted[1].message_id, posted[2].message_id} <= set(batches[1].params["message_ids"])
 
 
+def test_the_notes_of_recent_deletion_calls_stay_few() -> None:
+    """A long-running bot keeps when each chat last deleted only while it matters (``GAP``)."""
+    now = [0.0]
+    sweep = sweeper.Sweeper(
+        bot=lambda: None,  # type: ignore[arg-type,return-value]
+        state=None,  # type: ignore[arg-type]
+        book=None,  # type: ignore[arg-type]
+        clock=lambda: now[0],
+        monotonic=lambda: now[0],
+    )
+    for chat_id in range(-3000, -1900):
+        sweep._sent_now(chat_id)
+    assert len(sweep._last_sent) == 1100
+    now[0] = sweeper.GAP
+    sweep._sent_now(-5)
+    assert sweep._last_sent == {-5: sweeper.GAP}
+
+
 async def test_the_limiter_says_how_much_of_a_group_window_is_free() -> None:
     now = [100.0]
     limiter = PacedRateLimiter(group_rate=3, group_period=10.0, clock=lambda: now[0])

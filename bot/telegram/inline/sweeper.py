@@ -186,12 +186,22 @@ class Sweeper:
                 else:
                     self._queues.pop(chat_id, None)
                     self._since.pop(chat_id, None)
-                self._last_sent[chat_id] = self._monotonic()
+                self._sent_now(chat_id)
                 await self._send(chat_id, batch)
                 await self._keep(chat_id)
         finally:
             if self._tasks.get(chat_id) is asyncio.current_task():
                 del self._tasks[chat_id]
+
+    def _sent_now(self, chat_id: int) -> None:
+        """Note the chat's deletion call (for ``GAP``); the notes past their gap are dropped
+        now and then, so that they stay as few as the chats deleting lately."""
+        now = self._monotonic()
+        if len(self._last_sent) >= 1024:
+            for other, when in list(self._last_sent.items()):
+                if now - when >= GAP:
+                    del self._last_sent[other]
+        self._last_sent[chat_id] = now
 
     async def _keep(self, chat_id: int) -> None:
         """Put the chat's waiting deletions in the adapter state (or clear them there)."""
