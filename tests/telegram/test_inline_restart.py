@@ -83,8 +83,8 @@ def gone(api: FakeBotApi, message: StoredMessage) -> bool:
 
 
 async def post_move(tavolo: Tavolo, table_id: int) -> StoredMessage:
-    """The player to move chooses a move result; its posted message, once the table shows the
-    move (at once: the posted message waits to be deleted, or not)."""
+    """The player to move chooses a move result: its posted message, returned once the table
+    shows the move (whether or not that message is deleted yet)."""
     before = await version_of(tavolo, table_id)
     player, query_id, result_id = await offered_move(tavolo, table_id)
     message = tavolo.api.choose_inline_result(player, query_id, result_id, chat=GROUP)
