@@ -78,7 +78,8 @@ class Sweeper:
         # chat -> {message id: the bot's own (else a user's)}, and since when it waits.
         self._queues: dict[int, dict[int, bool]] = {}
         self._since: dict[int, float] = {}
-        self._last_sent: dict[int, float] = {}  # chat -> when its last deletion call went
+        # chat -> when its last deletion call went (``_sent_now`` keeps them few)
+        self._last_sent: dict[int, float] = {}
         self._kept: set[int] = set()  # chats whose queue is in the adapter state
         self._tasks: dict[int, asyncio.Task[None]] = {}
         # deleteMessages works (until a batch fails where single deletions succeed).
@@ -158,8 +159,6 @@ class Sweeper:
         held = now - self._since.get(chat_id, now)
         last = self._last_sent.get(chat_id)
         rested = last is None or now - last >= GAP
-        if rested:
-            self._last_sent.pop(chat_id, None)  # (kept only while it matters)
         if held >= FORCE or (room.free >= RESERVE and rested and not room.waiting):
             return 0.0
         if held >= HOLD and room.free >= HOLD_ROOM and not room.waiting:
