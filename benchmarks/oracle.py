@@ -32,7 +32,8 @@ KNOWS = ("all", "hands", "partner", "opponents")
 
 class _TrueDealer(Dealer):
     """Deals the known seats the hands they really hold (their order shuffled, as ``Dealer``),
-    the other hidden cards at random to the rest."""
+    or with ``only`` the cards of that set they really hold and others from outside it; the
+    other hidden cards at random to the rest."""
 
     def __init__(
         self,
@@ -42,8 +43,10 @@ class _TrueDealer(Dealer):
         deck: list[int],
         known: frozenset[int],
         deck_known: bool,
+        only: frozenset[int] | None = None,
     ) -> None:
         super().__init__(info, rng)
+        self.only = only
         self.hands = hands
         self.deck = deck
         self.known = known
@@ -57,33 +60,57 @@ class _TrueDealer(Dealer):
         true = [c for s, h in enumerate(self.hands) if s != seat for c in h]
         if sorted(guessed + state.deck) != sorted(true + self.deck):
             raise AssertionError("the true cards are not the cards the seat has not seen")
-        told = {c for s in self.known for c in self.hands[s]}
+        only = self.only
+
+        def told_of(other: int) -> list[int]:
+            return [c for c in self.hands[other] if only is None or c in only]
+
+        told = {c for other in self.known for c in told_of(other)}
         rest = [c for c in guessed + state.deck if c not in told]
         self.rest_rng.shuffle(rest)
+        # A known seat holds what it is told of (its whole hand, or where the cards of ``only``
+        # lie); the rest of its hand, if any, comes from the cards outside ``only``, so the
+        # cards of ``only`` it does not hold go to the others.
+        outside = [c for c in rest if only is not None and c not in only]
+        for other in sorted(self.known):
+            fixed = told_of(other)
+            extra = outside[: len(state.hands[other]) - len(fixed)]
+            del outside[: len(extra)]
+            for c in extra:
+                rest.remove(c)
+            state.hands[other] = fixed + extra
         for other in range(len(state.hands)):
-            if other == seat:
-                continue
-            if other in self.known:
-                state.hands[other] = self.hands[other].copy()
-            else:
+            if other != seat and other not in self.known:
                 need = len(state.hands[other])
                 state.hands[other] = rest[:need]
                 del rest[:need]
         state.deck = self.deck.copy() if self.deck_known else rest
+        for other in self.known:
+            if [c for c in state.hands[other] if only is None or c in only] != told_of(other):
+                raise AssertionError("a known seat was not dealt what it is known to hold")
         return state
 
 
 class Oracle:
     """``hard`` with every hand known and the deck's order (``knows="all"``), every hand but not
-    the deck's order (``"hands"``), the partner's only, or the opponents' only; ``see(game)``
-    before each ``choose``."""
+    the deck's order (``"hands"``), the partner's only, or the opponents' only; with ``values``
+    (``"7"``, ``"1,7"``) told only where the cards of those values lie in those hands (what a
+    partner's signal could carry at best); ``see(game)`` before each ``choose``."""
 
     name = "oracle"
 
-    def __init__(self, *, knows: str = "all", **options: Any) -> None:
+    def __init__(self, *, knows: str = "all", values: str = "", **options: Any) -> None:
         if knows not in KNOWS:
             raise ValueError(f"knows must be one of {', '.join(KNOWS)}; got {knows!r}")
         self.knows = knows
+        # ``values`` ("7", "1,7"): told only where the cards of those values lie in the known hands.
+        try:
+            wanted = {int(v) for v in values.split(",") if v.strip()}
+        except ValueError:
+            wanted = {0}
+        if not wanted <= set(range(1, 11)):
+            raise ValueError(f"values must be card values 1-10 separated by commas; got {values!r}")
+        self.only = frozenset(c for c in range(40) if c % 10 + 1 in wanted) if wanted else None
         self.hard = HardPlayer(**options)
         self.game: Any = None
 
@@ -110,10 +137,10 @@ class Oracle:
             and (self.knows in ("all", "hands") or (s == partner) == (self.knows == "partner"))
         )
         # The deck's order is told with every hand, unless told the hands only.
-        deck_known = len(known) == n - 1 and self.knows != "hands"
+        deck_known = len(known) == n - 1 and self.knows != "hands" and self.only is None
 
         def dealer(info: InfoSet, rng: random.Random) -> Dealer:
-            return _TrueDealer(info, rng, hands, list(game._deck), known, deck_known)
+            return _TrueDealer(info, rng, hands, list(game._deck), known, deck_known, self.only)
 
         pimc.Dealer = dealer  # type: ignore[misc,assignment]
         try:

@@ -14,6 +14,7 @@ import pytest
 from benchmarks import paired, play_model, reading, vs_baselines
 from benchmarks.baselines import BASELINES
 from benchmarks.baselines.scopa_sim import captures, score
+from benchmarks.oracle import Oracle
 from engine import scala40, scopa
 from engine.ai.evidence import FEATURES
 from engine.scopa._tables import INDEX, mask_of
@@ -106,18 +107,29 @@ def test_the_oracle_plays_the_true_cards(game: str, seats: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "seats", "knows"),
-    [("scopone", 4, "partner"), ("scopone", 4, "opponents"), ("scopa", 2, "hands")],
+    ("game", "seats", "knows", "values"),
+    [
+        ("scopone", 4, "partner", ""),
+        ("scopone", 4, "opponents", ""),
+        ("scopa", 2, "hands", ""),
+        ("scopone", 4, "partner", "7"),
+    ],
 )
 def test_the_oracle_told_some_cards_deals_the_rest_at_random(
-    game: str, seats: int, knows: str
+    game: str, seats: int, knows: str, values: str
 ) -> None:
     """Told the partner's hand, the opponents', or every hand but not the deck's order (Scopa 2
-    players: the opponent's hand only): the other cards dealt at random, still checked to be the
-    cards the seat has not seen."""
-    options = (("iterations", 8), ("knows", knows))
+    players: the opponent's hand only), or only where the 7s lie in the partner's hand: the
+    other cards dealt at random, still checked to be the cards the seat has not seen."""
+    options = (("iterations", 8), ("knows", knows), ("values", values))
     job = vs_baselines.Job(game, seats, 7, 1, "oracle", options, "greedy", True)
     assert len(vs_baselines.play(job).move_cpu) > 0
+
+
+@pytest.mark.parametrize("values", ["0", "7,11", "seven"])
+def test_the_oracle_refuses_values_that_are_not_card_values(values: str) -> None:
+    with pytest.raises(ValueError, match="values must be card values 1-10"):
+        Oracle(knows="partner", values=values)
 
 
 def test_paired_runs_count_the_deals_only_one_side_won(
