@@ -104,12 +104,13 @@ class Oracle:
             raise ValueError(f"knows must be one of {', '.join(KNOWS)}; got {knows!r}")
         self.knows = knows
         # ``values`` ("7", "1,7"): told only where the cards of those values lie in the known hands.
+        refused = f"values must be card values 1-10 separated by commas; got {values!r}"
         try:
             wanted = {int(v) for v in values.split(",") if v.strip()}
         except ValueError:
-            wanted = {0}
+            raise ValueError(refused) from None
         if not wanted <= set(range(1, 11)):
-            raise ValueError(f"values must be card values 1-10 separated by commas; got {values!r}")
+            raise ValueError(refused)
         self.only = frozenset(c for c in range(40) if c % 10 + 1 in wanted) if wanted else None
         self.hard = HardPlayer(**options)
         self.game: Any = None
