@@ -61,11 +61,11 @@ class _TrueDealer(Dealer):
         if sorted(guessed + state.deck) != sorted(true + self.deck):
             raise AssertionError("the true cards are not the cards the seat has not seen")
         only = self.only
-
-        def told_of(other: int) -> list[int]:
-            return [c for c in self.hands[other] if only is None or c in only]
-
-        told = {c for other in self.known for c in told_of(other)}
+        told_of = {
+            other: [c for c in self.hands[other] if only is None or c in only]
+            for other in self.known
+        }
+        told = {c for cards in told_of.values() for c in cards}
         rest = [c for c in guessed + state.deck if c not in told]
         self.rest_rng.shuffle(rest)
         # A known seat holds what it is told of (its whole hand, or where the cards of ``only``
@@ -73,7 +73,7 @@ class _TrueDealer(Dealer):
         # cards of ``only`` it does not hold go to the others.
         outside = [c for c in rest if only is not None and c not in only]
         for other in sorted(self.known):
-            fixed = told_of(other)
+            fixed = told_of[other]
             extra = outside[: len(state.hands[other]) - len(fixed)]
             del outside[: len(extra)]
             for c in extra:
@@ -86,7 +86,7 @@ class _TrueDealer(Dealer):
                 del rest[:need]
         state.deck = self.deck.copy() if self.deck_known else rest
         for other in self.known:
-            if [c for c in state.hands[other] if only is None or c in only] != told_of(other):
+            if [c for c in state.hands[other] if only is None or c in only] != told_of[other]:
                 raise AssertionError("a known seat was not dealt what it is known to hold")
         return state
 
