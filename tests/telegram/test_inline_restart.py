@@ -270,9 +270,14 @@ def test_the_notes_of_recent_deletion_calls_stay_few() -> None:
     for chat_id in range(-3000, -1900):
         sweep._sent_now(chat_id)
     assert len(sweep._last_sent) == 1100
+    now[0] = sweeper.GAP / 2
+    sweep._sent_now(-2500)  # renewed: it outlives the others noted with it
     now[0] = sweeper.GAP
     sweep._sent_now(-5)
-    assert sweep._last_sent == {-5: sweeper.GAP}
+    assert sweep._last_sent == {-2500: sweeper.GAP / 2, -5: sweeper.GAP}
+    now[0] = sweeper.GAP * 1.5
+    sweep._sent_now(-6)
+    assert sweep._last_sent == {-5: sweeper.GAP, -6: sweeper.GAP * 1.5}
 
 
 async def test_the_limiter_says_how_much_of_a_group_window_is_free() -> None:

@@ -193,14 +193,18 @@ class Sweeper:
                 del self._tasks[chat_id]
 
     def _sent_now(self, chat_id: int) -> None:
-        """Note the chat's deletion call (for ``GAP``); the notes past their gap are dropped
-        now and then, so that they stay as few as the chats deleting lately."""
+        """Note the chat's deletion call (for ``GAP``). The notes are kept oldest first (a
+        renewed note moves to the end), so the ones past their gap go from the front: they stay
+        as few as the chats deleting lately, for a few steps a call however many those are."""
         now = self._monotonic()
-        if len(self._last_sent) >= 1024:
-            for other, when in list(self._last_sent.items()):
-                if now - when >= GAP:
-                    del self._last_sent[other]
-        self._last_sent[chat_id] = now
+        notes = self._last_sent
+        notes.pop(chat_id, None)
+        for _ in range(len(notes)):  # bounded: each step drops a note or stops
+            oldest = next(iter(notes))
+            if now - notes[oldest] < GAP:
+                break
+            del notes[oldest]
+        notes[chat_id] = now
 
     async def _keep(self, chat_id: int) -> None:
         """Put the chat's waiting deletions in the adapter state (or clear them there)."""
