@@ -61,10 +61,7 @@ class _TrueDealer(Dealer):
         if sorted(guessed + state.deck) != sorted(true + self.deck):
             raise AssertionError("the true cards are not the cards the seat has not seen")
         only = self.only
-        told_of = {
-            other: [c for c in self.hands[other] if only is None or c in only]
-            for other in self.known
-        }
+        told_of = {other: self._told(self.hands[other]) for other in self.known}
         told = {c for cards in told_of.values() for c in cards}
         rest = [c for c in guessed + state.deck if c not in told]
         self.rest_rng.shuffle(rest)
@@ -86,9 +83,13 @@ class _TrueDealer(Dealer):
                 del rest[:need]
         state.deck = self.deck.copy() if self.deck_known else rest
         for other in self.known:
-            if [c for c in state.hands[other] if only is None or c in only] != told_of[other]:
+            if self._told(state.hands[other]) != told_of[other]:
                 raise AssertionError("a known seat was not dealt what it is known to hold")
         return state
+
+    def _told(self, cards: list[int]) -> list[int]:
+        """The cards of ``cards`` a known seat is told of (all of them with ``only`` unset)."""
+        return [c for c in cards if self.only is None or c in self.only]
 
 
 class Oracle:
