@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import simulate
 from engine import scopa
-from engine.ai.hard import HardPlayer
-from engine.ai.ismcts import DEFAULT_SECONDS, DEFAULT_WORK
+from engine.scopa.ai.config import DEFAULT_SECONDS, DEFAULT_WORK
+from engine.scopa.ai.hard import HardPlayer
 
 SECTIONS = ("speed", "scopone", "scopa", "medium", "scala40")
 

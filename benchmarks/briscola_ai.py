@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.simulate import in_processes, wilson
 from engine import briscola
 from engine.ai import get_player
-from engine.ai.briscola_players import DEFAULT_ITERATIONS
+from engine.briscola.ai.players import DEFAULT_ITERATIONS
 
 SECTIONS = ("speed", "duel", "chiamata")
 SEED_BASE = 10_000  # deck seeds are SEED_BASE + k, fixed, so every run deals the same hands

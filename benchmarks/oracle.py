@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import engine.ai.pimc as pimc
-from engine.ai.determinize import Dealer, InfoSet, State
-from engine.ai.hard import HardPlayer
+import engine.scopa.ai.pimc as pimc
 from engine.scopa import ScopaView
+from engine.scopa.ai.determinize import Dealer, InfoSet, State
+from engine.scopa.ai.hard import HardPlayer
 
 __all__ = ["Oracle"]
 
@@ -149,6 +149,3 @@ class Oracle:
             return self.hard.choose(view, rng)
         finally:
             pimc.Dealer = saved  # type: ignore[misc]
-
-    def close(self) -> None:
-        self.hard.close()

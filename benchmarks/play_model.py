@@ -1,5 +1,5 @@
 """Fit the model of how a player chooses its card that ``hard`` reads the others' hands with
-(``engine.ai.evidence``: the fitted model's coefficients ``FITTED``), and compare it with the
+(``engine.scopa.ai.evidence``: the fitted model's coefficients ``FITTED``), and compare it with the
 careful greedy's softmax.
 
 ``collect`` plays Scopone deals of ``hard`` against a baseline pair (``benchmarks/baselines``),
@@ -8,7 +8,7 @@ such files, fits a conditional logit over the cards of each hand on ``play_featu
 likelihood (Newton's method, a small ridge), on the even deck seeds, and prints, on the odd
 seeds (held out) and per kind of player, the mean log-likelihood of the card played and how
 often the model's likeliest card is the one played: for the fitted model and for the careful
-greedy's softmax (``engine.ai.evidence``'s default model, at its sharpness and read as the
+greedy's softmax (``engine.scopa.ai.evidence``'s default model, at its sharpness and read as the
 search reads it: an empty table's plays say nothing).
 
     python benchmarks/play_model.py collect --count 50 --seed 9000 --baseline flatmc --out F.jsonl
@@ -31,16 +31,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import BASELINES
 from engine import scopa
-from engine.ai.determinize import parse_move
-from engine.ai.evidence import (
+from engine.scopa._tables import mask_of
+from engine.scopa.ai.determinize import parse_move
+from engine.scopa.ai.evidence import (
     DEFAULT_BETA,
     FEATURES,
     careful_value,
     play_features,
     unseen_by_value,
 )
-from engine.ai.hard import HardPlayer
-from engine.scopa._tables import mask_of
+from engine.scopa.ai.hard import HardPlayer
 
 __all__ = ["collect", "fit", "main"]
 

@@ -10,7 +10,7 @@ playouts a weighted search wastes are the rest). A perfect guess scores 1; deali
 scores about a third early in the smazzata.
 
 Readings: ``uniform`` (nothing read), ``inference`` (the plain inference: a sweep or a capture
-not made), ``likelihood B`` (``engine.ai.evidence`` at sharpness B, every other seat; 0.3 is
+not made), ``likelihood B`` (``engine.scopa.ai.evidence`` at sharpness B, every other seat; 0.3 is
 hard's sharpness), ``fitted xS`` (the same with the model fitted to strong players' plays,
 ``HardPlayer(model="fitted")``, its coefficients times S), ``beginner P`` (the likelihood at
 0.3 mixed with a beginner's model, prior P: ``HardPlayer(beginner=P)``; 0.2 is hard's default
@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import BASELINES
 from engine import scopa
-from engine.ai.determinize import Dealer, Evidence, InfoSet, info_set
-from engine.ai.evidence import DEFAULT_BETA, evidence, log_likelihood
-from engine.ai.hard import HardPlayer
 from engine.scopa import ScopaView
+from engine.scopa.ai.determinize import Dealer, Evidence, InfoSet, info_set
+from engine.scopa.ai.evidence import DEFAULT_BETA, evidence, log_likelihood
+from engine.scopa.ai.hard import HardPlayer
 
 __all__ = ["main", "readings", "score"]
 

@@ -40,9 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import BASELINES
 from engine import scopa
-from engine.ai.hard import HardPlayer, _best
-from engine.ai.ismcts import search
+from engine.ai.search import most_visited
 from engine.scopa import ScopaView
+from engine.scopa.ai.hard import HardPlayer, legal_keys
+from engine.scopa.ai.pimc import evaluate
 
 __all__ = ["main", "parse_config", "parse_options", "stats_of"]
 
@@ -76,11 +77,12 @@ def stats_of(
 ) -> dict[int, tuple[int, float]]:
     """The root statistics of one search of ``player`` at ``scale`` times its deals (or
     ``deals``), without its CPU cap."""
-    info = player._info(view)
-    params = player.budget(info)
-    assert params.iterations is not None
-    count = deals if deals is not None else max(1, int(params.iterations * scale))
-    return search(info, replace(params, iterations=count, cpu_cap=None), seed, None)
+    info = player.info(view)
+    planned = player.deals(info)
+    assert planned is not None
+    count = deals if deals is not None else max(1, int(planned * scale))
+    uncapped = replace(player.config, cpu_cap=None)
+    return evaluate(info, legal_keys(info), count, seed, uncapped)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
             assert seat is not None
             view = game.view(seat)
             if table[seat] is hard and len(set(view.legal_moves)) > 1:
-                info = reference._info(view)
-                base = reference.budget(info).iterations
+                info = reference.info(view)
+                base = reference.deals(info)
                 assert base is not None
                 played = len(view.history)
                 seed_ref = 99991 + number * 1000 + played
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                     for k in range(args.k):
                         seed_k = 1000003 * k + 31 * played + number
                         stats = stats_of(players[name], view, seed_k, scale=scale)
-                        regrets.append(best - rating[_best(stats)])
+                        regrets.append(best - rating[most_visited(stats)])
                     row[name] = statistics.fmean(regrets)
                 rows.append(row)
                 print(json.dumps(row), flush=True)

@@ -111,9 +111,6 @@ def _play_scopa(job: Job) -> Result:
             walls.append(time.perf_counter() - began)
             cpus.append(time.process_time() - cpu)
         game = game.play(move)
-    close = getattr(level, "close", None)
-    if close is not None:
-        close()
     if job.deals:
         points = [s["total"] for s in game.smazzate[0].scores]
         outcome = game.outcome() if game.smazzate[0].fuori is not None else None

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -299,19 +300,25 @@ def play(job: Job) -> Result:
     start = time.perf_counter()
     rules = scopa.Rules.from_dict(job.rules)
     game = scopa.new_game(rules, seed=job.seed)
-    players: list[Player] = [get_player(name, **dict(options)) for name, options in job.specs]
-    rng = random.Random(job.seed * 7919 + job.rotation)
-    side_of = [seat % 2 if rules.players == 4 else seat for seat in range(rules.players)]
-    dealer_side = side_of[game.dealer]
-    while not game.is_over and not (job.deals and game.smazzate):
-        seat = game.current_player
-        assert seat is not None
-        move = players[side_of[seat]].choose(game.view(seat), rng)
-        game = game.play(move)
-    for player in players:
-        close = getattr(player, "close", None)
-        if close is not None:
-            close()
+    # ``--workers`` > 1: the hard player's searches in parts, run in this game's process pool.
+    workers = max((dict(options).get("workers", 1) for _, options in job.specs), default=1)
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
+    try:
+        players: list[Player] = [
+            get_player(name, **dict(options), **({"executor": pool} if name == "hard" else {}))
+            for name, options in job.specs
+        ]
+        rng = random.Random(job.seed * 7919 + job.rotation)
+        side_of = [seat % 2 if rules.players == 4 else seat for seat in range(rules.players)]
+        dealer_side = side_of[game.dealer]
+        while not game.is_over and not (job.deals and game.smazzate):
+            seat = game.current_player
+            assert seat is not None
+            move = players[side_of[seat]].choose(game.view(seat), rng)
+            game = game.play(move)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     if job.deals:
         points = tuple(s["total"] for s in game.smazzate[0].scores)
         best = max(points)

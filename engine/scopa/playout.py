@@ -292,8 +292,6 @@ def play_out(
     cache: dict[int, tuple[int, float]] | None = None,
     lookahead: bool = False,
     reply: bool = False,
-    sweep: bool = False,
-    blind: bool = False,
     naive: int = 0,
     blind_seats: int = 0,
     odds: bool = False,
@@ -308,13 +306,12 @@ def play_out(
     ``lookahead`` (default capture rules only) the greedy moves also look at the next player's
     hand: a move that leaves it a scopa counts the scopa against itself (see ``_lookahead_out``);
     with ``reply`` as well, every move counts against itself the best capture the next player's
-    hand makes on the table it leaves (``_reply_out``); with ``sweep`` (lookahead playouts
-    without ``reply``), a random move is a sweep whenever one of the hand's cards sweeps the
-    table; with ``blind`` (lookahead playouts without ``reply``), the greedy moves fear a sweep
-    by any card their player cannot see (every other hand and the deck), as a player who counts
-    the cards does, rather than by the next player's actual hand; ``blind_seats`` (a bit per
-    seat): those seats' only; ``odds`` with either: a blind greedy fears each sum by the chance
-    that the next hand, dealt at random from the cards its player cannot see, holds that value
+    hand makes on the table it leaves (``_reply_out``); with ``blind_seats`` (a bit per seat;
+    lookahead playouts without ``reply``), those seats' greedy moves fear a sweep by any card
+    their player cannot see (every other hand and the deck), as a player who counts the cards
+    does, rather than by the next player's actual hand; ``odds`` with it: a blind greedy fears
+    each sum by the chance that the next hand, dealt at random from the cards its player cannot
+    see, holds that value
     (``SCOPA_WORTH`` times that chance), not by any such card at all; ``naive`` (a bit per seat,
     lookahead playouts without ``reply``): those seats' greedy moves look at nothing ahead, as a
     beginner's (the most valuable capture, else the cheapest card). ``counts``: the position's
@@ -335,9 +332,7 @@ def play_out(
         position = (fast, hands, table, deck, captured, scope, last_taker, seat, rnd, epsilon)
         if reply:
             return _reply_out(*position, cache, left)
-        if blind:
-            blind_seats = (1 << n) - 1
-        return _lookahead_out(*position, cache, left, sweep, naive, blind_seats, odds, counts)
+        return _lookahead_out(*position, cache, left, naive, blind_seats, odds, counts)
     if not (greedy or asso or s15 or obbligo):
         return _random_plain(fast, hands, table, deck, captured, scope, last_taker, seat, rnd, left)
     if cache is None:
@@ -436,7 +431,6 @@ def _lookahead_out(
     epsilon: float,
     cache: dict[int, tuple[int, float]],
     left: int,
-    sweep: bool = False,
     naive: int = 0,
     blind_seats: int = 0,
     odds: bool = False,
@@ -449,7 +443,7 @@ def _lookahead_out(
     player is always an opponent), or a throw that makes such a table, loses ``SCOPA_WORTH``. A
     move that leaves no sweep keeps the beginner's values; a throw costs the card's worth. This is
     the club player's first rule ("never leave a scopa") in the playouts, at the cost of a sum.
-    ``blind_seats`` (a bit per seat; ``play_out``'s ``blind`` sets them all): for those seats the
+    ``blind_seats`` (a bit per seat): for those seats the
     danger is the values of every card the player cannot see (the other hands and the deck), not
     the next player's hand: the rule as a player at the table can keep it; with ``odds`` each
     value's danger is the chance that the next hand holds one (``_ODDS``), the cost of a scopa
@@ -560,28 +554,17 @@ def _lookahead_out(
                 card, capture = thrown, 0
             hand.remove(card)
         else:
-            card = -1
-            if sweep and table and left >= 2 and total_of_table <= 10:
-                # A sweep is never missed, even by a random move: the table's sum is a card's.
-                for c in hand:
-                    if value_of[c] == total_of_table:
-                        card = c
-                        break
-            if card >= 0:
-                hand.remove(card)
-                capture = table
+            card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
+            value = value_of[card]
+            same = table & VALUE_MASK[value]
+            if same:
+                capture = same if not same & (same - 1) else _random_bit(same, rnd)
+            elif table:
+                present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
+                ways = SUM_WAYS_BY_PRESENCE[value][present]
+                capture = _random_way(table, ways, rnd) if ways else 0
             else:
-                card = _obliged_card(hand, table, fast) if obbligo and table else hand.pop()
-                value = value_of[card]
-                same = table & VALUE_MASK[value]
-                if same:
-                    capture = same if not same & (same - 1) else _random_bit(same, rnd)
-                elif table:
-                    present = (table | table >> 10 | table >> 20 | table >> 30) & LOW[value]
-                    ways = SUM_WAYS_BY_PRESENCE[value][present]
-                    capture = _random_way(table, ways, rnd) if ways else 0
-                else:
-                    capture = 0
+                capture = 0
         left -= 1
         value = value_of[card]
         if tally:

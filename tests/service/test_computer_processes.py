@@ -77,8 +77,7 @@ async def test_a_killed_worker_is_replaced_and_no_move_is_lost() -> None:
 async def test_two_workers_search_one_move_together() -> None:
     """Root parallelism: with two processes a hard move is two searches from seeds of the move's
     ``rng``, summed; the same move as the two parts run here, one after the other."""
-    from engine.ai.hard import HardPlayer
-    from engine.ai.ismcts import run_part
+    from engine.scopa.ai.hard import HardPlayer, run_part
 
     view = a_view()
     local = HardPlayer()

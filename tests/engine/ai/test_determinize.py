@@ -7,9 +7,9 @@ import random
 import pytest
 
 from engine import scopa
-from engine.ai.determinize import determinize, info_set, parse_move, with_fuori
 from engine.cards import parse_cards
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, INDEX, mask_of
+from engine.scopa.ai.determinize import determinize, info_set, parse_move, with_fuori
 
 from ..scopa.helpers import position
 

@@ -1,20 +1,21 @@
-"""What the others' plays say of their hands (``engine.ai.evidence``) and hard's ``likelihood``
-option, which weighs each deal by it."""
+"""What the others' plays say of their hands (``engine.scopa.ai.evidence``) and hard's
+``likelihood`` option, which weighs each deal by it."""
 
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
 from engine import scopa
-from engine.ai.determinize import Dealer, parse_move
-from engine.ai.evidence import careful_value, evidence, log_likelihood, style_log_odds
-from engine.ai.hard import HardPlayer
-from engine.ai.pimc import resampled
-from engine.ai.simple import GreedyPlayer
 from engine.scopa._tables import INDEX, VALUE, mask_of
+from engine.scopa.ai.determinize import Dealer, parse_move
+from engine.scopa.ai.evidence import careful_value, evidence, log_likelihood, style_log_odds
+from engine.scopa.ai.greedy import GreedyPlayer
+from engine.scopa.ai.hard import HardPlayer
+from engine.scopa.ai.pimc import PLAIN, resampled
 from engine.scopa.playout import FastRules
 
 
@@ -81,7 +82,7 @@ def test_hard_with_likelihood_weighs_deals_and_plays_the_same_move_for_the_same_
     game, _seat, _ = _passed_up_a_sweep()
     view = game.view(game.current_player)
     player = HardPlayer(likelihood=0.3, iterations=60)
-    info = player._info(view)
+    info = player.info(view)
     assert info.evidence and not any(info.unlikely)  # the plain inference is off: not twice
     first = player.choose(view, random.Random(4))
     assert HardPlayer(likelihood=0.3, iterations=60).choose(view, random.Random(4)) == first
@@ -93,26 +94,10 @@ def test_likelihood_must_be_a_number() -> None:
         HardPlayer(likelihood=-1)
 
 
-def test_partner_likelihood_reads_the_partner_only_and_the_others_as_before() -> None:
-    game, _seat, _ = _passed_up_a_sweep()
-    view = game.view(game.current_player)
-    me = view.seat
-    assert me is not None
-    partner = (me + 2) % 4
-    plain = HardPlayer(likelihood=0)._info(view)
-    info = HardPlayer(likelihood=0, partner_likelihood=0.6)._info(view)
-    assert info.evidence  # the partner has played on a table with cards in this position
-    assert {r.seat for r in info.evidence} == {partner}
-    assert info.unlikely[partner] == 0
-    for seat in range(4):
-        if seat != partner:
-            assert info.unlikely[seat] == plain.unlikely[seat]
-
-
 def test_resampled_deals_follow_the_likelihood_as_the_weights_do() -> None:
     game, seat, sweeper = _passed_up_a_sweep()
     view = game.view(game.current_player)
-    info = HardPlayer(likelihood=0.3)._info(view)
+    info = HardPlayer(likelihood=0.3).info(view)
     assert info.evidence
     rng = random.Random(8)
     deal = Dealer(info, rng).deal
@@ -146,7 +131,7 @@ def test_hard_with_resample_plays_the_same_move_for_the_same_seed() -> None:
 
 
 def test_play_features_of_a_sweep_a_throw_and_a_dead_card() -> None:
-    from engine.ai.evidence import FEATURES, play_features
+    from engine.scopa.ai.evidence import FEATURES, play_features
 
     def index(text: str) -> int:
         return INDEX[scopa.Card(text[:-1], text[-1])]
@@ -170,7 +155,7 @@ def test_play_features_of_a_sweep_a_throw_and_a_dead_card() -> None:
 
 
 def test_the_window_reads_every_play_of_the_deal_an_empty_table_too() -> None:
-    from engine.ai.evidence import window
+    from engine.scopa.ai.evidence import window
 
     game = scopa.new_game(scopa.Rules(variant="scientifico"), seed=5)
     rng = random.Random(5)
@@ -255,11 +240,11 @@ def test_exploit_plays_beginners_in_the_playouts_with_the_deals_drawn_or_weighte
 ) -> None:
     """With ``exploit`` some deals' playouts play a seat as a beginner (``naive``), whether the
     deals are weighted by the likelihood or drawn by it (``resample``); without it none do."""
-    import engine.ai.pimc as pimc
+    import engine.scopa.ai.pimc as pimc
 
     game, _, _ = _passed_up_a_sweep()
     view = game.view(game.current_player)
-    info = HardPlayer(beginner=0.2)._info(view)
+    info = HardPlayer(beginner=0.2).info(view)
     keys = pimc.root_keys([parse_move(str(m)) for m in game.legal_moves()])
     real = pimc.play_out
     seen: list[int] = []
@@ -271,7 +256,7 @@ def test_exploit_plays_beginners_in_the_playouts_with_the_deals_drawn_or_weighte
     monkeypatch.setattr(pimc, "play_out", spy)
     for exploit in (True, False):
         seen.clear()
-        pimc.evaluate(info, keys, 200, 3, exploit=exploit, resample=resample)
+        pimc.evaluate(info, keys, 200, 3, replace(PLAIN, exploit=exploit, resample=resample))
         assert any(seen) == exploit
 
 

@@ -1,5 +1,6 @@
-"""The stronger ``hard``: a deterministic time budget, lookahead playouts, the weaker inference,
-and one search cut into parts for processes the caller owns (root parallelism)."""
+"""``hard``'s budget (a deterministic time budget), its settings (one frozen ``HardConfig``), its
+playouts, the weaker inference, and one search cut into parts for processes the caller owns (root
+parallelism)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,14 @@ import pytest
 
 from engine import scopa
 from engine.ai import get_player
-from engine.ai.determinize import info_set
-from engine.ai.hard import HardPlayer
-from engine.ai.ismcts import (
-    CACHE_LIMIT,
-    DEFAULT_WORK,
-    MAX_DEALS,
-    WORK_OVERHEAD,
-    capture_cache,
-    legal_keys,
-    merge,
-    run_part,
-)
-from engine.ai.pimc import halving_rounds, solve_cost
+from engine.ai.search import merge
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK
+from engine.scopa.ai.config import CACHE_LIMIT, DEFAULT_WORK, MAX_DEALS, WORK_OVERHEAD, HardConfig
+from engine.scopa.ai.determinize import info_set
+from engine.scopa.ai.hard import HardPlayer, capture_cache, legal_keys, run_part
+from engine.scopa.ai.pimc import halving_rounds, solve_cost
 from engine.scopa.playout import FastRules, play_out
 
 from ..scopa.helpers import played_at_random
@@ -42,10 +35,7 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
     cards left, never on the clock (unless the CPU cap of a far slower machine is reached)."""
     view = a_view()
     left = sum(view.hand_counts) + view.deck_count
-    small = HardPlayer(work=40 * (left + WORK_OVERHEAD), method="ismcts")
-    moves = {small.choose(view, random.Random(3)) for _ in range(2)}
-    assert len(moves) == 1 and small.last_iterations == 40
-    # The flat search: a deal costs one playout per legal move.
+    # A deal costs one playout per legal move.
     count = len([m for m in view.legal_moves if not m.endswith("!")])
     work = 40 * count * (left + WORK_OVERHEAD)
     flat = HardPlayer(work=work, reply=False, solve=0, halving=False)
@@ -55,11 +45,16 @@ def test_the_default_budget_is_work_turned_into_iterations() -> None:
     halved = HardPlayer(work=work, reply=False, solve=0, halving=True)
     moves = {halved.choose(view, random.Random(3)) for _ in range(2)}
     assert len(moves) == 1 and halved.last_iterations == sum(halving_rounds(count, 40))
-    default = HardPlayer()
-    assert default.work == DEFAULT_WORK and default.params.cpu_cap is not None
-    assert default.params.iterations is None
-    fixed = HardPlayer(iterations=50)
-    assert fixed.work is None and fixed.params.cpu_cap is None
+    default = HardPlayer().config
+    assert default == HardConfig() and default.work == DEFAULT_WORK
+    assert default.cpu_cap is not None and default.iterations is None
+    fixed = HardPlayer(iterations=50).config
+    assert fixed.work is None and fixed.cpu_cap is None
+    assert HardPlayer(HardConfig(iterations=50)).config == fixed
+    with pytest.raises(TypeError):
+        HardPlayer(fixed, iterations=50)
+    with pytest.raises(AttributeError):
+        fixed.iterations = 3  # type: ignore[misc]
 
 
 def test_a_position_solved_exactly_is_costed_as_a_solution() -> None:
@@ -70,8 +65,8 @@ def test_a_position_solved_exactly_is_costed_as_a_solution() -> None:
     assert seat is not None
     info = info_set(game.view(seat))
     moves = len(legal_keys(info))
-    assert HardPlayer().budget(info).iterations == MAX_DEALS
-    solved = HardPlayer(solve_deck=True).budget(info).iterations
+    assert HardPlayer().deals(info) == MAX_DEALS
+    solved = HardPlayer(solve_deck=True).deals(info)
     assert solved == DEFAULT_WORK // (moves * solve_cost(12))
 
 
@@ -80,14 +75,14 @@ def test_a_position_solved_exactly_is_costed_as_a_solution() -> None:
     [
         {"work": 0},
         {"work": 10, "iterations": 5},
-        {"win_bonus": -1.0},
         {"cpu_cap": 0},
-        {"method": "alphazero"},
         {"solve": 40},
         {"margin": -1},
-        {"blind": "partner"},
-        {"blind": 1},
         {"multi": "alliance"},
+        {"epsilon": 2},
+        {"workers": 0},
+        {"likelihood": -1},
+        {"method": "ismcts"},
     ],
 )
 def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:
@@ -95,26 +90,24 @@ def test_bad_budget_options_are_refused(options: dict[str, object]) -> None:
         get_player("hard", **options)
 
 
-@pytest.mark.parametrize("method", ["pimc", "ismcts"])
-def test_a_plan_in_parts_is_a_search_per_part_summed(method: str) -> None:
+def test_a_plan_in_parts_is_a_search_per_part_summed() -> None:
     view = a_view()
     # Every move on every deal (no halving), for the counts below.
-    hard = HardPlayer(iterations=30, method=method, halving=False)
+    hard = HardPlayer(iterations=30, halving=False)
     plan = hard.plan(view, random.Random(2), 3)
     assert not isinstance(plan, str)
     assert plan.parts == 3 and len(set(plan.seeds)) == 3
     parts = [run_part(plan, k) for k in range(3)]
-    # The tree's root visits add up to the iterations; the flat search tries every move each deal.
-    count = sum if method == "ismcts" else max
-    assert all(count(v for v, _ in stats.values()) == 30 for stats in parts)
+    # The flat search tries every move on each deal.
+    assert all(max(v for v, _ in stats.values()) == 30 for stats in parts)
     move = hard.finish(view, plan, parts)
     assert move in view.legal_moves and hard.last_iterations == 90
-    again = HardPlayer(iterations=30, method=method, halving=False)
+    again = HardPlayer(iterations=30, halving=False)
     plan_again = again.plan(view, random.Random(2), 3)
     assert not isinstance(plan_again, str)
     assert again.finish(view, plan_again, [run_part(plan_again, k) for k in range(3)]) == move
     merged = merge(parts)
-    assert count(v for v, _ in merged.values()) == 90
+    assert max(v for v, _ in merged.values()) == 90
 
 
 def test_a_part_run_by_the_player_is_the_part_run_alone() -> None:
@@ -232,14 +225,6 @@ def test_a_throw_on_a_table_it_could_take_from_makes_those_values_doubtful() -> 
         if game.is_over:
             break
     pytest.fail("no doubtful evidence in a whole game")
-
-
-def test_the_weaker_inference_can_be_turned_off() -> None:
-    view = a_view(6, "scopa")
-    on = HardPlayer(iterations=20)
-    off = HardPlayer(iterations=20, doubtful=False)
-    assert on.choose(view, random.Random(1)) in view.legal_moves
-    assert off.choose(view, random.Random(1)) in view.legal_moves
 
 
 def test_scores_agree_with_the_engine_scoring() -> None:

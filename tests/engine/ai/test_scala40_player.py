@@ -8,9 +8,9 @@ import pytest
 
 from engine import scala40
 from engine.ai import get_player
-from engine.ai.scala40_eval import HandEvaluator, card_code
-from engine.ai.scala40_player import usefulness
 from engine.cards import parse_cards
+from engine.scala40.ai.hand import HandEvaluator, card_code
+from engine.scala40.ai.player import usefulness
 
 from ..scala40.support import position
 

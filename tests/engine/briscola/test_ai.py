@@ -9,7 +9,7 @@ import pytest
 
 from engine import briscola
 from engine.ai import get_player
-from engine.ai.briscola_players import medium_card
+from engine.briscola.ai.players import medium_card
 from engine.briscola.playout import CARD, INDEX, determinize
 from engine.cards import Card
 from tests.engine.briscola.helpers import position

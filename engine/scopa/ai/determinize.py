@@ -67,8 +67,8 @@ def parse_move(text: str) -> tuple[int, int]:
 
 
 class Reading(NamedTuple):
-    """One play of another seat as ``engine.ai.evidence`` reads it: the seat, the weight of the
-    cards it is known to have held then, each card's weight, and for a seat read by a mixture of
+    """One play of another seat as ``engine.scopa.ai.evidence`` reads it: the seat, the weight of
+    the cards it is known to have held then, each card's weight, and for a seat read by a mixture of
     two models: the model (1 or 2; 0 for a seat read by one), the log of its prior and of the
     weight of the card played."""
 
@@ -80,7 +80,7 @@ class Reading(NamedTuple):
     log_played: float = 0.0
 
 
-# What the others' plays say of their hands (``engine.ai.evidence``), a ``Reading`` a play.
+# What the others' plays say of their hands (``engine.scopa.ai.evidence``), a ``Reading`` a play.
 Evidence = tuple[Reading, ...]
 
 

@@ -3,7 +3,7 @@
 Glossary: **scopa** = a capture that sweeps the table; **settebello** = the 7 of denari. A *deal*
 (a determinization) is one guess at the hidden cards.
 
-The inference of ``engine.ai.determinize`` reads two signs (a sweep not taken, a capture not
+The inference of ``engine.scopa.ai.determinize`` reads two signs (a sweep not taken, a capture not
 made) and deals the cards they point at less often. This reads every play of the others in the
 same window (the current round: in Scopone the whole smazzata) through a model of how a player
 chooses: each card ``c`` of the hand held then is worth ``v(c)`` to a careful greedy player (what
@@ -32,9 +32,9 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
-from engine.ai.determinize import Evidence, Reading, parse_move, recent_plays, round_plays
 from engine.scopa import ScopaView
 from engine.scopa._tables import VALUE, mask_of
+from engine.scopa.ai.determinize import Evidence, Reading, parse_move, recent_plays, round_plays
 from engine.scopa.playout import (
     CARD_WORTH,
     SCOPA_WORTH,
@@ -182,7 +182,8 @@ def window(
     view: ScopaView, fast: FastRules, moves: Sequence[tuple[int, int, int]], table: int
 ) -> list[tuple[int, int, int, int, int]]:
     """``(seat, card, capture, table before, cards seen before)`` for each play in the window of
-    ``engine.ai.determinize.round_plays`` (an empty table's too): what the fitted model reads."""
+    ``engine.scopa.ai.determinize.round_plays`` (an empty table's too): what the fitted model
+    reads."""
     seen = 0
     found = []
     for (seat, card, capture), (before, read) in zip(

@@ -2,31 +2,30 @@
 
 Glossary: **smazzata** = one deal played out; **scopa** = a capture that sweeps the table. A
 *determinization* (a *deal* here) is one guess at the hidden cards consistent with what the seat
-has seen (``engine.ai.determinize``), weighted by how likely it makes the others' plays
-(``engine.ai.evidence``; or by what they showed they lack, the plain inference).
+has seen (``engine.scopa.ai.determinize``), weighted by how likely it makes the others' plays
+(``engine.scopa.ai.evidence``; or by what they showed they lack, the plain inference).
 
 Every legal move of the seat is tried on the **same** deals (common random numbers: the moves are
 compared on the same luck, so far fewer deals separate them than independent samples would; with
-``crn``, an option of ``hard``, each move's playout of a deal also draws its random moves from the
-same numbers; with ``halving``, another, the deals are spent in rounds, the better half of the moves
-going on after each, so the closest moves get the most deals), and each deal is played out to the
-end of the smazzata by every seat with the playout policy of ``engine.scopa.playout`` (greedy with a
-look one player ahead: no sum left for the next player to sweep, captures valued by settebello,
-denari, primiera cards; ``hard`` makes the other side's seats blind to the hands,
-``blind="opponents"`` with ``odds``: they fear a sum by the chance that the next hand holds its
-value, as a player who cannot see the cards does), a random move now and then (``epsilon``: ``hard``
-uses 0.2; measured, fully deterministic playouts, 0, won fewer deals and tied more), the random
-draws coming from the search's seed so a search is reproducible. With no deck left (or with
-``solve_deck`` through the deck's last round, its order known as the hands are), the last cards
-(``solve``) are played exactly instead, every hand of the deal known: alpha-beta minimax over the
-reward with two sides, and with three (Scopa 3 players) as ``multi`` says, max-n (every side for its
-own reward) for ``hard``. A move's value is the mean over the deals of the reward of its smazzata,
-for the seat's side: winning the smazzata (``WIN`` for a win, minus it for a loss, nothing for a
-tie) plus ``margin`` times the point difference over the best other side, which is what the strength
-figures count (the deals won) with the points as a tie-break.
+``crn`` each move's playout of a deal also draws its random moves from the same numbers; with
+``halving`` the deals are spent in rounds, the better half of the moves going on after each, so
+the closest moves get the most deals; both off by default), and each deal is played out to the
+end of the smazzata by every seat with the playout policy of ``engine.scopa.playout`` (greedy with
+a look one player ahead: no sum left for the next player to sweep, captures valued by settebello,
+denari, primiera cards; the other side's seats blind to the hands, fearing a sum by the chance
+that the next hand holds its value, as a player who cannot see the cards does), a random move now
+and then (``epsilon``), the random draws coming from the search's seed so a search is
+reproducible. With no deck left (or with ``solve_deck`` through the deck's last round, its order
+known as the hands are), the last cards (``solve``) are played exactly instead, every hand of the
+deal known: alpha-beta minimax over the reward with two sides, and with three (Scopa 3 players) as
+``multi`` says. A move's value is the mean over the deals of the reward of its smazzata, for the
+seat's side: winning the smazzata (``WIN`` for a win, minus it for a loss, nothing for a tie) plus
+``margin`` times the point difference over the best other side, which is what the strength figures
+count (the deals won) with the points as a tie-break. The settings are ``HardConfig``'s
+(``engine.scopa.ai.config``).
 
-The result has the shape of the tree search's root statistics, {move key: (deals, total reward)},
-so ``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
+The result is the root's statistics, {move key: (deals, total reward)} (``engine.ai.search``), so
+``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
 """
 
 from __future__ import annotations
@@ -34,12 +33,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
-from engine.ai.determinize import Dealer, Evidence, InfoSet, State
-from engine.ai.evidence import log_likelihood
-from engine.ai.game_value import WinChances
+from engine.ai.search import RootStats
 from engine.scopa._tables import VALUE
+from engine.scopa.ai.config import MULTI_SOLVERS, HardConfig
+from engine.scopa.ai.determinize import Dealer, Evidence, InfoSet, State
+from engine.scopa.ai.evidence import log_likelihood
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import (
     FastRules,
@@ -68,12 +68,8 @@ __all__ = [
 WIN = 1.0
 # The deals ``resampled`` keeps at a time (from ``factor`` times as many).
 RESAMPLE_BATCH = 32
-
-
-# How the last cards are solved with more than two sides (Scopa 3 players): not at all (played
-# out), "paranoid" (the others together minimize the seat's reward) or "maxn" (each seat
-# maximizes its own; Luckhardt and Irani 1986).
-MULTI_SOLVERS = ("none", "paranoid", "maxn")
+# The settings of ``evaluate`` called without any: the defaults, with no CPU cap.
+PLAIN = HardConfig(iterations=1)
 
 
 def solver_kind(info: InfoSet, solve: int, multi: str = "none", deck: bool = False) -> str | None:
@@ -142,42 +138,20 @@ GAME_WIN = 2.0
 
 
 class Reward:
-    """A smazzata's reward for one side: ``win`` for winning it, minus ``loss`` for losing it
-    (``win`` unless told), nothing for a tie, ``margin`` per point over the best other side, and
-    ``GAME_WIN`` when the game ends with this smazzata (a side at the target or over it, alone in
-    the lead: plus for the winner, minus for the others). Zero-sum between two sides when ``loss``
-    equals ``win``; a smaller ``loss`` prizes the chance of winning over the safety of a tie.
+    """A smazzata's reward for one side: ``win`` for winning it, minus ``win`` for losing it,
+    nothing for a tie, ``margin`` per point over the best other side, and ``GAME_WIN`` when the
+    game ends with this smazzata (a side at the target or over it, alone in the lead: plus for the
+    winner, minus for the others). Zero-sum between two sides."""
 
-    With ``chances`` (two sides, a game to a target) the reward is the game instead:
-    ``win * (2 P - 1)``, ``P`` the chance of winning the game from the score this smazzata
-    leaves (``engine.ai.game_value``), so that a smazzata counts by how far it takes the game."""
+    __slots__ = ("margin", "points", "target", "win")
 
-    __slots__ = ("chances", "loss", "margin", "points", "target", "win")
-
-    def __init__(
-        self,
-        info: InfoSet,
-        *,
-        margin: float,
-        win: float,
-        loss: float | None = None,
-        chances: WinChances | None = None,
-    ) -> None:
+    def __init__(self, info: InfoSet, *, margin: float, win: float) -> None:
         self.margin = margin
         self.win = win
-        self.loss = win if loss is None else loss
         self.points = info.points
         self.target = info.target
-        usable = chances is not None and len(info.points) == 2 and chances.target == info.target
-        self.chances = chances if usable else None
 
     def of(self, points: Sequence[int], side: int) -> float:
-        chances = self.chances
-        if chances is not None:
-            before = self.points
-            own = before[side] + points[side]
-            other = before[1 - side] + points[1 - side]
-            return self.win * (2.0 * chances.of(own, other) - 1.0)
         own = points[side]
         two = len(points) == 2
         if two:
@@ -189,7 +163,7 @@ class Reward:
         if diff > 0:
             reward += self.win
         elif diff < 0:
-            reward -= self.loss
+            reward -= self.win
         target = self.target
         if not (target and self.points):
             return reward
@@ -312,11 +286,11 @@ class _Solver:
                 rest = table ^ capture
                 old = captured[side]
                 captured[side] = old | capture | 1 << card
-                sweep = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
-                if sweep:
+                swept = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
+                if swept:
                     scope[side] += 1
                 v = self.value(hands, rest, captured, scope, side, after, left - 1, alpha, beta)
-                if sweep:
+                if swept:
                     scope[side] -= 1
                 captured[side] = old
             else:
@@ -391,11 +365,11 @@ class _Solver:
                 rest = table ^ capture
                 old = captured[side]
                 captured[side] = old | capture | 1 << card
-                sweep = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
-                if sweep:
+                swept = not rest and left > 1 and not (fast.asso_piglia_tutto and VALUE[card] == 1)
+                if swept:
                     scope[side] += 1
                 got = self.rewards(hands, rest, captured, scope, side, after, left - 1)
-                if sweep:
+                if swept:
                     scope[side] -= 1
                 captured[side] = old
             else:
@@ -419,50 +393,35 @@ def evaluate(
     keys: Sequence[int],
     deals: int | None,
     seed: int,
+    config: HardConfig = PLAIN,
     *,
-    epsilon: float = 0.2,
-    margin: float = 0.1,
-    win: float = WIN,
-    loss: float | None = None,
-    lookahead: bool = True,
-    solve: int = 0,
-    multi: str = "none",
-    solve_deck: bool = False,
-    reply: bool = False,
-    sweep: bool = False,
-    blind: bool | str = False,
-    odds: bool = False,
-    exploit: bool = False,
-    chances: WinChances | None = None,
-    cpu_cap: float | None = None,
-    seconds: float | None = None,
-    resample: int = 1,
-    crn: bool = False,
-    halving: bool = False,
     cache: dict[int, tuple[int, float]] | None = None,
-) -> dict[int, tuple[int, float]]:
+) -> RootStats:
     """Each move of ``keys`` played on the same ``deals`` deals of ``info`` and played out (or
-    solved exactly when ``solving(info, solve, multi, solve_deck)``: ``multi`` how with more than
-    two sides, ``MULTI_SOLVERS``; ``solve_deck`` the deck's last rounds dealt within the
-    solution); {key: (deals, total reward)} for the seat's side (see the module docstring).
-    ``cpu_cap``: stop dealing after that many seconds of this thread's CPU (a safety net on a
-    far slower machine; the deals done so far count); ``chances``: the game-aware
-    reward (``Reward``); ``seconds``: stop dealing after that much wall time (``deals`` None:
-    only then; at least one deal);
-    ``resample`` > 1 with evidence: the deals drawn by likelihood (``resampled``) rather than
-    weighted by it; ``exploit`` with evidence that reads seats as a mixture (a beginner's model
-    among them): in each deal's playouts a seat plays as a beginner (``play_out``'s ``naive``)
-    with the probability the deal gives that model, drawn once per deal; ``blind``: the playout
-    greedy blind to the hands, ``True`` every seat's, ``"opponents"`` the other sides' seats',
-    ``odds`` fearing a sum by the chance the next hand holds its value (``play_out``); ``crn``:
-    every move's playout of a deal draws its random moves from the same numbers; ``halving``
-    (with ``deals``, more than two moves): the same ``deals`` x moves playouts spent in rounds
-    (sequential halving, Karnin et al. 2013): each of ``ceil(log2 moves)`` rounds gets an equal
-    share, spread over the moves still in, and the better half by mean goes on to the next, so
-    that the last two get about three times the deals each; a move left behind keeps the deals
-    it had (the most dealt are the finalists); ``cache``: the playouts' greedy captures
-    (``play_out``), a dict the caller keeps from one search to the next under the same capture
-    rules (the same results, found sooner)."""
+    solved exactly when ``solving(info, config.solve, config.multi, config.solve_deck)``);
+    {key: (deals, total reward)} for the seat's side (see the module docstring). ``deals`` None:
+    until ``config.seconds`` of wall time have passed (at least one deal); ``config.cpu_cap``:
+    stop dealing after that many seconds of this thread's CPU (a safety net on a far slower
+    machine; the deals done so far count). With evidence: ``config.resample`` > 1 draws the deals
+    by likelihood (``resampled``) rather than weighting them by it; ``config.exploit`` with
+    evidence that reads seats as a mixture (a beginner's model among them): in each deal's
+    playouts a seat plays as a beginner (``play_out``'s ``naive``) with the probability the deal
+    gives that model, drawn once per deal. ``config.crn``: every move's playout of a deal draws
+    its random moves from the same numbers; ``config.halving`` (with ``deals``, more than two
+    moves): the same ``deals`` x moves playouts spent in rounds (sequential halving, Karnin et
+    al. 2013): each of ``ceil(log2 moves)`` rounds gets an equal share, spread over the moves
+    still in, and the better half by mean goes on to the next, so that the last two get about
+    three times the deals each; a move left behind keeps the deals it had (the most dealt are
+    the finalists). ``cache``: the playouts' greedy captures (``play_out``), a dict the caller
+    keeps from one search to the next under the same capture rules (the same results, found
+    sooner)."""
+    epsilon = config.epsilon
+    reply = config.reply
+    crn = config.crn
+    resample = config.resample
+    exploit = config.exploit
+    solve = config.solve
+    multi = config.multi
     rng = random.Random(seed)
     # The playouts' random numbers: the search's own, or with ``crn`` one stream a deal, played
     # again for every move.
@@ -470,10 +429,10 @@ def evaluate(
     fast = info.fast
     side = fast.side_of[info.seat]
     deal = Dealer(info, rng).deal
-    # With evidence (``engine.ai.evidence``) each deal's rewards count by its likelihood, or with
-    # ``resample`` the deals are drawn by it (and then count alike). Weights are kept relative to
-    # a reference log-likelihood ``ref``, rescaled when a deal is far likelier than it, so that
-    # nothing overflows.
+    # With evidence (``engine.scopa.ai.evidence``) each deal's rewards count by its likelihood,
+    # or with ``resample`` the deals are drawn by it (and then count alike). Weights are kept
+    # relative to a reference log-likelihood ``ref``, rescaled when a deal is far likelier than
+    # it, so that nothing overflows.
     found = info.evidence
     # The readings that give each mixed seat's posterior (with ``exploit``): ``found`` too, unless
     # the deals are drawn by it (then they count alike, but the posteriors still come from it).
@@ -484,10 +443,12 @@ def evaluate(
     if cache is None:
         cache = {}
     sums = dict.fromkeys(keys, 0.0)
-    reward = Reward(info, margin=margin, win=win, loss=loss, chances=chances).of
-    kind = solver_kind(info, solve, multi, solve_deck)
+    reward = Reward(info, margin=config.margin, win=WIN).of
+    kind = solver_kind(info, solve, multi, config.solve_deck)
     solver = None if kind is None else _Solver(fast, reward, side)
     maxn = kind == "maxn"
+    cpu_cap = config.cpu_cap
+    seconds = config.seconds
     cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
     deadline = None if seconds is None else time.perf_counter() + seconds
     limit = deals if deals is not None else 1 << 62
@@ -499,20 +460,22 @@ def evaluate(
     # Each mixed seat's posterior of the beginner's model in the current deal.
     posterior: list[float] | None = [0.0] * fast.players if mixed else None
     naive = 0
+    # The other side's seats play blind to the hands in the playouts (fearing a sum by the odds
+    # that the next hand holds its value); the search's own side plays on what each deal gives it.
     blind_seats = 0
     for other in range(fast.players):
-        if blind is True or (blind == "opponents" and fast.side_of[other] != side):
+        if fast.side_of[other] != side:
             blind_seats |= 1 << other
     # The moves still searched; a move ``halving`` leaves behind keeps the deals and the sum of
     # weights it had then (its total stays on that scale: only the moves still in are rescaled).
     active = list(keys)
     counting = solver is None and keeps_value_counts(
-        fast, epsilon=epsilon, lookahead=lookahead, reply=reply, blind_seats=blind_seats, odds=odds
+        fast, epsilon=epsilon, lookahead=True, reply=reply, blind_seats=blind_seats, odds=True
     )
     mover = info.seat
     counts: ValueCounts | None = None
     left: dict[int, tuple[int, float]] = {}
-    schedule = halving_rounds(len(keys), deals) if halving and deals is not None else []
+    schedule = halving_rounds(len(keys), deals) if config.halving and deals is not None else []
     if schedule:
         limit = sum(schedule)
     next_cut = schedule[0] if schedule else -1
@@ -603,12 +566,11 @@ def evaluate(
                 luck,
                 epsilon=epsilon,
                 cache=cache,
-                lookahead=lookahead,
+                lookahead=True,
                 reply=reply,
-                sweep=sweep,
                 naive=naive,
                 blind_seats=blind_seats,
-                odds=odds,
+                odds=True,
                 counts=counts,
             )
             sums[key] += weight * reward(points, side)
@@ -676,8 +638,3 @@ def resampled(
         return pending.pop()
 
     return draw
-
-
-def best_key(stats: Mapping[int, tuple[int, float]]) -> int:
-    """The best mean reward; ties: the lowest key (deterministic)."""
-    return min(stats, key=lambda k: (-stats[k][1] / max(stats[k][0], 1), k))

@@ -14,7 +14,7 @@ The plan of a good club player, in order:
   best hand, attach every card that fits (a joker only when that empties or nearly empties the
   hand);
 * discard the card whose loss leaves the best hand, priced by the exact hand evaluator of
-  ``engine.ai.scala40_eval`` (melds complete and partial, the unseen cards that complete them,
+  ``engine.scala40.ai.hand`` (melds complete and partial, the unseen cards that complete them,
   the penalty points at risk as the opponents near the close and our score nears elimination);
 * closing follows: melds and attaches empty the hand, the last card is discarded.
 
@@ -31,9 +31,9 @@ import random
 from collections.abc import Sequence
 
 from engine.ai.base import legal_moves_of
-from engine.ai.scala40_eval import HandEvaluator
 from engine.cards import FRENCH_RANKS, JOKER, Card
 from engine.scala40 import Scala40View, parse_move
+from engine.scala40.ai.hand import HandEvaluator
 from engine.scala40.moves import Move, MoveKind
 
 __all__ = ["Scala40Player", "easy_scala40", "medium_scala40"]
