@@ -1,8 +1,10 @@
 """Computer players: the one place that maps the service's levels to engine players.
 
-Levels are ``easy``, ``medium``, ``hard``. Each level lists engine player names (of
-``engine.ai.get_player``) from the preferred to the fallback, so the strong players of a later
-issue take over as soon as they exist, with no change elsewhere.
+Levels are ``easy``, ``medium``, ``hard``. Each level lists player names (of
+``engine.ai.get_player``) from the preferred to the fallback, for a player source that has only
+some of them (a test's toy game); with the engine's players every name must be one the engine
+has: ``ComputerPlayers()`` checks them all, so a wrong name is an error at start-up, never a
+silent fallback.
 
 Moves are chosen off the event loop. ``hard`` searches for a good fraction of a second of CPU:
 in a thread it would hold the GIL against the event loop (four at once put 90-180 ms of lag on
@@ -75,9 +77,9 @@ CANDIDATES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     },
     # "greedy" is a Scopa player: never offered for Scala 40.
     "scala40": {
-        "easy": ("scala40-easy", "scala40", "random"),
-        "medium": ("scala40-medium", "scala40", "random"),
-        "hard": ("scala40-hard", "scala40", "random"),
+        "easy": ("scala40-easy", "random"),
+        "medium": ("scala40-medium", "random"),
+        "hard": ("scala40", "random"),
     },
     # Briscola and Briscola chiamata share the engine's Briscola players.
     "briscola": _BRISCOLA,
@@ -91,6 +93,19 @@ def _engine_get_player(name: str) -> Chooser:
     return player
 
 
+def check_candidates(candidates: Mapping[str, Mapping[str, Sequence[str]]]) -> None:
+    """ValueError unless every level of every family names players the engine has."""
+    ai = importlib.import_module("engine.ai")
+    for family, levels in candidates.items():
+        for level, names in levels.items():
+            unknown = [name for name in names if name not in ai.PLAYER_NAMES]
+            if unknown:
+                raise ValueError(
+                    f"the {level} computer for {family} names no engine player: "
+                    f"{', '.join(unknown)} (there are: {', '.join(ai.PLAYER_NAMES)})"
+                )
+
+
 def default_processes() -> int:
     """Worker processes for the slow levels when none are configured: every core but the one
     the event loop runs on, at least one, at most four."""
@@ -100,7 +115,10 @@ def default_processes() -> int:
 class ComputerPlayers:
     """Chooses computer moves: ``choose`` synchronously, ``choose_off_loop`` from the event loop
     (the service's way). ``processes`` > 0 (only with the engine's players) runs the slow levels
-    in that many worker processes, started at the first such move; ``aclose`` stops them."""
+    in that many worker processes, started at the first such move: the one process pool of the
+    computer players, whose processes also run the parts of a split search; ``aclose`` stops
+    them. With the engine's players (no ``get_player``) every level's names are checked here
+    (``check_candidates``): a name the engine has not is a ValueError."""
 
     def __init__(
         self, get_player: Callable[[str], Chooser] | None = None, *, processes: int = 0
@@ -109,6 +127,8 @@ class ComputerPlayers:
             raise ValueError(f"processes must be a whole number >= 0; got {processes!r}")
         if processes and get_player is not None:
             raise ValueError("worker processes play the engine's players only")
+        if get_player is None:
+            check_candidates(CANDIDATES)
         self._get_player = get_player or _engine_get_player
         self._players: dict[tuple[str, str], tuple[str, Chooser]] = {}
         self.processes = processes
@@ -128,7 +148,7 @@ class ComputerPlayers:
         for name in names:
             try:
                 found = (name, self._get_player(name))
-            except (KeyError, ValueError, LookupError):
+            except LookupError:  # a player source without this name (checked for the engine's)
                 continue
             self._players[key] = found
             logger.info("computer level %s plays %s as %s", level, family, name)
