@@ -311,11 +311,10 @@ def play_out(
     their player cannot see (every other hand and the deck), as a player who counts the cards
     does, rather than by the next player's actual hand; ``odds`` with it: a blind greedy fears
     each sum by the chance that the next hand, dealt at random from the cards its player cannot
-    see, holds that value
-    (``SCOPA_WORTH`` times that chance), not by any such card at all; ``naive`` (a bit per seat,
-    lookahead playouts without ``reply``): those seats' greedy moves look at nothing ahead, as a
-    beginner's (the most valuable capture, else the cheapest card). ``counts``: the position's
-    ``value_counts`` when the caller has them (consumed), for ``odds``.
+    see, holds that value (``SCOPA_WORTH`` times that chance), not by any such card at all;
+    ``naive`` (a bit per seat, lookahead playouts without ``reply``): those seats' greedy moves
+    look at nothing ahead, as a beginner's (the most valuable capture, else the cheapest card).
+    ``counts``: the position's ``value_counts`` when the caller has them (consumed), for ``odds``.
     """
     rnd = rng.random
     n = fast.players
@@ -737,7 +736,6 @@ def keeps_value_counts(
     reply: bool,
     blind_seats: int,
     odds: bool,
-    blind: bool = False,
 ) -> bool:
     """Whether ``play_out`` with these options keeps each value's copies as the cards go (the
     lookahead playouts with ``odds`` and a blind seat): only then does it use its ``counts``."""
@@ -747,7 +745,7 @@ def keeps_value_counts(
         and not (fast.asso_piglia_tutto or fast.scopa_a_15)
         and not reply
         and odds
-        and (blind or blind_seats != 0)
+        and blind_seats != 0
     )
 
 

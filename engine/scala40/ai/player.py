@@ -13,7 +13,7 @@ The plan of a good club player, in order:
 * once opened: take a joker back when the hand is better for it, lay the meld that leaves the
   best hand, attach every card that fits (a joker only when that empties or nearly empties the
   hand);
-* discard the card whose loss leaves the best hand, priced by the exact hand evaluator of
+* discard the card whose going leaves the best hand, priced by the exact hand evaluator of
   ``engine.scala40.ai.hand`` (melds complete and partial, the unseen cards that complete them,
   the penalty points at risk as the opponents near the close and our score nears elimination);
 * closing follows: melds and attaches empty the hand, the last card is discarded.

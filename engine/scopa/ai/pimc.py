@@ -19,10 +19,10 @@ reproducible. With no deck left (or with ``solve_deck`` through the deck's last 
 known as the hands are), the last cards (``solve``) are played exactly instead, every hand of the
 deal known: alpha-beta minimax over the reward with two sides, and with three (Scopa 3 players) as
 ``multi`` says. A move's value is the mean over the deals of the reward of its smazzata, for the
-seat's side: winning the smazzata (``WIN`` for a win, minus it for a loss, nothing for a tie) plus
-``margin`` times the point difference over the best other side, which is what the strength figures
-count (the deals won) with the points as a tie-break. The settings are ``HardConfig``'s
-(``engine.scopa.ai.config``).
+seat's side: winning the smazzata (``WIN`` for a win, minus it when another side wins, nothing for
+a tie) plus ``margin`` times the point difference over the best other side, which is what the
+strength figures count (the deals won) with the points as a tie-break. The settings are
+``HardConfig``'s (``engine.scopa.ai.config``).
 
 The result is the root's statistics, {move key: (deals, total reward)} (``engine.ai.search``), so
 ``HardPlayer`` merges parts (root parallelism) and picks a move the same way.
