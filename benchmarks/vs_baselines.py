@@ -255,6 +255,20 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _level_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The level's player's options: hard's budget, then every ``--option NAME=VALUE``."""
+    options: dict[str, Any] = {}
+    if args.level == "hard":
+        if args.iterations is not None:
+            options["iterations"] = args.iterations
+        if args.seconds is not None:
+            options["seconds"] = args.seconds
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name] = json.loads(value)
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("scopone", "scopa", "scala40"), default="scopone")
@@ -284,15 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("Scopone is played by 4")
     deals = args.game == "scopone" or args.deals
     places = 2 if seats == 4 and args.game != "scala40" else seats
-    options: dict[str, Any] = {}
-    if args.level == "hard":
-        if args.iterations is not None:
-            options["iterations"] = args.iterations
-        if args.seconds is not None:
-            options["seconds"] = args.seconds
-    for item in args.option:
-        name, _, value = item.partition("=")
-        options[name] = json.loads(value)
+    options = _level_options(args)
     seeds = -(-args.count // places)
     jobs = [
         Job(

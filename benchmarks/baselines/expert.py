@@ -62,103 +62,127 @@ class ExpertPlayer:
         moves = legal_index(view)
         if len(moves) == 1:
             return next(iter(moves.values()))
-        known, unseen, _ = position_of(view)
-        seat, n = view.seat, view.players
-        side = seat % 2 if n == 4 else seat
-        hand = known.hands[seat]
-        table = known.table
-        left = known.left
-        last_round = view.deck_count == 0
-        dealer_side = view.dealer % 2 if n == 4 else view.dealer
-        next_seat = (seat + 1) % n
-        partner = (seat + 2) % n if n == 4 else None
-        memo = self._memo
-
-        def hand_size(s: int) -> int:
-            size: int = view.hand_counts[s]
-            if size == 0 and view.deck_count:
-                return 3
-            return size
-
-        def p_holds(s: int, value: int) -> float:
-            """Chance that seat ``s`` holds a card of ``value`` (card counting)."""
-            k = sum(1 for c in unseen if VALUE[c] == value)
-            pool = len(unseen)
-            size = min(hand_size(s), pool)
-            if not k or not size:
-                return 0.0
-            return 1.0 - comb(pool - k, size) / comb(pool, size)
-
-        def best_take(t: int, value: int, plays_left: int) -> float:
-            best = 0.0
-            for taken in captures(t, value, memo):
-                gain = sum(card_worth(c) for c in bits(taken)) + 0.12
-                if taken == t and plays_left > 1:
-                    gain += SCOPA
-                best = max(best, gain)
-            return best
-
-        def exposure(s: int, t: int, plays_left: int) -> float:
-            """What seat ``s`` is expected to take from table ``t`` with its best card."""
-            if not t or plays_left <= 0:
-                return 0.0
-            options = []
-            for value in range(1, 11):
-                gain = best_take(t, value, plays_left)
-                if gain:
-                    options.append((gain, p_holds(s, value)))
-            options.sort(reverse=True)
-            expected, none = 0.0, 1.0
-            for gain, p in options:
-                expected += gain * p * none
-                none *= 1.0 - p
-            return expected
-
-        def score(card: int, taken: int) -> float:
-            value = VALUE[card]
-            s = 0.0
-            if taken:
-                after = table & ~taken
-                s += 1.0  # rule 1: take when you can
-                s += sum(card_worth(c) for c in bits(taken)) + card_worth(card)
-                if not after and left > 1:
-                    s += SCOPA
-                if taken.bit_count() >= 2:  # rule 2: spariglio
-                    s += 0.15 if side != dealer_side else -0.1
-            else:
-                after = table | 1 << card
-                s -= card_worth(card) * 0.5  # rule 6
-                mates = sum(1 for c in hand if c != card and VALUE[c] == value)
-                dead = not any(VALUE[c] == value for c in unseen)
-                if not table:  # rule 4: mulinello
-                    if dead:
-                        s += 0.6
-                    elif mates:
-                        s += 0.35
-                elif mates:
-                    s += 0.1
-                if last_round and left <= n:  # rule 7: the last taker takes the table
-                    s -= 0.2
-            if left <= 1:
-                return s
-            # Rule 3: what the next opponent takes from the table left.
-            s -= exposure(next_seat, after, left - 1)
-            # Rule 5: play to the partner (what it may take after the opponent).
-            if partner is not None:
-                s += 0.4 * exposure(partner, after, left - 2)
-                s -= 0.25 * exposure((seat + 3) % n, after, left - 3)
-            elif n == 2:
-                own_next = max(
-                    (best_take(after, VALUE[c], left - 2) for c in hand if c != card), default=0.0
-                )
-                s += 0.3 * own_next
-            elif n == 3:
-                s -= 0.4 * exposure((seat + 2) % n, after, left - 2)
-            return s
-
+        judge = _Judge(view, self._memo)
         best_text, best = "", -1e9
         for (card, taken), text in sorted(moves.items()):
-            value = score(card, taken)
+            value = judge.score(card, taken)
             if value > best:
                 best_text, best = text, value
         return best_text
+
+
+class _Judge:
+    """The rules applied to one position: ``score`` of each move (card, cards taken)."""
+
+    def __init__(self, view: Any, memo: dict[tuple[int, int], list[int]]) -> None:
+        known, unseen, _ = position_of(view)
+        self.view = view
+        self.unseen = unseen
+        seat, n = view.seat, view.players
+        self.seat, self.n = seat, n
+        self.side = seat % 2 if n == 4 else seat
+        self.hand = known.hands[seat]
+        self.table = known.table
+        self.left = known.left
+        self.last_round = view.deck_count == 0
+        self.dealer_side = view.dealer % 2 if n == 4 else view.dealer
+        self.next_seat = (seat + 1) % n
+        self.partner = (seat + 2) % n if n == 4 else None
+        self.memo = memo
+
+    def hand_size(self, s: int) -> int:
+        size: int = self.view.hand_counts[s]
+        if size == 0 and self.view.deck_count:
+            return 3
+        return size
+
+    def p_holds(self, s: int, value: int) -> float:
+        """Chance that seat ``s`` holds a card of ``value`` (card counting)."""
+        unseen = self.unseen
+        k = sum(1 for c in unseen if VALUE[c] == value)
+        pool = len(unseen)
+        size = min(self.hand_size(s), pool)
+        if not k or not size:
+            return 0.0
+        return 1.0 - comb(pool - k, size) / comb(pool, size)
+
+    def best_take(self, t: int, value: int, plays_left: int) -> float:
+        best = 0.0
+        for taken in captures(t, value, self.memo):
+            gain = sum(card_worth(c) for c in bits(taken)) + 0.12
+            if taken == t and plays_left > 1:
+                gain += SCOPA
+            best = max(best, gain)
+        return best
+
+    def exposure(self, s: int, t: int, plays_left: int) -> float:
+        """What seat ``s`` is expected to take from table ``t`` with its best card."""
+        if not t or plays_left <= 0:
+            return 0.0
+        options = []
+        for value in range(1, 11):
+            gain = self.best_take(t, value, plays_left)
+            if gain:
+                options.append((gain, self.p_holds(s, value)))
+        options.sort(reverse=True)
+        expected, none = 0.0, 1.0
+        for gain, p in options:
+            expected += gain * p * none
+            none *= 1.0 - p
+        return expected
+
+    def score(self, card: int, taken: int) -> float:
+        if taken:
+            after = self.table & ~taken
+            s = self._take(card, taken, after)
+        else:
+            after = self.table | 1 << card
+            s = self._throw(card)
+        if self.left <= 1:
+            return s
+        return self._ahead(s, card, after)
+
+    def _take(self, card: int, taken: int, after: int) -> float:
+        s = 0.0
+        s += 1.0  # rule 1: take when you can
+        s += sum(card_worth(c) for c in bits(taken)) + card_worth(card)
+        if not after and self.left > 1:
+            s += SCOPA
+        if taken.bit_count() >= 2:  # rule 2: spariglio
+            s += 0.15 if self.side != self.dealer_side else -0.1
+        return s
+
+    def _throw(self, card: int) -> float:
+        value = VALUE[card]
+        s = 0.0
+        s -= card_worth(card) * 0.5  # rule 6
+        mates = sum(1 for c in self.hand if c != card and VALUE[c] == value)
+        dead = not any(VALUE[c] == value for c in self.unseen)
+        if not self.table:  # rule 4: mulinello
+            if dead:
+                s += 0.6
+            elif mates:
+                s += 0.35
+        elif mates:
+            s += 0.1
+        if self.last_round and self.left <= self.n:  # rule 7: the last taker takes the table
+            s -= 0.2
+        return s
+
+    def _ahead(self, s: float, card: int, after: int) -> float:
+        left, seat, n = self.left, self.seat, self.n
+        # Rule 3: what the next opponent takes from the table left.
+        s -= self.exposure(self.next_seat, after, left - 1)
+        # Rule 5: play to the partner (what it may take after the opponent).
+        if self.partner is not None:
+            s += 0.4 * self.exposure(self.partner, after, left - 2)
+            s -= 0.25 * self.exposure((seat + 3) % n, after, left - 3)
+        elif n == 2:
+            own_next = max(
+                (self.best_take(after, VALUE[c], left - 2) for c in self.hand if c != card),
+                default=0.0,
+            )
+            s += 0.3 * own_next
+        elif n == 3:
+            s -= 0.4 * self.exposure((seat + 2) % n, after, left - 2)
+        return s

@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 class EventRouting(HandDelivery):
     """``deliver``: every event of a service result where it belongs."""
 
-    async def deliver(
+    async def deliver(  # noqa: C901 - one pass routes every event kind of a result; being rewritten (#42)
         self, result: Result, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""

@@ -249,7 +249,7 @@ class TerminalPlay(MoveChooser, Presenter):
             return None
         return [] if result.refusal is not None else list(result.events)
 
-    async def _loop(self, table_id: int, dealt: Result | None = None) -> int:
+    async def _loop(self, table_id: int, dealt: Result | None = None) -> int:  # noqa: C901 - the terminal game loop: input, computers, results in one place
         self._saved_game = True
         happened: list[Event] = list(dealt.events) if dealt is not None else []
         if dealt is None:

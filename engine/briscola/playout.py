@@ -51,6 +51,20 @@ def winning_index(trick: Sequence[int], trump: int) -> int:
     return best
 
 
+def _smart_lead(hand: Sequence[int], trump: int) -> int:
+    """``Deal.smart``'s lead: lisci of other suits first (the weakest), then small figures, then
+    briscole."""
+    best_card = -1
+    best_key: tuple[int, int, int] = (99, 99, 99)
+    for c in hand:
+        is_trump = c // 10 == trump
+        rank = 2 if is_trump else (0 if PTS[c] == 0 else 1 if PTS[c] < 10 else 3)
+        key = (rank, PTS[c], -(c % 10))
+        if key < best_key:
+            best_key, best_card = key, c
+    return best_card
+
+
 def _cheap_key(card: int, trump: int) -> tuple[int, bool, int]:
     # The least valuable card: fewest points, not a briscola, the weakest.
     return (PTS[card], card // 10 == trump, -(card % 10))
@@ -174,16 +188,7 @@ class Deal:
         trick = self.trick
         trump = self.trump
         if not trick:
-            best_card = -1
-            best_key: tuple[int, int, int] = (99, 99, 99)
-            for c in hand:
-                # lisci of other suits first (the weakest), then small figures, then briscole
-                is_trump = c // 10 == trump
-                rank = 2 if is_trump else (0 if PTS[c] == 0 else 1 if PTS[c] < 10 else 3)
-                key = (rank, PTS[c], -(c % 10))
-                if key < best_key:
-                    best_key, best_card = key, c
-            return best_card
+            return _smart_lead(hand, trump)
         n = self.n
         best_i = winning_index(trick, trump)
         best = trick[best_i]

@@ -68,7 +68,6 @@ class _Hand:
         """Every meld the hand can form. With ``jokers_anywhere`` a joker may also stand in for
         a card the hand holds (so that card can serve another meld)."""
         limit = min(rules.jokers_per_meld, len(self.jokers))
-        found: list[_Candidate] = []
         by_rank: dict[str, list[int]] = {}
         by_suit: dict[str, dict[int, int]] = {}
         for i, (rank, suit) in enumerate(self.types):
@@ -77,43 +76,8 @@ class _Hand:
             positions[RANK_ORDER[rank]] = i
             if rank == "A":
                 positions[14] = i
-        for rank, members in by_rank.items():
-            for size in (2, 3, 4):
-                for chosen in combinations(members, size):
-                    for jokers in range(limit + 1):
-                        total = size + jokers
-                        if 3 <= total <= 4:
-                            mask = _mask(chosen)
-                            layout = (*chosen, *([JOKER_SLOT] * jokers))
-                            found.append(
-                                _Candidate(mask, jokers, tris_points(rank) * total, layout)
-                            )
-        for positions in by_suit.values():
-            for low in range(1, 13):
-                present: list[int] = []
-                missing = 0
-                points = 0
-                for high in range(low, min(low + MAX_RUN - 1, 14) + 1):
-                    points += position_points(high)
-                    if high in positions:
-                        present.append(high)
-                    else:
-                        missing += 1
-                        if missing > limit:
-                            break
-                    if high - low < 2 or len(present) < 2:
-                        continue
-                    spare = limit - missing if jokers_anywhere else 0
-                    for drop in range(min(spare, len(present) - 2) + 1):
-                        for dropped in combinations(present, drop):
-                            layout = tuple(
-                                positions[pos]
-                                if pos in positions and pos not in dropped
-                                else JOKER_SLOT
-                                for pos in range(low, high + 1)
-                            )
-                            mask = _mask(positions[pos] for pos in present if pos not in dropped)
-                            found.append(_Candidate(mask, missing + drop, points, layout))
+        found = _tris(by_rank, limit)
+        found += _runs(by_suit, limit, jokers_anywhere=jokers_anywhere)
         return found
 
     def lay(self, layouts: Iterable[tuple[int, ...]]) -> tuple[tuple[Card, ...], ...]:
@@ -131,6 +95,56 @@ class _Hand:
                     used[slot] += 1
             melds.append(tuple(meld))
         return tuple(melds)
+
+
+def _tris(by_rank: dict[str, list[int]], limit: int) -> list[_Candidate]:
+    """The tris (and poker) of ``Hand.candidates``: 3-4 cards of a rank, up to ``limit`` jokers."""
+    found: list[_Candidate] = []
+    for rank, members in by_rank.items():
+        for size in (2, 3, 4):
+            for chosen in combinations(members, size):
+                for jokers in range(limit + 1):
+                    total = size + jokers
+                    if 3 <= total <= 4:
+                        mask = _mask(chosen)
+                        layout = (*chosen, *([JOKER_SLOT] * jokers))
+                        found.append(_Candidate(mask, jokers, tris_points(rank) * total, layout))
+    return found
+
+
+def _runs(
+    by_suit: dict[str, dict[int, int]], limit: int, *, jokers_anywhere: bool
+) -> list[_Candidate]:
+    """The runs of ``Hand.candidates``: up to ``limit`` jokers for missing cards, and with
+    ``jokers_anywhere`` the jokers left also standing in for cards the hand holds."""
+    found: list[_Candidate] = []
+    for positions in by_suit.values():
+        for low in range(1, 13):
+            present: list[int] = []
+            missing = 0
+            points = 0
+            for high in range(low, min(low + MAX_RUN - 1, 14) + 1):
+                points += position_points(high)
+                if high in positions:
+                    present.append(high)
+                else:
+                    missing += 1
+                    if missing > limit:
+                        break
+                if high - low < 2 or len(present) < 2:
+                    continue
+                spare = limit - missing if jokers_anywhere else 0
+                for drop in range(min(spare, len(present) - 2) + 1):
+                    for dropped in combinations(present, drop):
+                        layout = tuple(
+                            positions[pos]
+                            if pos in positions and pos not in dropped
+                            else JOKER_SLOT
+                            for pos in range(low, high + 1)
+                        )
+                        mask = _mask(positions[pos] for pos in present if pos not in dropped)
+                        found.append(_Candidate(mask, missing + drop, points, layout))
+    return found
 
 
 def _mask(indices: Iterable[int]) -> int:

@@ -16,7 +16,7 @@ from .melds import attach_ends, sort_cards, swap_fits
 from .moves import Move, MoveKind
 from .opening import Opening, find_opening, hand_melds
 from .rules import Rules
-from .state import Phase, State
+from .state import Phase, State, TableMeld
 
 __all__ = ["Position", "pile_index", "still_held", "without_pile"]
 
@@ -119,8 +119,21 @@ class Position:
         """Melds, attaches and swaps for an opened player; while the card taken from the pozzo
         waits to be used, only the moves that lay it."""
         s = self.s
-        hand = self.hand
         pending = s.pile_card if s.must_use else None
+        moves = self._meld_moves(pending)
+        distinct = sort_cards(dict.fromkeys(self.hand))
+        if pending is not None:
+            distinct = tuple(card for card in distinct if card == pending)
+        for number, meld in enumerate(s.melds, start=1):
+            moves += self._attach_moves(number, meld, distinct)
+            if meld.shape.jokers:
+                moves += self._swap_moves(number, meld, distinct)
+        return moves
+
+    def _meld_moves(self, pending: Card | None) -> list[Move]:
+        """The new melds the hand can lay (each laying ``pending``, if any)."""
+        s = self.s
+        hand = self.hand
         moves: list[Move] = []
         for new in hand_melds(hand, self.rules):
             if pending is not None and pending not in new:
@@ -131,34 +144,41 @@ class Position:
             pile_after = s.pile_card if s.pile_card not in new else None
             if self.turn_end_problem(after, pile_after) is None:
                 moves.append(Move(MoveKind.MELD, melds=(new,)))
-        distinct = sort_cards(dict.fromkeys(hand))
-        if pending is not None:
-            distinct = tuple(card for card in distinct if card == pending)
-        for number, meld in enumerate(s.melds, start=1):
-            for card in distinct:
-                if s.no_attach is not None and card == s.no_attach:
-                    continue
-                ends = attach_ends(meld.shape, card, self.rules)
-                if not ends:
-                    continue
-                after = list(hand)
-                after.remove(card)
+        return moves
+
+    def _attach_moves(self, number: int, meld: TableMeld, distinct: Sequence[Card]) -> list[Move]:
+        """The cards of ``distinct`` that attach to table meld ``number``, at each end."""
+        s = self.s
+        moves: list[Move] = []
+        for card in distinct:
+            if s.no_attach is not None and card == s.no_attach:
+                continue
+            ends = attach_ends(meld.shape, card, self.rules)
+            if not ends:
+                continue
+            after = list(self.hand)
+            after.remove(card)
+            pile_after = None if card == s.pile_card else s.pile_card
+            if self.turn_end_problem(after, pile_after) is not None:
+                continue
+            for end in ends if len(ends) > 1 else [""]:
+                moves.append(Move(MoveKind.ATTACH, card=card, target=number, end=end))
+        return moves
+
+    def _swap_moves(self, number: int, meld: TableMeld, distinct: Sequence[Card]) -> list[Move]:
+        """The cards of ``distinct`` that take a joker back from table meld ``number``."""
+        s = self.s
+        moves: list[Move] = []
+        for card in distinct:
+            if card.is_joker or (s.no_attach is not None and card == s.no_attach):
+                continue
+            if swap_fits(meld.shape, card) is not None:
                 pile_after = None if card == s.pile_card else s.pile_card
-                if self.turn_end_problem(after, pile_after) is not None:
-                    continue
-                for end in ends if len(ends) > 1 else [""]:
-                    moves.append(Move(MoveKind.ATTACH, card=card, target=number, end=end))
-            if meld.shape.jokers:
-                for card in distinct:
-                    if card.is_joker or (s.no_attach is not None and card == s.no_attach):
-                        continue
-                    if swap_fits(meld.shape, card) is not None:
-                        pile_after = None if card == s.pile_card else s.pile_card
-                        after = list(hand)
-                        after.remove(card)
-                        after.append(Card(JOKER, ""))
-                        if self.turn_end_problem(after, pile_after) is None:
-                            moves.append(Move(MoveKind.SWAP, card=card, target=number))
+                after = list(self.hand)
+                after.remove(card)
+                after.append(Card(JOKER, ""))
+                if self.turn_end_problem(after, pile_after) is None:
+                    moves.append(Move(MoveKind.SWAP, card=card, target=number))
         return moves
 
 

@@ -99,7 +99,7 @@ class FastRules:
         )
 
 
-def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[int]:
+def totals(piles: Sequence[int], scope: Sequence[int], fast: FastRules) -> list[int]:  # noqa: C901 - hot path: every playout scores here, one inline pass per rule
     """Each side's smazzata points (the ``total`` of ``score_smazzata``), computed lean."""
     sides = len(piles)
     out = list(scope)
@@ -277,7 +277,7 @@ def greedy_move(
     return min(hand, key=THROW_RANK.__getitem__), 0
 
 
-def play_out(
+def play_out(  # noqa: C901 - the playouts' dispatch and plain loop, inline for speed
     fast: FastRules,
     hands: list[list[int]],
     table: int,
@@ -417,7 +417,7 @@ def table_sum(table: int) -> int:
     return s[table & 0x3FF] + s[table >> 10 & 0x3FF] + s[table >> 20 & 0x3FF] + s[table >> 30]
 
 
-def _lookahead_out(
+def _lookahead_out(  # noqa: C901 - the search's inner loop (most of hard's CPU), kept inline for speed
     fast: FastRules,
     hands: list[list[int]],
     table: int,
@@ -603,7 +603,7 @@ _ODDS = tuple(
 )
 
 
-def _reply_out(
+def _reply_out(  # noqa: C901 - an inner playout loop, kept inline for speed
     fast: FastRules,
     hands: list[list[int]],
     table: int,

@@ -260,7 +260,7 @@ async def scrape(port: int) -> dict[str, float]:
 
 
 @pytest.mark.slow
-async def test_two_bot_processes_on_one_postgresql(pg_url: str, tmp_path: Path) -> None:
+async def test_two_bot_processes_on_one_postgresql(pg_url: str, tmp_path: Path) -> None:  # noqa: C901 - one scenario, step by step
     webhook_ports = [free_port(), free_port()]
     metrics_ports = [free_port(), free_port()]
     balancer = RoundRobin(webhook_ports)

@@ -30,10 +30,11 @@ The result is the root's statistics, {move key: (deals, total reward)} (``engine
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engine.ai.search import RootStats
 from engine.scopa._tables import VALUE
@@ -415,76 +416,40 @@ def evaluate(
     the finalists). ``cache``: the playouts' greedy captures (``play_out``), a dict the caller
     keeps from one search to the next under the same capture rules (the same results, found
     sooner)."""
-    epsilon = config.epsilon
-    reply = config.reply
-    crn = config.crn
-    resample = config.resample
-    exploit = config.exploit
-    solve = config.solve
-    multi = config.multi
     rng = random.Random(seed)
     # The playouts' random numbers: the search's own, or with ``crn`` one stream a deal, played
     # again for every move.
-    luck = random.Random() if crn else rng
-    fast = info.fast
-    side = fast.side_of[info.seat]
+    luck = random.Random() if config.crn else rng
     deal = Dealer(info, rng).deal
-    # With evidence (``engine.scopa.ai.evidence``) each deal's rewards count by its likelihood,
-    # or with ``resample`` the deals are drawn by it (and then count alike). Weights are kept
-    # relative to a reference log-likelihood ``ref``, rescaled when a deal is far likelier than
-    # it, so that nothing overflows.
+    # With evidence (``engine.scopa.ai.evidence``) each deal's rewards count by its likelihood
+    # (``_Weights``), or with ``resample`` the deals are drawn by it (and then count alike).
     found = info.evidence
     # The readings that give each mixed seat's posterior (with ``exploit``): ``found`` too, unless
     # the deals are drawn by it (then they count alike, but the posteriors still come from it).
     reading = found
-    if found and resample > 1:
-        deal = resampled(deal, found, resample, rng)
+    if found and config.resample > 1:
+        deal = resampled(deal, found, config.resample, rng)
         found = ()
-    if cache is None:
-        cache = {}
     sums = dict.fromkeys(keys, 0.0)
-    reward = Reward(info, margin=config.margin, win=WIN).of
-    kind = solver_kind(info, solve, multi, config.solve_deck)
-    solver = None if kind is None else _Solver(fast, reward, side)
-    maxn = kind == "maxn"
-    cpu_cap = config.cpu_cap
-    seconds = config.seconds
-    cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    limit = deals if deals is not None else 1 << 62
-    done = 0
-    ref: float | None = None
+    moves = _DealPlayer(info, config, {} if cache is None else cache)
+    clock = _Clock(config)
+    weights = _Weights()
     weight = 1.0
-    weights = 0.0
-    mixed = sorted({r.seat for r in reading if r.model}) if exploit and reading else []
+    mixed = sorted({r.seat for r in reading if r.model}) if config.exploit and reading else []
     # Each mixed seat's posterior of the beginner's model in the current deal.
-    posterior: list[float] | None = [0.0] * fast.players if mixed else None
+    posterior: list[float] | None = [0.0] * info.fast.players if mixed else None
     naive = 0
-    # The other side's seats play blind to the hands in the playouts (fearing a sum by the odds
-    # that the next hand holds its value); the search's own side plays on what each deal gives it.
-    blind_seats = 0
-    for other in range(fast.players):
-        if fast.side_of[other] != side:
-            blind_seats |= 1 << other
     # The moves still searched; a move ``halving`` leaves behind keeps the deals and the sum of
     # weights it had then (its total stays on that scale: only the moves still in are rescaled).
     active = list(keys)
-    counting = solver is None and keeps_value_counts(
-        fast, epsilon=epsilon, lookahead=True, reply=reply, blind_seats=blind_seats, odds=True
-    )
-    mover = info.seat
-    counts: ValueCounts | None = None
     left: dict[int, tuple[int, float]] = {}
     schedule = halving_rounds(len(keys), deals) if config.halving and deals is not None else []
-    if schedule:
-        limit = sum(schedule)
-    next_cut = schedule[0] if schedule else -1
-    cut = 0
+    limit = sum(schedule) if schedule else deals if deals is not None else 1 << 62
+    cuts = iter(itertools.accumulate(schedule))
+    next_cut = next(cuts, -1)
+    done = 0
     while done < limit:
-        if done and (
-            (cpu_deadline is not None and time.thread_time() > cpu_deadline)
-            or (deadline is not None and time.perf_counter() > deadline)
-        ):
+        if done and clock.passed():
             break
         done += 1
         base = deal()
@@ -493,102 +458,222 @@ def evaluate(
             # is wanted).
             log_w = log_likelihood(reading, base.hands, posterior)
         if posterior is not None:
-            naive = 0
-            for seat in mixed:
-                if rng.random() < posterior[seat]:
-                    naive |= 1 << seat
+            naive = _naive_seats(mixed, posterior, rng)
         if found:
-            if ref is None or log_w - ref > 30.0:
-                if ref is not None:
-                    shrink = math.exp(ref - log_w)
-                    weights *= shrink
-                    for k in active:
-                        sums[k] *= shrink
-                ref = log_w
-            weight = math.exp(log_w - ref)
-            weights += weight
+            weight = weights.add(log_w, sums, active)
+        moves.play(base, active, sums, weight, naive, luck, rng)
+        if done == next_cut:
+            # A round of ``halving`` ends: the better half goes on.
+            _halve(active, sums, left, (done, weights.total))
+            next_cut = next(cuts, -1)
+    count = {key: left.get(key, (done, weights.total)) for key in keys}
+    if found and weights.total > 0.0:
+        # The weighted mean, on the scale of each move's deals (parts of a search merge by sums).
+        return {key: (count[key][0], sums[key] * count[key][0] / count[key][1]) for key in keys}
+    return {key: (count[key][0], sums[key]) for key in keys}
+
+
+class _Clock:
+    """``evaluate``'s stops: ``config.cpu_cap`` seconds of this thread's CPU, ``config.seconds``
+    of wall time."""
+
+    __slots__ = ("cpu_deadline", "deadline")
+
+    def __init__(self, config: HardConfig) -> None:
+        cpu_cap = config.cpu_cap
+        seconds = config.seconds
+        self.cpu_deadline = None if cpu_cap is None else time.thread_time() + cpu_cap
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def passed(self) -> bool:
+        return (self.cpu_deadline is not None and time.thread_time() > self.cpu_deadline) or (
+            self.deadline is not None and time.perf_counter() > self.deadline
+        )
+
+
+class _Weights:
+    """The deals' likelihood weights, kept relative to a reference log-likelihood ``ref`` and
+    rescaled (with the sums they weigh) when a deal is far likelier than it, so that nothing
+    overflows; ``total`` their sum."""
+
+    __slots__ = ("ref", "total")
+
+    def __init__(self) -> None:
+        self.ref: float | None = None
+        self.total = 0.0
+
+    def add(self, log_w: float, sums: dict[int, float], active: Sequence[int]) -> float:
+        """The weight of a deal of log-likelihood ``log_w`` (``sums`` of ``active`` rescaled)."""
+        ref = self.ref
+        if ref is None or log_w - ref > 30.0:
+            if ref is not None:
+                shrink = math.exp(ref - log_w)
+                self.total *= shrink
+                for k in active:
+                    sums[k] *= shrink
+            self.ref = ref = log_w
+        weight = math.exp(log_w - ref)
+        self.total += weight
+        return weight
+
+
+def _naive_seats(mixed: Sequence[int], posterior: Sequence[float], rng: random.Random) -> int:
+    """The mixed seats (a bit each) played as beginners in this deal, each with its posterior."""
+    naive = 0
+    for seat in mixed:
+        if rng.random() < posterior[seat]:
+            naive |= 1 << seat
+    return naive
+
+
+def _halve(
+    active: list[int],
+    sums: Mapping[int, float],
+    left: dict[int, tuple[int, float]],
+    reached: tuple[int, float],
+) -> None:
+    """A round of sequential halving ends: the better half of ``active`` goes on (every move
+    still in has seen the same deals, so their sums compare); the others keep in ``left`` the
+    deals and the sum of weights ``reached``."""
+    active.sort(key=lambda k: (-sums[k], k))
+    keep = -(-len(active) // 2)
+    for key in active[keep:]:
+        left[key] = reached
+    del active[keep:]
+
+
+class _DealPlayer:
+    """How ``evaluate`` values each move of one deal: solved exactly (``solver_kind``) or played
+    out, the other side's seats blind to the hands (fearing a sum by the odds that the next hand
+    holds its value; the search's own side plays on what each deal gives it)."""
+
+    __slots__ = (
+        "blind_seats",
+        "cache",
+        "counting",
+        "crn",
+        "epsilon",
+        "fast",
+        "maxn",
+        "mover",
+        "reply",
+        "reward",
+        "side",
+        "solver",
+    )
+
+    def __init__(
+        self, info: InfoSet, config: HardConfig, cache: dict[int, tuple[int, float]]
+    ) -> None:
+        fast = self.fast = info.fast
+        side = self.side = fast.side_of[info.seat]
+        self.mover = info.seat
+        self.cache = cache
+        self.epsilon = config.epsilon
+        self.reply = config.reply
+        self.crn = config.crn
+        self.reward = Reward(info, margin=config.margin, win=WIN).of
+        kind = solver_kind(info, config.solve, config.multi, config.solve_deck)
+        self.solver = None if kind is None else _Solver(fast, self.reward, side)
+        self.maxn = kind == "maxn"
+        blind_seats = 0
+        for other in range(fast.players):
+            if fast.side_of[other] != side:
+                blind_seats |= 1 << other
+        self.blind_seats = blind_seats
+        self.counting = self.solver is None and keeps_value_counts(
+            fast,
+            epsilon=self.epsilon,
+            lookahead=True,
+            reply=self.reply,
+            blind_seats=blind_seats,
+            odds=True,
+        )
+
+    def play(
+        self,
+        base: State,
+        active: Sequence[int],
+        sums: dict[int, float],
+        weight: float,
+        naive: int,
+        luck: random.Random,
+        rng: random.Random,
+    ) -> None:
+        """Each move of ``active`` on the deal ``base``, its value times ``weight`` added to
+        ``sums``."""
         # With odds, the blind seats' greedy counts each value's copies (``play_out``): counted
         # once a deal here rather than once a playout.
-        tally = value_counts(base.hands, base.deck) if counting else None
-        if crn:
+        tally = value_counts(base.hands, base.deck) if self.counting else None
+        if self.crn:
             # Every move's playout of this deal draws its random moves from the same numbers
             # (common random numbers: the moves differ by their merits, not by their luck).
             luck.seed(rng.getrandbits(64))
             start = luck.getstate()
         for key in active:
             state = base.copy()
-            if crn:
+            if self.crn:
                 luck.setstate(start)
-            apply_key(state, key, fast)
-            if solver is not None:
-                solver.deck = state.deck
-                if maxn:
-                    value = solver.rewards(
-                        state.hands,
-                        state.table,
-                        state.captured,
-                        state.scope,
-                        state.last_taker,
-                        state.seat,
-                        state.left,
-                    )[side]
-                else:
-                    value = solver.value(
-                        state.hands,
-                        state.table,
-                        state.captured,
-                        state.scope,
-                        state.last_taker,
-                        state.seat,
-                        state.left,
-                        -1e9,
-                        1e9,
-                    )
-                sums[key] += weight * value
-                continue
-            if tally is not None:
-                # The deal's counts less the card played (``play_out`` consumes its copy).
-                played = VALUE[key & 63]
-                remaining = tally[0].copy()
-                remaining[played] -= 1
-                held_of = [held.copy() for held in tally[1]]
-                held_of[mover][played] -= 1
-                counts = (remaining, held_of)
-            points = play_out(
-                fast,
+            apply_key(state, key, self.fast)
+            sums[key] += weight * self.value(state, key, naive, tally, luck)
+
+    def value(
+        self, state: State, key: int, naive: int, tally: ValueCounts | None, luck: random.Random
+    ) -> float:
+        """The seat's side's reward of ``state`` after the move ``key``."""
+        solver = self.solver
+        if solver is not None:
+            solver.deck = state.deck
+            if self.maxn:
+                return solver.rewards(
+                    state.hands,
+                    state.table,
+                    state.captured,
+                    state.scope,
+                    state.last_taker,
+                    state.seat,
+                    state.left,
+                )[self.side]
+            return solver.value(
                 state.hands,
                 state.table,
-                state.deck,
                 state.captured,
                 state.scope,
                 state.last_taker,
                 state.seat,
-                luck,
-                epsilon=epsilon,
-                cache=cache,
-                lookahead=True,
-                reply=reply,
-                naive=naive,
-                blind_seats=blind_seats,
-                odds=True,
-                counts=counts,
+                state.left,
+                -1e9,
+                1e9,
             )
-            sums[key] += weight * reward(points, side)
-        if done == next_cut:
-            # A round of ``halving`` ends: the better half goes on (every move still in has seen
-            # the same deals, so their sums compare).
-            cut += 1
-            active.sort(key=lambda k: (-sums[k], k))
-            keep = -(-len(active) // 2)
-            for key in active[keep:]:
-                left[key] = (done, weights)
-            del active[keep:]
-            next_cut += schedule[cut] if cut < len(schedule) else 0
-    count = {key: left.get(key, (done, weights)) for key in keys}
-    if found and weights > 0.0:
-        # The weighted mean, on the scale of each move's deals (parts of a search merge by sums).
-        return {key: (count[key][0], sums[key] * count[key][0] / count[key][1]) for key in keys}
-    return {key: (count[key][0], sums[key]) for key in keys}
+        counts: ValueCounts | None = None
+        if tally is not None:
+            # The deal's counts less the card played (``play_out`` consumes its copy).
+            played = VALUE[key & 63]
+            remaining = tally[0].copy()
+            remaining[played] -= 1
+            held_of = [held.copy() for held in tally[1]]
+            held_of[self.mover][played] -= 1
+            counts = (remaining, held_of)
+        points = play_out(
+            self.fast,
+            state.hands,
+            state.table,
+            state.deck,
+            state.captured,
+            state.scope,
+            state.last_taker,
+            state.seat,
+            luck,
+            epsilon=self.epsilon,
+            cache=self.cache,
+            lookahead=True,
+            reply=self.reply,
+            naive=naive,
+            blind_seats=self.blind_seats,
+            odds=True,
+            counts=counts,
+        )
+        return self.reward(points, self.side)
 
 
 def halving_rounds(moves: int, deals: int) -> list[int]:
