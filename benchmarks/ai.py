@@ -1,4 +1,5 @@
-"""Computer players' strength and speed: prints the figures of benchmarks/README.md "AI".
+"""Computer players' strength and speed: prints the figures of benchmarks/README.md
+"Computer players".
 
 Sections (``--only`` picks some; all by default):
 

@@ -1,5 +1,5 @@
 """Briscola computer players' strength and speed: prints the figures of benchmarks/README.md
-"Briscola".
+"Briscola and chiamata".
 
 Sections (``--only`` picks some; all by default):
 

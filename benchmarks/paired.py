@@ -1,5 +1,5 @@
-"""Two runs of ``benchmarks/vs_baselines.py`` compared deal by deal: the "Paired runs" of
-benchmarks/README.md.
+"""Two runs of ``benchmarks/vs_baselines.py`` compared deal by deal: how benchmarks/README.md
+compares two variants (the passes of docs/ai-notebook.md are paired runs).
 
 Each ``--log`` file holds one JSON line per deal (or game): its deck seed, the rotation of the
 players over the sides, and whether the level won. Two runs on the same seeds (a variant and the

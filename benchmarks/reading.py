@@ -1,5 +1,5 @@
 """How well each reading of the others' plays guesses the hidden hands (Scopone): the figures of
-benchmarks/README.md "Reading the hands".
+docs/ai-notebook.md ("What the readings guess", the third and fourth passes).
 
 ``hard`` (at ``--work``) plays a side against a baseline pair (``benchmarks/baselines``) on fixed
 deals, seats swapped; at each of hard's moves from the ``--from``-th card played on, the deals of

@@ -13,7 +13,7 @@ say whether the search's model of the game is right: the reference shares it.
 
 Configurations: ``NAME=OPTIONS``, options of ``HardPlayer`` as ``key:value`` pairs (JSON values)
 joined by ``,``, ``scale`` multiplying the deals a move; e.g. ``--config 'x1.5=scale:1.5'``.
-The figures of benchmarks/README.md (the eighth pass of issue #21; the player of before, at its
+The figures of docs/ai-notebook.md (the eighth pass of issue #21; the player of before, at its
 budget):
 
     python benchmarks/regret.py --count 6 --seed 7000 \\

@@ -1,5 +1,5 @@
-"""Our computer levels against players written independently of ``engine/ai``
-(``benchmarks/baselines``): the figures of benchmarks/README.md "Against independent players".
+"""Our computer levels against players written independently of the engine's players
+(``benchmarks/baselines``): the figures of benchmarks/README.md "Computer players".
 
 Protocol (Di Palma & Lanzi, IEEE Trans. Games 2018): fixed deals (deck seeds ``--seed`` ..), every
 seed played once per rotation of the players over the sides (**seats swapped**: with two sides the

@@ -4,7 +4,7 @@ Why this file is over 600 lines: its hot loops are written out inline (greedy mo
 the deal) rather than split into small functions, since a playout runs thousands of times per move
 and every call in its inner loop is paid each time. The speed-up that inlined them (with cached
 capture sets and one pass per tree node) took ``hard`` from 0.716 to 0.408 median CPU seconds per
-move (``benchmarks/README.md``, "Speed of ``hard``").
+move (``docs/ai-notebook.md``, "Speed of ``hard``").
 
 Computer players (Monte Carlo search) run thousands of these per move. The rules are the same as
 ``engine.scopa.game`` (tests play both side by side); only the representation differs: cards are

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 # Calibrated so that the costliest move (the first of a chiamata deal) stays well under a second
-# of CPU on the reference machine (benchmarks/README.md "Briscola").
+# of CPU on the reference machine (benchmarks/README.md "Briscola and chiamata").
 DEFAULT_ITERATIONS = 2000
 
 
