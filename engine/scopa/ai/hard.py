@@ -33,8 +33,9 @@ from engine.scopa.ai.config import (
     HardConfig,
 )
 from engine.scopa.ai.determinize import InfoSet, info_set, with_fuori
+from engine.scopa.ai.endgame import solve_cost, solver_kind
 from engine.scopa.ai.evidence import evidence
-from engine.scopa.ai.pimc import evaluate, solve_cost, solver_kind
+from engine.scopa.ai.pimc import evaluate
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules
 

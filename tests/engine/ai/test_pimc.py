@@ -14,19 +14,17 @@ from engine.cards import parse_card
 from engine.scopa import score_smazzata
 from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
 from engine.scopa.ai.determinize import info_set
-from engine.scopa.ai.hard import legal_keys
-from engine.scopa.ai.pimc import (
+from engine.scopa.ai.endgame import (
     GAME_WIN,
-    PLAIN,
     Reward,
-    _Solver,
-    evaluate,
+    Solver,
     final_points,
-    halving_rounds,
     solve_cost,
     solver_kind,
     solving,
 )
+from engine.scopa.ai.hard import legal_keys
+from engine.scopa.ai.pimc import PLAIN, evaluate, halving_rounds
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, holds_one, play_out
 
@@ -109,8 +107,8 @@ def test_the_endgame_solver_is_exact_minimax(players: int) -> None:
     fast = FastRules.of(scopa.Rules(variant="scopone" if players == 4 else "scopa"))
     rng = random.Random(11)
     per = 2 if players == 4 else 3
-    solver = _Solver(fast, _Diff.of, 0)
-    other = _Solver(fast, _Diff.of, 1)  # the same position judged by the other side
+    solver = Solver(fast, _Diff.of, 0)
+    other = Solver(fast, _Diff.of, 1)  # the same position judged by the other side
     for _ in range(25):
         cards = list(range(40))
         rng.shuffle(cards)
@@ -132,7 +130,7 @@ def test_the_endgame_solver_deals_the_decks_last_round(per: int) -> None:
     the hands and the deck back."""
     fast = FastRules.of(scopa.Rules())
     rng = random.Random(17 + per)
-    solver = _Solver(fast, _Diff.of, 0)
+    solver = Solver(fast, _Diff.of, 0)
     for trial in range(12):
         cards = list(range(40))
         rng.shuffle(cards)
@@ -159,7 +157,7 @@ class _Margin:
 
 
 def _brute_multi(
-    solver: _Solver,
+    solver: Solver,
     hands: list[list[int]],
     table: int,
     captured: list[int],
@@ -201,7 +199,7 @@ def test_the_three_sided_solvers_are_exact_max_n_and_paranoid_minimax(paranoid: 
     rng = random.Random(13)
     for trial in range(20):
         me = trial % 3
-        solver = _Solver(fast, _Margin.of, me)
+        solver = Solver(fast, _Margin.of, me)
         cards = list(range(40))
         rng.shuffle(cards)
         per = 2 + trial % 2
