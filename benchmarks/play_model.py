@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import BASELINES
 from engine import scopa
-from engine.scopa._tables import mask_of
 from engine.scopa.ai.determinize import parse_move
 from engine.scopa.ai.evidence import (
     DEFAULT_BETA,
@@ -41,6 +40,7 @@ from engine.scopa.ai.evidence import (
     unseen_by_value,
 )
 from engine.scopa.ai.hard import HardPlayer
+from engine.scopa.tables import mask_of
 
 __all__ = ["collect", "fit", "main"]
 

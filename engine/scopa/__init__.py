@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.cards import Card
-from engine.scopa._tables import INDEX, cards_of, mask_of
 from engine.scopa.capture import capture_masks
 from engine.scopa.game import (
     SCHEMA,
@@ -35,6 +34,7 @@ from engine.scopa.game import (
 )
 from engine.scopa.rules import OPTIONS, PRIMIERA_MODES, VARIANTS, Rules, RulesError
 from engine.scopa.scoring import SCORE_KEYS, score_smazzata
+from engine.scopa.tables import INDEX, cards_of, mask_of
 
 __all__ = [
     "OPTIONS",

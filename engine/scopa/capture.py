@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.scopa._tables import (
+from engine.scopa.tables import (
     FIFTEEN_SETS,
     SUM_WAYS_BY_PRESENCE,
     VALUE,

@@ -3,7 +3,7 @@
 Glossary: **smazzata** = one deal played out; **mazziere** / **cartaro** = the dealer; **primo di
 mano** = the seat after the dealer, served first.
 
-Cards are indices 0-39 (``engine.scopa._tables``); hands and the table are bit masks. Each shuffle
+Cards are indices 0-39 (``engine.scopa.tables``); hands and the table are bit masks. Each shuffle
 has its own random stream (``stream(seed, n)``), so a game is fixed by its seed.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from engine.scopa._tables import KING_MASK, VALUE, indices_of
 from engine.scopa.rules import Rules
+from engine.scopa.tables import KING_MASK, VALUE, indices_of
 
 __all__ = ["Deal", "deal", "needs_redeal", "stream"]
 

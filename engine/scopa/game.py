@@ -24,17 +24,6 @@ from typing import Any
 
 from engine.cards import Card, CardParseError, parse_cards
 from engine.errors import Problem
-from engine.scopa._tables import (
-    CARD_TEXT,
-    CARDS,
-    FULL_MASK,
-    INDEX,
-    VALUE,
-    VALUE_MASK,
-    cards_of,
-    indices_of,
-    mask_of,
-)
 from engine.scopa.capture import capture_masks
 from engine.scopa.deal import deal, needs_redeal, stream
 from engine.scopa.events import (
@@ -51,6 +40,17 @@ from engine.scopa.events import (
 from engine.scopa.moves import IllegalMove, Move, MoveParseError, card_order
 from engine.scopa.rules import Rules
 from engine.scopa.scoring import certain_points, score_masks
+from engine.scopa.tables import (
+    CARD_TEXT,
+    CARDS,
+    FULL_MASK,
+    INDEX,
+    VALUE,
+    VALUE_MASK,
+    cards_of,
+    indices_of,
+    mask_of,
+)
 from engine.scopa.view import Outcome, ScopaView, Smazzata
 
 __all__ = [

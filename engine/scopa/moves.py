@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from engine.cards import Card, CardParseError, parse_card, parse_cards
 from engine.errors import RuleText
-from engine.scopa._tables import INDEX
+from engine.scopa.tables import INDEX
 
 __all__ = ["IllegalMove", "Move", "MoveParseError", "card_order"]
 

@@ -21,7 +21,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.scopa._tables import (
+from engine.scopa.capture import Way, capture_masks
+from engine.scopa.rules import Rules
+from engine.scopa.scoring import napola_points, primiera_winner
+from engine.scopa.tables import (
     DENARI_MASK,
     FULL_MASK,
     PRIMIERA,
@@ -33,9 +36,6 @@ from engine.scopa._tables import (
     VALUE_MASK,
     indices_of,
 )
-from engine.scopa.capture import Way, capture_masks
-from engine.scopa.rules import Rules
-from engine.scopa.scoring import napola_points, primiera_winner
 
 __all__ = [
     "CARD_WORTH",

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.cards import Card
-from engine.scopa._tables import (
+from engine.scopa.rules import Rules
+from engine.scopa.tables import (
     DENARI_MASK,
     FULL_MASK,
     PRIMIERA_BEST,
@@ -19,7 +20,6 @@ from engine.scopa._tables import (
     SETTEBELLO,
     mask_of,
 )
-from engine.scopa.rules import Rules
 
 SCORE_KEYS: tuple[str, ...] = (
     "carte",

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.scopa import ScopaView
-from engine.scopa._tables import CARD_TEXT, FULL_MASK, INDEX, SETTEBELLO, indices_of
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules
 from engine.scopa.scoring import certain_points
+from engine.scopa.tables import CARD_TEXT, FULL_MASK, INDEX, SETTEBELLO, indices_of
 
 __all__ = [
     "Dealer",

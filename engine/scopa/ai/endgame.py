@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.scopa._tables import VALUE
 from engine.scopa.ai.determinize import InfoSet
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, deal_round, totals, undeal_round
+from engine.scopa.tables import VALUE
 
 __all__ = [
     "GAME_WIN",

@@ -33,7 +33,6 @@ import math
 from collections.abc import Collection, Sequence
 
 from engine.scopa import ScopaView
-from engine.scopa._tables import VALUE, mask_of
 from engine.scopa.ai.determinize import Evidence, Reading, parse_move, recent_plays, round_plays
 from engine.scopa.playout import (
     CARD_WORTH,
@@ -42,6 +41,7 @@ from engine.scopa.playout import (
     most_valuable_capture,
     table_sum,
 )
+from engine.scopa.tables import VALUE, mask_of
 
 __all__ = [
     "BEGINNER_SHARPNESS",

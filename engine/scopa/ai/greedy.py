@@ -11,8 +11,8 @@ import random
 
 from engine.ai.base import legal_moves_of
 from engine.scopa import ScopaView
-from engine.scopa._tables import CARD_TEXT, INDEX, indices_of, mask_of
 from engine.scopa.playout import FastRules, greedy_move
+from engine.scopa.tables import CARD_TEXT, INDEX, indices_of, mask_of
 
 __all__ = ["GreedyPlayer"]
 

@@ -24,7 +24,6 @@ from typing import Any
 from engine.ai.base import legal_moves_of
 from engine.ai.search import RootStats, merge, most_visited
 from engine.scopa import ScopaView
-from engine.scopa._tables import CARD_TEXT, indices_of
 from engine.scopa.ai.config import (
     CACHE_LIMIT,
     MAX_DEALS,
@@ -38,6 +37,7 @@ from engine.scopa.ai.evidence import evidence
 from engine.scopa.ai.pimc import evaluate
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules
+from engine.scopa.tables import CARD_TEXT, indices_of
 
 __all__ = [
     "HardConfig",

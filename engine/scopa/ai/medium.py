@@ -26,9 +26,9 @@ from math import comb
 
 from engine.ai.base import legal_moves_of
 from engine.scopa import ScopaView
-from engine.scopa._tables import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, VALUE_MASK, indices_of
 from engine.scopa.ai.determinize import InfoSet, info_set, parse_move, with_fuori
 from engine.scopa.capture import capture_masks
+from engine.scopa.tables import DENARI_MASK, RE_BELLO, SETTEBELLO, VALUE, VALUE_MASK, indices_of
 
 __all__ = ["Judge", "MediumPlayer"]
 

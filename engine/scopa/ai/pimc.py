@@ -38,7 +38,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.ai.search import RootStats
-from engine.scopa._tables import VALUE
 from engine.scopa.ai.config import HardConfig
 from engine.scopa.ai.determinize import Dealer, Evidence, InfoSet, State
 from engine.scopa.ai.endgame import WIN, Reward, Solver, solver_kind
@@ -50,6 +49,7 @@ from engine.scopa.playout import (
     play_out,
     value_counts,
 )
+from engine.scopa.tables import VALUE
 
 __all__ = [
     "PLAIN",

@@ -16,8 +16,8 @@ from benchmarks.baselines import BASELINES
 from benchmarks.baselines.scopa_sim import captures, score
 from benchmarks.oracle import Oracle
 from engine import scala40, scopa
-from engine.scopa._tables import INDEX, mask_of
 from engine.scopa.ai.evidence import FEATURES
+from engine.scopa.tables import INDEX, mask_of
 
 BASELINE_DIR = Path(vs_baselines.__file__).resolve().parent / "baselines"
 

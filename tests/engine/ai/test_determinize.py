@@ -8,8 +8,8 @@ import pytest
 
 from engine import scopa
 from engine.cards import parse_cards
-from engine.scopa._tables import CARD_TEXT, FULL_MASK, INDEX, mask_of
 from engine.scopa.ai.determinize import determinize, info_set, parse_move, with_fuori
+from engine.scopa.tables import CARD_TEXT, FULL_MASK, INDEX, mask_of
 
 from ..scopa.helpers import position
 

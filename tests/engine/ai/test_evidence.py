@@ -10,13 +10,13 @@ from dataclasses import replace
 import pytest
 
 from engine import scopa
-from engine.scopa._tables import INDEX, VALUE, mask_of
 from engine.scopa.ai.determinize import Dealer, parse_move
 from engine.scopa.ai.evidence import careful_value, evidence, log_likelihood, style_log_odds
 from engine.scopa.ai.greedy import GreedyPlayer
 from engine.scopa.ai.hard import HardPlayer
 from engine.scopa.ai.pimc import PLAIN, resampled
 from engine.scopa.playout import FastRules
+from engine.scopa.tables import INDEX, VALUE, mask_of
 
 
 def _passed_up_a_sweep() -> tuple[scopa.Game, int, int]:

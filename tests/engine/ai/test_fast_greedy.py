@@ -7,9 +7,9 @@ import random
 import pytest
 
 from engine import scopa
-from engine.scopa._tables import VALUE
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import CARD_WORTH, SCOPA_WORTH, FastRules, greedy_move
+from engine.scopa.tables import VALUE
 
 
 def reference_greedy(

@@ -13,13 +13,13 @@ from engine.ai import get_player
 from engine.ai.search import merge
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
-from engine.scopa._tables import CARD_TEXT, FULL_MASK
 from engine.scopa.ai.config import CACHE_LIMIT, DEFAULT_WORK, MAX_DEALS, WORK_OVERHEAD, HardConfig
 from engine.scopa.ai.determinize import info_set
 from engine.scopa.ai.endgame import solve_cost
 from engine.scopa.ai.hard import HardPlayer, capture_cache, legal_keys, run_part
 from engine.scopa.ai.pimc import halving_rounds
 from engine.scopa.playout import FastRules, play_out
+from engine.scopa.tables import CARD_TEXT, FULL_MASK
 
 from ..scopa.helpers import played_at_random
 

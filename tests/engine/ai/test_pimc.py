@@ -12,7 +12,6 @@ import pytest
 from engine import scopa
 from engine.cards import parse_card
 from engine.scopa import score_smazzata
-from engine.scopa._tables import CARD_TEXT, FULL_MASK, VALUE
 from engine.scopa.ai.determinize import info_set
 from engine.scopa.ai.endgame import (
     GAME_WIN,
@@ -27,6 +26,7 @@ from engine.scopa.ai.hard import legal_keys
 from engine.scopa.ai.pimc import PLAIN, evaluate, halving_rounds
 from engine.scopa.capture import capture_masks
 from engine.scopa.playout import FastRules, holds_one, play_out
+from engine.scopa.tables import CARD_TEXT, FULL_MASK, VALUE
 
 from ..scopa.helpers import played_at_random
 

@@ -7,8 +7,8 @@ import pytest
 
 from engine import scopa
 from engine.cards import parse_card, parse_cards
-from engine.scopa._tables import mask_of
 from engine.scopa.game import needs_redeal
+from engine.scopa.tables import mask_of
 
 from .helpers import position
 

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from engine import scopa
-from engine.scopa._tables import INDEX, VALUE, mask_of
 from engine.scopa.playout import (
     FastRules,
     greedy_move,
@@ -18,6 +17,7 @@ from engine.scopa.playout import (
     totals,
     value_counts,
 )
+from engine.scopa.tables import INDEX, VALUE, mask_of
 
 OPTION_SETS = [
     scopa.Rules(),
