@@ -6,7 +6,8 @@ No I/O, no clock, no global random: randomness comes in as a seed.
 * ``engine.scopa``: Scopa (2, 3, 4 players), Scopone (FIGS) and Scopone scientifico.
 * ``engine.scala40``: Scala 40 (Italian rummy, 2-6 players).
 * ``engine.briscola``: Briscola (2, 3, 4 players) and Briscola chiamata (5).
-* ``engine.ai``: computer players behind one interface.
+* ``engine.ai``: computer players behind one interface (``get_player``); each game's players
+  live beside it (``engine.scopa.ai``, ``engine.scala40.ai``, ``engine.briscola.ai``).
 * ``engine.contract``: what every game kind's module and games provide (``typing.Protocol``s):
   ``Rules.from_dict`` and ``Rules.options()``, ``new_game``, ``legal_moves``/``play``, ``events``,
   ``view``, ``outcome``, saving.
