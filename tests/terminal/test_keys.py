@@ -45,7 +45,7 @@ def test_ctrl_c_at_the_prompt_leaves_saying_the_game_is_saved(
     assert first.wait() == 130
     assert "Traceback" not in first.output[end:]
     again = start(terminals, tmp_path, [])
-    again.expect("Resuming the saved game (table 1).")
+    again.expect("Resuming the saved Scopa game (table 1).")
     again.expect(PROMPT_EN)
     again.send("\x04")  # Ctrl-D: the same words, a clean exit
     again.expect(SAVED_EN)
