@@ -58,12 +58,21 @@ TEXTS = {
 
 
 class Tmux:
-    """One tmux server of our own (its own socket), one window of ``columns`` x 40."""
+    """One tmux server of our own (its own socket), one window of ``columns`` x 40.
+
+    Every tmux command must succeed: a failure raises with tmux's own words at once. (A run
+    once showed a blank screen for 120 s: the resume step killed the only session, which makes
+    the tmux server exit, and started the next one at once; under load the new client reached
+    the exiting server and got "server exited unexpectedly", so no session ran and every
+    capture was empty. A new session is now started before the old one is killed, so the
+    server always has a session and never exits while the test runs.)"""
 
     def __init__(self, socket: Path) -> None:
         self.socket = str(socket)
+        self.session = ""
+        self.count = 0
 
-    def __call__(self, *args: str) -> str:
+    def __call__(self, *args: str, check: bool = True) -> str:
         done = subprocess.run(
             ["tmux", "-u", "-S", self.socket, *args],
             capture_output=True,
@@ -71,19 +80,28 @@ class Tmux:
             timeout=30,
             check=False,
         )
+        if check and done.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
         return done.stdout
 
     def start(self, command: str, columns: int) -> None:
-        self("kill-session", "-t", "game")
-        self("new-session", "-d", "-s", "game", "-x", str(columns), "-y", str(ROWS), command)
+        """``command`` in a new session; the previous session (if any) killed afterwards."""
+        old, self.count = self.session, self.count + 1
+        self.session = f"game{self.count}"
+        self("new-session", "-d", "-s", self.session, "-x", str(columns), "-y", str(ROWS), command)
+        if old:
+            self("kill-session", "-t", old)
 
     def screen(self) -> str:
         """The visible screen only, as a player sees it."""
-        return self("capture-pane", "-p", "-t", "game")
+        return self("capture-pane", "-p", "-t", self.session)
+
+    def keys(self, *keys: str) -> None:
+        self("send-keys", "-t", self.session, *keys)
 
     def type(self, text: str) -> None:
-        self("send-keys", "-t", "game", "-l", text)
-        self("send-keys", "-t", "game", "Enter")
+        self.keys("-l", text)
+        self.keys("Enter")
 
     def wait(self, ready: Callable[[str], bool], timeout: float = WAIT) -> str:
         deadline = time.monotonic() + timeout
@@ -100,7 +118,7 @@ class Tmux:
 def tmux(tmp_path: Path) -> Iterator[Tmux]:
     server = Tmux(tmp_path / "tmux.sock")
     yield server
-    server("kill-server")
+    server("kill-server", check=False)
 
 
 def last_line(screen: str) -> str:
@@ -202,7 +220,7 @@ def play(
             tmux.type("n")
             screen = tmux.wait(lambda s: "EXIT=0" in s)
             return seen, True
-    tmux("send-keys", "-t", "game", "C-c")
+    tmux.keys("C-c")
     screen = tmux.wait(lambda s: "EXIT=" in s)
     assert texts["saved"] in " ".join(screen.split()) and "EXIT=130" in screen, screen
     return seen, False
