@@ -118,7 +118,7 @@ def _side_label(
 
 def _score_unit(view: Any, count: int, t: gettext.NullTranslations) -> str:
     if view.variant == "chiamata" or view.rules.deal_scoring == "points":
-        return t.ngettext("{n} point", "{n} points", count).format(n=count)
+        return t.ngettext("{n} point", "{n} points", abs(count)).format(n=count)
     return t.ngettext("{n} game", "{n} games", count).format(n=count)
 
 
@@ -493,7 +493,7 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         count = e.points[i]
         score = (
-            t.ngettext("{n} point", "{n} points", count)
+            t.ngettext("{n} point", "{n} points", abs(count))
             if in_points
             else t.ngettext("{n} game", "{n} games", count)
         ).format(n=count)

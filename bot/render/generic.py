@@ -119,7 +119,9 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         lines.append(
             t.ngettext(
-                "{rank}. {side}: {points} point", "{rank}. {side}: {points} points", e.points[i]
+                "{rank}. {side}: {points} point",
+                "{rank}. {side}: {points} points",
+                abs(e.points[i]),  # -1 point, as 1 point
             ).format(
                 rank=e.ranks[i] + 1, side=renderer.side_name(table, sides[i], t), points=e.points[i]
             )

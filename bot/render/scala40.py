@@ -176,7 +176,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             + t.ngettext(
                 "{name}: {n} in hand, {score} point",
                 "{name}: {n} in hand, {score} points",
-                view.scores[seat],
+                abs(view.scores[seat]),
             ).format(
                 name=renderer.seat_name(table, seat, t),
                 n=view.hand_counts[seat],

@@ -66,7 +66,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             t.ngettext(
                 "{side}: {points} point (taken {taken}, scope {scope})",
                 "{side}: {points} points (taken {taken}, scope {scope})",
-                view.points[i],
+                abs(view.points[i]),  # -1 point, as 1 point
             ).format(
                 side=renderer.side_name(table, side, t),
                 points=view.points[i],
