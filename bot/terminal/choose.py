@@ -53,6 +53,11 @@ class MoveChooser(Console):
             if line.strip().lower() in by_name:
                 return by_name[line.strip().lower()]
         typed = read_typed(line, self._locale)
+        calling = family in BRISCOLA_FAMILIES and any(m.startswith("call ") for m in moves)
+        if calling and typed.cards is not None and len(typed.cards) == 1:
+            # Chiamata's call: the card alone names it (2♠ for "Call 2♠"); a card of another
+            # rank is refused by the engine with the rank to call.
+            return f"call {typed.cards[0]}"
         if family == "scala40":
             return self._scala40_move(line, typed, moves, hand)
         return self._card_move(line, typed, moves)
