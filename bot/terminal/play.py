@@ -166,8 +166,10 @@ class TerminalPlay(MoveChooser, Presenter):
                 self.out.write("\n")
                 self._leaving()
                 return 0
-            # The terminal is this player's own chat: its public views speak their language.
+            # The terminal is this player's own chat: its public views and their hand speak
+            # the language of this run (LANG may have changed since the game was saved).
             await self.service.set_language(self._locale, user=self.user, chat=self.chat)
+            await self.service.set_language(self._locale, user=self.user)
             table, shown = await self._table(game, players=players, level=level, new=new)
             if table is None:
                 return 2

@@ -238,3 +238,18 @@ def test_the_save_lives_in_the_users_data_directory_whatever_the_folder(tmp_path
     # An explicit DATA_DIR still wins.
     own = run_tavolo(["play", "scopa", "--name", "Eva"], "q\n", tmp_path / "two")
     assert own.returncode == 0 and (tmp_path / "two" / "tavolo.sqlite3").exists()
+
+
+@pytest.mark.slow
+def test_a_game_resumed_in_another_language_speaks_it_everywhere(tmp_path: Path) -> None:
+    italian = {"DEFAULT_LOCALE": "", "LANG": "it_IT.UTF-8"}
+    first = run_tavolo(["play", "scopa", "--name", "Eva"], "1\nq\n", tmp_path, env=italian)
+    assert "La tua mano:" in first.stdout and "Partita salvata." in first.stdout
+    english = {"DEFAULT_LOCALE": "", "LANG": "en_US.UTF-8"}
+    again = run_tavolo([], "v\nq\n", tmp_path, env=english)
+    assert again.returncode == 0, again.stderr
+    out = again.stdout
+    assert "Your hand:" in out and "Game to 11." in out and "Moves since your last turn:" in out
+    assert "Game saved." in out and "Your move (number or card" in out
+    for italian_word in ("mano", "tavolo ", "Tocca", "Partita", "mossa", "Mosse", "Tu:"):
+        assert italian_word not in out, out
