@@ -38,6 +38,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "move_text",
+    "said_with_a_vowel",
 ]
 
 MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
@@ -271,3 +272,16 @@ def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
     return str(value)
+
+
+def said_with_a_vowel(number: int) -> bool:
+    """Whether ``number``'s Italian word begins with a vowel (uno, otto, undici, ottanta,
+    ottocento, undicimila...), which takes "agli", "degli", "gli" before it: a sentence before
+    such a number is looked up with the gettext context "a number said with a vowel"
+    (``pgettext``), so that Italian says "Si gioca agli 11" and "ai 21"."""
+    digits = str(abs(number))
+    return (
+        digits in ("1", "11")
+        or digits.startswith("8")
+        or (len(digits) == 5 and digits.startswith("11"))
+    )

@@ -47,9 +47,11 @@ class MoveChooser(Console):
             return same[0]  # typed as the menu shows it
         if family in BRISCOLA_FAMILIES:
             # A move by its word or label (pass, swap, call 3D, "Passo"), else a card as below.
-            by_name = {m.lower(): m for m in moves} | {
-                lb.lower(): m for m, lb in zip(moves, labels, strict=True)
-            }
+            by_name = (
+                {m.lower(): m for m in moves}
+                | {lb.split(" (", 1)[0].lower(): m for m, lb in zip(moves, labels, strict=True)}
+                | {lb.lower(): m for m, lb in zip(moves, labels, strict=True)}
+            )  # "Knight (Q)": by its word too
             if line.strip().lower() in by_name:
                 return by_name[line.strip().lower()]
         typed = read_typed(line, self._locale)

@@ -77,6 +77,7 @@ class TerminalPlay(MoveChooser, Presenter):
         self.ask_name = ask_name
         self._width = width or terminal_width
         self._seen = _Seen()
+        self._held: tuple[Any, ...] = ()
         self._locale = user.locale or "it"
         self._saved_game = False  # a game of this player's is saved: leaving says how to resume
         self._started = False  # this run got as far as a table (else: nothing played yet)

@@ -137,19 +137,30 @@ def command(home: Path, lang: str, args: str) -> str:
     )
 
 
-def moves_block(screen: str, header: str) -> list[tuple[str, str]]:
-    """(who, what) of the move list on the screen; the list must be there."""
+def moves_block(screen: str, header: str, you: str = "") -> list[tuple[str, str]]:
+    """(who, what) of every move list on the screen, in order (a deal's summary may part
+    them); there must be one. The card the player drew (Scala 40, "Draw from the stock (7♦)")
+    is left out, as the move log does not hold it."""
     assert header in screen, f"no move list on the screen:\n{screen}"
-    block = screen.rsplit(header, 1)[1].lstrip("\n").split("\n\n", 1)[0]  # the latest
     rows: list[tuple[str, str]] = []
-    for line in block.splitlines():
-        if line.startswith("    ") and rows:  # a long line's continuation
-            rows[-1] = (rows[-1][0], rows[-1][1] + " " + line.strip())
-            continue
-        who, _, what = line.strip().partition(": ")
-        rows.append((who, what))
+    for part in screen.split(header)[1:]:
+        block = part.lstrip("\n").split("\n\n", 1)[0]
+        start = len(rows)
+        for line in block.splitlines():
+            if line.startswith("    ") and len(rows) > start:  # a long line's continuation
+                rows[-1] = (rows[-1][0], rows[-1][1] + " " + line.strip())
+                continue
+            who, _, what = line.strip().partition(": ")
+            rows.append((who, what))
     # A turn's moves share a line ("Draw from the stock; Discard: 7♦"): one row per move.
-    return [(who, one.removesuffix(" · Scopa!")) for who, what in rows for one in what.split("; ")]
+    out = []
+    for who, what in rows:
+        for one in what.split("; "):
+            one = one.removesuffix(" · Scopa!")
+            if who == you:
+                one = re.sub(r" \([^()]*\)$", "", one)
+            out.append((who, one))
+    return out
 
 
 def menu(screen: str) -> dict[int, str]:
@@ -193,7 +204,7 @@ def play(
     seen: list[tuple[str, str]] = []
     screen = tmux.wait(lambda s: last_line(s).endswith(texts["prompt"]))
     if texts["moves"] in screen:  # computers moved before the player's first turn
-        seen += moves_block(screen, texts["moves"])
+        seen += moves_block(screen, texts["moves"], texts["you"])
     for _ in range(max_turns):
         items = menu(screen)
         assert items, screen
@@ -213,7 +224,9 @@ def play(
                 # No move: the line named several (the choices are listed) or none.
                 assert texts["several"] in answered[typed_at:], screen
                 continue
-        rows = moves_block(screen, texts["moves"])
+        answered = screen[: screen.rstrip().rfind("\n")]  # above the new prompt
+        typed_at = max(answered.rfind(texts["prompt"]), 0)  # the line typed (if on screen)
+        rows = moves_block(answered[typed_at:], texts["moves"], texts["you"])
         assert rows[0][0] == texts["you"], screen  # the player's own move, echoed first
         seen += rows
         if last_line(screen).endswith(texts["again"]):
@@ -279,4 +292,4 @@ def test_scala40_typed_as_shown_then_ctrl_c_and_resume(
     tmux.start(command(tmp_path, lang, ""), columns)
     screen = tmux.wait(lambda s: last_line(s).endswith(texts["prompt"]))
     own = max(i for i, (who, _) in enumerate(log) if who == texts["you"])
-    assert moves_block(screen, texts["moves"]) == log[own:]
+    assert moves_block(screen, texts["moves"], texts["you"]) == log[own:]
