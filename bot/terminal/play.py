@@ -134,6 +134,27 @@ class TerminalPlay(MoveChooser, Presenter):
                 self.out.write("\r\x1b[2K")  # the line erased: the moves made follow
                 self.out.flush()
 
+    async def _thinking(self, work: Awaitable[Result]) -> Result:
+        """``work`` (computers about to think, the input not read meanwhile: a deal), saying
+        so on a terminal when it takes a moment."""
+        task = asyncio.ensure_future(work)
+        thinking = False
+        try:
+            if self._live():
+                await asyncio.wait({task}, timeout=THINKING_AFTER)
+                if not task.done():
+                    self.out.write(self._("The computer is thinking…"))
+                    self.out.flush()
+                    thinking = True
+            return await task
+        except BaseException:  # Ctrl-C: nothing may go on using the store being closed
+            task.cancel()
+            raise
+        finally:
+            if thinking:
+                self.out.write("\r\x1b[2K")
+                self.out.flush()
+
     def _live(self) -> bool:
         """Whether the output is a terminal (where a line can be erased)."""
         isatty = getattr(self.out, "isatty", None)
@@ -272,7 +293,10 @@ class TerminalPlay(MoveChooser, Presenter):
         self._started = True
         self._also_saved([t for t in mine if t not in same])
         await self._remember(result.table)
-        started = await self.service.start(self.chat, self.user, result.table.id, fill_with=level)
+        # The computers who lead play now: the screen says they are thinking.
+        started = await self._thinking(
+            self.service.start(self.chat, self.user, result.table.id, fill_with=level)
+        )
         self._seen = _Seen()
         if started.refusal is not None:
             self._show(started.events, refusal=started)
@@ -287,7 +311,9 @@ class TerminalPlay(MoveChooser, Presenter):
         self._started = True
         await self._remember(table)
         if table.status == "lobby":
-            result = await self.service.start(self.chat, self.user, table.id, fill_with=level)
+            result = await self._thinking(
+                self.service.start(self.chat, self.user, table.id, fill_with=level)
+            )
             if result.refusal is not None:
                 self._show(result.events, refusal=result)
                 return None, None
@@ -417,7 +443,7 @@ class TerminalPlay(MoveChooser, Presenter):
         self._drop_typed_ahead()
         line = await self.ask(self._("Play again? [y/N] "))
         if line is not None and line.lower() in YES:
-            result = await self.service.rematch(self.chat, self.user, table.id)
+            result = await self._thinking(self.service.rematch(self.chat, self.user, table.id))
             self._seen = _Seen()
             if result.refusal is not None or result.table is None:
                 self._show(result.events, refusal=result)
