@@ -184,9 +184,23 @@ _CARD_TOKEN = re.compile(r"(?<![\w*])(?:10|[A2-9TJQK])[DCSB]'?(?![\w])|(?<![\w*]
 
 def _rule_value(key: str, value: str) -> str:
     """A rule text's param as shown: card codes (``7D``, ``*``) as the views write them."""
+    if value[:1] in ("'", '"') and key in _TYPED_PARAMS:
+        # The player's own text (a front end may have read their 7♦ as 7D): its words made
+        # of cards alone as the views write them, never the engine's notation.
+        return _TYPED_WORD.sub(lambda m: _TYPED_CARD.sub(_typed_card, m.group()), value)
     if key not in _CARD_PARAMS or value[:1] in ("'", '"'):
         return value  # a quoted value is the player's own text: shown as typed
     return _CARD_TOKEN.sub(lambda m: card_text(m.group()), value)
+
+
+# The params that quote a player's move or meld, and in them a word made of cards alone.
+_TYPED_PARAMS = frozenset({"move", "meld"})
+_TYPED_WORD = re.compile(r"(?<![\w*])(?:(?:10|[A2-9TJQK])[DCSB]|\*)+[<>]?(?![\w*])")
+_TYPED_CARD = re.compile(r"(?:10|[A2-9TJQK])[DCSB]")
+
+
+def _typed_card(match: re.Match[str]) -> str:
+    return card_text(match.group())
 
 
 def cards_text(cards: Iterable[object]) -> str:

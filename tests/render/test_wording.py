@@ -6,6 +6,7 @@ summary saying where the last cards went."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -90,3 +91,26 @@ def test_scopa_summary_says_where_the_last_cards_went(locale: str) -> None:
     }
     assert expected[locale] in text, text
     assert ") (" not in text
+
+
+@pytest.mark.parametrize("locale", ["it", "en"])
+def test_scala40_parse_errors_show_cards_as_the_views_do(locale: str) -> None:
+    from bot.service.events import Refusal
+
+    for template, params in (
+        (
+            "cannot read the move {move}: expected t, p, o <melds>, m <melds>, a<n> <card>[<|>], "
+            "s<n> <card>, d <card>, in or out (e.g. 'o 7D8D9D KCKSKD', 'a2 5D', 'd QS')",
+            {"move": "'d 2D 3D'"},
+        ),
+        (
+            "cannot read the meld {meld}: write its cards one after the other, "
+            "e.g. 7D8D9D or KCKSKD or 5D*7D",
+            {"meld": "'7D8'"},
+        ),
+    ):
+        english = template.format(**params)
+        refusal = Refusal("illegal_move", locale, english, {"template": template, "params": params})
+        text = Renderer().refusal(refusal, limit=None)
+        assert "7♦8♦9♦" in text and "K♥K♠K♦" in text, text
+        assert not re.search(r"\b(7D|2D|KC|QS|5D)\b", text), text
