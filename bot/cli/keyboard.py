@@ -59,7 +59,12 @@ async def play(
     configured one when DATA_DIR or DATABASE_URL is set, else the user's data directory."""
     from bot.terminal import DaemonThreads, LineReader, TerminalPlay
 
+    configured = settings
     settings = terminal_data(settings)
+    # The save of an earlier version (data/ under the current folder) is never lost in silence.
+    earlier = configured.sqlite_path if settings is not configured else None
+    if earlier is not None and not earlier.exists():
+        earlier = None
 
     # A computer still thinking when the player presses Ctrl-C must not hold the exit.
     asyncio.get_running_loop().set_default_executor(DaemonThreads())
@@ -89,6 +94,7 @@ async def play(
             last_table=_Kept(store, user_id, "last_table"),
             saved_in=None if settings.database_url else str(settings.sqlite_path.resolve()),
             typed_ahead=_discard_typed_ahead if sys.stdin.isatty() else None,
+            earlier_save=str(earlier.parent.resolve()) if earlier is not None else None,
         )
         if name is not None:
             await _Kept(store, user_id, "name").put(name)

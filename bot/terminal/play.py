@@ -65,6 +65,7 @@ class TerminalPlay(MoveChooser, Presenter):
         last_table: NameBook | None = None,
         saved_in: str | None = None,
         typed_ahead: Callable[[], None] | None = None,
+        earlier_save: str | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
@@ -88,6 +89,8 @@ class TerminalPlay(MoveChooser, Presenter):
         # At a keyboard: drops the keys typed but not yet read. None when the input is no
         # terminal (a script's lines are all meant for the prompts, none typed blind).
         self.typed_ahead = typed_ahead
+        # A folder where an earlier version kept terminal play's games (data/ here).
+        self.earlier_save = earlier_save
 
     async def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -183,6 +186,15 @@ class TerminalPlay(MoveChooser, Presenter):
         Ctrl-C (the task cancelled) and Ctrl-D (end of input) leave at once, saying the game is
         saved and how to resume it."""
         try:
+            if self.earlier_save:
+                told = self._(
+                    "Games saved by an earlier version stay in {folder}; to play them, "
+                    "run: DATA_DIR={folder} {command}"
+                )
+                # Never cut (a path to copy): a long line is wrapped by the terminal itself.
+                self.out.write(
+                    told.format(folder=self.earlier_save, command=self.resume_command) + "\n"
+                )
             self._saved_game = bool(await self._my_tables())
             if not await self._who():
                 self.out.write("\n")

@@ -238,6 +238,16 @@ def test_the_save_lives_in_the_users_data_directory_whatever_the_folder(tmp_path
     # An explicit DATA_DIR still wins.
     own = run_tavolo(["play", "scopa", "--name", "Eva"], "q\n", tmp_path / "two")
     assert own.returncode == 0 and (tmp_path / "two" / "tavolo.sqlite3").exists()
+    # A game an earlier version saved under data/ of the current folder is named, not lost.
+    old = tmp_path / "two" / "data"
+    old.mkdir()
+    run_tavolo(["play", "scopa", "--name", "Eva"], "q\n", old)
+    assert (old / "tavolo.sqlite3").exists()
+    told = run_tavolo([], "q\n", tmp_path / "two", env=env)
+    said = " ".join(told.stdout.split())
+    earlier = f"Games saved by an earlier version stay in {old}; to play them, run: DATA_DIR={old}"
+    assert earlier in said, said
+    assert "Resuming the saved Scopa game (table 1)." in said  # the new place's game
 
 
 @pytest.mark.slow
