@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--new",
         action="store_true",
-        help="abandon the saved game of GAME (only that one) and deal a new one",
+        help="abandon the saved game of GAME (only that one; no GAME: Scopa) and deal a new one",
     )
     play.add_argument(
         "--name",
