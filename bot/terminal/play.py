@@ -113,15 +113,7 @@ class TerminalPlay(MoveChooser, Presenter):
         thinking = False
         try:
             waiting: set[asyncio.Future[Any]] = {task, self._ahead}
-            if self._live():
-                # A computer that takes a moment says so (on a terminal only, where the line
-                # is erased again; a quick one is not worth a flicker).
-                first = asyncio.FIRST_COMPLETED
-                await asyncio.wait(waiting, timeout=THINKING_AFTER, return_when=first)
-                if not task.done() and not self._ahead.done():
-                    self.out.write(self._("The computer is thinking…"))
-                    self.out.flush()
-                    thinking = True
+            thinking = await self._say_thinking(waiting)
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if not task.done() and self._ahead.done() and self._ahead.result() is None:
                 task.cancel()
@@ -133,9 +125,7 @@ class TerminalPlay(MoveChooser, Presenter):
             task.cancel()
             raise
         finally:
-            if thinking:
-                self.out.write("\r\x1b[2K")  # the line erased: the moves made follow
-                self.out.flush()
+            self._erase_thinking(thinking)
 
     async def _thinking(self, work: Awaitable[Result]) -> Result:
         """``work`` (computers about to think, the input not read meanwhile: a deal), saying
@@ -143,20 +133,31 @@ class TerminalPlay(MoveChooser, Presenter):
         task = asyncio.ensure_future(work)
         thinking = False
         try:
-            if self._live():
-                await asyncio.wait({task}, timeout=THINKING_AFTER)
-                if not task.done():
-                    self.out.write(self._("The computer is thinking…"))
-                    self.out.flush()
-                    thinking = True
+            thinking = await self._say_thinking({task})
             return await task
         except BaseException:  # Ctrl-C: nothing may go on using the store being closed
             task.cancel()
             raise
         finally:
-            if thinking:
-                self.out.write("\r\x1b[2K")
-                self.out.flush()
+            self._erase_thinking(thinking)
+
+    async def _say_thinking(self, waiting: set[asyncio.Future[Any]]) -> bool:
+        """On a terminal, when none of ``waiting`` is done within a moment: the line saying the
+        computer is thinking (a quick computer is not worth a flicker). Whether it was said."""
+        if not self._live():
+            return False
+        await asyncio.wait(waiting, timeout=THINKING_AFTER, return_when=asyncio.FIRST_COMPLETED)
+        if any(f.done() for f in waiting):
+            return False
+        self.out.write(self._("The computer is thinking…"))
+        self.out.flush()
+        return True
+
+    def _erase_thinking(self, said: bool) -> None:
+        """The thinking line erased (the moves made follow in its place)."""
+        if said:
+            self.out.write("\r\x1b[2K")
+            self.out.flush()
 
     def _live(self) -> bool:
         """Whether the output is a terminal (where a line can be erased)."""
