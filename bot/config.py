@@ -154,12 +154,16 @@ class Settings(BaseSettings):
     @model_validator(mode="before")
     @classmethod
     def _unset_when_empty(cls, data: object) -> object:
-        """An empty ``DEFAULT_LOCALE=`` is no choice: the default stays, and the terminal
-        follows the system's language (``model_fields_set`` tells a choice)."""
+        """An empty ``DEFAULT_LOCALE=`` or ``DATA_DIR=`` is no choice: the default stays, and
+        the terminal follows the system's language and keeps its data in the user's data
+        directory (``model_fields_set`` tells a choice)."""
         if isinstance(data, dict):
-            value = data.get("default_locale")
-            if isinstance(value, str) and not value.strip():
-                return {k: v for k, v in data.items() if k != "default_locale"}
+            empty = {
+                k
+                for k in ("default_locale", "data_dir")
+                if isinstance(data.get(k), str) and not data[k].strip()
+            }
+            return {k: v for k, v in data.items() if k not in empty}
         return data
 
     @model_validator(mode="after")

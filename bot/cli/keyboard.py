@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import io
 import logging
 import os
 import sys
 from collections.abc import Coroutine, Mapping
+from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from bot.cli.compose import build_service, open_store
 from bot.cli.parser import program
@@ -19,7 +23,10 @@ from bot.render.i18n import Catalogs
 from bot.service import UserRef
 from bot.service.ports import AdapterState
 
-__all__ = ["at_the_keyboard", "login", "play", "terminal_locale"]
+__all__ = ["at_the_keyboard", "login", "play", "terminal_data", "terminal_locale"]
+
+# The folder of terminal play's data inside the user's data directory (platformdirs).
+APP_NAME = "tavolo"
 
 
 def at_the_keyboard(session: Coroutine[Any, Any, int], *, process: bool) -> int:
@@ -48,8 +55,16 @@ async def play(
     new: bool,
     name: str | None,
 ) -> int:
-    """Play ``game`` (``None``: the saved one, else Scopa) on the configured database."""
+    """Play ``game`` (``None``: the saved one, else Scopa) on terminal play's database: the
+    configured one when DATA_DIR or DATABASE_URL is set, else the user's data directory."""
     from bot.terminal import DaemonThreads, LineReader, TerminalPlay
+
+    configured = settings
+    settings = terminal_data(settings)
+    # The save of an earlier version (data/ under the current folder) is never lost in silence.
+    earlier = configured.sqlite_path if settings is not configured else None
+    if earlier is not None and not earlier.exists():
+        earlier = None
 
     # A computer still thinking when the player presses Ctrl-C must not hold the exit.
     asyncio.get_running_loop().set_default_executor(DaemonThreads())
@@ -66,7 +81,7 @@ async def play(
         user_id = login()
         locale = terminal_locale(settings, os.environ)
         user = UserRef("terminal", user_id, name or user_id, locale)
-        names = _NameBook(store, user_id) if name is None else None
+        names = _Kept(store, user_id, "name") if name is None else None
         terminal = TerminalPlay(
             service,
             renderer,
@@ -76,27 +91,54 @@ async def play(
             resume_command=program(),
             names=names,
             ask_name=sys.stdin.isatty(),
+            last_table=_Kept(store, user_id, "last_table"),
+            saved_in=None if settings.database_url else str(settings.sqlite_path.resolve()),
+            typed_ahead=_discard_typed_ahead if sys.stdin.isatty() else None,
+            earlier_save=str(earlier.parent.resolve()) if earlier is not None else None,
         )
         if name is not None:
-            await _NameBook(store, user_id).put(name)
+            await _Kept(store, user_id, "name").put(name)
         return await terminal.run(game, players=players, level=level, new=new)
     finally:
         await store.close()
 
 
-class _NameBook:
-    """The terminal player's name, kept in the adapter state (the store) between runs."""
+def terminal_data(settings: Settings) -> Settings:
+    """Terminal play's settings: its SQLite file in the user's data directory
+    (``~/.local/share/tavolo`` on Linux, as platformdirs says; XDG_DATA_HOME is honoured), so
+    that the saved game does not depend on the current folder; a DATA_DIR or DATABASE_URL set
+    in the environment or .env wins. The bots keep DATA_DIR's default (``data/``)."""
+    if settings.database_url or "data_dir" in settings.model_fields_set:
+        return settings
+    folder = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return settings.model_copy(update={"data_dir": folder})
 
-    def __init__(self, state: AdapterState, user_id: str) -> None:
+
+def _discard_typed_ahead() -> None:
+    """Drop the keys typed but not yet read (a terminal's own input queue)."""
+    try:
+        import termios  # POSIX only
+    except ImportError:
+        return
+    with contextlib.suppress(OSError, ValueError, termios.error):  # no terminal after all
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+class _Kept:
+    """One value of the terminal player's (their name, the table last played), kept in the
+    adapter state (the store) between runs."""
+
+    def __init__(self, state: AdapterState, user_id: str, kind: str) -> None:
         self.state = state
         self.user_id = user_id
+        self.kind = kind
 
     async def get(self) -> str | None:
-        value = await self.state.state_get(platform="terminal", kind="name", scope=self.user_id)
+        value = await self.state.state_get(platform="terminal", kind=self.kind, scope=self.user_id)
         return str(value) if isinstance(value, str) and value else None
 
-    async def put(self, name: str) -> None:
-        await self.state.state_put(name, platform="terminal", kind="name", scope=self.user_id)
+    async def put(self, value: str) -> None:
+        await self.state.state_put(value, platform="terminal", kind=self.kind, scope=self.user_id)
 
 
 def terminal_locale(settings: Settings, environ: Mapping[str, str]) -> str:

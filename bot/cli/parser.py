@@ -21,8 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--new",
         action="store_true",
-        help="with no command and no token: deal a new Scopa game instead of resuming the saved "
-        "one (play GAME --new: another game)",
+        help="with no command and no token: deal a new Scopa game, abandoning the saved Scopa "
+        "game if there is one (other saved games are kept; play GAME --new: another game)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser(
@@ -32,9 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play = sub.add_parser(
         "play",
-        help="play in the terminal against the computer (resumes the saved game)",
+        help="play in the terminal against the computer (resumes the saved game of that game)",
         description="Play in the terminal against computer players. The game is saved after "
-        "every move: quitting and running again resumes it.",
+        "every move, one saved game per game: quitting and running again resumes it. Terminal "
+        "play keeps its database in the user's data directory (on Linux "
+        "~/.local/share/tavolo), unless DATA_DIR or DATABASE_URL is set.",
         epilog="At the table: type the number of a move, or the move as it is shown (7♦); "
         "h shows the game's help, v the table, q quits; Ctrl-C and Ctrl-D leave too. The "
         "language is the system's (LANG), or DEFAULT_LOCALE (it, en) when set.",
@@ -44,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         default=None,
         help="scopa, scopone, scientifico, scala40, briscola or chiamata (default: the saved "
-        "game, else scopa)",
+        "game played last, else scopa)",
     )
     play.add_argument(
         "--players",
@@ -60,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="strength of the computer players (default: easy)",
     )
     play.add_argument(
-        "--new", action="store_true", help="abandon the saved game and deal a new one"
+        "--new",
+        action="store_true",
+        help="abandon the saved game of GAME (only that one; no GAME: Scopa) and deal a new one",
     )
     play.add_argument(
         "--name",

@@ -82,7 +82,12 @@ def _suit(suit: str | None, t: gettext.NullTranslations) -> str:
 
 
 def rank_name(rank: str, t: gettext.NullTranslations) -> str:
-    return t.gettext(RANK_NAMES[rank]) if rank in RANK_NAMES else rank
+    """A rank called in the auction: its name, with the letter the cards show for a figure or
+    the ace (``Knight (Q)``, as the hand shows ``Q♠``)."""
+    if rank not in RANK_NAMES:
+        return rank
+    word = t.gettext(RANK_NAMES[rank])
+    return word if rank.isdigit() else f"{word} ({rank})"
 
 
 def briscola_move_text(move: str, t: gettext.NullTranslations) -> str:
@@ -118,7 +123,7 @@ def _side_label(
 
 def _score_unit(view: Any, count: int, t: gettext.NullTranslations) -> str:
     if view.variant == "chiamata" or view.rules.deal_scoring == "points":
-        return t.ngettext("{n} point", "{n} points", count).format(n=count)
+        return t.ngettext("{n} point", "{n} points", abs(count)).format(n=count)
     return t.ngettext("{n} game", "{n} games", count).format(n=count)
 
 
@@ -356,7 +361,7 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
             lines.append(_("{name} played alone.").format(name=who))
         elif isinstance(socio, int):
             lines.append(
-                _("{name} (chiamante) and {socio} (socio), with {card}.").format(
+                _("Chiamante {name}, socio {socio}, with {card}.").format(
                     name=who, socio=renderer.seat_name(table, socio, t), card=_card(called)
                 )
             )
@@ -493,7 +498,7 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         count = e.points[i]
         score = (
-            t.ngettext("{n} point", "{n} points", count)
+            t.ngettext("{n} point", "{n} points", abs(count))
             if in_points
             else t.ngettext("{n} game", "{n} games", count)
         ).format(n=count)

@@ -89,6 +89,15 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
     table = e.table
     lines = [_("End of hand {n}").format(n=e.number)]
     sides = _sides_of(table, len(e.scores))
+    rest = e.data.get("rest")
+    if isinstance(rest, dict) and rest.get("cards") and 0 <= rest.get("side", -1) < len(sides):
+        # Scopa: the cards left on the table go to the side that took last.
+        lines.append(
+            _("The last cards on the table, {cards}, go to {side}.").format(
+                cards=cards_text(rest["cards"]),
+                side=renderer.side_name(table, sides[rest["side"]], t),
+            )
+        )
     for i, score in enumerate(e.scores):
         parts = [f"{_(POINT_NAMES.get(k, k))} {v}" for k, v in score.items() if k != "total" and v]
         total = score.get("total", sum(v for k, v in score.items() if k != "total"))
@@ -119,7 +128,9 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         lines.append(
             t.ngettext(
-                "{rank}. {side}: {points} point", "{rank}. {side}: {points} points", e.points[i]
+                "{rank}. {side}: {points} point",
+                "{rank}. {side}: {points} points",
+                abs(e.points[i]),  # -1 point, as 1 point
             ).format(
                 rank=e.ranks[i] + 1, side=renderer.side_name(table, sides[i], t), points=e.points[i]
             )

@@ -73,6 +73,33 @@ SCALA40_KINDS = {
 }
 
 
+# A move told as a sentence ("Last move: Eva draws from the stock"), per kind.
+SCALA40_DONE = {
+    "t": N_("{name} draws from the stock"),
+    "p": N_("{name} takes the discard"),
+    "o": N_("{name} opens: {cards}"),
+    "m": N_("{name} lays a meld: {cards}"),
+    "a": N_("{name} attaches {cards} to meld {meld}"),
+    "s": N_("{name} puts {cards} in place of the joker of meld {meld}"),
+    "d": N_("{name} discards {cards}"),
+    "in": N_("{name} re-enters"),
+    "out": N_("{name} stays out"),
+}
+
+
+def scala40_move_sentence(name: str, move: str, t: gettext.NullTranslations) -> str:
+    """``Eva``, ``d 7D`` -> ``Eva discards 7♦`` (a move told in a sentence, in the table's
+    line of the last move)."""
+    parts = move.split()
+    kind = _scala40_kind(move)
+    template = SCALA40_DONE.get(kind)
+    if template is None:  # not a known kind: its label, as in the lists
+        return f"{name}: {scala40_move_text(move, t)}"
+    cards = " ".join(_meld_text(p) for p in parts[1:])
+    meld = parts[0][1:] if kind in ("a", "s") else ""
+    return t.gettext(template).format(name=name, cards=cards, meld=meld)
+
+
 # A Scala 40 hand's focus starting with this is a card selection: a hex bit mask over the hand.
 SELECT = "#"
 
@@ -176,7 +203,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             + t.ngettext(
                 "{name}: {n} in hand, {score} point",
                 "{name}: {n} in hand, {score} points",
-                view.scores[seat],
+                abs(view.scores[seat]),
             ).format(
                 name=renderer.seat_name(table, seat, t),
                 n=view.hand_counts[seat],
@@ -187,11 +214,8 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
     lines.append(_("Out at {limit} points.").format(limit=view.elimination))
     if view.last_move is not None:
         seat, move = view.last_move
-        lines.append(
-            _("Last move: {name} {move}").format(
-                name=renderer.seat_name(table, seat, t), move=scala40_move_text(move, t)
-            )
-        )
+        said = scala40_move_sentence(renderer.seat_name(table, seat, t), move, t)
+        lines.append(_("Last move: {move}").format(move=said))
     rows = renderer._table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
 

@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.render import generic
-from bot.render.texts import Button, Message, _rows, card_text, cards_text, move_text
+from bot.render.texts import (
+    Button,
+    Message,
+    _rows,
+    card_text,
+    cards_text,
+    move_text,
+    said_with_a_vowel,
+)
 from bot.service.events import (
     Announcement,
     GameOver,
@@ -66,7 +74,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             t.ngettext(
                 "{side}: {points} point (taken {taken}, scope {scope})",
                 "{side}: {points} points (taken {taken}, scope {scope})",
-                view.points[i],
+                abs(view.points[i]),  # -1 point, as 1 point
             ).format(
                 side=renderer.side_name(table, side, t),
                 points=view.points[i],
@@ -74,7 +82,12 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
                 scope=view.scope[i],
             )
         )
-    lines.append(_("Game to {target}.").format(target=view.target))
+    if said_with_a_vowel(view.target):  # "Si gioca agli 11", "ai 21"
+        # (the context a literal, so that pybabel extract keeps it)
+        said = t.pgettext("a number said with a vowel", "Game to {target}.")
+        lines.append(said.format(target=view.target))
+    else:
+        lines.append(_("Game to {target}.").format(target=view.target))
     if view.last_move is not None:
         seat, move = view.last_move
         lines.append(

@@ -38,6 +38,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "move_text",
+    "said_with_a_vowel",
 ]
 
 MAX_TEXT = 2000  # Discord's message limit (Telegram allows 4096)
@@ -183,9 +184,23 @@ _CARD_TOKEN = re.compile(r"(?<![\w*])(?:10|[A2-9TJQK])[DCSB]'?(?![\w])|(?<![\w*]
 
 def _rule_value(key: str, value: str) -> str:
     """A rule text's param as shown: card codes (``7D``, ``*``) as the views write them."""
+    if value[:1] in ("'", '"') and key in _TYPED_PARAMS:
+        # The player's own text (a front end may have read their 7♦ as 7D): its words made
+        # of cards alone as the views write them, never the engine's notation.
+        return _TYPED_WORD.sub(lambda m: _TYPED_CARD.sub(_typed_card, m.group()), value)
     if key not in _CARD_PARAMS or value[:1] in ("'", '"'):
         return value  # a quoted value is the player's own text: shown as typed
     return _CARD_TOKEN.sub(lambda m: card_text(m.group()), value)
+
+
+# The params that quote a player's move or meld, and in them a word made of cards alone.
+_TYPED_PARAMS = frozenset({"move", "meld"})
+_TYPED_WORD = re.compile(r"(?<![\w*])(?:(?:10|[A2-9TJQK])[DCSB]|\*)+[<>]?(?![\w*])")
+_TYPED_CARD = re.compile(r"(?:10|[A2-9TJQK])[DCSB]")
+
+
+def _typed_card(match: re.Match[str]) -> str:
+    return card_text(match.group())
 
 
 def cards_text(cards: Iterable[object]) -> str:
@@ -271,3 +286,16 @@ def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
     return str(value)
+
+
+def said_with_a_vowel(number: int) -> bool:
+    """Whether ``number``'s Italian word begins with a vowel (uno, otto, undici, ottanta,
+    ottocento, undicimila...), which takes "agli", "degli", "gli" before it: a sentence before
+    such a number is looked up with the gettext context "a number said with a vowel"
+    (``pgettext``), so that Italian says "Si gioca agli 11" and "ai 21"."""
+    digits = str(abs(number))
+    return (
+        digits in ("1", "11")
+        or digits.startswith("8")
+        or (len(digits) == 5 and digits.startswith("11"))
+    )

@@ -6,7 +6,8 @@ module turns those the chat hears about into the service's events, knowing no ru
 * ``scopa`` -> ``Announcement("scopa", {seat, side})``;
 * ``fuori`` -> ``Announcement("fuori", {seat, move})``;
 * ``smazzata`` (Scopa) -> ``SmazzataSummary``: the engine's point breakdown per side, the match
-  totals after it;
+  totals after it, and in ``data`` ``rest`` the cards left on the table and the side they went
+  to (the engine's ``rest`` just before; none when the table was empty);
 * ``hand`` (Scala 40) -> ``SmazzataSummary``: each seat's penalty, the scores after it, and
   ``data`` ``closer`` (None when no one closed), ``in_hand``, ``eliminated``.
 
@@ -32,8 +33,11 @@ def announcements(
     """The service events for one move's engine ``events``, in their order; ``head`` is the
     audience, locale and table every event carries, ``move`` the move string played."""
     out: list[Event] = []
+    rest: dict[str, Any] = {}
     for event in events:
         data = event.data
+        if event.kind == "rest":  # told by the smazzata's summary that follows
+            rest = {"rest": {"side": int(data["side"]), "cards": list(data["cards"])}}
         if event.kind == "scopa":
             out.append(
                 Announcement(**head, kind="scopa", data={"seat": event.seat, "side": data["side"]})
@@ -47,8 +51,10 @@ def announcements(
                     number=int(data["number"]),
                     scores=tuple({str(k): int(v) for k, v in s.items()} for s in data["scores"]),
                     points=tuple(int(x) for x in data["totals"]),
+                    data=rest,
                 )
             )
+            rest = {}
         elif event.kind == "hand":
             out.append(
                 SmazzataSummary(

@@ -184,7 +184,8 @@ class SmazzataSummary(TableEvent):
     """A smazzata (Scopa) or hand (Scala 40) ended: ``scores`` per side is the engine's point
     breakdown (Scopa: carte, denari, settebello, primiera, scope, ..., total; Scala 40:
     penalty); ``points`` the totals (Scala 40: penalty scores, lower is better). ``data``:
-    Scala 40's ``closer``, ``in_hand``, ``eliminated`` (seats)."""
+    Scala 40's ``closer``, ``in_hand``, ``eliminated`` (seats); Scopa's ``rest`` (``side``,
+    ``cards``: the cards left on the table, taken by the side that took last)."""
 
     number: int
     scores: tuple[dict[str, int], ...]

@@ -26,6 +26,7 @@ from bot.service.events import (
     GameOver,
     HandView,
     RatingDelta,
+    SmazzataSummary,
     TableEvent,
     TableInfo,
     TableView,
@@ -132,6 +133,7 @@ class Turns(TableCore):
     ) -> bool:
         """Store one move compare-and-set; on success the live table moves on."""
         row = live.row
+        row_version = row.version  # the move's version in the move log
         now = self.clock()
         values: dict[str, Any] = {"updated_at": now}
         if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
@@ -164,7 +166,7 @@ class Turns(TableCore):
             call.turn_passed = True
         if game.is_over:
             row.status = "finished"
-        await self._announce(call, live, move, game, saved.rating_changes)
+        await self._announce(call, live, move, game, saved.rating_changes, version=row_version)
         return True
 
     def _finish(self, live: Live, game: GameState, now: float) -> Finish:
@@ -260,14 +262,22 @@ class Turns(TableCore):
         move: str,
         game: GameState,
         rating_changes: Sequence[RatingChange],
+        *,
+        version: int,
     ) -> None:
         """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
-        summary), then game over."""
+        summary), then game over. A deal's summary says in ``data["version"]`` the version of
+        the move that ended it (the move log's), so that a list of moves can put it in place."""
         head = await self._chat_head(live)
+        told = len(call.events)
         if live.kind.family in briscola.FAMILIES:
             briscola.announce(call.events, head, live.view(None))
         else:
             call.events.extend(announcements(game.events, head=head, move=move))
+        call.events[told:] = [
+            replace(e, data={**e.data, "version": version}) if isinstance(e, SmazzataSummary) else e
+            for e in call.events[told:]
+        ]
         if game.is_over:
             outcome = game.outcome()
             assert outcome is not None, "a finished game has an outcome"

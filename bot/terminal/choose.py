@@ -47,12 +47,19 @@ class MoveChooser(Console):
             return same[0]  # typed as the menu shows it
         if family in BRISCOLA_FAMILIES:
             # A move by its word or label (pass, swap, call 3D, "Passo"), else a card as below.
-            by_name = {m.lower(): m for m in moves} | {
-                lb.lower(): m for m, lb in zip(moves, labels, strict=True)
-            }
+            by_name = (
+                {m.lower(): m for m in moves}
+                | {lb.split(" (", 1)[0].lower(): m for m, lb in zip(moves, labels, strict=True)}
+                | {lb.lower(): m for m, lb in zip(moves, labels, strict=True)}
+            )  # "Knight (Q)": by its word too
             if line.strip().lower() in by_name:
                 return by_name[line.strip().lower()]
         typed = read_typed(line, self._locale)
+        calling = family in BRISCOLA_FAMILIES and any(m.startswith("call ") for m in moves)
+        if calling and typed.cards is not None and len(typed.cards) == 1:
+            # Chiamata's call: the card alone names it (2♠ for "Call 2♠"); a card of another
+            # rank is refused by the engine with the rank to call.
+            return f"call {typed.cards[0]}"
         if family == "scala40":
             return self._scala40_move(line, typed, moves, hand)
         return self._card_move(line, typed, moves)

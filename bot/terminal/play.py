@@ -34,6 +34,8 @@ DEFAULT_GAME = "scopa"
 MAX_PROMPTS = 100_000
 # A bound on rounds of left-over computer turns in a row (each round plays all of them).
 MAX_CATCH_UPS = 3
+# Seconds a computer may think before "The computer is thinking…" is shown (a terminal only).
+THINKING_AFTER = 0.3
 
 
 class NameBook(Protocol):
@@ -60,6 +62,10 @@ class TerminalPlay(MoveChooser, Presenter):
         names: NameBook | None = None,
         ask_name: bool = False,
         width: Callable[[], int] | None = None,
+        last_table: NameBook | None = None,
+        saved_in: str | None = None,
+        typed_ahead: Callable[[], None] | None = None,
+        earlier_save: str | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
@@ -72,10 +78,19 @@ class TerminalPlay(MoveChooser, Presenter):
         self.ask_name = ask_name
         self._width = width or terminal_width
         self._seen = _Seen()
+        self._held: tuple[Any, ...] = ()
         self._locale = user.locale or "it"
         self._saved_game = False  # a game of this player's is saved: leaving says how to resume
         self._started = False  # this run got as far as a table (else: nothing played yet)
         self._ahead: asyncio.Future[str | None] | None = None  # a line read while computers played
+        # The table played last (its id), so that the plain command resumes it.
+        self.last_table = last_table
+        self.saved_in = saved_in  # where the game is saved (a file), to say so on leaving
+        # At a keyboard: drops the keys typed but not yet read. None when the input is no
+        # terminal (a script's lines are all meant for the prompts, none typed blind).
+        self.typed_ahead = typed_ahead
+        # A folder where an earlier version kept terminal play's games (data/ here).
+        self.earlier_save = earlier_save
 
     async def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -95,8 +110,10 @@ class TerminalPlay(MoveChooser, Presenter):
         task = asyncio.ensure_future(work)
         if self._ahead is None:
             self._ahead = asyncio.ensure_future(self._read())
+        thinking = False
         try:
             waiting: set[asyncio.Future[Any]] = {task, self._ahead}
+            thinking = await self._say_thinking(waiting)
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if not task.done() and self._ahead.done() and self._ahead.result() is None:
                 task.cancel()
@@ -107,6 +124,59 @@ class TerminalPlay(MoveChooser, Presenter):
         except BaseException:  # Ctrl-C: nothing may go on using the store being closed
             task.cancel()
             raise
+        finally:
+            self._erase_thinking(thinking)
+
+    async def _thinking(self, work: Awaitable[Result]) -> Result:
+        """``work`` (computers about to think, the input not read meanwhile: a deal), saying
+        so on a terminal when it takes a moment."""
+        task = asyncio.ensure_future(work)
+        thinking = False
+        try:
+            thinking = await self._say_thinking({task})
+            return await task
+        except BaseException:  # Ctrl-C: nothing may go on using the store being closed
+            task.cancel()
+            raise
+        finally:
+            self._erase_thinking(thinking)
+
+    async def _say_thinking(self, waiting: set[asyncio.Future[Any]]) -> bool:
+        """On a terminal, when none of ``waiting`` is done within a moment: the line saying the
+        computer is thinking (a quick computer is not worth a flicker). Whether it was said."""
+        if not self._live():
+            return False
+        await asyncio.wait(waiting, timeout=THINKING_AFTER, return_when=asyncio.FIRST_COMPLETED)
+        if any(f.done() for f in waiting):
+            return False
+        self.out.write(self._("The computer is thinking…"))
+        self.out.flush()
+        return True
+
+    def _erase_thinking(self, said: bool) -> None:
+        """The thinking line erased (the moves made follow in its place)."""
+        if said:
+            self.out.write("\r\x1b[2K")
+            self.out.flush()
+
+    def _live(self) -> bool:
+        """Whether the output is a terminal (where a line can be erased)."""
+        isatty = getattr(self.out, "isatty", None)
+        try:
+            return bool(isatty and isatty())
+        except (OSError, ValueError):
+            return False
+
+    def _drop_typed_ahead(self) -> None:
+        """Before a menu or question is shown: forget the keys typed before it (while the
+        computer thought), so that they never answer a menu the player has not seen. Only at a
+        keyboard: the lines of a script (a pipe) are all meant for the prompts."""
+        if self.typed_ahead is None:
+            return
+        ahead = self._ahead
+        if ahead is not None and ahead.done() and ahead.result() is not None:
+            self._ahead = None  # a whole line typed blind (the end of input is kept: it leaves)
+        self.typed_ahead()
 
     async def run(
         self, game: str | None, *, players: int | None, level: str, new: bool = False
@@ -117,13 +187,24 @@ class TerminalPlay(MoveChooser, Presenter):
         Ctrl-C (the task cancelled) and Ctrl-D (end of input) leave at once, saying the game is
         saved and how to resume it."""
         try:
+            if self.earlier_save:
+                told = self._(
+                    "Games saved by an earlier version stay in {folder}; to play them, "
+                    "run: DATA_DIR={folder} {command}"
+                )
+                # Never cut (a path to copy): a long line is wrapped by the terminal itself.
+                self.out.write(
+                    told.format(folder=self.earlier_save, command=self.resume_command) + "\n"
+                )
             self._saved_game = bool(await self._my_tables())
             if not await self._who():
                 self.out.write("\n")
                 self._leaving()
                 return 0
-            # The terminal is this player's own chat: its public views speak their language.
+            # The terminal is this player's own chat: its public views and their hand speak
+            # the language of this run (LANG may have changed since the game was saved).
             await self.service.set_language(self._locale, user=self.user, chat=self.chat)
+            await self.service.set_language(self._locale, user=self.user)
             table, shown = await self._table(game, players=players, level=level, new=new)
             if table is None:
                 return 2
@@ -140,13 +221,19 @@ class TerminalPlay(MoveChooser, Presenter):
         return 0
 
     def _leaving(self) -> None:
-        """What leaving now means for the game: saved (and how to resume it), or none yet."""
+        """What leaving now means for the game: saved (where, and how to resume it), or none
+        yet."""
         if self._saved_game:
             self.say(
                 self._("Game saved. To resume it, run: {command}").format(
                     command=self.resume_command
                 )
             )
+            if self.saved_in:
+                # Never cut (a path to copy): a long one is wrapped by the terminal itself.
+                where = self._("Saved games are kept in {place}").format(place=self.saved_in)
+                self.out.write(where + "\n")
+                self.out.flush()
         elif not self._started:
             self.say(
                 self._(
@@ -182,55 +269,99 @@ class TerminalPlay(MoveChooser, Presenter):
     async def _table(
         self, game: str | None, *, players: int | None, level: str, new: bool
     ) -> tuple[TableInfo | None, Result | None]:
-        """The table to play (resumed or new) and, when just dealt, what was shown."""
-        tables = await self.service.open_tables(self.chat)
-        mine = [t for t in tables if t.seat_of(PLATFORM, self.user.user_id) is not None]
-        if mine and not new:
-            table = mine[-1]
-            self._started = True
-            if table.status == "lobby":
-                result = await self.service.start(self.chat, self.user, table.id, fill_with=level)
-                if result.refusal is not None:
-                    self._show(result.events, refusal=result)
-                    return None, None
-                self._saved_game = True
-                return result.table, result
-            self.say(self._("Resuming the saved game (table {id}).").format(id=table.id))
-            wanted = (game or "").strip().lower()
-            if wanted and table.game != wanted:
-                hint = self._("To leave it and start {game} instead, run: {command}")
-                self.say(
-                    hint.format(
-                        game=self.renderer.game_label(wanted, self._locale),
-                        command=f"{self.resume_command} play {wanted} --new",
-                    )
-                )
-            await self._resume_log(table)
-            return table, None
-        game = game or DEFAULT_GAME
-        kind = self.service.registry.get(game)
+        """The table to play (resumed or new) and, when just dealt, what was shown. One game is
+        kept per game: ``game`` resumes that game's saved table, else deals one (``new``:
+        abandoning that game's saved table, and only that one); no ``game`` resumes the table
+        played last."""
+        mine = await self._my_tables()
+        wanted = (game or "").strip().lower()
+        if not wanted and mine and not new:
+            return await self._resume(await self._played_last(mine), mine, level)
+        wanted = wanted or DEFAULT_GAME
+        same = [t for t in mine if t.game == wanted]
+        if same and not new:
+            return await self._resume(same[-1], mine, level)
+        kind = self.service.registry.get(wanted)
         if kind is None or (players is not None and players not in kind.players):
-            # Refused before the saved game is given up: create_table says why.
-            result = await self.service.create_table(self.chat, self.user, game, players=players)
+            # Refused before any saved game is given up: create_table says why.
+            result = await self.service.create_table(self.chat, self.user, wanted, players=players)
             if result.refusal is not None and result.refusal.code != "too_many_tables":
                 self._show(result.events, refusal=result)
                 return None, None
-        for t in tables:
+        # Room for one table of each game in the terminal's chat.
+        await self.service.set_max_open_tables(self.chat, len(self.service.registry.names))
+        for t in same:
             await self.service.abandon(self.chat, self.user, t.id, is_admin=True)
+            self.say(
+                self._("The saved {game} game (table {id}) is abandoned.").format(
+                    game=self._game(t.game), id=t.id
+                )
+            )
         self._saved_game = False
-        result = await self.service.create_table(self.chat, self.user, game, players=players)
+        result = await self.service.create_table(self.chat, self.user, wanted, players=players)
         if result.refusal is not None:
             self._show(result.events, refusal=result)
             return None, None
         assert result.table is not None
         self._started = True
-        started = await self.service.start(self.chat, self.user, result.table.id, fill_with=level)
+        self._also_saved([t for t in mine if t not in same])
+        await self._remember(result.table)
+        # The computers who lead play now: the screen says they are thinking.
+        started = await self._thinking(
+            self.service.start(self.chat, self.user, result.table.id, fill_with=level)
+        )
         self._seen = _Seen()
         if started.refusal is not None:
             self._show(started.events, refusal=started)
             return None, None
         self._saved_game = True
         return started.table, started
+
+    async def _resume(
+        self, table: TableInfo, mine: list[TableInfo], level: str
+    ) -> tuple[TableInfo | None, Result | None]:
+        """Resume ``table`` (a lobby is dealt now), naming the player's other saved games."""
+        self._started = True
+        await self._remember(table)
+        if table.status == "lobby":
+            result = await self._thinking(
+                self.service.start(self.chat, self.user, table.id, fill_with=level)
+            )
+            if result.refusal is not None:
+                self._show(result.events, refusal=result)
+                return None, None
+            self._saved_game = True
+            self._also_saved([t for t in mine if t.id != table.id])
+            return result.table, result
+        self.say(
+            self._("Resuming the saved {game} game (table {id}).").format(
+                game=self._game(table.game), id=table.id
+            )
+        )
+        self._also_saved([t for t in mine if t.id != table.id])
+        await self._resume_log(table)
+        return table, None
+
+    def _also_saved(self, others: list[TableInfo]) -> None:
+        """The player's other saved games, kept, and how to play each."""
+        for t in others:
+            self.say(
+                self._("Your saved {game} game is kept; to play it, run: {command}").format(
+                    game=self._game(t.game), command=f"{self.resume_command} play {t.game}"
+                )
+            )
+
+    def _game(self, game: str) -> str:
+        return self.renderer.game_label(game, self._locale)
+
+    async def _played_last(self, mine: list[TableInfo]) -> TableInfo:
+        """The saved table played last (the newest when it is not known)."""
+        last = await self.last_table.get() if self.last_table is not None else None
+        return next((t for t in mine if str(t.id) == last), mine[-1])
+
+    async def _remember(self, table: TableInfo) -> None:
+        if self.last_table is not None:
+            await self.last_table.put(str(table.id))
 
     async def _resume_log(self, table: TableInfo) -> None:
         """On resuming, the moves since the player's own last one are shown again."""
@@ -283,6 +414,7 @@ class TerminalPlay(MoveChooser, Presenter):
                 await self._present(happened, shown)
                 continue
             waits = 0
+            self._drop_typed_ahead()
             labels = [self._label(table.family, m) for m in moves]
             menu = [f"{i}) {label}" for i, label in enumerate(labels, 1)]
             for row in columns(menu, self._width() - 1):
@@ -321,13 +453,15 @@ class TerminalPlay(MoveChooser, Presenter):
 
     async def _finished(self, table: TableInfo) -> int:
         self._saved_game = False
+        self._drop_typed_ahead()
         line = await self.ask(self._("Play again? [y/N] "))
         if line is not None and line.lower() in YES:
-            result = await self.service.rematch(self.chat, self.user, table.id)
+            result = await self._thinking(self.service.rematch(self.chat, self.user, table.id))
             self._seen = _Seen()
             if result.refusal is not None or result.table is None:
                 self._show(result.events, refusal=result)
                 return 1
+            await self._remember(result.table)
             return await self._loop(result.table.id, result)
         if line is None:
             self.out.write("\n")

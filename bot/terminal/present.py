@@ -9,7 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render import REFUSAL_TEXTS
+from bot.render import BRISCOLA_FAMILIES, REFUSAL_TEXTS, cards_text
+from bot.render.renderer import family_renderer
 from bot.service import (
     Announcement,
     Event,
@@ -46,6 +47,7 @@ class Presenter(Console):
     service: TableService
     user: UserRef
     _seen: _Seen
+    _held: tuple[Any, ...]  # the player's hand as last shown (its cards)
 
     def _show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
         """Render events as they come (a refusal instead, when given)."""
@@ -86,8 +88,9 @@ class Presenter(Console):
 
     async def _present(self, happened: Sequence[Event], now: Result) -> None:
         """After moves: the deal announcement, the table, the hand, then every move since the
-        last shown and what they ended (a hand's score, the game), right above the menu so
-        that they stay on screen however long the table."""
+        last shown, each deal's summary right after the move that ended it (before the next
+        deal's moves), and the game's end, right above the menu so that they stay on screen
+        however long the table."""
         started = [e for e in happened if isinstance(e, Announcement) and e.kind == "started"]
         views = [e for e in now.events if isinstance(e, TableView)]
         if not views:
@@ -100,9 +103,13 @@ class Presenter(Console):
             and not (isinstance(e, Announcement) and e.kind == "started")
         ]
         over = [e for e in rest if isinstance(e, GameOver)]
+        summaries = [e for e in rest if isinstance(e, SmazzataSummary)]
+        before = self._held
         self._show(started)
         self._show(views)
         self._show(hands)
+        if hands:
+            self._held = tuple(getattr(hands[-1].view, "hand", ()) or ())
         table = now.table or (views[0].table if views else None)
         if table is not None:
             scope = [
@@ -110,7 +117,8 @@ class Presenter(Console):
                 for e in happened
                 if isinstance(e, Announcement) and e.kind == "scopa"
             ]
-            await self._show_moves(table, scope)
+            told = await self._show_moves(table, scope, summaries, before)
+            rest = [e for e in rest if not any(e is t for t in told)]
         self._show([e for e in rest if e not in over])
         self._show(over)
 
@@ -122,14 +130,22 @@ class Presenter(Console):
             return []
         return list(document.get("moves") or [])
 
-    async def _show_moves(self, table: TableInfo, scope: list[int]) -> None:
+    async def _show_moves(
+        self,
+        table: TableInfo,
+        scope: list[int],
+        summaries: Sequence[SmazzataSummary] = (),
+        held: tuple[Any, ...] = (),
+    ) -> list[SmazzataSummary]:
         """Every move since the last one shown: who, what, what it took, scopa (``scope``: the
-        seats that made one, in order)."""
+        seats that made one, in order), the card the player drew (Scala 40: ``held`` is their
+        hand before), who took each trick (Briscola); each of ``summaries`` (a deal's end)
+        right after the move that ended it. Returns the summaries shown."""
         moves = await self._moves(table.id)
         fresh = moves[self._seen.moves :]
         self._seen.moves = len(moves)
         if not fresh:
-            return
+            return []
         tr = self.renderer.translations(self._locale)
         me = table.seat_of(PLATFORM, self.user.user_id)
         # A scopa is the latest capture of its seat among these moves.
@@ -140,23 +156,99 @@ class Presenter(Console):
                 if i not in marked and int(entry["seat"]) == seat and ":" in str(entry["move"]):
                     marked.add(i)
                     break
+        # Each summary after the move that ended its deal (the move log's version).
+        ends: dict[int, list[SmazzataSummary]] = {}
+        for summary in summaries:
+            version = summary.data.get("version")
+            at = next((i for i, m in enumerate(fresh) if m.get("version") == version), None)
+            if at is not None:
+                ends.setdefault(at, []).append(summary)
+        takers = self._trick_takers(table, moves, len(moves) - len(fresh))
+        drawn = self._drawn(table, fresh, me, held)
         # One line per turn: a player's moves in a row (Scala 40: draw; melds; discard).
         turns: list[tuple[int, list[str]]] = []
+        blocks: list[tuple[list[tuple[int, list[str]]], list[SmazzataSummary]]] = []
         for i, m in enumerate(fresh):
             seat, move = int(m["seat"]), str(m["move"])
             what = self._label(table.family, move)
             if i in marked:
                 what += " · " + self._("Scopa!")
+            if i == drawn[0]:
+                what += f" ({drawn[1]})"
             if turns and turns[-1][0] == seat:
                 turns[-1][1].append(what)
             else:
                 turns.append((seat, [what]))
-        lines = []
-        for seat, done in turns:
-            who = self._("You") if seat == me else self.renderer.seat_name(table, seat, tr)
-            lines.append(f"  {who}: {'; '.join(done)}")
-        self.say("")
-        self.say(self._("Moves since your last turn:"))
-        for line in lines:
-            self.say(line)
-        self.say("")
+            taker = takers.get(i)
+            if taker is not None:
+                took = (
+                    self._("the trick is yours")
+                    if taker == me
+                    else self._("the trick goes to {name}").format(
+                        name=self.renderer.seat_name(table, taker, tr)
+                    )
+                )
+                turns[-1][1][-1] += " · " + took
+            if i in ends:
+                blocks.append((turns, ends[i]))
+                turns = []
+        if turns:
+            blocks.append((turns, []))
+        told: list[SmazzataSummary] = []
+        for n, (done, ended) in enumerate(blocks):
+            if done:
+                if n == 0:  # (after a summary, the line it ends with)
+                    self.say("")
+                self.say(self._("Moves since your last turn:"))
+                for seat, said in done:
+                    who = self._("You") if seat == me else self.renderer.seat_name(table, seat, tr)
+                    self.say(f"  {who}: {'; '.join(said)}")
+            self.say("")
+            if ended:
+                self._show(ended)
+                told.extend(ended)
+        return told
+
+    def _trick_takers(
+        self, table: TableInfo, moves: list[dict[str, Any]], first: int
+    ) -> dict[int, int]:
+        """Briscola: the seat that took each trick completed among the moves from ``first``
+        (by their index from ``first``): the one who leads the next trick, or, when it is not
+        led yet, the one to move. A deal's last trick is told by the deal's summary."""
+        if table.family not in BRISCOLA_FAMILIES or table.players < 2:
+            return {}
+        played = family_renderer(table.family).played_card
+        plays = [i for i, m in enumerate(moves) if played(str(m["move"])) is not None]
+        per_deal = (40 - 40 % table.players) // table.players  # the tricks of a deal
+        out: dict[int, int] = {}
+        for k in range(table.players - 1, len(plays), table.players):
+            trick = k // table.players
+            if trick % per_deal == per_deal - 1:
+                continue  # a deal's last trick: the summary says how the deal ended
+            end = plays[k]
+            if k + 1 < len(plays):
+                taker: int | None = int(moves[plays[k + 1]]["seat"])
+            else:
+                taker = table.current_seat
+            if end >= first and taker is not None:
+                out[end - first] = taker
+        return out
+
+    def _drawn(
+        self, table: TableInfo, fresh: list[dict[str, Any]], me: int | None, held: tuple[Any, ...]
+    ) -> tuple[int, str]:
+        """Scala 40: the player's own draw among ``fresh`` (its index) and the card it drew,
+        shown to them alone: the one card of their hand now that ``held`` (their hand before)
+        lacked. (-1, "") when there is none to tell."""
+        if table.family != "scala40" or me is None or not held:
+            return -1, ""
+        own = [i for i, m in enumerate(fresh) if int(m["seat"]) == me]
+        if not own or str(fresh[own[0]]["move"]) not in ("t", "p") or len(own) != 1:
+            return -1, ""
+        now = list(self._held)
+        for card in held:
+            if card in now:
+                now.remove(card)
+        if len(now) != 1:
+            return -1, ""
+        return own[0], cards_text(now)

@@ -42,12 +42,14 @@ HELP_SCALA40 = N_(
     "Ctrl-D too)."
 )
 HELP_BRISCOLA = N_(
-    "Type the number of a move, or the card as it is shown: A♠ plays the Asso of spade. Any "
+    "Type the number of a move, or the card as it is shown: A♠ plays the ace of spades. Any "
     "card may be played (no duty to follow suit); the trick goes to the highest briscola, else "
-    "to the highest card of the suit led. In the chiamata auction type the number of a call, "
-    "or pass; the winner then names the card (its suit is the briscola). Suits can be typed as "
-    "letters: {letters}. Commands: v shows the table, h this help, q quits (the game is saved; "
-    "Ctrl-C and Ctrl-D too)."
+    "to the highest card of the suit led. The cards from the highest: A 3 K Q J 7 6 5 4 2; "
+    "their points: A 11, 3 10, K 4, Q 3, J 2, the others 0 (120 in all: more than 60 win the "
+    "deal; in chiamata the chiamante's side needs what was bid). In the chiamata auction type "
+    "the number of a call, or pass; the winner then names the card (its suit is the briscola). "
+    "Suits can be typed as letters: {letters}. Commands: v shows the table, h this help, q "
+    "quits (the game is saved; Ctrl-C and Ctrl-D too)."
 )
 PROMPT_SCOPA = N_("Your move (number or card; h help, q quit): ")
 PROMPT_SCALA40 = N_("Your move (number or move; h help, q quit): ")

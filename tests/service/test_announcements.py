@@ -6,6 +6,7 @@ keeps a hand that no one closed."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -92,6 +93,19 @@ def test_events_announce_what_the_views_did(module: Any, rules: Any) -> None:
             after = game.play(move)
             expected = _by_views(game.view(None), after.view(None), after, seat, move)
             got = announcements(after.events, head=HEAD, move=move)
+            # Scopa's summary also says where the cards left on the table went: the cards of
+            # the table before the last card, and that card, not taken by it.
+            rests = [e.data.get("rest") for e in got if isinstance(e, SmazzataSummary)]
+            for rest in [r for r in rests if isinstance(r, dict)]:
+                left = {str(c) for c in game.view(None).table} | {move.rstrip("!").split(":")[0]}
+                assert rest["cards"] and set(rest["cards"]) <= left, (rest, left)
+                assert 0 <= rest["side"] < len(game.sides)
+            got = [
+                replace(e, data={k: v for k, v in e.data.items() if k != "rest"})
+                if isinstance(e, SmazzataSummary)
+                else e
+                for e in got
+            ]
             # The same announcements; a fuori that also swept the table is now announced after
             # its scopa, in the order the engine reports them.
             assert sorted(map(_key, got)) == sorted(map(_key, expected)), move

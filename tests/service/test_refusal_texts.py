@@ -60,7 +60,8 @@ SCOPA_CASES = [
     ("fuori", "it", "Mossa non consentita. a questo tavolo non si gioca col fuori"),
     ("fuori", "en", "That move is not allowed. fuori is not played at this table"),
     ("unreadable", "it", "Mossa non consentita. non è una mossa: '9X' ('9X' non è una carta)"),
-    ("empty_capture", "it", "Mossa non consentita. non è una mossa: '7D:' (niente dopo i ':')"),
+    # The player's own move, its cards as the views write them (never the engine's 7D).
+    ("empty_capture", "it", "Mossa non consentita. non è una mossa: '7♦:' (niente dopo i ':')"),
 ]
 
 

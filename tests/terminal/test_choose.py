@@ -190,3 +190,29 @@ def test_terminal_language_follows_the_system() -> None:
         settings = load_settings(default_locale=chosen)
         for lang in ("it_IT.UTF-8", "en_US.UTF-8"):
             assert terminal_locale(settings, {"LANG": lang}) == chosen  # DEFAULT_LOCALE wins
+
+
+@pytest.mark.parametrize(
+    ("line", "locale", "move"),
+    [
+        ("2♠", "en", "call 2S"),  # the card as the menu shows it ("Call 2♠")
+        ("Call 2♠", "en", "call 2S"),  # the menu's own text
+        ("3) ", "en", "call 2S"),
+        ("2s", "en", "call 2S"),
+        ("2♦", "it", "call 2D"),
+        ("Chiamo 2♦", "it", "call 2D"),
+        ("3♠", "en", "call 3S"),  # not a listed call: the engine says which rank to call
+    ],
+)
+def test_chiamata_the_called_card_typed_as_shown(line: str, locale: str, move: str) -> None:
+    play, out = terminal(locale)
+    moves = ["call 2D", "call 2C", "call 2S", "call 2B"]
+    labels = [play._label("chiamata", m) for m in moves]
+    assert play._choose(line.strip(), moves, labels, "chiamata") == move, out.getvalue()
+
+
+def test_the_call_refusal_shows_no_engine_notation() -> None:
+    for locale in ("en", "it"):
+        tr = Renderer().translations(locale)
+        text = tr.gettext("you won the auction: call a card of rank {rank}, e.g. call {rank}D")
+        assert "2D" not in text.format(rank="2") and "2♦" in text.format(rank="2")

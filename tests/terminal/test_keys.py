@@ -45,7 +45,7 @@ def test_ctrl_c_at_the_prompt_leaves_saying_the_game_is_saved(
     assert first.wait() == 130
     assert "Traceback" not in first.output[end:]
     again = start(terminals, tmp_path, [])
-    again.expect("Resuming the saved game (table 1).")
+    again.expect("Resuming the saved Scopa game (table 1).")
     again.expect(PROMPT_EN)
     again.send("\x04")  # Ctrl-D: the same words, a clean exit
     again.expect(SAVED_EN)
@@ -137,3 +137,21 @@ def test_play_again_deals_a_new_game(tmp_path: Path, terminals: list[Terminal]) 
     game.send("\x03")
     game.expect(SAVED_EN, after=again)
     assert game.wait() == 130
+
+
+def test_keys_typed_while_the_computers_think_are_dropped(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    # Scopone against three strong computers: while they think the screen says so, and a line
+    # typed then (the player's "1" again) never plays a move from a menu not yet shown.
+    game = start(terminals, tmp_path, ["play", "scopone", "--level", "hard", "--name", "Lia"])
+    at = game.expect(PROMPT_EN)
+    game.line("1")
+    thinking = game.expect("The computer is thinking…", after=at)
+    game.line("1")  # typed blind, before the menu it would answer
+    game.expect(PROMPT_EN, after=thinking)
+    game.line("q")
+    game.expect(SAVED_EN, after=thinking)
+    assert game.wait() == 0
+    document = export(tmp_path)
+    assert [int(m["seat"]) for m in document["moves"]].count(0) == 1  # type: ignore[attr-defined]

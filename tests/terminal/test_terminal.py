@@ -15,7 +15,10 @@ from tests.terminal.harness import as_foreground
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_tavolo(args: list[str], stdin: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+def run_tavolo(
+    args: list[str], stdin: str, data_dir: Path, *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` in ``data_dir`` (its DATA_DIR too unless ``env`` says)."""
     env = {
         **os.environ,
         "DATA_DIR": str(data_dir),
@@ -24,6 +27,7 @@ def run_tavolo(args: list[str], stdin: str, data_dir: Path) -> subprocess.Comple
         "TELEGRAM_TOKEN": "",
         "DISCORD_TOKEN": "",
         "DEFAULT_LOCALE": "en",
+        **(env or {}),
     }
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
@@ -43,7 +47,8 @@ def test_quit_and_resume_then_finish(tmp_path: Path) -> None:
     first = run_tavolo(["play", "scopa", "--players", "2", "--name", "Eva"], "1\n1\nq\n", tmp_path)
     assert first.returncode == 0, first.stderr
     assert "Your hand:" in first.stdout
-    assert "Game saved. To resume it, run: python -m bot" in first.stdout
+    assert "Game saved. To resume it, run: python -m bot" in " ".join(first.stdout.split())
+    assert f"\nSaved games are kept in {tmp_path / 'tavolo.sqlite3'}\n" in first.stdout
     assert (tmp_path / "tavolo.sqlite3").exists()
     last_hand = first.stdout.rsplit("Your hand:", 1)[1].splitlines()[0]
 
@@ -52,7 +57,7 @@ def test_quit_and_resume_then_finish(tmp_path: Path) -> None:
     # answers "no" to "Play again?".
     second = run_tavolo([], "zz\n" + "1\n" * 400, tmp_path)
     assert second.returncode == 0, second.stderr
-    assert "Resuming the saved game (table 1)." in second.stdout
+    assert "Resuming the saved Scopa game (table 1)." in second.stdout
     assert "Your hand:" + last_hand in second.stdout
     assert "“zz” is not a move. Type a number from 1 to" in second.stdout
     assert "game over!" in second.stdout
@@ -179,22 +184,82 @@ def test_ctrl_c_leaves_at_once_and_says_the_game_is_saved(tmp_path: Path) -> Non
         process.kill()
         time.sleep(0)
     assert process.returncode == 130
-    assert "Game saved. To resume it, run: python -m bot" in out
+    assert "To resume it, run: python -m bot" in " ".join(out.split())
     assert "Traceback" not in err
 
 
 @pytest.mark.slow
-def test_new_on_the_default_command_and_quiet_one_off_commands(tmp_path: Path) -> None:
-    run_tavolo(["play", "scopone", "--name", "Eva"], "q\n", tmp_path)
-    resumed = run_tavolo([], "q\n", tmp_path)  # the default command resumes any saved game
-    assert "Resuming the saved game (table 1)." in resumed.stdout
-    assert "instead" not in resumed.stdout
-    other = run_tavolo(["play", "scopa"], "q\n", tmp_path)
-    assert "To leave it and start Scopa instead, run: python -m bot play scopa --new" in (
-        other.stdout
+def test_one_saved_game_per_game_and_new_says_what_it_abandons(tmp_path: Path) -> None:
+    def said(run: subprocess.CompletedProcess[str]) -> str:
+        assert run.returncode == 0, run.stderr
+        return " ".join(run.stdout.split())  # however the lines were wrapped
+
+    said(run_tavolo(["play", "scopone", "--name", "Eva"], "q\n", tmp_path))
+    resumed = said(run_tavolo([], "q\n", tmp_path))  # the default command resumes it
+    assert "Resuming the saved Scopone game (table 1)." in resumed
+    # play GAME plays GAME: a Scopa game is dealt, the Scopone game is kept.
+    other = said(run_tavolo(["play", "scopa"], "q\n", tmp_path))
+    assert "Scopa · table 2" in other and "abandoned" not in other
+    kept = "Your saved Scopone game is kept; to play it, run: python -m bot play scopone"
+    assert kept in other
+    # The default command resumes the game played last, and names the other.
+    last = said(run_tavolo([], "q\n", tmp_path))
+    assert "Resuming the saved Scopa game (table 2)." in last and kept in last
+    again = said(run_tavolo(["play", "scopone"], "q\n", tmp_path))
+    assert "Resuming the saved Scopone game (table 1)." in again
+    assert "Resuming the saved Scopone game (table 1)." in said(run_tavolo([], "q\n", tmp_path))
+    # --new abandons the saved game of that game only, and says so.
+    fresh = said(run_tavolo(["--new"], "q\n", tmp_path))
+    assert "The saved Scopa game (table 2) is abandoned." in fresh
+    assert "Scopa · table 3" in fresh and kept in fresh
+    assert "Resuming the saved Scopone game (table 1)." in said(
+        run_tavolo(["play", "scopone"], "q\n", tmp_path)
     )
-    fresh = run_tavolo(["--new"], "q\n", tmp_path)
-    assert fresh.returncode == 0, fresh.stderr
-    assert "Scopa · table 2" in fresh.stdout
-    exported = run_tavolo(["export-game", "2"], "", tmp_path)
+    exported = run_tavolo(["export-game", "3"], "", tmp_path)
     assert exported.returncode == 0 and exported.stderr == ""  # no migration INFO lines
+
+
+@pytest.mark.slow
+def test_the_save_lives_in_the_users_data_directory_whatever_the_folder(tmp_path: Path) -> None:
+    # No DATA_DIR: terminal play keeps its database in the user's data directory (here
+    # XDG_DATA_HOME, a temporary folder: the real home is never written), not under data/ of
+    # the current folder, so a run from another folder resumes the same game.
+    home = tmp_path / "home"
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    env = {"DATA_DIR": "", "XDG_DATA_HOME": str(home), "HOME": str(home)}
+    first = run_tavolo(["play", "scopa", "--name", "Eva"], "q\n", tmp_path / "one", env=env)
+    assert first.returncode == 0, first.stderr
+    save = home / "tavolo" / "tavolo.sqlite3"
+    assert save.exists() and not (tmp_path / "one" / "data").exists()
+    assert f"\nSaved games are kept in {save}\n" in first.stdout
+    again = run_tavolo([], "q\n", tmp_path / "two", env=env)
+    assert "Resuming the saved Scopa game (table 1)." in again.stdout
+    # An explicit DATA_DIR still wins.
+    own = run_tavolo(["play", "scopa", "--name", "Eva"], "q\n", tmp_path / "two")
+    assert own.returncode == 0 and (tmp_path / "two" / "tavolo.sqlite3").exists()
+    # A game an earlier version saved under data/ of the current folder is named, not lost.
+    old = tmp_path / "two" / "data"
+    old.mkdir()
+    run_tavolo(["play", "scopa", "--name", "Eva"], "q\n", old)
+    assert (old / "tavolo.sqlite3").exists()
+    told = run_tavolo([], "q\n", tmp_path / "two", env=env)
+    said = " ".join(told.stdout.split())
+    earlier = f"Games saved by an earlier version stay in {old}; to play them, run: DATA_DIR={old}"
+    assert earlier in said, said
+    assert "Resuming the saved Scopa game (table 1)." in said  # the new place's game
+
+
+@pytest.mark.slow
+def test_a_game_resumed_in_another_language_speaks_it_everywhere(tmp_path: Path) -> None:
+    italian = {"DEFAULT_LOCALE": "", "LANG": "it_IT.UTF-8"}
+    first = run_tavolo(["play", "scopa", "--name", "Eva"], "1\nq\n", tmp_path, env=italian)
+    assert "La tua mano:" in first.stdout and "Partita salvata." in first.stdout
+    english = {"DEFAULT_LOCALE": "", "LANG": "en_US.UTF-8"}
+    again = run_tavolo([], "v\nq\n", tmp_path, env=english)
+    assert again.returncode == 0, again.stderr
+    out = again.stdout
+    assert "Your hand:" in out and "Game to 11." in out and "Moves since your last turn:" in out
+    assert "Game saved." in out and "Your move (number or card" in out
+    for italian_word in ("mano", "tavolo ", "Tocca", "Partita", "mossa", "Mosse", "Tu:"):
+        assert italian_word not in out, out
