@@ -4,6 +4,7 @@ and a refusal as a sentence."""
 
 from __future__ import annotations
 
+import gettext
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -148,21 +149,8 @@ class Presenter(Console):
             return []
         tr = self.renderer.translations(self._locale)
         me = table.seat_of(PLATFORM, self.user.user_id)
-        # A scopa is the latest capture of its seat among these moves.
-        marked: set[int] = set()
-        for seat in reversed(scope):
-            for i in range(len(fresh) - 1, -1, -1):
-                entry = fresh[i]
-                if i not in marked and int(entry["seat"]) == seat and ":" in str(entry["move"]):
-                    marked.add(i)
-                    break
-        # Each summary after the move that ended its deal (the move log's version).
-        ends: dict[int, list[SmazzataSummary]] = {}
-        for summary in summaries:
-            version = summary.data.get("version")
-            at = next((i for i, m in enumerate(fresh) if m.get("version") == version), None)
-            if at is not None:
-                ends.setdefault(at, []).append(summary)
+        marked = _scopa_moves(fresh, scope)
+        ends = _summary_places(fresh, summaries)
         takers = self._trick_takers(table, moves, len(moves) - len(fresh))
         drawn = self._drawn(table, fresh, me, held)
         # One line per turn: a player's moves in a row (Scala 40: draw; melds; discard).
@@ -194,6 +182,16 @@ class Presenter(Console):
                 turns = []
         if turns:
             blocks.append((turns, []))
+        return self._say_blocks(table, blocks, me, tr)
+
+    def _say_blocks(
+        self,
+        table: TableInfo,
+        blocks: list[tuple[list[tuple[int, list[str]]], list[SmazzataSummary]]],
+        me: int | None,
+        tr: gettext.NullTranslations,
+    ) -> list[SmazzataSummary]:
+        """The turns of each block, then the summaries that end it; returns those shown."""
         told: list[SmazzataSummary] = []
         for n, (done, ended) in enumerate(blocks):
             if done:
@@ -252,3 +250,29 @@ class Presenter(Console):
         if len(now) != 1:
             return -1, ""
         return own[0], cards_text(now)
+
+
+def _scopa_moves(fresh: list[dict[str, Any]], scope: list[int]) -> set[int]:
+    """The indices of the moves that made a scopa: the latest capture of each seat in
+    ``scope`` (in order) among ``fresh``."""
+    marked: set[int] = set()
+    for seat in reversed(scope):
+        for i in range(len(fresh) - 1, -1, -1):
+            entry = fresh[i]
+            if i not in marked and int(entry["seat"]) == seat and ":" in str(entry["move"]):
+                marked.add(i)
+                break
+    return marked
+
+
+def _summary_places(
+    fresh: list[dict[str, Any]], summaries: Sequence[SmazzataSummary]
+) -> dict[int, list[SmazzataSummary]]:
+    """Each summary at the index of the move that ended its deal (the move log's version)."""
+    ends: dict[int, list[SmazzataSummary]] = {}
+    for summary in summaries:
+        version = summary.data.get("version")
+        at = next((i for i, m in enumerate(fresh) if m.get("version") == version), None)
+        if at is not None:
+            ends.setdefault(at, []).append(summary)
+    return ends
