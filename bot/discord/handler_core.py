@@ -21,6 +21,7 @@ from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
 from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
+from bot.discord.newest import Newest
 from bot.discord.replies import DEFERRED, FILLED, fill_original, original_pending
 from bot.discord.settings_menu import SettingsMenu
 from bot.render import N_, Message, Renderer
@@ -102,6 +103,8 @@ class HandlerCore:
         self.state: AdapterState = state if state is not None else MemoryState()
         # Each player's hand message, kept up to date while Discord lets us edit it.
         self.hands = LiveHands(self.state, clock=clock)
+        # Edits of one hand in version order, only the newest of those waiting sent.
+        self.hand_edits = Newest()
         self.client: discord.Client | None = None
         self.settings_menu = SettingsMenu(service, renderer)
 

@@ -4,6 +4,7 @@ messages, hands, turn notices, private messages; the interaction answered first,
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -81,6 +82,7 @@ class EventRouting(HandDelivery):
                         client = self._client(interaction)
                         if client is not None:
                             await self.hands.close_table(client, event.table.id)
+                        self._forget_hand_edits(event.table.id)
                 else:
                     await self._post(int(event.audience.id), message, interaction, event=event)
                     if isinstance(event, Announcement) and event.kind == "abandoned":
@@ -91,7 +93,8 @@ class EventRouting(HandDelivery):
             target = int(event.audience.id)
             mine = interaction is not None and interaction.user.id == target
             if isinstance(event, HandView):
-                shown, edited = await self._deliver_hand(
+                delivery = functools.partial(
+                    self._deliver_hand,
                     event,
                     message,
                     interaction if mine else None,
@@ -99,6 +102,15 @@ class EventRouting(HandDelivery):
                     can_edit_source=not edited_source,
                     turn=event.audience.id in turns,
                 )
+                # The player's own press is always answered; another's hand shows only the
+                # newest state (a newer one on its way or shown: this one is dropped).
+                outcome = await self.hand_edits.run(
+                    (event.audience.id, event.table.id),
+                    event.table.version,
+                    delivery,
+                    always=mine,
+                )
+                shown, edited = (True, False) if outcome is None else outcome
                 edited_source |= edited
                 if shown:
                     reached.add(event.audience.id)
@@ -128,6 +140,9 @@ class EventRouting(HandDelivery):
         if interaction is not None and not interaction.response.is_done():
             # Nothing to show (e.g. a setting changed): Discord still wants an answer.
             await answer(interaction, "✓", ephemeral=True)
+
+    def _forget_hand_edits(self, table_id: int) -> None:
+        self.hand_edits.forget(lambda key: isinstance(key, tuple) and key[1] == table_id)
 
     async def _hand_left(
         self, event: Announcement, interaction: discord.Interaction[Any] | None
@@ -293,6 +308,7 @@ class EventRouting(HandDelivery):
         if client is None:
             return
         await self.hands.close_table(client, table_id)
+        self._forget_hand_edits(table_id)
         known, shown = await self.table_message(table_id)
         if known is None:
             return
