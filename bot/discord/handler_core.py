@@ -19,6 +19,7 @@ import discord
 
 from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
+from bot.discord.inflight import InFlight
 from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
 from bot.discord.newest import Newest
@@ -105,6 +106,8 @@ class HandlerCore:
         self.hands = LiveHands(self.state, clock=clock)
         # Edits of one hand in version order, only the newest of those waiting sent.
         self.hand_edits = Newest()
+        # The interactions and deliveries under way: a stop waits for them (bot.discord.app).
+        self.in_flight = InFlight()
         self.client: discord.Client | None = None
         self.settings_menu = SettingsMenu(service, renderer)
 
@@ -216,6 +219,10 @@ class HandlerCore:
 
     async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """A command or press raised: logged with its stack; the user sees a generic refusal."""
+        async with self.in_flight.track():
+            await self._failed(interaction, error)
+
+    async def _failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         logger.error("interaction %s failed", interaction.id, exc_info=error)
         text = self.renderer.refusal(
             Refusal("bad_button", locale_hint(interaction.locale)), limit=MAX_CONTENT

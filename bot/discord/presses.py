@@ -42,6 +42,10 @@ class Presses(EventRouting):
 
     async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
         """Lobby buttons are for anyone; moves only for a player seated at that table."""
+        async with self.in_flight.track():
+            return await self._may_act(interaction, ref)
+
+    async def _may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
         if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
             return True
         try:
@@ -64,6 +68,12 @@ class Presses(EventRouting):
         self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
     ) -> None:
         """A button press or a select: acknowledge at once, then hand it to the service."""
+        async with self.in_flight.track():
+            await self._act(interaction, ref, values)
+
+    async def _act(
+        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+    ) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()
         self._hint_chat(interaction)
@@ -166,6 +176,10 @@ class Presses(EventRouting):
     async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A button or menu that is not Tavolo's current kind (left by an older version):
         acknowledged with a short notice instead of Discord's "This interaction failed"."""
+        async with self.in_flight.track():
+            await self._unknown_component(interaction)
+
+    async def _unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         text = self.text("old_button", locale_hint(interaction.locale))
         try:
             await answer(interaction, text, ephemeral=True)

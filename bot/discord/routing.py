@@ -46,6 +46,10 @@ class EventRouting(HandDelivery):
         self, result: Result, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
+        async with self.in_flight.track():
+            await self._deliver(result, interaction)
+
+    async def _deliver(self, result: Result, interaction: discord.Interaction[Any] | None) -> None:
         if result.refusal is not None:
             if interaction is not None:
                 await self._alert(
