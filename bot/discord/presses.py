@@ -109,9 +109,17 @@ class Presses(EventRouting):
             await self.deliver(result, interaction)
             source = interaction.message
             if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
-                # Left the game from the hand's question: the hand keeps no buttons.
+                # Left the game from the hand's question: the hand says so, with no buttons.
                 try:
-                    await interaction.edit_original_response(view=None)
+                    assert result.table is not None
+                    text = await self.left_hand_text(
+                        result.table, interaction.user.id, removed=False
+                    )
+                    await interaction.edit_original_response(
+                        content=fit_content(text),
+                        view=None,
+                        **picture_to_edit(None, shown_picture(source), alt=text),
+                    )
                 except discord.HTTPException as error:
                     logger.info("could not clear the left hand's buttons: %s", error)
             if (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import discord
@@ -32,8 +32,10 @@ from bot.service import (
     LobbyView,
     Result,
     TableEvent,
+    TableInfo,
     TableView,
     TurnNotice,
+    UserRef,
 )
 
 logger = logging.getLogger(__name__)
@@ -85,7 +87,9 @@ class EventRouting(HandDelivery):
                         await self._clear_turn_message(event.table.id, interaction)
                         client = self._client(interaction)
                         if client is not None:
-                            await self.hands.close_table(client, event.table.id)
+                            await self.hands.close_table(
+                                client, event.table.id, self._closed_hand_text(event.table)
+                            )
                         self._forget_hand_edits(event.table.id)
                 else:
                     await self._post(int(event.audience.id), message, interaction, event=event)
@@ -158,7 +162,24 @@ class EventRouting(HandDelivery):
         if info is None or client is None or info.platform != PLATFORM:
             return
         if info.user_id.isdigit():
-            await self.hands.close_hand(client, int(info.user_id), event.table.id)
+            text = await self.left_hand_text(
+                event.table, int(info.user_id), removed=bool(event.data.get("by"))
+            )
+            await self.hands.close_hand(client, int(info.user_id), event.table.id, text)
+
+    async def left_hand_text(self, table: TableInfo, user_id: int, *, removed: bool) -> str:
+        """What the hand of a player who left (or was removed) says, in their language."""
+        locale = await self.service.user_locale(UserRef(PLATFORM, str(user_id)))
+        return self.renderer.closed_hand(table, locale, left="removed" if removed else "left")
+
+    def _closed_hand_text(self, table: TableInfo) -> Callable[[int], Awaitable[str]]:
+        """What each player's hand of a table no longer in play says, in their language."""
+
+        async def text(user_id: int) -> str:
+            locale = await self.service.user_locale(UserRef(PLATFORM, str(user_id)))
+            return self.renderer.closed_hand(table, locale)
+
+        return text
 
     async def _show_table(
         self,
@@ -311,7 +332,7 @@ class EventRouting(HandDelivery):
         await self._clear_turn_message(table_id, interaction)
         if client is None:
             return
-        await self.hands.close_table(client, table_id)
+        await self.hands.close_table(client, table_id, self._closed_hand_text(event.table))
         self._forget_hand_edits(table_id)
         known, shown = await self.table_message(table_id)
         if known is None:

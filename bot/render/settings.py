@@ -74,6 +74,8 @@ OPTION_LABELS = {
     "cappotto": N_("Cappotto doubles the scores"),
     "removed_two": N_("The 2 taken out at 3 players"),
 }
+# Briscola's target when deals are won, not counted in points.
+GAMES_TO_WIN = N_("Games to win")
 # Option values in words (numbers are shown as they are).
 VALUE_LABELS = {
     "void": N_("strict (no suit, no primiera)"),
@@ -127,8 +129,24 @@ def parse_settings_data(data: str) -> tuple[str, str | None]:
     return key, value
 
 
-def option_label(name: str, t: gettext.NullTranslations) -> str:
+def option_label(
+    name: str, t: gettext.NullTranslations, options: Mapping[str, Any] | None = None
+) -> str:
+    """An option's name in words; with the table's ``options``, the words that fit them (a
+    Briscola match won deal by deal counts games, not points)."""
+    if name == "target" and options is not None and options.get("deal_scoring") == "win":
+        return t.gettext(GAMES_TO_WIN)
     return t.gettext(OPTION_LABELS.get(name, name))
+
+
+def shown_options(options: Mapping[str, Any], players: int | None) -> dict[str, Any]:
+    """The options worth showing at a table of ``players`` (``None``: unknown, all of them):
+    Briscola's 2 taken out matters only at 3 players."""
+    return {
+        k: v
+        for k, v in options.items()
+        if not (k == "removed_two" and players is not None and players != 3)
+    }
 
 
 def value_label(value: Any, t: gettext.NullTranslations, option: str | None = None) -> str:
@@ -166,7 +184,7 @@ def sources_text(
     lines = []
     for source in ("command", "chat"):
         named = [
-            f"{option_label(k, t)} {value_label(options[k], t, k)}"
+            f"{option_label(k, t, options)} {value_label(options[k], t, k)}"
             for k in sorted(options)
             if sources.get(k) == source
         ]
