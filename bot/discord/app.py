@@ -35,6 +35,7 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
         app.renderer,
         state=app.state,
         pictures=app.pictures,
+        presence=app.presence,
     )
     bot = TavoloBot(
         handler=handler,

@@ -97,6 +97,7 @@ class ServiceHandler(TableCommands, ChatCommands, Presses):
         self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
     ) -> None:
         """Run a slash command (one service use case each)."""
+        self._seen(interaction)
         async with self.in_flight.track():
             await self._command(interaction, name, options)
 

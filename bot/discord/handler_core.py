@@ -40,6 +40,7 @@ from bot.service import (
     UserRef,
 )
 from bot.service.ports import AdapterState, MemoryState
+from bot.service.presence import Presence
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ class HandlerCore:
         state: AdapterState | None = None,
         pictures: Pictures | None = None,
         clock: Callable[[], float] = time.time,
+        presence: Presence | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
@@ -108,6 +110,8 @@ class HandlerCore:
         self.hand_edits = Newest()
         # The interactions and deliveries under way: a stop waits for them (bot.discord.app).
         self.in_flight = InFlight()
+        # Who is looking at their game (marked on each interaction): no turn mention for them.
+        self.presence = presence if presence is not None else Presence()
         self.client: discord.Client | None = None
         self.settings_menu = SettingsMenu(service, renderer)
 
@@ -203,6 +207,10 @@ class HandlerCore:
         """A server's preferred language is its channels' language until one is set."""
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
+
+    def _seen(self, interaction: discord.Interaction[Any]) -> None:
+        """The user interacted: they are looking at their game (``bot.service.presence``)."""
+        self.presence.seen(PLATFORM, str(interaction.user.id))
 
     def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)

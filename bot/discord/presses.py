@@ -68,6 +68,7 @@ class Presses(EventRouting):
         self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
     ) -> None:
         """A button press or a select: acknowledge at once, then hand it to the service."""
+        self._seen(interaction)
         async with self.in_flight.track():
             await self._act(interaction, ref, values)
 

@@ -277,9 +277,11 @@ class EventRouting(HandDelivery):
         hand_shown: bool,
     ) -> None:
         """Tell a player their turn has come: by DM if they asked for DMs, else in the table's
-        channel, mentioning them (only them) unless they turned mentions off or play alone
-        against the computer; without a mention only when their hand could not be updated,
-        as a fresh "My hand" prompt. A reminder adds nothing (one notification a turn)."""
+        channel, mentioning them (only them) unless they turned mentions off, play alone
+        against the computer, or are looking (an interaction within PING_AFTER_IDLE_SECONDS:
+        their hand, edited to "Your turn", is in front of them); without a mention only when
+        their hand could not be updated, as a fresh "My hand" prompt. A reminder adds nothing
+        (one notification a turn)."""
         user_id = int(event.audience.id)
         client = self._client(interaction)
         if client is None:
@@ -291,8 +293,14 @@ class EventRouting(HandDelivery):
         if event.reminder:
             return  # the turn's notice (and its "My hand" button) is in the channel already
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
-        mention = humans > 1 and await self.notify_on(user_id)
+        mention = (
+            humans > 1
+            and not self.presence.looking(PLATFORM, str(user_id))
+            and await self.notify_on(user_id)
+        )
         if not mention and hand_shown:
+            # Nothing to post; an older notice (another player's turn) has served too.
+            await self._clear_turn_message(event.table.id, interaction)
             return
         table = event.table
         seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
