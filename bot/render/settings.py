@@ -341,7 +341,7 @@ def _game_page(
     lines = [_("Default options of {game} in this chat:").format(game=name)]
     buttons = []
     for spec in GAME_OPTIONS.get(game, ()):
-        label = option_label(spec.name, t)
+        label = option_label(spec.name, t, _menu_options(game, chosen))
         if spec.name in chosen:
             value = value_label(chosen[spec.name], t, spec.name)
         else:
@@ -358,6 +358,14 @@ def _game_page(
     return Message("\n".join(lines), tuple(rows))
 
 
+def _menu_options(game: str, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The options an option's name depends on: a Briscola match is won in games unless the
+    chat chose card points (the menu offers games: 1, 2, 3, 5)."""
+    if game == "briscola":
+        return {"deal_scoring": chosen.get("deal_scoring", "win")}
+    return chosen
+
+
 def _option_page(
     renderer: Renderer, s: ChatSettings, game: str, name: str, t: gettext.NullTranslations
 ) -> Message:
@@ -367,7 +375,9 @@ def _option_page(
         return _main_page(renderer, s, t, saved=None)
     chosen = s.defaults.get(game, {})
     current = encode_value(chosen[name]) if name in chosen else RESET
-    title = _("{game}: {option}").format(game=_game(game, t), option=option_label(name, t))
+    title = _("{game}: {option}").format(
+        game=_game(game, t), option=option_label(name, t, _menu_options(game, chosen))
+    )
     choices = [(encode_value(v), value_label(v, t, name)) for v in spec.choices]
     choices.append((RESET, _("game default")))
     buttons = [
