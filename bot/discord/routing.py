@@ -108,7 +108,10 @@ class EventRouting(HandDelivery):
                     interaction if mine else None,
                     client=self._client(interaction),
                     can_edit_source=not edited_source,
-                    turn=event.audience.id in turns,
+                    # A DM hand is posted anew (a notification) when the turn comes, unless
+                    # the player is looking: then it is edited in place like the others.
+                    turn=event.audience.id in turns
+                    and not self.presence.looking(PLATFORM, event.audience.id),
                 )
                 # The player's own press is always answered; another's hand shows only the
                 # newest state (a newer one on its way or shown: this one is dropped).
