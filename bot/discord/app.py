@@ -95,6 +95,7 @@ async def serve(app: App) -> None:
                     await task
             await finish_in_flight(handler, app.settings.shutdown_grace_seconds)
     finally:
+        handler.closing = True
         await bot.close()
 
 

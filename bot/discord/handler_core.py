@@ -110,6 +110,8 @@ class HandlerCore:
         self.hand_edits = Newest()
         # The interactions and deliveries under way: a stop waits for them (bot.discord.app).
         self.in_flight = InFlight()
+        # Set once the client is closing: a turn timer's late result is not sent any more.
+        self.closing = False
         # Who is looking at their game (marked on each interaction): no turn mention for them.
         self.presence = presence if presence is not None else Presence()
         self.client: discord.Client | None = None

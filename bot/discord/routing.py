@@ -48,6 +48,12 @@ class EventRouting(HandDelivery):
         self, result: Result, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
+        if self.closing and interaction is None:
+            # The process is stopping and the HTTP session is going: the table shows this
+            # result at its next change (the move itself is committed).
+            table = result.table.id if result.table is not None else None
+            logger.warning("Discord is closing: a timer result of table %s not delivered", table)
+            return
         async with self.in_flight.track():
             await self._deliver(result, interaction)
 

@@ -21,7 +21,14 @@ from bot.discord.app import (
     import_legacy_files,
     sync_commands_cli,
 )
-from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
+from bot.service import (
+    ChatRef,
+    ComputerPlayers,
+    TableService,
+    TimerSettings,
+    UserRef,
+    default_registry,
+)
 from bot.store import Store
 from tests.fakes.discord_api import FakeDiscord, StoredMessage
 
@@ -129,6 +136,15 @@ async def test_a_stop_right_after_a_press_waits_for_the_messages_it_started(
         await asyncio.wait_for(task, 15)
         assert any(m.ephemeral for m in again.followups)  # the new hand
         assert old_hand not in fake.messages  # and the old one deleted, before the close
+        # A turn timer's result arriving after the close is not sent over the closed session.
+        table_id = int(table.custom_ids()[0].split(":", 1)[0])
+        late = await app.service.show(
+            ChatRef("discord", str(fake.channel_id)),
+            UserRef("discord", str(alice.id), "alice"),
+            table_id,
+        )
+        assert late.events
+        await app.deliveries["discord"](late)
     finally:
         await store.close()
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
