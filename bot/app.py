@@ -21,8 +21,16 @@ if TYPE_CHECKING:
     from bot.render.pictures import Pictures
     from bot.service import Result, TableService
     from bot.service.ports import AdapterState
+    from bot.service.presence import Presence
 
 __all__ = ["App", "Delivery"]
+
+
+def _presence() -> Presence:
+    from bot.service.presence import Presence
+
+    return Presence()
+
 
 # How an adapter takes the results that no update of its own caused (the turn timers').
 Delivery = Callable[["Result"], Awaitable[None]]
@@ -31,7 +39,8 @@ Delivery = Callable[["Result"], Awaitable[None]]
 @dataclass
 class App:
     """The settings, the service, the renderer, the stop event, the adapter state (the store in
-    production) and the card pictures of one process; plus where timer results go."""
+    production), the card pictures and the players' presence of one process; plus where timer
+    results go."""
 
     settings: Settings
     service: TableService
@@ -39,6 +48,9 @@ class App:
     stop: asyncio.Event
     state: AdapterState
     pictures: Pictures
+    # Who is looking at their game now (every front end marks players on each interaction),
+    # so turn mentions go only to those who are not.
+    presence: Presence = field(default_factory=lambda: _presence())
     deliveries: dict[str, Delivery] = field(default_factory=dict)
 
     def deliver_to(self, platform: str, fn: Delivery) -> None:

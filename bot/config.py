@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     turn_reminder_seconds: float = Field(60.0, ge=0)
     turn_timeout_seconds: float = Field(120.0, ge=0)
     idle_turns_before_takeover: int = Field(2, ge=1, le=100)
+    # A turn mention (Discord's "@player it is your turn", Telegram's table re-posted with the
+    # mention) only for a player with no interaction in this many seconds (0: always mention).
+    ping_after_idle_seconds: float = Field(60.0, ge=0, le=24 * 3600)
     # An unstarted lobby closes this long after its last join/leave (seconds, or "10m",
     # "90s", "1h"; 0 = lobbies never expire).
     lobby_timeout: float = Field(600.0, ge=0, le=7 * 24 * 3600)

@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.render import Renderer
 from bot.render.i18n import Catalogs
 from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
+from bot.service.presence import Presence
 from bot.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -90,7 +91,8 @@ def build_app(
     pictures = build_pictures(
         renderer, ImageRenderer(enabled=settings.images), store=store, service=service
     )
-    return App(settings, service, renderer, stop, state=store, pictures=pictures)
+    presence = Presence(idle_after=settings.ping_after_idle_seconds)
+    return App(settings, service, renderer, stop, state=store, pictures=pictures, presence=presence)
 
 
 def secrets(settings: Settings) -> list[str]:

@@ -35,6 +35,7 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
         app.renderer,
         state=app.state,
         pictures=app.pictures,
+        presence=app.presence,
     )
     bot = TavoloBot(
         handler=handler,
@@ -73,6 +74,8 @@ async def serve(app: App) -> None:
         raise ValueError("DISCORD_TOKEN is not set")
     await import_legacy_files(app.state, app.settings.data_dir)
     bot = build_bot(app, **shard_options(app.settings))
+    handler = bot.handler
+    assert isinstance(handler, ServiceHandler)
     try:
         await bot.login(token.get_secret_value())
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-gateway")
@@ -84,12 +87,28 @@ async def serve(app: App) -> None:
             if connection in done:
                 connection.result()  # a fatal gateway error (a bad token...) surfaces here
         finally:
+            # No new interaction is read from here on; those under way still send their
+            # messages (the hand, the old hand's removal, an error reply) over the session.
             for task in (connection, stopping):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await finish_in_flight(handler, app.settings.shutdown_grace_seconds)
     finally:
+        handler.closing = True
         await bot.close()
+
+
+async def finish_in_flight(handler: ServiceHandler, grace: float) -> None:
+    """Wait (at most ``grace`` seconds) for the interactions and deliveries under way."""
+    if handler.in_flight.count:
+        logger.info("Discord: waiting for %d interaction(s) under way", handler.in_flight.count)
+    if not await handler.in_flight.wait_idle(grace):
+        logger.warning(
+            "Discord: %d interaction(s) still under way after %.0f s; closing anyway",
+            handler.in_flight.count,
+            grace,
+        )
 
 
 def shard_options(settings: Settings) -> dict[str, Any]:

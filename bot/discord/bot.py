@@ -65,6 +65,8 @@ class TavoloBot(commands.Bot):
         self.sync_state = sync_state
         self.sync_on_start = sync_on_start
         self.tree.error(self._on_app_command_error)
+        # The synced commands' ids by name, for command mentions (``</name:id>``).
+        self._command_ids: dict[str, int] = {}
 
     @property
     def action_handler(self) -> Handler:
@@ -79,7 +81,22 @@ class TavoloBot(commands.Bot):
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Upload the slash commands if they changed since the last sync (or ``force``)."""
-        return await sync_commands(self.tree, self.sync_state, force=force)
+        synced = await sync_commands(self.tree, self.sync_state, force=force)
+        if synced:
+            self._command_ids = {}  # new ids, perhaps: fetched again when next needed
+        return synced
+
+    async def command_ids(self) -> dict[str, int]:
+        """The global commands' ids by name, fetched from Discord once (empty when Discord
+        cannot be asked: the help then names the commands without mentions)."""
+        if not self._command_ids:
+            try:
+                fetched = await self.tree.fetch_commands()
+            except discord.HTTPException as error:
+                logger.warning("could not fetch the command ids: %s", error.status)
+                return {}
+            self._command_ids = {command.name: command.id for command in fetched}
+        return self._command_ids
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A component whose custom id is not Tavolo's current format (an older version's, or

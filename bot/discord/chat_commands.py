@@ -10,7 +10,6 @@ from typing import Any
 
 import discord
 
-from bot.discord.commands import ITALIAN_NAMES
 from bot.discord.delivery import answer
 from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, SlashCall
 from bot.discord.routing import EventRouting
@@ -66,7 +65,7 @@ class ChatCommands(EventRouting):
         """/help: the slash commands, privately."""
         await answer(
             call.interaction,
-            self._help(call.interaction, await self._locale(call.interaction)),
+            await self._help(call.interaction, await self._locale(call.interaction)),
             ephemeral=True,
         )
 
@@ -125,22 +124,26 @@ class ChatCommands(EventRouting):
         label = self.pictures.style_label(deck, locale)
         return self.renderer.notice("style_set", locale).format(style=label)
 
-    def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
+    async def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
         """The slash commands with their descriptions, in the user's language (the command
-        catalog's own text: what to type, not how to play)."""
-        italian = locale == "it"
+        catalog's own text: what to type, not how to play). Each command is a mention
+        (``</name:id>``, the ids of the synced commands), which the client shows under the
+        name it knows in its own language and lets the user click; ``/name`` when the ids are
+        not known."""
         translations = self.renderer.translations(locale)
         client = interaction.client
         tree = getattr(client, "tree", None)
+        ids: Mapping[str, int] = {}
+        known = getattr(client, "command_ids", None)
+        if known is not None:
+            ids = await known()
         lines = []
         for command in tree.get_commands() if tree is not None else ():
             if not isinstance(command, discord.app_commands.Command):
                 continue
-            name, description = command.name, command.description
-            if italian:
-                name = ITALIAN_NAMES.get(name, name)
-            description = translations.gettext(description)
-            lines.append(f"/{name} — {description}")
+            name, description = command.name, translations.gettext(command.description)
+            shown = f"</{name}:{ids[name]}>" if name in ids else f"/{name}"
+            lines.append(f"{shown} — {description}")
         return "\n".join(lines)
 
 

@@ -97,6 +97,13 @@ class ServiceHandler(TableCommands, ChatCommands, Presses):
         self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
     ) -> None:
         """Run a slash command (one service use case each)."""
+        self._seen(interaction)
+        async with self.in_flight.track():
+            await self._command(interaction, name, options)
+
+    async def _command(
+        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+    ) -> None:
         call = SlashCall(interaction, self.chat_of(interaction), self.user_of(interaction), options)
         self._hint_chat(interaction)
         result: Result | None

@@ -19,8 +19,10 @@ import discord
 
 from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
+from bot.discord.inflight import InFlight
 from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
+from bot.discord.newest import Newest
 from bot.discord.replies import DEFERRED, FILLED, fill_original, original_pending
 from bot.discord.settings_menu import SettingsMenu
 from bot.render import N_, Message, Renderer
@@ -38,6 +40,7 @@ from bot.service import (
     UserRef,
 )
 from bot.service.ports import AdapterState, MemoryState
+from bot.service.presence import Presence
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +96,7 @@ class HandlerCore:
         state: AdapterState | None = None,
         pictures: Pictures | None = None,
         clock: Callable[[], float] = time.time,
+        presence: Presence | None = None,
     ) -> None:
         self.service = service
         self.renderer = renderer
@@ -102,6 +106,14 @@ class HandlerCore:
         self.state: AdapterState = state if state is not None else MemoryState()
         # Each player's hand message, kept up to date while Discord lets us edit it.
         self.hands = LiveHands(self.state, clock=clock)
+        # Edits of one hand in version order, only the newest of those waiting sent.
+        self.hand_edits = Newest()
+        # The interactions and deliveries under way: a stop waits for them (bot.discord.app).
+        self.in_flight = InFlight()
+        # Set once the client is closing: a turn timer's late result is not sent any more.
+        self.closing = False
+        # Who is looking at their game (marked on each interaction): no turn mention for them.
+        self.presence = presence if presence is not None else Presence()
         self.client: discord.Client | None = None
         self.settings_menu = SettingsMenu(service, renderer)
 
@@ -198,6 +210,10 @@ class HandlerCore:
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
 
+    def _seen(self, interaction: discord.Interaction[Any]) -> None:
+        """The user interacted: they are looking at their game (``bot.service.presence``)."""
+        self.presence.seen(PLATFORM, str(interaction.user.id))
+
     def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)
 
@@ -213,6 +229,10 @@ class HandlerCore:
 
     async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """A command or press raised: logged with its stack; the user sees a generic refusal."""
+        async with self.in_flight.track():
+            await self._failed(interaction, error)
+
+    async def _failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         logger.error("interaction %s failed", interaction.id, exc_info=error)
         text = self.renderer.refusal(
             Refusal("bad_button", locale_hint(interaction.locale)), limit=MAX_CONTENT

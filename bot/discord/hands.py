@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -157,38 +157,51 @@ class LiveHands:
         picture = None if image is None else image.filename
         return dataclasses.replace(place, picture=picture)
 
-    async def close_table(self, client: discord.Client, table_id: int) -> None:
-        """The table is over: every hand message of it loses its buttons (best effort) and
-        is forgotten."""
+    async def close_table(
+        self,
+        client: discord.Client,
+        table_id: int,
+        text: Callable[[int], Awaitable[str]],
+    ) -> None:
+        """The table is over: every hand message of it says so (``text(user_id)``: the table
+        was closed, the game is over), loses its buttons (best effort) and is forgotten."""
         for scope, value in await self.state.state_of_table(
             platform=PLATFORM, kind=HAND, table_id=table_id
         ):
             place = HandPlace.from_value(value)
-            if place is not None:
-                await self._clear(client, place)
+            if place is not None and scope.isdigit():
+                await self._clear(client, place, await text(int(scope)))
             await self.state.state_delete(
                 platform=PLATFORM, kind=HAND, scope=scope, table_id=table_id
             )
 
-    async def close_hand(self, client: discord.Client, user_id: int, table_id: int) -> None:
-        """One player's hand of a table loses its buttons (they left the game, or were
-        removed) and is forgotten."""
+    async def close_hand(
+        self, client: discord.Client, user_id: int, table_id: int, text: str
+    ) -> None:
+        """One player's hand of a table says ``text`` (they left the game, or were removed),
+        loses its buttons and is forgotten."""
         place = await self.get(user_id, table_id)
         if place is not None:
-            await self._clear(client, place)
+            await self._clear(client, place, text)
         await self.forget(user_id, table_id)
 
-    async def _clear(self, client: discord.Client, place: HandPlace) -> None:
-        """Take a hand message's buttons away (best effort, while Discord lets us edit it)."""
+    async def _clear(self, client: discord.Client, place: HandPlace, text: str) -> None:
+        """A hand message with no moves any more: ``text`` instead of the hand, no buttons and
+        no picture (best effort, while Discord lets us edit it)."""
         if not self.usable(place):
             return
+        kwargs: dict[str, Any] = {
+            "content": fit_content(text),
+            "view": None,
+            **picture_to_edit(None, place.picture, alt=text),
+        }
         try:
             if place.via == "dm":
                 channel = client.get_partial_messageable(place.channel_id)
-                await channel.get_partial_message(int(place.message)).edit(view=None)
+                await channel.get_partial_message(int(place.message)).edit(**kwargs)
             else:
                 webhook = self._webhook(client, place)
-                await webhook.edit_message(self._message_id(place), view=None)
+                await webhook.edit_message(self._message_id(place), **kwargs)
         except discord.HTTPException as error:
             logger.info("could not clear an old hand's buttons: %s", error.status)
 

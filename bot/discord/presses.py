@@ -42,6 +42,10 @@ class Presses(EventRouting):
 
     async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
         """Lobby buttons are for anyone; moves only for a player seated at that table."""
+        async with self.in_flight.track():
+            return await self._may_act(interaction, ref)
+
+    async def _may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
         if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
             return True
         try:
@@ -64,6 +68,13 @@ class Presses(EventRouting):
         self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
     ) -> None:
         """A button press or a select: acknowledge at once, then hand it to the service."""
+        self._seen(interaction)
+        async with self.in_flight.track():
+            await self._act(interaction, ref, values)
+
+    async def _act(
+        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+    ) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()
         self._hint_chat(interaction)
@@ -99,9 +110,17 @@ class Presses(EventRouting):
             await self.deliver(result, interaction)
             source = interaction.message
             if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
-                # Left the game from the hand's question: the hand keeps no buttons.
+                # Left the game from the hand's question: the hand says so, with no buttons.
                 try:
-                    await interaction.edit_original_response(view=None)
+                    assert result.table is not None
+                    text = await self.left_hand_text(
+                        result.table, interaction.user.id, removed=False
+                    )
+                    await interaction.edit_original_response(
+                        content=fit_content(text),
+                        view=None,
+                        **picture_to_edit(None, shown_picture(source), alt=text),
+                    )
                 except discord.HTTPException as error:
                     logger.info("could not clear the left hand's buttons: %s", error)
             if (
@@ -166,6 +185,10 @@ class Presses(EventRouting):
     async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A button or menu that is not Tavolo's current kind (left by an older version):
         acknowledged with a short notice instead of Discord's "This interaction failed"."""
+        async with self.in_flight.track():
+            await self._unknown_component(interaction)
+
+    async def _unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         text = self.text("old_button", locale_hint(interaction.locale))
         try:
             await answer(interaction, text, ephemeral=True)

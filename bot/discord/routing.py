@@ -4,8 +4,9 @@ messages, hands, turn notices, private messages; the interaction answered first,
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import discord
@@ -31,8 +32,10 @@ from bot.service import (
     LobbyView,
     Result,
     TableEvent,
+    TableInfo,
     TableView,
     TurnNotice,
+    UserRef,
 )
 
 logger = logging.getLogger(__name__)
@@ -45,6 +48,16 @@ class EventRouting(HandDelivery):
         self, result: Result, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
+        if self.closing and interaction is None:
+            # The process is stopping and the HTTP session is going: the table shows this
+            # result at its next change (the move itself is committed).
+            table = result.table.id if result.table is not None else None
+            logger.warning("Discord is closing: a timer result of table %s not delivered", table)
+            return
+        async with self.in_flight.track():
+            await self._deliver(result, interaction)
+
+    async def _deliver(self, result: Result, interaction: discord.Interaction[Any] | None) -> None:
         if result.refusal is not None:
             if interaction is not None:
                 await self._alert(
@@ -80,7 +93,10 @@ class EventRouting(HandDelivery):
                         await self._clear_turn_message(event.table.id, interaction)
                         client = self._client(interaction)
                         if client is not None:
-                            await self.hands.close_table(client, event.table.id)
+                            await self.hands.close_table(
+                                client, event.table.id, self._closed_hand_text(event.table)
+                            )
+                        self._forget_hand_edits(event.table.id)
                 else:
                     await self._post(int(event.audience.id), message, interaction, event=event)
                     if isinstance(event, Announcement) and event.kind == "abandoned":
@@ -91,14 +107,27 @@ class EventRouting(HandDelivery):
             target = int(event.audience.id)
             mine = interaction is not None and interaction.user.id == target
             if isinstance(event, HandView):
-                shown, edited = await self._deliver_hand(
+                delivery = functools.partial(
+                    self._deliver_hand,
                     event,
                     message,
                     interaction if mine else None,
                     client=self._client(interaction),
                     can_edit_source=not edited_source,
-                    turn=event.audience.id in turns,
+                    # A DM hand is posted anew (a notification) when the turn comes, unless
+                    # the player is looking: then it is edited in place like the others.
+                    turn=event.audience.id in turns
+                    and not self.presence.looking(PLATFORM, event.audience.id),
                 )
+                # The player's own press is always answered; another's hand shows only the
+                # newest state (a newer one on its way or shown: this one is dropped).
+                outcome = await self.hand_edits.run(
+                    (event.audience.id, event.table.id),
+                    event.table.version,
+                    delivery,
+                    always=mine,
+                )
+                shown, edited = (True, False) if outcome is None else outcome
                 edited_source |= edited
                 if shown:
                     reached.add(event.audience.id)
@@ -129,6 +158,9 @@ class EventRouting(HandDelivery):
             # Nothing to show (e.g. a setting changed): Discord still wants an answer.
             await answer(interaction, "✓", ephemeral=True)
 
+    def _forget_hand_edits(self, table_id: int) -> None:
+        self.hand_edits.forget(lambda key: isinstance(key, tuple) and key[1] == table_id)
+
     async def _hand_left(
         self, event: Announcement, interaction: discord.Interaction[Any] | None
     ) -> None:
@@ -139,7 +171,24 @@ class EventRouting(HandDelivery):
         if info is None or client is None or info.platform != PLATFORM:
             return
         if info.user_id.isdigit():
-            await self.hands.close_hand(client, int(info.user_id), event.table.id)
+            text = await self.left_hand_text(
+                event.table, int(info.user_id), removed=bool(event.data.get("by"))
+            )
+            await self.hands.close_hand(client, int(info.user_id), event.table.id, text)
+
+    async def left_hand_text(self, table: TableInfo, user_id: int, *, removed: bool) -> str:
+        """What the hand of a player who left (or was removed) says, in their language."""
+        locale = await self.service.user_locale(UserRef(PLATFORM, str(user_id)))
+        return self.renderer.closed_hand(table, locale, left="removed" if removed else "left")
+
+    def _closed_hand_text(self, table: TableInfo) -> Callable[[int], Awaitable[str]]:
+        """What each player's hand of a table no longer in play says, in their language."""
+
+        async def text(user_id: int) -> str:
+            locale = await self.service.user_locale(UserRef(PLATFORM, str(user_id)))
+            return self.renderer.closed_hand(table, locale)
+
+        return text
 
     async def _show_table(
         self,
@@ -237,9 +286,11 @@ class EventRouting(HandDelivery):
         hand_shown: bool,
     ) -> None:
         """Tell a player their turn has come: by DM if they asked for DMs, else in the table's
-        channel, mentioning them (only them) unless they turned mentions off or play alone
-        against the computer; without a mention only when their hand could not be updated,
-        as a fresh "My hand" prompt. A reminder adds nothing (one notification a turn)."""
+        channel, mentioning them (only them) unless they turned mentions off, play alone
+        against the computer, or are looking (an interaction within PING_AFTER_IDLE_SECONDS:
+        their hand, edited to "Your turn", is in front of them); without a mention only when
+        their hand could not be updated, as a fresh "My hand" prompt. A reminder adds nothing
+        (one notification a turn)."""
         user_id = int(event.audience.id)
         client = self._client(interaction)
         if client is None:
@@ -251,8 +302,14 @@ class EventRouting(HandDelivery):
         if event.reminder:
             return  # the turn's notice (and its "My hand" button) is in the channel already
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
-        mention = humans > 1 and await self.notify_on(user_id)
+        mention = (
+            humans > 1
+            and not self.presence.looking(PLATFORM, str(user_id))
+            and await self.notify_on(user_id)
+        )
         if not mention and hand_shown:
+            # Nothing to post; an older notice (another player's turn) has served too.
+            await self._clear_turn_message(event.table.id, interaction)
             return
         table = event.table
         seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
@@ -292,7 +349,8 @@ class EventRouting(HandDelivery):
         await self._clear_turn_message(table_id, interaction)
         if client is None:
             return
-        await self.hands.close_table(client, table_id)
+        await self.hands.close_table(client, table_id, self._closed_hand_text(event.table))
+        self._forget_hand_edits(table_id)
         known, shown = await self.table_message(table_id)
         if known is None:
             return

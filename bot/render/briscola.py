@@ -237,6 +237,18 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             + note
         )
     for side, _seats in enumerate(view.sides):
+        if view.variant == "chiamata":
+            # Chiamata's scores are the match's (+2, -1...), not card points.
+            lines.append(
+                _("{side}: {tricks} this deal · match score {score}").format(
+                    side=_side_label(renderer, table, view, side, t),
+                    tricks=t.ngettext("{n} trick", "{n} tricks", view.side_tricks[side]).format(
+                        n=view.side_tricks[side]
+                    ),
+                    score=view.scores[side],
+                )
+            )
+            continue
         lines.append(
             _("{side}: {tricks} · {score}").format(
                 side=_side_label(renderer, table, view, side, t),

@@ -245,7 +245,7 @@ class Renderer:
             lines.append(_("Pairs: seats 1 + 3 against seats 2 + 4."))
         for seat in range(table.players):
             lines.append(f"{seat + 1}. {self.seat_name(table, seat, t)}")
-        options = self.options_text(table.options, t)
+        options = self.options_text(table.options, t, players=table.players)
         if options:
             lines.append(_("Rules: {options}").format(options=options))
         if table.free_seats:
@@ -326,6 +326,21 @@ class Renderer:
         leave = self._button(e.table, t.gettext("Leave the game…"), QUIT)
         return replace(message, buttons=(*message.buttons, (leave,)))
 
+    def closed_hand(self, table: TableInfo, locale: str | None, *, left: str | None = None) -> str:
+        """What a hand message says once it has no moves any more: the table was closed, the
+        game is over, or (``left``: ``"left"`` or ``"removed"``) the player no longer plays it."""
+        t = self.translations(locale)
+        _ = t.gettext
+        if left == "removed":
+            line = _("You were removed from this game: the computer plays your seat to the end.")
+        elif left is not None:
+            line = _("You left this game: the computer plays your seat to the end.")
+        elif table.status == "finished":
+            line = _("Game over.")
+        else:
+            line = _("The table was closed.")
+        return self._title(table, t) + "\n" + line
+
     def _quit(self, e: HandView, t: gettext.NullTranslations) -> Message:
         """The hand asks before a player leaves the game for good."""
         _ = t.gettext
@@ -402,23 +417,28 @@ class Renderer:
             return Message(text, _rows(buttons, per_row=2))
         return Message(f"{self._title(table, t)}: {e.kind}")
 
-    def options_text(self, options: dict[str, Any], t: gettext.NullTranslations) -> str:
-        """A table's rule options in words ("Asso piglia tutto: no; Points to win: 11")."""
-        from bot.render.settings import option_label, value_label
+    def options_text(
+        self, options: dict[str, Any], t: gettext.NullTranslations, *, players: int | None = None
+    ) -> str:
+        """A table's rule options in words ("Asso piglia tutto: no; Points to win: 11"), those
+        that matter at ``players`` players."""
+        from bot.render.settings import option_label, shown_options, value_label
 
         return "; ".join(
-            f"{option_label(k, t)}: {value_label(v, t, k)}" for k, v in sorted(options.items())
+            f"{option_label(k, t, options)}: {value_label(v, t, k)}"
+            for k, v in sorted(shown_options(options, players).items())
         )
 
     def _rules(self, e: Announcement, t: gettext.NullTranslations) -> str:
         """/rules: every option in words, one a line, and where each value came from."""
-        from bot.render.settings import option_label, sources_text, value_label
+        from bot.render.settings import option_label, shown_options, sources_text, value_label
 
         _ = t.gettext
         options = e.data.get("options", {})
         lines = [self._title(e.table, t), _("Rules:")]
         lines.extend(
-            f" · {option_label(k, t)}: {value_label(v, t, k)}" for k, v in sorted(options.items())
+            f" · {option_label(k, t, options)}: {value_label(v, t, k)}"
+            for k, v in sorted(shown_options(options, e.table.players).items())
         )
         if not options:
             lines.append(" · " + _("the game's defaults"))

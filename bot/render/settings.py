@@ -74,6 +74,8 @@ OPTION_LABELS = {
     "cappotto": N_("Cappotto doubles the scores"),
     "removed_two": N_("The 2 taken out at 3 players"),
 }
+# Briscola's target when deals are won, not counted in points.
+GAMES_TO_WIN = N_("Games to win")
 # Option values in words (numbers are shown as they are).
 VALUE_LABELS = {
     "void": N_("strict (no suit, no primiera)"),
@@ -127,8 +129,24 @@ def parse_settings_data(data: str) -> tuple[str, str | None]:
     return key, value
 
 
-def option_label(name: str, t: gettext.NullTranslations) -> str:
+def option_label(
+    name: str, t: gettext.NullTranslations, options: Mapping[str, Any] | None = None
+) -> str:
+    """An option's name in words; with the table's ``options``, the words that fit them (a
+    Briscola match won deal by deal counts games, not points)."""
+    if name == "target" and options is not None and options.get("deal_scoring") == "win":
+        return t.gettext(GAMES_TO_WIN)
     return t.gettext(OPTION_LABELS.get(name, name))
+
+
+def shown_options(options: Mapping[str, Any], players: int | None) -> dict[str, Any]:
+    """The options worth showing at a table of ``players`` (``None``: unknown, all of them):
+    Briscola's 2 taken out matters only at 3 players."""
+    return {
+        k: v
+        for k, v in options.items()
+        if not (k == "removed_two" and players is not None and players != 3)
+    }
 
 
 def value_label(value: Any, t: gettext.NullTranslations, option: str | None = None) -> str:
@@ -166,7 +184,7 @@ def sources_text(
     lines = []
     for source in ("command", "chat"):
         named = [
-            f"{option_label(k, t)} {value_label(options[k], t, k)}"
+            f"{option_label(k, t, options)} {value_label(options[k], t, k)}"
             for k in sorted(options)
             if sources.get(k) == source
         ]
@@ -323,7 +341,7 @@ def _game_page(
     lines = [_("Default options of {game} in this chat:").format(game=name)]
     buttons = []
     for spec in GAME_OPTIONS.get(game, ()):
-        label = option_label(spec.name, t)
+        label = option_label(spec.name, t, _menu_options(game, chosen))
         if spec.name in chosen:
             value = value_label(chosen[spec.name], t, spec.name)
         else:
@@ -340,6 +358,14 @@ def _game_page(
     return Message("\n".join(lines), tuple(rows))
 
 
+def _menu_options(game: str, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The options an option's name depends on: a Briscola match is won in games unless the
+    chat chose card points (the menu offers games: 1, 2, 3, 5)."""
+    if game == "briscola":
+        return {"deal_scoring": chosen.get("deal_scoring", "win")}
+    return chosen
+
+
 def _option_page(
     renderer: Renderer, s: ChatSettings, game: str, name: str, t: gettext.NullTranslations
 ) -> Message:
@@ -349,7 +375,9 @@ def _option_page(
         return _main_page(renderer, s, t, saved=None)
     chosen = s.defaults.get(game, {})
     current = encode_value(chosen[name]) if name in chosen else RESET
-    title = _("{game}: {option}").format(game=_game(game, t), option=option_label(name, t))
+    title = _("{game}: {option}").format(
+        game=_game(game, t), option=option_label(name, t, _menu_options(game, chosen))
+    )
     choices = [(encode_value(v), value_label(v, t, name)) for v in spec.choices]
     choices.append((RESET, _("game default")))
     buttons = [

@@ -72,8 +72,9 @@ chat's > default):
 * :class:`LobbyView` (chat): the lobby; buttons join/leave/add computer/start.
 * :class:`TableView` (chat): the public view (``view`` = ``game.view(None)``), after every call
   that changed the table. Edit the chat's table message in place.
-* :class:`HandView` (user): a player's private view (hand; legal moves on their turn), only for
-  players whose hand or legal moves changed. Send/edit their private message (DM / ephemeral).
+* :class:`HandView` (user): a player's private view (hand; legal moves on their turn), for
+  every present human whose view changed: after a move, all of them (a hand message shows the
+  trick, the auction, the table too). Send/edit their private message (DM / ephemeral).
 * :class:`TurnNotice` (user): their turn has come (on the deal, or when the turn passed to them
   in this call; not again after their own Scala 40 draw or meld); ``reminder=True`` from the
   timer.

@@ -187,6 +187,8 @@ def present(row: TableRow, seat: int) -> bool:
     return doc is not None and not doc.get("left")
 
 
-def hand_key(view: GameView) -> tuple[object, object]:
-    """What a seat's private message shows: its hand and its legal moves."""
-    return (getattr(view, "hand", None), getattr(view, "legal_moves", None))
+def hand_key(view: GameView) -> object:
+    """What a seat's private message shows: the seat's whole view. A hand message shows the
+    table too (the trick, the auction line, the cards on the table, whose turn it is), so it
+    must follow every move, not only a change of the seat's own cards or legal moves."""
+    return view

@@ -303,10 +303,10 @@ class Turns(TableCore):
                 )
             )
 
-    def _snapshot(self, live: Live) -> dict[int, tuple[object, object]]:
-        """What each human seat's private message shows (hand + legal moves), to send only
-        the views that changed."""
-        out: dict[int, tuple[object, object]] = {}
+    def _snapshot(self, live: Live) -> dict[int, object]:
+        """What each human seat's private message shows (``hand_key``), to send the hands
+        whose message would change: after a move, every present human's."""
+        out: dict[int, object] = {}
         if live.game is None:
             return out
         for i, doc in enumerate(live.row.seats):
@@ -318,7 +318,7 @@ class Turns(TableCore):
         self,
         call: Call,
         live: Live,
-        before: dict[int, tuple[object, object]],
+        before: dict[int, object],
         *,
         force_hands: set[int] | None = None,
     ) -> None:

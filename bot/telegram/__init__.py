@@ -16,10 +16,14 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from telegram import Update
+from telegram.ext import Application, TypeHandler
+
 from bot.render import LOCALES, Renderer
 from bot.render.pictures import Pictures
 from bot.service import Result, TableService
 from bot.service.ports import AdapterState
+from bot.service.presence import Presence
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
 from bot.telegram.book import MessageBook
@@ -84,12 +88,16 @@ def build_bot(
     rate_limiter: BaseRateLimiter[Any] | None = None,
     pictures: Pictures | None = None,
     state: AdapterState | None = None,
+    presence: Presence | None = None,
 ) -> TelegramBot:
     """The Application with the adapter's handlers, ready to start.
 
     ``state``: where message ids live (the store, so restarts and other processes edit the same
-    messages; none: in memory). ``pictures``: card pictures (none: text only).
+    messages; none: in memory). ``pictures``: card pictures (none: text only). ``presence``:
+    who is looking at their game (the process's one; none: this bot's own), marked by every
+    update, asked before a turn mention.
     """
+    presence = presence if presence is not None else Presence()
     application = build_application(settings, rate_limiter=rate_limiter)
     delivery = Delivery(
         bot=lambda: application.bot,
@@ -112,11 +120,13 @@ def build_bot(
         delivery=delivery,
         bot=lambda: application.bot,
         photos=photos,
+        presence=presence,
     )
     delivery.inline = inline
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery, inline=inline).install(
         application
     )
+    watch_presence(application, presence)
     translations = {code: renderer.translations(code) for code in LOCALES}
     runner = TelegramRunner(
         application,
@@ -125,6 +135,19 @@ def build_bot(
         private_commands=menu(PRIVATE_COMMANDS, translations),
     )
     return TelegramBot(runner, delivery, service)
+
+
+def watch_presence(application: Application, presence: Presence) -> None:  # type: ignore[type-arg]
+    """Every update from a person (a press, a command, an inline query or choice, a message in
+    the group) marks them as looking at their game (``bot.service.presence``)."""
+
+    async def seen(update: object, context: object) -> None:
+        user = update.effective_user if isinstance(update, Update) else None
+        if user is not None and not user.is_bot:
+            presence.seen(PLATFORM, str(user.id))
+
+    # Group -1: before the handlers, whatever they do with the update.
+    application.add_handler(TypeHandler(Update, seen), group=-1)
 
 
 async def serve(app: App) -> None:
@@ -145,6 +168,7 @@ async def serve(app: App) -> None:
         renderer=app.renderer,
         pictures=app.pictures,
         state=app.state,
+        presence=app.presence,
     )
     app.deliver_to("telegram", telegram.deliver)
     await telegram.start()

@@ -86,6 +86,33 @@ async def test_lang_answers_a_sentence_and_admins_set_the_channel(
     assert_all_answered(fake)
 
 
+async def test_help_names_commands_with_mentions_the_client_shows_in_its_language(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    """After ``/lang it`` an English client still sees its own command names: /help writes
+    each command as a mention (``</name:id>``, the synced command's id), never a localized
+    name such as /classifica that the client does not know."""
+    alice = fake.add_user("alice")
+    bot, _ = await make_bot(backend)
+    async with running(bot, fake):
+        mine = await fake.slash(alice, "lang", language="it", locale="en-US")
+        await mine.wait_messages(1)
+        helped = await fake.slash(alice, "help", locale="en-US")
+        (text,) = await helped.wait_messages(1)
+        ids = {c["name"]: c["id"] for c in fake.global_commands}
+        for name in ("leaderboard", "hand", "notify", "scopa", "help"):
+            assert f"</{name}:{ids[name]}>" in text.content, text.content
+        for italian in ("/classifica", "/mano", "/notifiche", "/aiuto"):
+            assert italian not in text.content, text.content
+        assert "Mostra la classifica" in text.content or "classifica" in text.content.lower()
+        again = await fake.slash(alice, "help", locale="en-US")
+        await again.wait_messages(1)
+    # The ids were fetched once (the commands were synced before this process asked).
+    fetches = [r for r in fake.requests if r[0] == "GET" and r[1].endswith("/commands")]
+    assert len(fetches) <= 1, fetches
+    assert_all_answered(fake)
+
+
 async def test_stats_about_another_player_go_to_the_asker(
     fake: FakeDiscord, backend: Backend
 ) -> None:

@@ -25,6 +25,7 @@ from bot.discord.handler import ServiceHandler
 from bot.discord.sync import MemorySyncState
 from bot.render import Renderer, card_text
 from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
+from bot.service.presence import Presence
 from bot.store import Store
 from engine.cards import parse_cards
 from tests.discord.conftest import running
@@ -72,7 +73,13 @@ async def make_bot(backend: Backend) -> tuple[TavoloBot, ServiceHandler]:
     """A fresh process: a new service over the same database, a new handler, a new client; the
     table-message index and DM wishes live in that database (migration 0004)."""
     service = await backend.service()
-    handler = TrackedHandler(service, Renderer(), state=service.store, clock=lambda: backend.now)
+    handler = TrackedHandler(
+        service,
+        Renderer(),
+        state=service.store,
+        clock=lambda: backend.now,
+        presence=Presence(clock=lambda: backend.now),
+    )
     bot = TavoloBot(handler=handler, sync_state=MemorySyncState(), guild_ready_timeout=0.05)
     handler.bind(bot)
     return bot, handler

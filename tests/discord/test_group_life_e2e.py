@@ -78,8 +78,11 @@ async def test_leave_mid_game_and_the_leaver_loses(fake: FakeDiscord, backend: B
         await left.wait_answer()
         await settle(handler, fake, left)
         assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
-        # His hand keeps no buttons: nothing to press into a game he left.
+        # His hand keeps no buttons: nothing to press into a game he left; it says he left
+        # (not "Waiting for alice").
         assert not ids_on(fake.messages[bob_hand.id])
+        assert "Hai lasciato questa partita" in fake.messages[bob_hand.id].content
+        assert "Si aspetta" not in fake.messages[bob_hand.id].content
         table = fake.messages[table.id]
         await play_out(
             fake,
@@ -194,6 +197,7 @@ async def test_leaving_from_the_hand_asks_first_and_clears_it(
         await settle(handler, fake, left)
         assert any("bob ha lasciato la partita" in t for t in fake.public_texts())
         assert not ids_on(fake.messages[hand.id])
+        assert "Hai lasciato questa partita" in fake.messages[hand.id].content
     assert_all_answered(fake)
 
 
@@ -211,4 +215,27 @@ async def test_a_new_table_replaces_a_stale_lobby(fake: FakeDiscord, backend: Ba
         closed = fake.messages[old.id]
         assert "nessuno ha iniziato la partita" in closed.content.lower(), closed.content
         assert not ids_on(closed)
+    assert_all_answered(fake)
+
+
+async def test_abandon_mid_game_every_hand_says_the_table_is_closed(
+    fake: FakeDiscord, backend: Backend
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot, handler = await make_bot(backend)
+    async with running(bot, fake):
+        table_id = await _two_player_game(fake, handler, alice, bob)
+        table = next(m for m in fake.channel_messages() if table_id_of_safe(m) == table_id)
+        hands = [
+            await my_hand(fake, handler, alice, table),
+            await my_hand(fake, handler, bob, fake.messages[table.id]),
+        ]
+        closed = await fake.slash(alice, "abandon")
+        await closed.wait_answer()
+        await settle(handler, fake, closed)
+        for hand in hands:
+            shown = fake.messages[hand.id]
+            assert not ids_on(shown)
+            assert "Il tavolo è stato chiuso." in shown.content, shown.content
+            assert "Tocca a te" not in shown.content
     assert_all_answered(fake)

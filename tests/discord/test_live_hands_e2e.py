@@ -5,7 +5,8 @@ the interaction's webhook as the game goes on (the other players' moves, the com
 new deals), while the token works; when it has run out, the turn notice in the channel carries
 a fresh "My hand" button. Turn notices mention only the player whose turn it is, once per turn,
 never the player who just moved, never a player alone against the computer, never a player who
-said ``/notify off``.
+said ``/notify off``, and never a player who is looking (an interaction within
+``PING_AFTER_IDLE_SECONDS``: their hand, edited to "Your turn", is in front of them).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 import pytest
 
 from bot.service import TableService
+from bot.service.presence import Presence
 from tests.discord.conftest import running
 from tests.discord.test_games_e2e import (
     MAX_PRESSES,
@@ -72,6 +74,8 @@ async def test_two_players_each_open_my_hand_once_and_finish_the_game(
 ) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     bot, handler = await make_bot(backend)
+    idle = [0.0]  # the presence's own clock: a player looks away when it jumps a minute
+    handler.presence = Presence(idle_after=60, clock=lambda: idle[0])
     watch = Watch(fake)
     rng = random.Random(5)
     async with running(bot, fake):
@@ -84,8 +88,9 @@ async def test_two_players_each_open_my_hand_once_and_finish_the_game(
         pings: list[tuple[int, int]] = []  # (who moved last, who was pinged)
         seen: set[int] = set()
         moves = 0
-        last_mover = 0
-        for _ in range(MAX_PRESSES):
+        away_turns = 0
+        last_seen = dict.fromkeys(players, 0.0)  # on the presence's clock
+        for step in range(MAX_PRESSES):
             if await _finished(handler.service, table_id):
                 break
             to_move = [u for u, m in hands.items() if move_ids(fake.messages[m])]
@@ -93,19 +98,33 @@ async def test_two_players_each_open_my_hand_once_and_finish_the_game(
                 players[u].username: fake.messages[m].content for u, m in hands.items()
             }
             user = players[to_move[0]]
+            other = next(u for u in players if u != user.id)
             hand = fake.messages[hands[user.id]]
             chosen = rng.choice(move_ids(hand))
+            away = step % 4 == 0  # the other player has not touched the game for a minute
+            if away:
+                idle[0] += 61
+            last_seen[user.id] = idle[0]
             record = await fake.click(user, hand, chosen)
             await record.wait_answer()
             await settle(handler, fake, record)
-            if not action_of(chosen).startswith("?"):
-                moves += 1
-                last_mover = user.id
-            await watch.check(handler.service, table_id)
+            moved = not action_of(chosen).startswith("?")
+            # The other player was away when they last pressed before the clock jumped.
+            was_away = idle[0] - last_seen[other] >= 60
+            turn_passed = bool(move_ids(fake.messages[hands[other]]))  # (a new deal may not)
+            due = moved and was_away and turn_passed
+            new_pings = []
             for notice in _turn_notices(fake):
                 if notice.id not in seen:
                     seen.add(notice.id)
-                    pings.extend((last_mover, pinged) for pinged in notice.pings)
+                    new_pings.extend(notice.pings)
+            pings.extend((user.id, pinged) for pinged in new_pings)
+            # A ping exactly when the turn passed to a player who was not looking.
+            assert new_pings == ([other] if due else []), (step, new_pings)
+            away_turns += due
+            if moved:
+                moves += 1
+            await watch.check(handler.service, table_id)
             # never more than one turn notice in the channel
             assert len(_turn_notices(fake)) <= 1
         else:
@@ -123,9 +142,11 @@ async def test_two_players_each_open_my_hand_once_and_finish_the_game(
         assert len(hand_presses) == 2 + 2  # start, join... and one "My hand" each
         assert len(fake.messages[hands[bob.id]].history) > 5  # edited by alice's moves too
     assert moves > 20
-    # Every mention named the player to move, never the one who had just moved.
+    # Every mention named the player to move, never the one who had just moved, and only when
+    # they were away: far fewer than one a turn.
     assert pings and all(pinged != mover for mover, pinged in pings), pings
     assert {pinged for _, pinged in pings} == {alice.id, bob.id}
+    assert len(pings) == away_turns < moves / 2
     assert all(m.pings == [] for m in fake.messages.values() if m.id not in seen)
     assert_all_answered(fake)
     assert_no_hand_in_channel(fake, handler.renderer)
@@ -164,6 +185,7 @@ async def test_an_expired_hand_falls_back_to_a_fresh_my_hand_prompt(
 ) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     bot, handler = await make_bot(backend)
+    handler.presence = Presence(idle_after=0)  # nobody counts as looking: a mention every turn
     async with running(bot, fake):
         table, table_id = await _two_player_table(fake, handler, alice, bob)
         alice_hand = await my_hand(fake, handler, alice, table)
@@ -217,6 +239,7 @@ async def test_notify_off_stops_the_mentions_of_that_player_only(
 ) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     bot, handler = await make_bot(backend)
+    handler.presence = Presence(idle_after=0)  # nobody counts as looking: a mention every turn
     async with running(bot, fake):
         off = await fake.slash(bob, "notify", state="off", locale="en-US")
         (reply,) = await off.wait_messages(1)
@@ -235,8 +258,7 @@ async def test_notify_off_stops_the_mentions_of_that_player_only(
             record = await fake.click(users[user_id], hand, move_ids(hand)[0])
             await record.wait_answer()
             await settle(handler, fake, record)
-        pinged = {p for m in fake.messages.values() for p in m.pings}
-        assert bob.id not in pinged and alice.id in pinged
+        assert bob.id not in fake.pinged and alice.id in fake.pinged
         on = await fake.slash(bob, "notify", state="on")
         await on.wait_messages(1)
         assert await handler.notify_on(bob.id)

@@ -4,6 +4,7 @@ fake Discord: connect, play a command, stop on ``app.stop``; sync only when chan
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,16 @@ from bot.discord.app import (
     import_legacy_files,
     sync_commands_cli,
 )
-from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
+from bot.service import (
+    ChatRef,
+    ComputerPlayers,
+    TableService,
+    TimerSettings,
+    UserRef,
+    default_registry,
+)
 from bot.store import Store
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord_api import FakeDiscord, StoredMessage
 
 
 async def _app(tmp_path: Path, token: str) -> tuple[App, Store]:
@@ -92,3 +100,56 @@ async def test_legacy_json_files_move_into_the_store(tmp_path: Path) -> None:
         assert not (tmp_path / MESSAGES_FILE).exists()
     finally:
         await store.close()
+
+
+async def test_a_stop_right_after_a_press_waits_for_the_messages_it_started(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SIGTERM just after "My hand" was answered: the new hand is shown and the old one deleted
+    before the HTTP session closes (no ``Session is closed``, no ``Connector is closed``)."""
+    caplog.set_level(logging.WARNING)
+    app, store = await _app(tmp_path, fake.token)
+    alice = fake.add_user("alice")
+    try:
+        task = asyncio.create_task(bot.discord.serve(app))
+        await fake.wait_until(lambda: fake.identifies == 1 and bool(fake.global_commands), 10)
+        await asyncio.sleep(0.2)  # READY, then the guild
+        record = await fake.slash(alice, "scopa", computers=1)
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        table = record.original
+        assert table is not None
+        start = await fake.click(alice, table, _action(table, "@start"))
+        await start.wait_for(lambda r: "@hand" in str(fake.messages[table.id].custom_ids()))
+        first = await fake.click(alice, fake.messages[table.id], _action(table, "@hand"))
+        await first.wait_for(lambda r: any(m.ephemeral for m in r.followups))
+        old_hand = first.followups[-1].id
+        # the hand the start showed is gone: one hand message left
+        await fake.wait_until(lambda: sum(m.ephemeral for m in fake.messages.values()) == 1, 10)
+        # Discord is slow to delete the old hand: the stop comes while that call is out.
+        slow = fake.hold("DELETE", r"/webhooks/\d+/[^/]+/messages/\d+")
+        again = await fake.click(alice, fake.messages[table.id], _action(table, "@hand"))
+        await again.wait_answer()
+        await asyncio.wait_for(slow.arrived.wait(), 10)
+        app.stop.set()
+        await asyncio.sleep(0.3)
+        slow.release.set()
+        await asyncio.wait_for(task, 15)
+        assert any(m.ephemeral for m in again.followups)  # the new hand
+        assert old_hand not in fake.messages  # and the old one deleted, before the close
+        # A turn timer's result arriving after the close is not sent over the closed session.
+        table_id = int(table.custom_ids()[0].split(":", 1)[0])
+        late = await app.service.show(
+            ChatRef("discord", str(fake.channel_id)),
+            UserRef("discord", str(alice.id), "alice"),
+            table_id,
+        )
+        assert late.events
+        await app.deliveries["discord"](late)
+    finally:
+        await store.close()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], errors
+
+
+def _action(message: StoredMessage, action: str) -> str:
+    return next(c for c in message.custom_ids() if c.split(":", 2)[2] == action)

@@ -206,6 +206,16 @@ class RateLimitRule:
     retry_after: float
 
 
+@dataclass
+class HoldRule:
+    """Requests held (not answered) until ``release`` is set; ``arrived`` once one came."""
+
+    method: str
+    path: re.Pattern[str]
+    release: asyncio.Event
+    arrived: asyncio.Event
+
+
 def _walk_components(rows: list[JsonDict]) -> Iterator[tuple[str, JsonDict]]:
     for row in rows:
         for component in row.get("components", []):
@@ -268,6 +278,7 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []
         self.rate_limits: list[RateLimitRule] = []
         self.rate_limited: list[tuple[str, str]] = []
+        self.holds: list[HoldRule] = []
         self.identifies = 0
         self.gateway_queries: list[dict[str, str]] = []
         # Message bodies Discord would have refused (400); a test should end with none.
@@ -325,6 +336,8 @@ class FakeDiscord:
         logger.debug("fake Discord listening on 127.0.0.1:%s", self.port)
 
     async def stop(self) -> None:
+        for hold in self.holds:
+            hold.release.set()
         for ws in list(self._sockets):
             await ws.close(code=4000, message=b"fake server stopping")
         if self._runner is not None:
@@ -395,6 +408,12 @@ class FakeDiscord:
     ) -> None:
         """Answer the next ``times`` matching requests with a 429 (as Discord's edge does)."""
         self.rate_limits.append(RateLimitRule(method, re.compile(path_regex), times, retry_after))
+
+    def hold(self, method: str, path_regex: str) -> HoldRule:
+        """Hold the matching requests until the rule's ``release`` is set (a slow Discord)."""
+        rule = HoldRule(method, re.compile(path_regex), asyncio.Event(), asyncio.Event())
+        self.holds.append(rule)
+        return rule
 
     def channel_messages(self, channel_id: int | None = None) -> list[StoredMessage]:
         """Non-ephemeral messages posted in a guild text channel (default: the main channel)."""
@@ -748,6 +767,10 @@ class FakeDiscord:
                         "X-RateLimit-Scope": "user",
                     }
                     return _json(body, status=429, headers=headers)
+            for hold in self.holds:
+                if hold.method == request.method and hold.path.fullmatch(relative):
+                    hold.arrived.set()
+                    await asyncio.wait_for(hold.release.wait(), 30)
         try:
             response: web.StreamResponse = await handler(request)
         except web.HTTPNotFound:

@@ -9,6 +9,7 @@ offered; every picture draws; the move labels read as words.
 
 from __future__ import annotations
 
+import dataclasses
 import gettext
 import random
 
@@ -18,7 +19,7 @@ from bot.render import Renderer, card_text
 from bot.render.briscola import briscola_move_text, offered_moves
 from bot.render.images import BriscolaScene, ImageRenderer
 from bot.render.pictures import table_scene
-from bot.service import Audience, HandView, SeatInfo, TableInfo, TableView
+from bot.service import Audience, HandView, LobbyView, SeatInfo, TableInfo, TableView
 
 briscola = pytest.importorskip("engine.briscola", reason="the Briscola engine has not landed yet")
 
@@ -140,3 +141,40 @@ def test_move_labels() -> None:
     assert briscola_move_text("3", t) == "Three"
     assert briscola_move_text("71", t) == "71 points"
     assert briscola_move_text("swap", t) == "Swap with the briscola"
+
+
+@pytest.mark.parametrize("locale", ["it", "en"])
+def test_lobby_names_only_the_options_that_matter_in_the_right_unit(locale: str) -> None:
+    """A 2-player Briscola lobby does not list the 2 taken out at 3 players, and a match won
+    deal by deal counts games, not points."""
+    renderer = Renderer()
+    t = renderer.translations(locale)
+    options = briscola.Rules.from_dict({"players": 2}).to_dict()
+    for players, listed in ((2, False), (3, True), (4, False)):
+        table = dataclasses.replace(
+            info("briscola", players, status="lobby"), options=options, seats=(None,) * players
+        )
+        text = renderer.render(LobbyView(audience=CHAT, locale=locale, table=table)).text
+        assert (t.gettext("The 2 taken out at 3 players") in text) is listed, text
+        assert t.gettext("Games to win") + ": 1" in text, text
+        assert t.gettext("Points to win") not in text, text
+    points = {**options, "deal_scoring": "points", "target": 121}
+    table = dataclasses.replace(info("briscola", 2, status="lobby"), options=points)
+    text = renderer.render(LobbyView(audience=CHAT, locale=locale, table=table)).text
+    assert t.gettext("Points to win") + ": 121" in text, text
+
+
+@pytest.mark.parametrize("locale", ["it", "en"])
+def test_chiamata_scores_read_as_the_match_score_not_card_points(locale: str) -> None:
+    renderer = Renderer()
+    rules = briscola.Rules.from_dict({"variant": "chiamata"})
+    state = briscola.new_game(rules, seed=3)
+    text = renderer.render(
+        TableView(audience=CHAT, locale=locale, table=info("chiamata", 5), view=state.view(None))
+    ).text
+    t = renderer.translations(locale)
+    line = t.gettext("{side}: {tricks} this deal · match score {score}").format(
+        side="P0", tricks=t.ngettext("{n} trick", "{n} tricks", 0).format(n=0), score=0
+    )
+    assert line in text, text
+    assert t.ngettext("{n} point", "{n} points", 0).format(n=0) not in text, text

@@ -23,6 +23,7 @@ from bot.service import (
     decode_button,
     default_registry,
 )
+from bot.service.presence import Presence
 from bot.store import Store
 from bot.telegram import TelegramBot, build_bot
 from bot.telegram.settings import TelegramSettings
@@ -52,8 +53,13 @@ class Tavolo:
         timers: bool = False,
         images: bool = False,
         rate_limiter: Callable[[], BaseRateLimiter[Any]] = fast_rate_limiter,
+        ping_after_idle: float = 0.0,
     ) -> None:
         self.rate_limiter = rate_limiter
+        # Who is looking (bot.service.presence), on a clock of its own that tests move
+        # (``presence_now``); by default nobody counts as looking: a mention every turn.
+        self.presence_now = 0.0
+        self.presence = Presence(idle_after=ping_after_idle, clock=lambda: self.presence_now)
         self.timers = timers
         self.images = images
         self.pictures: Pictures | None = None
@@ -94,6 +100,7 @@ class Tavolo:
             rate_limiter=self.rate_limiter(),
             pictures=self.pictures,
             state=self.store,
+            presence=self.presence,
         )
         await self.bot.start()
 

@@ -39,6 +39,7 @@ from tests.telegram.inline_play import (
     Mode,
     ask,
     check_private,
+    game_now,
     inline_turn,
     version_of,
 )
@@ -434,6 +435,8 @@ async def test_python_m_bot_plays_inline(api: FakeBotApi, tmp_path: Path) -> Non
         TELEGRAM_API_URL=api.url,
         DATA_DIR=str(tmp_path / "data"),
         PYTHONPATH=str(ROOT),
+        # The players press every few milliseconds: mention them anyway, to see the mentions.
+        PING_AFTER_IDLE_SECONDS="0",
     )
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -631,3 +634,45 @@ async def test_inline_in_a_forum_topic_stays_in_the_topic(api: FakeBotApi, tmp_p
         sends = [r for r in api.requests if r.method == "sendMessage" and r.chat_id == forum["id"]]
         assert sends and all(r.params.get("message_thread_id") == 77 for r in sends)
         assert any(r.params.get("entities") for r in sends)
+
+
+async def test_a_player_who_is_looking_is_not_mentioned(api: FakeBotApi, tmp_path: Path) -> None:
+    """PING_AFTER_IDLE_SECONDS: players who play along (an update from them within the last
+    minute) are never mentioned, and the table is edited in place instead of posted anew with
+    a mention; a player away for a minute is mentioned when their turn comes."""
+    async with Tavolo(api, tmp_path / "t.sqlite3", ping_after_idle=60) as tavolo:
+        players = [ALICE, BOB]
+        table_id = await open_table(tavolo, "/scopa 2 target=11", players)
+        rng = random.Random(3)
+
+        def mentions() -> list[int]:
+            return [
+                entity["user"]["id"]
+                for r in api.requests
+                if r.chat_id == GROUP["id"] and r.ok
+                for entity in r.params.get("entities") or r.params.get("caption_entities") or []
+                if entity.get("type") == "text_mention"
+            ]
+
+        async def move(away: bool) -> JSON:
+            game, _ = await game_now(tavolo, table_id)
+            mover = players[game.current_player]
+            if away:
+                tavolo.presence_now += 61  # the other player has not touched the game
+            assert await inline_turn(
+                tavolo, mover, table_id, GROUP, lambda m: rng.choice(m), mode=Mode()
+            )
+            await api.wait_idle(quiet=0.1)
+            return mover
+
+        before = mentions()
+        posts = group_sends(api)
+        for _ in range(6):
+            await move(away=False)
+        assert mentions() == before  # both looking: no mention, the table edited in place
+        assert group_sends(api) == posts
+        mover = await move(away=True)
+        other = next(p for p in players if p is not mover)
+        assert mentions()[len(before) :] == [other["id"]]
+        await move(away=False)  # the mentioned player moves: the mover looked just now
+        assert mentions()[len(before) :] == [other["id"]]

@@ -22,6 +22,7 @@ from telegram import Bot, InlineKeyboardButton
 
 from bot.render import N_, Renderer
 from bot.service import ChatRef, HandView, TableInfo, TableService, TurnNotice, UserRef
+from bot.service.presence import Presence
 from bot.telegram.ids import PLATFORM, where_of
 from bot.telegram.inline.sweeper import Sweeper
 
@@ -144,9 +145,12 @@ class InlineBase:
         delivery: Delivery,
         bot: Callable[[], Bot],
         photos: CardPhotos | None = None,
+        presence: Presence | None = None,
     ) -> None:
         # A getter, not a Bot: the Application (and its bot) is built after the adapter.
         self._bot = bot
+        # Who is looking at their game (every update marks its user): no mention for them.
+        self._presence = presence if presence is not None else Presence()
         self._service = service
         self._renderer = renderer
         self._delivery = delivery

@@ -121,7 +121,9 @@ class TurnMentions(InlineBase):
 
     async def _decision(self, event: TurnNotice, user_id: int) -> NoticeWay:
         """Where a turn notice goes: privately (as before inline play), a mention in the group,
-        or nowhere (a reminder, one human at the table, mentions turned off)."""
+        or nowhere (a reminder, one human at the table, mentions turned off, or a player who is
+        looking: an update from them within PING_AFTER_IDLE_SECONDS, so the table is edited in
+        place instead of posted anew with the mention, sparing the group's requests)."""
         table = event.table
         inline = self.enabled() and await self._wish(user_id) != "private"
         if inline and await self._delivery.book.private(table.id, user_id) is not None:
@@ -132,6 +134,8 @@ class TurnMentions(InlineBase):
             return "none"  # the turn's mention is in the group already: one notification a turn
         humans = sum(1 for s in table.seats if s is not None and not s.computer)
         if humans < 2 or not await self.notify_on(user_id):
+            return "none"
+        if self._presence.looking(PLATFORM, str(user_id)):
             return "none"
         return "group"
 
