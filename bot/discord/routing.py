@@ -44,7 +44,7 @@ logger = logging.getLogger(__name__)
 class EventRouting(HandDelivery):
     """``deliver``: every event of a service result where it belongs."""
 
-    async def deliver(  # noqa: C901 - one pass routes every event kind of a result; being rewritten (#42)
+    async def deliver(
         self, result: Result, interaction: discord.Interaction[Any] | None = None
     ) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
@@ -56,6 +56,28 @@ class EventRouting(HandDelivery):
             return
         async with self.in_flight.track():
             await self._deliver(result, interaction)
+
+    async def _deliver_to_channel(
+        self, event: Event, message: Message, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """A public event: the table message edited (a closed table closes the hands too), or
+        a post in the channel."""
+        if isinstance(event, LobbyView | TableView):
+            await self._show_table(event, message, interaction)
+            if event.table.status not in ("lobby", "playing"):
+                await self._clear_turn_message(event.table.id, interaction)
+                client = self._client(interaction)
+                if client is not None:
+                    await self.hands.close_table(
+                        client, event.table.id, self._closed_hand_text(event.table)
+                    )
+                self._forget_hand_edits(event.table.id)
+            return
+        await self._post(int(event.audience.id), message, interaction, event=event)
+        if isinstance(event, Announcement) and event.kind == "abandoned":
+            await self._closed(event, message, interaction)
+        elif isinstance(event, Announcement) and event.kind == "left":
+            await self._hand_left(event, interaction)
 
     async def _deliver(self, result: Result, interaction: discord.Interaction[Any] | None) -> None:
         if result.refusal is not None:
@@ -87,22 +109,7 @@ class EventRouting(HandDelivery):
                 continue
             message = self.renderer.render(event)
             if event.audience.kind == "chat":
-                if isinstance(event, LobbyView | TableView):
-                    await self._show_table(event, message, interaction)
-                    if event.table.status not in ("lobby", "playing"):
-                        await self._clear_turn_message(event.table.id, interaction)
-                        client = self._client(interaction)
-                        if client is not None:
-                            await self.hands.close_table(
-                                client, event.table.id, self._closed_hand_text(event.table)
-                            )
-                        self._forget_hand_edits(event.table.id)
-                else:
-                    await self._post(int(event.audience.id), message, interaction, event=event)
-                    if isinstance(event, Announcement) and event.kind == "abandoned":
-                        await self._closed(event, message, interaction)
-                    elif isinstance(event, Announcement) and event.kind == "left":
-                        await self._hand_left(event, interaction)
+                await self._deliver_to_channel(event, message, interaction)
                 continue
             target = int(event.audience.id)
             mine = interaction is not None and interaction.user.id == target
@@ -150,11 +157,17 @@ class EventRouting(HandDelivery):
                     view = self.view_for(event, message)
                     image = await self.picture(event)
                     await send_private(client, target, message.text, view=view, image=image)
-        if interaction is not None and original_pending(interaction):
+        if interaction is not None:
+            await self._settle(interaction)
+
+    @staticmethod
+    async def _settle(interaction: discord.Interaction[Any]) -> None:
+        """An interaction whose events all went elsewhere still gets its answer."""
+        if original_pending(interaction):
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
             await interaction.delete_original_response()
             interaction.extras[FILLED] = True
-        if interaction is not None and not interaction.response.is_done():
+        if not interaction.response.is_done():
             # Nothing to show (e.g. a setting changed): Discord still wants an answer.
             await answer(interaction, "✓", ephemeral=True)
 
