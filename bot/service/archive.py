@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain import MoveRow, TableRow, game_origin
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS
-from bot.store import MoveRow, TableRow, game_origin
 from engine.contract import GameState
 
 __all__ = [

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate
 from bot.service import seasons
 from bot.service.events import Audience, ChatRef, SeatInfo, TableInfo, UserRef
 from bot.service.games import Registry
@@ -27,7 +28,6 @@ from bot.service.ratings import Ratings
 from bot.service.settings import SettingsKeeper
 from bot.service.tables import Live, Refused, plays_computer, seat_index
 from bot.service.timers import TimerSettings
-from bot.store import Finish, MoveRow, SaveResult, Store, TableUpdate
 
 __all__ = ["MAX_TABLE_ID", "TableCore"]
 
@@ -40,7 +40,7 @@ class TableCore(Languages):
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         registry: Registry,
         computers: ComputerPlayers,

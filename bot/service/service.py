@@ -27,6 +27,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from bot.domain import TableConflict
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
@@ -44,7 +45,6 @@ from bot.service.events import (
     decode_button,
 )
 from bot.service.lobby import Lobby
-from bot.service.ports import TableConflict
 from bot.service.tables import (
     Call,
     Refused,

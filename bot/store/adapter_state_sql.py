@@ -1,5 +1,5 @@
 """The SQL behind the adapters' key/value state (migration 0004, table ``adapter_state``): the
-interface is :class:`bot.service.ports.AdapterState`. On SQLite a write joins the group
+interface is :class:`bot.domain.AdapterState`. On SQLite a write joins the group
 commit of the moves' saves and a read takes no thread hop (:mod:`bot.store.group_commit`)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from bot.domain import check_key
 from bot.store import schema
 from bot.store.base import StoreBase
 from bot.store.rows import StoreError, dumps
@@ -43,9 +44,6 @@ class AdapterStateMixin(StoreBase):
         self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
-        # Imported here, not at the top: bot.service imports this package.
-        from bot.service.ports import check_key
-
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
         values = {"value": dumps(value), "updated_at": time.time()}
         if self._one_hop:

@@ -8,6 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.domain import TableConflict
 from bot.store import schema
 from bot.store.base import StoreBase
 from bot.store.rows import OPEN_STATUSES, TableRow, encode, table_row
@@ -17,7 +18,7 @@ __all__ = ["TablesMixin", "replace_members"]
 
 class TablesMixin(StoreBase):
     async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
-        """Insert a table; :class:`bot.service.ports.TableConflict` for a second rematch of a
+        """Insert a table; :class:`bot.domain.TableConflict` for a second rematch of a
         table."""
         try:
             async with self.engine.begin() as conn:
@@ -27,9 +28,6 @@ class TablesMixin(StoreBase):
                 table_id = int(pk[0])
                 await replace_members(conn, table_id, members)
         except sa.exc.IntegrityError as exc:
-            # Imported here, not at the top: bot.service imports this package.
-            from bot.service.ports import TableConflict
-
             raise TableConflict(str(exc.orig or exc)) from exc
         return table_id
 
