@@ -2,14 +2,17 @@
 imports the other; ``tests/test_layers.py`` checks it). It imports neither of them, nor any
 database or platform library.
 
-* :mod:`bot.domain.records`: the records of a table, a move, a chat, a rating, a finished game
-  (:class:`TableRow`, :class:`MoveRow`, :class:`Finish`, :class:`TableUpdate`, ...).
+* :mod:`bot.domain.records`: the records of a table and its seats, a move, a chat, a rating, a
+  finished game (:class:`TableRow`, :class:`Seat`, :class:`MoveRow`, :class:`Finish`, ...).
+* :mod:`bot.domain.actions`: a player's action, typed (:class:`Action`, :class:`Verb`), and its
+  one codec to and from the short string of a button, an inline result or a web request.
 * :mod:`bot.domain.ports`: what the store implements (:class:`TableStore` for the service,
   :class:`AdapterState` for the adapters) and its refusal :class:`TableConflict`.
 """
 
 from __future__ import annotations
 
+from bot.domain.actions import MAX_BUTTON_BYTES, Action, Verb
 from bot.domain.ports import (
     MAX_KIND,
     MAX_SCOPE,
@@ -20,6 +23,7 @@ from bot.domain.ports import (
     check_key,
 )
 from bot.domain.records import (
+    COMPUTER,
     OPEN_STATUSES,
     ChatRow,
     DueTimer,
@@ -30,6 +34,7 @@ from bot.domain.records import (
     RatingChange,
     RatingRow,
     SaveResult,
+    Seat,
     TableRow,
     TableUpdate,
     dumps,
@@ -37,9 +42,12 @@ from bot.domain.records import (
 )
 
 __all__ = [
+    "COMPUTER",
+    "MAX_BUTTON_BYTES",
     "MAX_KIND",
     "MAX_SCOPE",
     "OPEN_STATUSES",
+    "Action",
     "AdapterState",
     "ChatRow",
     "DueTimer",
@@ -51,10 +59,12 @@ __all__ = [
     "RatingChange",
     "RatingRow",
     "SaveResult",
+    "Seat",
     "TableConflict",
     "TableRow",
     "TableStore",
     "TableUpdate",
+    "Verb",
     "check_key",
     "dumps",
     "game_origin",

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "COMPUTER",
     "OPEN_STATUSES",
     "ChatRow",
     "DueTimer",
@@ -23,6 +24,7 @@ __all__ = [
     "RatingChange",
     "RatingRow",
     "SaveResult",
+    "Seat",
     "TableRow",
     "TableUpdate",
     "dumps",
@@ -30,6 +32,7 @@ __all__ = [
 ]
 
 OPEN_STATUSES = ("lobby", "playing")
+COMPUTER = "ai"  # the platform of a computer's seat (its user id is its level)
 
 
 def dumps(value: Any) -> str:
@@ -44,6 +47,65 @@ def game_origin(row: TableRow) -> str:
         return row.origin
     key = dumps([row.platform, row.chat_id, row.game, row.seed, row.created_at, row.id])
     return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seat:
+    """Who sits in a seat of a table: a person (``platform``, ``user_id``, ``name``; ``hint``
+    their platform language), or a computer (``platform == "ai"``, ``user_id`` its level).
+
+    ``level`` is a computer's, or the one playing an away player's turns; ``away``: a computer
+    plays the seat; ``idle``: turns in a row let run out; ``left``: the player left or was
+    kicked mid-game (a computer plays on). Stored as a document in ``TableRow.seats``
+    (:meth:`from_dict` / :meth:`to_dict`)."""
+
+    platform: str
+    user_id: str
+    name: str
+    level: str | None = None
+    away: bool = False
+    idle: int = 0
+    hint: str | None = None
+    left: bool = False
+
+    @property
+    def computer(self) -> bool:
+        """A computer's own seat (not a person's played by a computer)."""
+        return self.platform == COMPUTER
+
+    @property
+    def plays_computer(self) -> bool:
+        """A computer plays this seat's turns: its own, or an away person's."""
+        return self.computer or self.away
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> Seat:
+        """The seat of a stored document (older or imported ones may lack the optional keys)."""
+        return cls(
+            platform=str(doc["platform"]),
+            user_id=str(doc["user_id"]),
+            name=str(doc["name"]),
+            level=doc.get("level"),
+            away=bool(doc.get("away", False)),
+            idle=int(doc.get("idle", 0)),
+            hint=doc.get("hint"),
+            left=bool(doc.get("left", False)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored document (``left`` written only once true, as the service writes it)."""
+        doc: dict[str, Any] = {
+            "platform": self.platform,
+            "user_id": self.user_id,
+            "name": self.name,
+            "level": self.level,
+            "away": self.away,
+            "idle": self.idle,
+            "hint": self.hint,
+        }
+        if self.left:
+            doc["left"] = True
+        return doc
 
 
 @dataclass(slots=True)
@@ -70,6 +132,15 @@ class TableRow:
     created_at: float
     updated_at: float
     origin: str | None = None  # set on an imported table (migration 0005)
+
+    def seat(self, index: int) -> Seat | None:
+        """Who sits in seat ``index``, typed (``None``: a free seat)."""
+        doc = self.seats[index]
+        return None if doc is None else Seat.from_dict(doc)
+
+    def seated(self) -> list[Seat | None]:
+        """Every seat, typed."""
+        return [None if doc is None else Seat.from_dict(doc) for doc in self.seats]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,7 +26,7 @@ from bot.service.locales import Languages
 from bot.service.players import ComputerPlayers
 from bot.service.ratings import Ratings
 from bot.service.settings import SettingsKeeper
-from bot.service.tables import Live, Refused, plays_computer, seat_index
+from bot.service.tables import Live, Refused, seat_index
 from bot.service.timers import TimerSettings
 
 __all__ = ["MAX_TABLE_ID", "TableCore"]
@@ -199,17 +199,17 @@ class TableCore(Languages):
         seats = tuple(
             SeatInfo(
                 seat=i,
-                name=s["name"],
-                platform=s["platform"],
-                user_id=s["user_id"],
-                computer=s["platform"] == "ai",
-                level=s["level"] if plays_computer(s) else None,
-                away=bool(s["away"]),
-                left=bool(s.get("left")),
+                name=s.name,
+                platform=s.platform,
+                user_id=s.user_id,
+                computer=s.computer,
+                level=s.level if s.plays_computer else None,
+                away=s.away,
+                left=s.left,
             )
             if s is not None
             else None
-            for i, s in enumerate(row.seats)
+            for i, s in enumerate(row.seated())
         )
         return TableInfo(
             id=row.id,
