@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from bot.cli import App, _timers, build_parser, main, replay_export, terminal_locale
+from bot.cli import App, build_parser, main, replay_export, terminal_locale
+from bot.cli.serving import timer_loop as _timers
 
 __all__ = ["App", "_timers", "build_parser", "main", "replay_export", "terminal_locale"]
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from bot.domain import Action
 from bot.render import briscola, generic, scala40, scopa
 from bot.render.i18n import Catalogs
 from bot.render.texts import (
@@ -47,7 +48,6 @@ from bot.service.events import (
     TableInfo,
     TableView,
     TurnNotice,
-    encode_button,
 )
 
 __all__ = ["FAMILIES", "FamilyRenderer", "Renderer", "family_renderer"]
@@ -226,7 +226,9 @@ class Renderer:
         return " + ".join(self.seat_name(table, s, t) for s in side)
 
     def _button(self, table: TableInfo, label: str, action: str) -> Button:
-        return Button(label, encode_button(table.id, table.version, action))
+        # Through the codec: an action it could not read back is an error here, not a dead button.
+        data = Action.parse(action, table_id=table.id, version=table.version).encode()
+        return Button(label, data)
 
     # -- events --------------------------------------------------------------------------------
 

@@ -96,7 +96,8 @@ unchanged to :meth:`TableService.press`. Actions: a move string (``7D:3C+4S``), 
 (second step: that card's capture choices), ``@join``, ``@leave``, ``@start``, ``@fill.<level>``,
 ``@ai.<level>``, ``@seat.<n>``, ``@back``, ``@hand``, ``@rematch``, ``@abandon``, ``@quit``
 (the hand asks "leave the game?"), ``@kick.<seat>``. A press on an
-older version is refused with ``stale``. ``encode_button``/``decode_button`` do the encoding.
+older version is refused with ``stale``. The codec is :class:`bot.domain.Action`
+(``Action.decode(data)``, ``action.encode()``); ``encode_button``/``decode_button`` frame it.
 
 Computer players: ``ComputerPlayers`` maps the levels easy/medium/hard to ``engine.ai`` player
 names (in ``bot/service/players.py``, the one place to change when stronger players arrive).

@@ -5,7 +5,7 @@ A document (``"schema": 1``) is one table's whole record: where it was played (`
 ``chat_id``), the game, player count, options and ``seed`` (with the engine they make the deal),
 the seats, the table ``version``, times, the move log (``version``, ``seat``, ``move``, ``actor``,
 ``at`` per move) and the stored ``result`` of a finished game. ``origin`` is the game's stable id
-across databases (:func:`bot.store.game_origin`), so a second import of it is recognised;
+across databases (:func:`bot.domain.game_origin`), so a second import of it is recognised;
 ``digest`` is the SHA-256 of the rest in canonical JSON, so an edited file is refused rather
 than replayed into the leaderboards.
 
@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain import MoveRow, TableRow, game_origin
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS
-from bot.store import MoveRow, TableRow, game_origin
 from engine.contract import GameState
 
 __all__ = [

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.domain import RatingRow
 from bot.service import seasons
 from bot.service.core import TableCore
 from bot.service.events import Audience, BoardRow, ChatRef, Leaderboard, Result, Stats, UserRef
-from bot.store import RatingRow
 
 __all__ = ["Boards"]
 

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate
 from bot.service import seasons
 from bot.service.events import Audience, ChatRef, SeatInfo, TableInfo, UserRef
 from bot.service.games import Registry
@@ -25,9 +26,8 @@ from bot.service.locales import Languages
 from bot.service.players import ComputerPlayers
 from bot.service.ratings import Ratings
 from bot.service.settings import SettingsKeeper
-from bot.service.tables import Live, Refused, plays_computer, seat_index
+from bot.service.tables import Live, Refused, seat_index
 from bot.service.timers import TimerSettings
-from bot.store import Finish, MoveRow, SaveResult, Store, TableUpdate
 
 __all__ = ["MAX_TABLE_ID", "TableCore"]
 
@@ -40,7 +40,7 @@ class TableCore(Languages):
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         registry: Registry,
         computers: ComputerPlayers,
@@ -199,17 +199,17 @@ class TableCore(Languages):
         seats = tuple(
             SeatInfo(
                 seat=i,
-                name=s["name"],
-                platform=s["platform"],
-                user_id=s["user_id"],
-                computer=s["platform"] == "ai",
-                level=s["level"] if plays_computer(s) else None,
-                away=bool(s["away"]),
-                left=bool(s.get("left")),
+                name=s.name,
+                platform=s.platform,
+                user_id=s.user_id,
+                computer=s.computer,
+                level=s.level if s.plays_computer else None,
+                away=s.away,
+                left=s.left,
             )
             if s is not None
             else None
-            for i, s in enumerate(row.seats)
+            for i, s in enumerate(row.seated())
         )
         return TableInfo(
             id=row.id,

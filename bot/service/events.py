@@ -12,6 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+# The action strings' codec is the domain's; re-exported here for code that imported it from here.
+from bot.domain.actions import MAX_BUTTON_BYTES as MAX_BUTTON_BYTES
+from bot.domain.actions import ButtonData, decode_button, encode_button
+
 __all__ = [
     "Announcement",
     "Audience",
@@ -37,9 +41,6 @@ __all__ = [
     "decode_button",
     "encode_button",
 ]
-
-# Telegram's callback_data is at most 64 bytes; Discord's custom_id at most 100 characters.
-MAX_BUTTON_BYTES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,29 +304,3 @@ class Result:
     @property
     def ok(self) -> bool:
         return self.refusal is None
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonData:
-    table_id: int
-    version: int
-    action: str  # a move string, or a lobby/table action starting with "@" or "?"
-
-
-def encode_button(table_id: int, version: int, action: str) -> str:
-    """``<table>:<version>:<action>``; raises ValueError beyond 64 bytes (Telegram's limit,
-    which also keeps Discord's 100 characters)."""
-    data = f"{table_id}:{version}:{action}"
-    if len(data.encode()) > MAX_BUTTON_BYTES:
-        raise ValueError(f"button data longer than {MAX_BUTTON_BYTES} bytes: {data!r}")
-    return data
-
-
-def decode_button(data: str) -> ButtonData:
-    """The inverse of :func:`encode_button`; ValueError for anything else (untrusted input)."""
-    if len(data.encode("utf-8", "replace")) > MAX_BUTTON_BYTES:
-        raise ValueError("button data too long")
-    parts = data.split(":", 2)
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or not parts[2]:
-        raise ValueError(f"not button data: {data!r}")
-    return ButtonData(int(parts[0]), int(parts[1]), parts[2])

@@ -18,8 +18,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from bot.domain import DueTimer, TableRow
 from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
-from bot.store import DueTimer, TableRow
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from bot.domain import TableRow, TableStore
 from bot.service.events import ChatRef, Refusal, Result, UserRef
 from bot.service.tables import Live, Refused
-from bot.store import Store, TableRow
 
 __all__ = ["Languages"]
 
@@ -29,7 +29,7 @@ class Languages:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         default_locale: str,
         locales: Sequence[str],

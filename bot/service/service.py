@@ -27,6 +27,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from bot.domain import Action, TableConflict, Verb
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
@@ -41,10 +42,8 @@ from bot.service.events import (
     TableInfo,
     TableView,
     UserRef,
-    decode_button,
 )
 from bot.service.lobby import Lobby
-from bot.service.ports import TableConflict
 from bot.service.tables import (
     Call,
     Refused,
@@ -145,7 +144,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         except Refused as r:
             return await self._refusal(r, chat, user)
 
-    async def press(  # noqa: C901 - the action decoder; its if-chain goes with the typed Action codec (#42)
+    async def press(  # noqa: C901 - one branch per verb of the action codec (bot.domain.Action)
         self,
         chat: ChatRef,
         user: UserRef,
@@ -153,7 +152,8 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         *,
         is_admin: bool | Callable[[], Awaitable[bool]] = False,
     ) -> Result:
-        """A button press: ``data`` is ``<table>:<version>:<action>`` as made by the renderer.
+        """A button press: ``data`` is ``<table>:<version>:<action>`` as made by the renderer
+        (decoded by :class:`bot.domain.Action`).
 
         Actions: a move string; ``?<card>`` (show that card's capture choices); ``@join``,
         ``@leave`` (a lobby, or the game: the computer takes the seat), ``@quit`` (the hand asks
@@ -162,44 +162,43 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         ``@kick.<seat>`` (the creator or an admin: ``is_admin`` says, a bool or a coroutine
         function asked only then)."""
         try:
-            button = decode_button(data)
+            action = Action.decode(data)
         except ValueError:
             return await self._refusal(Refused("bad_button"), chat, user)
-        action, tid = button.action, button.table_id
+        tid, verb = action.table_id, action.verb
         cached = self._cache.get(tid)
-        if cached is not None and button.version > cached.row.version:
+        if cached is not None and action.version > cached.row.version:
             # The button is newer than this process's copy: another process sharing the
             # database changed the table since. Read it afresh before judging the press.
             self._forget(tid)
-        if action.startswith("?"):
-            return await self._focus(chat, user, tid, version=button.version, card=action[1:])
-        if action == seating.QUIT:
+        if verb is Verb.FOCUS:
+            return await self._focus(chat, user, tid, version=action.version, card=action.arg)
+        if verb is Verb.QUIT:
             return await seating.ask(self, chat, user, tid)
-        if not action.startswith("@"):
-            return await self.play(chat, user, tid, version=button.version, move=action)
-        name, _, arg = action[1:].partition(".")
-        if name == "join":
+        if verb is Verb.MOVE:
+            return await self.play(chat, user, tid, version=action.version, move=action.arg)
+        if verb is Verb.JOIN:
             return await self.join(chat, user, tid)
-        if name == "leave":
+        if verb is Verb.LEAVE:
             return await self.leave(chat, user, tid)
-        if name == "start":
+        if verb is Verb.START:
             return await self.start(chat, user, tid)
-        if name == "fill":
-            return await self.start(chat, user, tid, fill_with=arg or "easy")
-        if name == "ai":
-            return await self.add_computer(chat, user, arg or "easy", tid)
-        if name == "seat" and arg.isdigit():
-            return await self.choose_seat(chat, user, int(arg), table_id=tid)
-        if name == "back":
+        if verb is Verb.FILL:
+            return await self.start(chat, user, tid, fill_with=action.arg or "easy")
+        if verb is Verb.AI:
+            return await self.add_computer(chat, user, action.arg or "easy", tid)
+        if verb is Verb.SEAT:
+            return await self.choose_seat(chat, user, action.number, table_id=tid)
+        if verb is Verb.BACK:
             return await self.take_back(chat, user, tid)
-        if name == "hand":
+        if verb is Verb.HAND:
             return await self.show(chat, user, tid)
-        if name == "rematch":
+        if verb is Verb.REMATCH:
             return await self.rematch(chat, user, tid)
-        if name == "abandon":
+        if verb is Verb.ABANDON:
             return await self.abandon(chat, user, tid)
-        if name == "kick" and arg.isdigit():
-            return await self.kick(chat, user, seat=int(arg), table_id=tid, is_admin=is_admin)
+        if verb is Verb.KICK:
+            return await self.kick(chat, user, seat=action.number, table_id=tid, is_admin=is_admin)
         return await self._refusal(Refused("bad_button"), chat, user)
 
     async def _focus(

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.domain import TableRow
 from bot.service.events import Event, TableInfo, UserRef
 from bot.service.games import GameKind
-from bot.store import TableRow
 from engine.contract import GameState, GameView
 
 __all__ = [

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.domain import DueTimer
 from bot.service import lobby_timer
 from bot.service.events import Announcement, Result
 from bot.service.tables import Call, is_human, plays_computer
-from bot.store import DueTimer
 
 if TYPE_CHECKING:
     from bot.service.service import TableService

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.domain import RatingChange, TableRow
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID
 from bot.service.events import ChatRef
 from bot.service.tables import Live, Refused, is_human, plays_computer
 from bot.service.turns import Turns
-from bot.store import RatingChange, TableRow
 
 logger = logging.getLogger(__name__)
 

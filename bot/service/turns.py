@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.domain import Finish, MoveRow, Participant, RatingChange, TableRow
 from bot.service import briscola, seasons
 from bot.service.announcements import announcements
 from bot.service.core import TableCore
@@ -43,7 +44,6 @@ from bot.service.tables import (
     plays_computer,
     present,
 )
-from bot.store import Finish, MoveRow, Participant, RatingChange, TableRow
 from engine.contract import GameState
 
 logger = logging.getLogger(__name__)

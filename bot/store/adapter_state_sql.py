@@ -1,5 +1,5 @@
 """The SQL behind the adapters' key/value state (migration 0004, table ``adapter_state``): the
-interface is :class:`bot.service.ports.AdapterState`. On SQLite a write joins the group
+interface is :class:`bot.domain.AdapterState`. On SQLite a write joins the group
 commit of the moves' saves and a read takes no thread hop (:mod:`bot.store.group_commit`)."""
 
 from __future__ import annotations
@@ -12,14 +12,22 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from bot.domain import check_key
 from bot.store import schema
-from bot.store.base import StoreBase
+from bot.store.base import Database
 from bot.store.rows import StoreError, dumps
 
-__all__ = ["AdapterStateMixin"]
+__all__ = ["AdapterStateStore"]
 
 
-class AdapterStateMixin(StoreBase):
+class AdapterStateStore:
+    """The adapters' key/value state in SQL (a part of :class:`bot.store.Store`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        # Writes waiting for their group commit, by key.
+        self._state_writes: dict[tuple[str, str, str, int], asyncio.Future[bool | None]] = {}
+
     async def state_get(
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> Any | None:
@@ -29,13 +37,13 @@ class AdapterStateMixin(StoreBase):
             # Another task's write of this entry is on its way to the next commit: read after
             # it, as the single pooled connection used to order them.
             await asyncio.wait([writing])
-        if self._one_hop:
+        if self.db.one_hop:
             # The adapters read an entry for every message they edit: one hop, not five.
-            sql, order = self._fast.compiled_once(("<state_get>",), _state_get)
-            rows = await self._fast.read(sql, tuple(params[name] for name in order))
+            sql, order = self.db.fast.compiled_once(("<state_get>",), _state_get)
+            rows = await self.db.fast.read(sql, tuple(params[name] for name in order))
             if rows is not None:
                 return json.loads(rows[0][0]) if rows else None
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(_state_get(), params)).first()
         return None if row is None else json.loads(row[0])
 
@@ -43,14 +51,11 @@ class AdapterStateMixin(StoreBase):
         self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
-        # Imported here, not at the top: bot.service imports this package.
-        from bot.service.ports import check_key
-
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
         values = {"value": dumps(value), "updated_at": time.time()}
-        if self._one_hop:
+        if self.db.one_hop:
             # Written with the next group commit (see bot.store.group_commit): one hop, shared.
-            sql, order = self._fast.compiled_once(("<state_put>",), _state_upsert)
+            sql, order = self.db.fast.compiled_once(("<state_put>",), _state_upsert)
             params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
             args = tuple({**params, **values}[name] for name in order)
 
@@ -59,7 +64,7 @@ class AdapterStateMixin(StoreBase):
                 return True
 
             entry = (platform, kind, scope, table_id)
-            future = self._fast.enqueue(op)
+            future = self.db.fast.enqueue(op)
             self._state_writes[entry] = future
             try:
                 done = await future
@@ -97,7 +102,7 @@ class AdapterStateMixin(StoreBase):
         )
         for _attempt in range(3):  # bounded: another process may insert the same key meanwhile
             try:
-                async with self.engine.begin() as conn:
+                async with self.db.engine.begin() as conn:
                     updated = await conn.execute(a.update().where(*key).values(**values))
                     if updated.rowcount == 0:
                         await conn.execute(
@@ -118,7 +123,7 @@ class AdapterStateMixin(StoreBase):
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         a = schema.adapter_state
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             await conn.execute(
                 a.delete().where(
                     a.c.platform == platform,
@@ -133,7 +138,7 @@ class AdapterStateMixin(StoreBase):
     ) -> list[tuple[str, Any]]:
         """Every ``(scope, value)`` of one kind for a table (e.g. its players' hand messages)."""
         a = schema.adapter_state
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (
                 await conn.execute(
                     sa.select(a.c.scope, a.c.value)
@@ -145,7 +150,7 @@ class AdapterStateMixin(StoreBase):
 
     async def state_forget_table(self, *, platform: str, table_id: int) -> None:
         a = schema.adapter_state
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             await conn.execute(a.delete().where(a.c.platform == platform, a.c.table_id == table_id))
 
 

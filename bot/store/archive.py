@@ -1,5 +1,5 @@
 """A whole game imported at once (``tavolo import``), recognised across databases by its origin
-(:func:`bot.store.rows.game_origin`), so a second import of it writes nothing."""
+(:func:`bot.domain.game_origin`), so a second import of it writes nothing."""
 
 from __future__ import annotations
 
@@ -11,17 +11,22 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import schema
-from bot.store.base import StoreBase
+from bot.store.base import Database
 from bot.store.ratings import finish_game
 from bot.store.rows import Finish, MoveRow, RatingChange, encode, game_origin, table_row
 from bot.store.tables import replace_members
 
-__all__ = ["ArchiveMixin"]
+__all__ = ["ArchiveStore"]
 
 logger = logging.getLogger(__name__)
 
 
-class ArchiveMixin(StoreBase):
+class ArchiveStore:
+    """Imported games (a part of :class:`bot.store.Store`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
     async def import_table(
         self,
         values: dict[str, Any],
@@ -42,7 +47,7 @@ class ArchiveMixin(StoreBase):
         """
         origin = str(values["origin"])
         try:
-            async with self.engine.begin() as conn:
+            async with self.db.engine.begin() as conn:
                 existing = await _table_of_origin(conn, origin, values)
                 if existing is not None:
                     return existing, False, []
@@ -70,7 +75,7 @@ class ArchiveMixin(StoreBase):
         except sa.exc.IntegrityError:
             # Another import of the same game committed between our check and our insert
             # (the unique origin index); anything else is a real error.
-            async with self.engine.connect() as conn:
+            async with self.db.engine.connect() as conn:
                 existing = await _table_of_origin(conn, origin, values)
             if existing is None:
                 raise
@@ -80,7 +85,7 @@ class ArchiveMixin(StoreBase):
 
     async def table_of_origin(self, values: dict[str, Any]) -> int | None:
         """The table holding the game of an import's ``values`` (see :meth:`import_table`)."""
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return await _table_of_origin(conn, str(values["origin"]), values)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from bot.store import schema
-from bot.store.base import StoreBase
+from bot.store.base import Database
 from bot.store.ratings import finish_game
 from bot.store.rows import (
     OPEN_STATUSES,
@@ -21,10 +21,16 @@ from bot.store.rows import (
 )
 from bot.store.tables import replace_members
 
-__all__ = ["GamesMixin"]
+__all__ = ["GamesStore"]
 
 
-class GamesMixin(StoreBase):
+class GamesStore:
+    """Games in play: the compare-and-set save, the timers, the move log, the result (a part
+    of :class:`bot.store.Store`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
     async def save(self, update: TableUpdate) -> SaveResult | None:
         """Apply ``update`` in one transaction if the table is still at ``expected_version``.
 
@@ -34,11 +40,11 @@ class GamesMixin(StoreBase):
         new_version = update.expected_version + 1
         values = encode(update.values)
         values["version"] = new_version
-        if self._one_hop and update.finish is None and update.members is None:
-            done = await self._fast.save(update, values)
+        if self.db.one_hop and update.finish is None and update.members is None:
+            done = await self.db.fast.save(update, values)
             if done is not None:
                 return SaveResult(new_version) if done else None
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             result = await conn.execute(
                 t.update()
                 .where(t.c.id == update.table_id, t.c.version == update.expected_version)
@@ -74,7 +80,7 @@ class GamesMixin(StoreBase):
             .order_by(t.c.deadline)
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [int(r[0]) for r in await conn.execute(query)]
 
     async def date_lobbies(self, seconds: float) -> int:
@@ -82,7 +88,7 @@ class GamesMixin(StoreBase):
         opened before lobbies expired, or while expiry was off); the version stays, so nobody's
         buttons go stale. The number of lobbies dated."""
         t = schema.tables
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             result = await conn.execute(
                 t.update()
                 .where(t.c.status == "lobby", t.c.deadline.is_(None))
@@ -114,10 +120,10 @@ class GamesMixin(StoreBase):
             .order_by(t.c.deadline)
             .limit(limit)
         )
-        if not self.is_sqlite:
+        if not self.db.is_sqlite:
             query = query.with_for_update(skip_locked=True)
         claimed: list[DueTimer] = []
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             for r in list(await conn.execute(query)):
                 # Compare-and-set on what was read: on SQLite the read above takes no lock, so
                 # another process may have claimed (or a move re-timed) the row since; its
@@ -145,7 +151,7 @@ class GamesMixin(StoreBase):
         player's buttons stay valid; compare-and-set on version and timer kind, so one process
         only sends the reminder."""
         t = schema.tables
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             result = await conn.execute(
                 t.update()
                 .where(t.c.id == table_id, t.c.version == version, t.c.deadline_kind == kind)
@@ -161,12 +167,12 @@ class GamesMixin(StoreBase):
             .where(mv.c.table_id == table_id, mv.c.version >= since)
             .order_by(mv.c.version)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [MoveRow(**dict(r._mapping)) for r in await conn.execute(query)]
 
     async def result(self, table_id: int) -> dict[str, Any] | None:
         r = schema.results
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(sa.select(r).where(r.c.table_id == table_id))).first()
         if row is None:
             return None

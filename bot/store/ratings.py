@@ -9,13 +9,19 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import schema
-from bot.store.base import StoreBase
+from bot.store.base import Database
 from bot.store.rows import Finish, RatingChange, RatingRow, encode_result
 
-__all__ = ["RatingsMixin", "finish_game"]
+__all__ = ["RatingsStore", "finish_game"]
 
 
-class RatingsMixin(StoreBase):
+class RatingsStore:
+    """Ratings: leaderboards, a player's ratings and history (a part of :class:`bot.store.Store`;
+    a finished game's update is :func:`finish_game`, written by the games' save)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
     async def rating_history(
         self, *, platform: str, user_id: str, family: str, scope: str = "global", limit: int = 500
     ) -> list[tuple[float, float]]:
@@ -34,7 +40,7 @@ class RatingsMixin(StoreBase):
             .order_by(r.c.finished_at.desc())
             .limit(max(1, min(limit, 10_000)))
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [(float(row[0]), float(row[1]) - 3 * float(row[2])) for row in reversed(rows)]
 
@@ -49,7 +55,7 @@ class RatingsMixin(StoreBase):
             .limit(limit)
             .offset(offset)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [RatingRow(**dict(row._mapping)) for row in await conn.execute(query)]
 
     async def player_ratings(self, *, platform: str, user_id: str) -> list[RatingRow]:
@@ -59,7 +65,7 @@ class RatingsMixin(StoreBase):
             .where(r.c.platform == platform, r.c.user_id == user_id)
             .order_by(r.c.family, r.c.scope)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [RatingRow(**dict(row._mapping)) for row in await conn.execute(query)]
 
     async def rank(self, *, scope: str, family: str, ordinal: float) -> int:
@@ -70,7 +76,7 @@ class RatingsMixin(StoreBase):
             .select_from(r)
             .where(r.c.scope == scope, r.c.family == family, r.c.ordinal > ordinal)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return 1 + int((await conn.execute(query)).scalar_one())
 
 

@@ -1,15 +1,30 @@
-"""The store's values: the rows it reads and writes, as dataclasses, and the one JSON encoding
-of the document columns (a table's options, seats and state, a result's data)."""
+"""The store's side of its values: a ``tables`` row read into a :class:`~bot.domain.TableRow`,
+and the columns to write, JSON encoded. The records themselves are the domain's
+(:mod:`bot.domain.records`), re-exported here for code that imported them from here."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
+
+from bot.domain.records import (
+    OPEN_STATUSES,
+    ChatRow,
+    DueTimer,
+    Finish,
+    MoveRow,
+    Participant,
+    RateFunction,
+    RatingChange,
+    RatingRow,
+    SaveResult,
+    TableRow,
+    TableUpdate,
+    dumps,
+    game_origin,
+)
 
 __all__ = [
     "OPEN_STATUSES",
@@ -32,164 +47,9 @@ __all__ = [
     "table_row",
 ]
 
-OPEN_STATUSES = ("lobby", "playing")
-
 
 class StoreError(RuntimeError):
     """The database cannot be used (bad URL, missing driver, unreachable server)."""
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON, the one encoding of every document column."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def game_origin(row: TableRow) -> str:
-    """A game's id across databases: the one stored on an imported table, else derived from
-    what never changes once a table exists (its first chat, game, seed, creation time, id)."""
-    if row.origin is not None:
-        return row.origin
-    key = dumps([row.platform, row.chat_id, row.game, row.seed, row.created_at, row.id])
-    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
-
-
-@dataclass(slots=True)
-class TableRow:
-    """One ``tables`` row with its JSON columns decoded."""
-
-    id: int
-    platform: str
-    chat_id: str
-    game: str
-    family: str
-    players: int
-    options: dict[str, Any]
-    status: str
-    creator: str
-    seats: list[dict[str, Any] | None]
-    state: dict[str, Any] | None
-    state_version: int
-    seed: int
-    version: int
-    deadline: float | None
-    deadline_kind: str | None
-    rematch_of: int | None
-    created_at: float
-    updated_at: float
-    origin: str | None = None  # set on an imported table (migration 0005)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoveRow:
-    table_id: int
-    version: int
-    seat: int
-    move: str
-    actor: str  # "human", "computer" (a computer seat or a taken-over one) or "timeout"
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ChatRow:
-    platform: str
-    chat_id: str
-    locale: str | None
-    max_open_tables: int
-
-
-@dataclass(frozen=True, slots=True)
-class RatingRow:
-    scope: str
-    family: str
-    platform: str
-    user_id: str
-    name: str
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-    wins: int
-    win_points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Participant:
-    """A seat in a finished game, for the rating update.
-
-    ``fixed`` is a (mu, sigma) that is used but never updated nor stored: computer players are
-    anchors of known strength, so a computer seated twice in one game is no problem.
-    """
-
-    platform: str
-    user_id: str
-    name: str
-    fixed: tuple[float, float] | None = None
-    # The player left (or was kicked) mid-game: rated and counted as a loss, whatever their
-    # side's result (the computer that took the seat over plays on for the others).
-    forfeit: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChange:
-    scope: str
-    platform: str
-    user_id: str
-    name: str
-    mu_before: float
-    sigma_before: float
-    mu_after: float
-    sigma_after: float
-    ordinal_before: float
-    ordinal_after: float
-
-
-# rate(teams of (mu, sigma) or None for "new player", ranks) -> teams of (mu, sigma)
-RateFunction = Callable[
-    [list[list[tuple[float, float] | None]], list[int]], list[list[tuple[float, float]]]
-]
-
-
-@dataclass(slots=True)
-class Finish:
-    """What a game's last save also writes: its result, and the rating updates in each scope."""
-
-    result: dict[str, Any]
-    scopes: Sequence[str]
-    teams: list[list[Participant]]
-    ranks: list[int]
-    multiplier: int
-    rate: RateFunction
-    ordinal: Callable[[float, float], float]
-    initial: tuple[float, float]  # the rating a new player starts from
-
-
-@dataclass(slots=True, kw_only=True)
-class TableUpdate:
-    """A compare-and-set update of one table: ``values`` are columns to set (JSON columns as
-    Python values); the version becomes ``expected_version + 1``."""
-
-    table_id: int
-    expected_version: int
-    values: dict[str, Any]
-    move: MoveRow | None = None
-    members: list[tuple[str, str]] | None = None
-    finish: Finish | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DueTimer:
-    """A timer claimed by :meth:`Store.claim_due`: the table's version and timer kind then."""
-
-    table_id: int
-    version: int
-    deadline: float
-    kind: str
-
-
-@dataclass(slots=True)
-class SaveResult:
-    version: int
-    rating_changes: list[RatingChange] = field(default_factory=list)
 
 
 _JSON_COLUMNS = ("options", "seats", "state")

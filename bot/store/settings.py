@@ -9,16 +9,22 @@ from typing import Any
 import sqlalchemy as sa
 
 from bot.store import schema
-from bot.store.base import StoreBase
+from bot.store.base import Database
 from bot.store.rows import ChatRow, dumps
 
-__all__ = ["SettingsMixin"]
+__all__ = ["SettingsStore"]
 
 
-class SettingsMixin(StoreBase):
+class SettingsStore:
+    """Chats, users and per-chat settings, a table's option sources (a part of
+    :class:`bot.store.Store`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
     async def chat(self, *, platform: str, chat_id: str) -> ChatRow:
         c = schema.chats
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (
                 await conn.execute(
                     sa.select(c).where(c.c.platform == platform, c.c.chat_id == chat_id)
@@ -30,7 +36,7 @@ class SettingsMixin(StoreBase):
 
     async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
         """Update the row with this key, or insert it: plain SQL both dialects share."""
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             updated = await conn.execute(
                 table.update()
                 .where(*(table.c[name] == value for name, value in key.items()))
@@ -50,7 +56,7 @@ class SettingsMixin(StoreBase):
 
     async def user_locale(self, *, platform: str, user_id: str) -> str | None:
         u = schema.users
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (
                 await conn.execute(
                     sa.select(u.c.locale).where(u.c.platform == platform, u.c.user_id == user_id)
@@ -70,7 +76,7 @@ class SettingsMixin(StoreBase):
     async def chat_settings(self, *, platform: str, chat_id: str) -> dict[str, Any]:
         """A chat's own settings, ``{key: value}`` (a setting never changed is absent)."""
         s = schema.chat_settings
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (
                 await conn.execute(
                     sa.select(s.c.key, s.c.value).where(
@@ -87,7 +93,7 @@ class SettingsMixin(StoreBase):
             raise ValueError(f"a chat setting's key must be 1..64 characters: {key!r}")
         where = (s.c.platform == platform, s.c.chat_id == chat_id, s.c.key == key)
         if value is None:
-            async with self.engine.begin() as conn:
+            async with self.db.engine.begin() as conn:
                 await conn.execute(s.delete().where(*where))
             return
         await self._upsert(
@@ -105,7 +111,7 @@ class SettingsMixin(StoreBase):
     async def option_sources(self, table_id: int) -> dict[str, str]:
         """The table's option sources (``{}``: every option is the game's default)."""
         t = schema.table_option_sources
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (
                 await conn.execute(sa.select(t.c.sources).where(t.c.table_id == table_id))
             ).first()

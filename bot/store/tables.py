@@ -8,40 +8,43 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.domain import TableConflict
 from bot.store import schema
-from bot.store.base import StoreBase
+from bot.store.base import Database
 from bot.store.rows import OPEN_STATUSES, TableRow, encode, table_row
 
-__all__ = ["TablesMixin", "replace_members"]
+__all__ = ["TablesStore", "replace_members"]
 
 
-class TablesMixin(StoreBase):
+class TablesStore:
+    """Tables: create, load, list, move to another chat (a part of :class:`bot.store.Store`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
     async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
-        """Insert a table; :class:`bot.service.ports.TableConflict` for a second rematch of a
+        """Insert a table; :class:`bot.domain.TableConflict` for a second rematch of a
         table."""
         try:
-            async with self.engine.begin() as conn:
+            async with self.db.engine.begin() as conn:
                 result = await conn.execute(schema.tables.insert().values(**encode(values)))
                 pk = result.inserted_primary_key
                 assert pk is not None
                 table_id = int(pk[0])
                 await replace_members(conn, table_id, members)
         except sa.exc.IntegrityError as exc:
-            # Imported here, not at the top: bot.service imports this package.
-            from bot.service.ports import TableConflict
-
             raise TableConflict(str(exc.orig or exc)) from exc
         return table_id
 
     async def rematch_of(self, table_id: int) -> int | None:
         """The id of the table opened as the rematch of ``table_id``, if any."""
         t = schema.tables
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(sa.select(t.c.id).where(t.c.rematch_of == table_id))).first()
         return None if row is None else int(row[0])
 
     async def load_table(self, table_id: int) -> TableRow | None:
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (
                 await conn.execute(sa.select(schema.tables).where(schema.tables.c.id == table_id))
             ).first()
@@ -50,7 +53,7 @@ class TablesMixin(StoreBase):
     async def table_version(self, table_id: int) -> int | None:
         """The stored version of a table (a cheap check that a process's copy is current)."""
         t = schema.tables
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(sa.select(t.c.version).where(t.c.id == table_id))).first()
         return None if row is None else int(row[0])
 
@@ -61,7 +64,7 @@ class TablesMixin(StoreBase):
             .where(t.c.platform == platform, t.c.chat_id == chat_id, t.c.status.in_(OPEN_STATUSES))
             .order_by(t.c.id)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [table_row(r) for r in await conn.execute(query)]
 
     async def open_table_versions(self, *, platform: str) -> dict[int, int]:
@@ -70,7 +73,7 @@ class TablesMixin(StoreBase):
         query = sa.select(t.c.id, t.c.version).where(
             t.c.platform == platform, t.c.status.in_(OPEN_STATUSES)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return {int(row[0]): int(row[1]) for row in await conn.execute(query)}
 
     async def move_chat(self, *, platform: str, old: str, new: str) -> list[int]:
@@ -78,7 +81,7 @@ class TablesMixin(StoreBase):
         became a supergroup has a new id); so do its settings, unless ``new`` has its own.
         Returns the ids of the tables moved."""
         t, c, s = schema.tables, schema.chats, schema.chat_settings
-        async with self.engine.begin() as conn:
+        async with self.db.engine.begin() as conn:
             ids = [
                 int(row[0])
                 for row in await conn.execute(
@@ -116,21 +119,21 @@ class TablesMixin(StoreBase):
             .where(m.c.platform == platform, m.c.user_id == user_id, t.c.status.in_(OPEN_STATUSES))
             .order_by(t.c.id)
         )
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [table_row(r) for r in await conn.execute(query)]
 
     async def user_table_ids(self, *, platform: str, user_id: str) -> list[int]:
         """The ids of the open tables where the user sits, oldest first (``user_tables``
         without decoding every row: asked on every press of a hand in a private chat)."""
         params = {"platform": platform, "user_id": user_id}
-        if self._one_hop:
-            sql, order = self._fast.compiled_once(("<user_table_ids>",), _user_table_ids)
+        if self.db.one_hop:
+            sql, order = self.db.fast.compiled_once(("<user_table_ids>",), _user_table_ids)
             # Through the pooled connection, not the direct reader: a lobby change in flight
             # (its own transaction) is read after it commits, as before.
-            rows = await self._fast.read(sql, tuple(params[name] for name in order), here=False)
+            rows = await self.db.fast.read(sql, tuple(params[name] for name in order), here=False)
             if rows is not None:
                 return [int(row[0]) for row in rows]
-        async with self.engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return [int(row[0]) for row in await conn.execute(_user_table_ids(), params)]
 
 

@@ -1,0 +1,71 @@
+"""The domain: what the service and the store exchange, the one package both import (neither
+imports the other; ``tests/test_layers.py`` checks it). It imports neither of them, nor any
+database or platform library.
+
+* :mod:`bot.domain.records`: the records of a table and its seats, a move, a chat, a rating, a
+  finished game (:class:`TableRow`, :class:`Seat`, :class:`MoveRow`, :class:`Finish`, ...).
+* :mod:`bot.domain.actions`: a player's action, typed (:class:`Action`, :class:`Verb`), and its
+  one codec to and from the short string of a button, an inline result or a web request.
+* :mod:`bot.domain.ports`: what the store implements (:class:`TableStore` for the service,
+  :class:`AdapterState` for the adapters) and its refusal :class:`TableConflict`.
+"""
+
+from __future__ import annotations
+
+from bot.domain.actions import MAX_BUTTON_BYTES, Action, Verb
+from bot.domain.ports import (
+    MAX_KIND,
+    MAX_SCOPE,
+    AdapterState,
+    MemoryState,
+    TableConflict,
+    TableStore,
+    check_key,
+)
+from bot.domain.records import (
+    COMPUTER,
+    OPEN_STATUSES,
+    ChatRow,
+    DueTimer,
+    Finish,
+    MoveRow,
+    Participant,
+    RateFunction,
+    RatingChange,
+    RatingRow,
+    SaveResult,
+    Seat,
+    TableRow,
+    TableUpdate,
+    dumps,
+    game_origin,
+)
+
+__all__ = [
+    "COMPUTER",
+    "MAX_BUTTON_BYTES",
+    "MAX_KIND",
+    "MAX_SCOPE",
+    "OPEN_STATUSES",
+    "Action",
+    "AdapterState",
+    "ChatRow",
+    "DueTimer",
+    "Finish",
+    "MemoryState",
+    "MoveRow",
+    "Participant",
+    "RateFunction",
+    "RatingChange",
+    "RatingRow",
+    "SaveResult",
+    "Seat",
+    "TableConflict",
+    "TableRow",
+    "TableStore",
+    "TableUpdate",
+    "Verb",
+    "check_key",
+    "dumps",
+    "game_origin",
+]
