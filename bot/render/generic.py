@@ -91,10 +91,10 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
     sides = _sides_of(table, len(e.scores))
     rest = e.data.get("rest")
     if isinstance(rest, dict) and rest.get("cards") and 0 <= rest.get("side", -1) < len(sides):
-        # Scopa: the cards left on the table go to the side that took last.
+        # Scopa: the cards left on the table go to the side that took last (not named: the
+        # table showed them, and the next deal may put them in a hand).
         lines.append(
-            _("The last cards on the table, {cards}, go to {side}.").format(
-                cards=cards_text(rest["cards"]),
+            _("The cards left on the table go to {side}.").format(
                 side=renderer.side_name(table, sides[rest["side"]], t),
             )
         )

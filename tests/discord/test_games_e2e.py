@@ -105,24 +105,17 @@ def move_ids(message: StoredMessage) -> list[str]:
 
 async def hands_now(service: TableService, table_id: int) -> tuple[list[set[str]], set[str]]:
     """Every seat's hand right now, by replaying the table's move log with the engine, and the
-    cards of the last move played and of the table before it (public, even when a new deal put
-    them in a hand again)."""
+    cards of the last move played (public, even when a new deal put them in a hand again)."""
     export = await service.export_game(table_id)
     kind = default_registry().get(export["game"])
     assert kind is not None
     options = {k: v for k, v in export["options"].items() if k not in kind.fixed}
     game = kind.new_game(kind.rules(export["players"], options), export["seed"])
-    # A deal's summary names the last cards left on its table (public, before the next deal).
-    last_table: tuple[object, ...] = ()
     for entry in export["moves"]:
-        before = game.view(None)
         game = game.play(entry["move"])
-        if getattr(before, "smazzata", None) != getattr(game.view(None), "smazzata", None):
-            last_table = (*getattr(before, "table", ()), *parse_cards(_cards_of(entry["move"])))
     hands = [{card_text(c) for c in game.view(seat).hand} for seat in range(export["players"])]
     last = game.view(None).last_move
     played = set() if last is None else {card_text(c) for c in parse_cards(_cards_of(last[1]))}
-    played |= {card_text(c) for c in last_table}
     return hands, played
 
 

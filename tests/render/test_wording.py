@@ -86,8 +86,8 @@ def test_scopa_summary_says_where_the_last_cards_went(locale: str) -> None:
     )
     text = Renderer().render(summary).text
     expected = {
-        "it": "Le ultime carte in tavola, 4♠ K♣, vanno a P1.",
-        "en": "The last cards on the table, 4♠ K♣, go to P1.",
+        "it": "Le carte rimaste in tavola vanno a P1.",
+        "en": "The cards left on the table go to P1.",
     }
     assert expected[locale] in text, text
     assert ") (" not in text
