@@ -555,6 +555,10 @@ class Lanes:
         await self.book.forget_table(table_id)
         self._failed.discard(table_id)
 
+    def delivering(self, table_id: int) -> bool:
+        """Whether messages of the table are queued or on their way."""
+        return table_id in self._outboxes
+
     async def settled(self, *, rounds: int = 100) -> None:
         """Wait until nothing is being delivered (tests; bounded)."""
         for _ in range(rounds):
