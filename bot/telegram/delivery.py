@@ -103,9 +103,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
 
     Its parts, one module each: ``Lanes`` (``bot.telegram.lanes``: a table's results queued
     per chat, one call at a time, only the newest state of a message sent), ``Healing``
-    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure or
-    a restart), ``PrivateChats`` (``bot.telegram.private_chats``: refused private chats) and
-    ``PhotoFiles`` (``bot.telegram.photo_files``: pictures sent again by file id). This class
+    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure,
+    each message behind its table's version after a restart), ``PrivateChats``
+    (``bot.telegram.private_chats``: refused private chats) and ``PhotoFiles``
+    (``bot.telegram.photo_files``: pictures sent again by file id). This class
     puts one event in its place: the table's message, the player's hand, a new message.
     """
 
