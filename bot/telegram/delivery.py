@@ -141,6 +141,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         self._restart_views = views
         if views is None and service is not None:
             self._restart_views = functools.partial(service.views, notice=True)
+        # Tables open at the start not yet compared by the restart's healing: ``None`` until
+        # ``start_redelivery`` knows which (from the first update on, lest a press healed
+        # meanwhile record a table as delivered).
+        self._unchecked: set[int] | None = None if self._restart_views is not None else set()
         # To move a group's tables when Telegram says it became a supergroup.
         self._service = service
         self._retry_delays = retry_delays
@@ -156,9 +160,6 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         self._migrated: set[tuple[int, int]] = set()
         self._resyncs: set[int] = set()
         self._unsettled: set[int] = set()
-        # Tables open at the start not yet compared by the restart's healing (``None``: not
-        # known yet); empty until ``start_redelivery``.
-        self._unchecked: set[int] | None = set()
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
         self.inline: InlinePlay | None = None

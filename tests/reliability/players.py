@@ -124,6 +124,15 @@ async def play_step(
     # patient player waits: the bot sends it again after a stale press).
     if ledger.reask:
         await ask_for_hand(api, player, table_id, ledger)
+        return
+    pressed = decode_button(choice).version
+
+    def moved_on() -> bool:
+        hand = newest_hand(api, player["id"], table_id)
+        return hand is None or version_of(hand) != pressed
+
+    with contextlib.suppress(AssertionError):
+        await api.wait_for(moved_on, timeout=ledger.patience, what="the hand sent again")
 
 
 async def play_table(
