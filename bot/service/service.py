@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import Any
 
 from bot.domain import Action, TableConflict, Verb
 from bot.service import seats as seating
@@ -397,10 +398,12 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         except Refused as r:
             return await self._refusal(r, chat, user)
 
-    async def views(self, table_id: int) -> Result:
+    async def views(self, table_id: int, *, notice: bool = False) -> Result:
         """Every view of a table as it stands: the lobby or the table for its chat, and each
-        human player's hand (an adapter delivers them anew after a lost message or a crash).
-        A table that is gone or closed gives only the public view, or nothing."""
+        human player's hand (an adapter delivers them anew after a lost message or a crash);
+        with ``notice``, the turn notice of the human player to move (after a crash an adapter
+        cannot tell whether it went out). A table that is gone or closed gives only the public
+        view, or nothing."""
         try:
             live = await self._live(table_id)
         except Refused as r:
@@ -416,7 +419,16 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             for seat, doc in enumerate(live.row.seats):
                 if doc is not None and is_human(doc):
                     events.append(await self._hand(live, seat, info))
+            current = live.started.current_player
+            doc = None if current is None else live.row.seats[current]
+            if notice and current is not None and self._notified(doc):
+                events.append(await self._turn_notice(live, current, info))
         return Result(events, info)
+
+    @staticmethod
+    def _notified(doc: dict[str, Any] | None) -> bool:
+        """Whether the seat's player gets turn notices (a human not away, still seated)."""
+        return doc is not None and is_human(doc) and not doc["away"] and not doc.get("left")
 
     async def table_versions(self, platform: str) -> dict[int, int]:
         """``{table id: version}`` of the platform's open tables (lobbies and games)."""

@@ -4,7 +4,9 @@ player's private hand message, so they are edited in place instead of re-sent.
 The message ids live in the adapter state (``bot.service.ports``; the database in
 production, migration 0004), so a restarted process, or a second one on the same database, edits
 the same messages. So do a player's latest turn notice (deleted when the next one is posted), the
-mark of a user whose private chat Telegram refuses, and the deep link offered for it. Only the
+mark of a user whose private chat Telegram refuses, the deep link offered for it, and what was
+delivered of each of a table's messages (``Delivered``: a restart compares every message with the
+table's version, see ``bot.telegram.healing``). Only the
 newest message id seen per chat (how far a table message has scrolled up) is kept in memory:
 after a restart it starts low, which only delays a re-post.
 """
@@ -16,7 +18,7 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.service.ports import AdapterState, MemoryState
@@ -28,7 +30,7 @@ HAND = "hand"
 NOTICE = "notice"  # a player's latest turn notice at a table: its message id
 BLOCKED = "blocked"  # a user whose private chat is refused (no table): a Blocked mark
 LINK = "link"  # the deep link offered at a table to a blocked user: the mark's token
-DELIVERED = "delivered"  # the newest version of a table whose every message went out
+DELIVERED = "delivered"  # per message of a table, the version it is known current at (Delivered)
 
 # Deleted message ids remembered per chat (see MessageBook.gone).
 _GONE_KEPT = 512
@@ -70,6 +72,50 @@ class Shown:
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """What went out of a table's messages: every message (the table message in a chat, a
+    player's hand, a player's turn notice; named by ``message_key``) is known current at
+    ``version``, save those in ``behind``, left at the older version given (a call given up).
+
+    Written when the table's lanes fall idle; a restart delivers anew each message that is
+    behind the table's version, and only those."""
+
+    version: int
+    behind: dict[str, int] = field(default_factory=dict)
+
+    def of(self, key: str) -> int:
+        """The version the message ``key`` is known current at."""
+        return min(self.behind.get(key, self.version), self.version)
+
+    @property
+    def whole(self) -> int:
+        """The version every message of the table is known current at."""
+        return min([self.version, *self.behind.values()])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "behind": dict(self.behind)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Delivered | None:
+        """Also reads the older entry, a bare version of the whole table."""
+        if isinstance(data, bool):
+            return None
+        if isinstance(data, int):
+            return cls(data)
+        try:
+            behind = {str(k): int(v) for k, v in dict(data.get("behind") or {}).items()}
+            return cls(int(data["version"]), behind)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+
+def message_key(kind: str, audience_id: str) -> str:
+    """The name of one of a table's messages in ``Delivered``: ``kind`` is "table" (the
+    lobby/table message in a chat), "hand" or "notice" (a player's)."""
+    return f"{kind}:{audience_id}"
 
 
 @dataclass(frozen=True)
@@ -222,10 +268,21 @@ class MessageBook:
     async def notice(self, table_id: int, user_id: int) -> int | None:
         """The message id of the user's latest turn notice at the table."""
         found = await self._get(NOTICE, str(user_id), table_id)
+        if isinstance(found, dict):
+            found = found.get("message_id")
         return found if isinstance(found, int) and not isinstance(found, bool) else None
 
-    async def keep_notice(self, table_id: int, user_id: int, message_id: int) -> None:
-        await self._put(message_id, NOTICE, str(user_id), table_id)
+    async def notice_version(self, table_id: int, user_id: int) -> int:
+        """The table version of the user's latest turn notice at the table (0: unknown)."""
+        found = await self._get(NOTICE, str(user_id), table_id)
+        version = found.get("version") if isinstance(found, dict) else None
+        return version if isinstance(version, int) and not isinstance(version, bool) else 0
+
+    async def keep_notice(
+        self, table_id: int, user_id: int, message_id: int, version: int = 0
+    ) -> None:
+        value = {"message_id": message_id, "version": version}
+        await self._put(value, NOTICE, str(user_id), table_id)
 
     async def blocked(self, user_id: int) -> Blocked | None:
         found = await self._get(BLOCKED, str(user_id), 0)
@@ -249,12 +306,20 @@ class MessageBook:
         await self._put(token, LINK, str(user_id), table_id)
 
     async def delivered(self, table_id: int) -> int | None:
-        """The newest version of the table known to be delivered in full, if any."""
-        found = await self._get(DELIVERED, "", table_id)
-        return found if isinstance(found, int) and not isinstance(found, bool) else None
+        """The newest version of the table known to be delivered in full (every message), if
+        any."""
+        found = await self.delivery(table_id)
+        return None if found is None else found.whole
 
-    async def keep_delivered(self, table_id: int, version: int) -> None:
-        await self._put(version, DELIVERED, "", table_id)
+    async def delivery(self, table_id: int) -> Delivered | None:
+        """What is known delivered of each of the table's messages, if anything."""
+        found = await self._get(DELIVERED, "", table_id)
+        return None if found is None else Delivered.from_json(found)
+
+    async def keep_delivered(self, table_id: int, delivered: Delivered | int) -> None:
+        if isinstance(delivered, int):
+            delivered = Delivered(delivered)
+        await self._put(delivered.to_json(), DELIVERED, "", table_id)
 
     async def forget_table(self, table_id: int) -> None:
         """The table is over: its messages need no more edits."""

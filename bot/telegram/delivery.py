@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -102,9 +103,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
 
     Its parts, one module each: ``Lanes`` (``bot.telegram.lanes``: a table's results queued
     per chat, one call at a time, only the newest state of a message sent), ``Healing``
-    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure or
-    a restart), ``PrivateChats`` (``bot.telegram.private_chats``: refused private chats) and
-    ``PhotoFiles`` (``bot.telegram.photo_files``: pictures sent again by file id). This class
+    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure,
+    each message behind its table's version after a restart), ``PrivateChats``
+    (``bot.telegram.private_chats``: refused private chats) and ``PhotoFiles``
+    (``bot.telegram.photo_files``: pictures sent again by file id). This class
     puts one event in its place: the table's message, the player's hand, a new message.
     """
 
@@ -133,8 +135,16 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         # Refused private chats seen by this process: user id -> (mark, when last checked
         # against the adapter state). Users not in it are assumed reachable.
         self._blocked: dict[int, tuple[Blocked, float]] = {}
-        # Every view of a table as it stands (the service's ``views``): to heal after a failure.
+        # Every view of a table as it stands (the service's ``views``): to heal after a failure;
+        # after a restart, with the turn notice of the player to move.
         self._views = views if views is not None or service is None else service.views
+        self._restart_views = views
+        if views is None and service is not None:
+            self._restart_views = functools.partial(service.views, notice=True)
+        # Tables open at the start not yet compared by the restart's healing: ``None`` until
+        # ``start_redelivery`` knows which (from the first update on, lest a press healed
+        # meanwhile record a table as delivered).
+        self._unchecked: set[int] | None = None if self._restart_views is not None else set()
         # To move a group's tables when Telegram says it became a supergroup.
         self._service = service
         self._retry_delays = retry_delays
@@ -514,15 +524,19 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             await self.book.keep_linked(event.table.id, user_id, mark.token)
 
     async def _notice(self, event: TurnNotice, user_id: int, text: str) -> None:
-        """A fresh message notifies (an edit does not); the previous notice is removed."""
+        """A fresh message notifies (an edit does not); the previous notice is removed. A
+        notice whose turn has passed by now (a newer state of the table was submitted
+        meanwhile) is not sent."""
         if await self._is_blocked(user_id):
             return
         table_id = event.table.id
         old = await self.book.notice(table_id, user_id)
+        if self.turn_passed(event):
+            return
         message_id = await self.say(Where(user_id), text)
         if message_id is None:
             return
-        await self.book.keep_notice(table_id, user_id, message_id)
+        await self.book.keep_notice(table_id, user_id, message_id, event.table.version)
         if old is not None and old != message_id:
             token = PRIORITY.set(Priority.CLEANUP)  # after everybody's hands
             try:

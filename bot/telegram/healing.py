@@ -2,9 +2,11 @@
 
 A call Telegram fails (5xx, a timeout, a network error, a 429 past the limiter's retries) is
 retried with backoff; past the last try the table's every view is delivered anew a while later.
-After a restart every open table whose last delivery is not known to have gone out is delivered
-anew; a stale press gets the presser's view again; a group that became a supergroup takes its
-tables along.
+After a restart each message of every open table (the table message, each player's hand, the
+turn notice of the player to move) is compared with the table's version, and each one behind it
+is delivered anew, whichever of them the stopped process had sent; until a table is compared,
+nothing of it is recorded as delivered. A stale press gets the presser's view again; a group
+that became a supergroup takes its tables along.
 
 ``Healing`` is a part of ``bot.telegram.delivery.Delivery``.
 """
@@ -29,7 +31,9 @@ from bot.service import (
     TableEvent,
     TableService,
     TableView,
+    TurnNotice,
 )
+from bot.telegram.book import Delivered
 from bot.telegram.ids import PLATFORM, where_of
 from bot.telegram.lanes import Item, Lane, Lanes, Outbox, item_name
 
@@ -64,6 +68,8 @@ class Healing(Lanes):
     _resync_after: float
     # Every view of a table as it stands (the service's ``views``): to heal after a failure.
     _views: Callable[[int], Awaitable[Result]] | None
+    # The same with the turn notice of the player to move: what a restart compares.
+    _restart_views: Callable[[int], Awaitable[Result]] | None
     _healed: dict[tuple[int, int], float]
     _migrated: set[tuple[int, int]]
     _resyncs: set[int]
@@ -131,32 +137,77 @@ class Healing(Lanes):
         self._spawn(resync(), self._sleepers)
 
     async def redeliver(self, versions: dict[int, int]) -> int:
-        """After a restart: every open table (``{table id: version}``) whose delivery is not
-        recorded up to its version is delivered anew, every view. Returns how many."""
-        views = self._views
+        """After a restart: each message of every open table (``{table id: version}``) that is
+        not known current at the table's version is delivered anew, at the version now current.
+        Returns how many tables needed it."""
+        views = self._restart_views
         if views is None:
+            self._unchecked = set()
             return 0
+        unchecked = self._unchecked = set(versions)
         count = 0
         for table_id, version in sorted(versions.items()):
             if self._closing:
                 break
-            delivered = await self.book.delivered(table_id)
-            if delivered is not None and delivered >= version:
-                continue
             try:
-                result = await views(table_id)
+                count += await self._heal_messages(table_id, version, views)
             except Exception:
-                logger.exception("could not load table %s to deliver it anew", table_id)
-                continue
-            if result.table is not None and result.events:
-                logger.info("table %s: delivering anew (version %s, delivered %s)",
-                            table_id, version, delivered)  # fmt: skip
-                self.submit(result, origin=None)
-                # A call the killed process had in flight may still land, late, over this:
-                # once more when it can no longer.
-                self._resync_later(table_id, after=LATE_CALLS)
-                count += 1
+                logger.exception("could not deliver table %s anew", table_id)
+            finally:
+                unchecked.discard(table_id)
         return count
+
+    async def _heal_messages(
+        self, table_id: int, version: int, views: Callable[[int], Awaitable[Result]]
+    ) -> int:
+        """Deliver anew the table's messages behind its version (1), or none (0)."""
+        delivered = await self.book.delivery(table_id)
+        if delivered is not None and delivered.whole >= version:
+            return 0
+        result = await views(table_id)
+        table = result.table
+        if table is None:
+            return 0
+        behind: list[Event] = []
+        keys: set[str] = set()
+        for event in result.events:
+            key = Item(event, None).message
+            if key is not None:
+                keys.add(key)
+                if await self._shown_at(event, key, delivered) < table.version:
+                    behind.append(event)
+        if delivered is not None and set(delivered.behind) - keys:
+            # Messages that are no more (a player who left, a chat that moved): forgotten.
+            kept = {k: v for k, v in delivered.behind.items() if k in keys}
+            await self.book.keep_delivered(table_id, Delivered(delivered.version, kept))
+        if not behind:
+            if delivered is None or delivered.version < table.version:
+                await self.book.keep_delivered(table_id, Delivered(table.version))
+            return 0
+        logger.info("table %s: %d message(s) behind version %s delivered anew",
+                    table_id, len(behind), table.version)  # fmt: skip
+        self.submit(Result(behind, table), origin=None)
+        # A call the killed process had in flight may still land, late, over this: once
+        # more when it can no longer.
+        self._resync_later(table_id, after=LATE_CALLS)
+        return 1
+
+    async def _shown_at(self, event: Event, key: str, delivered: Delivered | None) -> int:
+        """The newest version the message of ``event`` is known to be current at."""
+        known = 0 if delivered is None else delivered.of(key)
+        if not isinstance(event, TableEvent):
+            return known
+        table_id = event.table.id
+        if isinstance(event, HandView):
+            shown = await self.book.private(table_id, int(event.audience.id))
+            return max(known, 0 if shown is None else shown.version)
+        if isinstance(event, TableView | LobbyView) and event.audience.kind == "chat":
+            public = await self.book.public(table_id, where_of(event.audience.id))
+            return max(known, 0 if public is None else public.version)
+        if isinstance(event, TurnNotice):
+            noticed = await self.book.notice_version(table_id, int(event.audience.id))
+            return max(known, noticed)
+        return known
 
     async def heal(self, shown: Result, *, user_id: int) -> None:
         """After a stale or refused press: the presser's hand again, and the table's message
@@ -199,12 +250,15 @@ class Healing(Lanes):
                 self.submit(Result([event], event.table), origin=None)
 
     def start_redelivery(self, versions: Awaitable[dict[int, int]]) -> None:
-        """``redeliver`` in the background (the bot answers updates meanwhile)."""
+        """``redeliver`` in the background (the bot answers updates meanwhile; nothing is
+        recorded as delivered until the open tables are known, and each is compared)."""
+        self._unchecked = None
 
         async def run() -> None:
             try:
                 await self.redeliver(await versions)
             except Exception:
                 logger.exception("redelivery after the restart failed")
+                self._unchecked = set()
 
         self._spawn(run(), self._tasks)

@@ -3,8 +3,12 @@
 A table's results go out through its outbox: one lane per Telegram chat its messages go to (the
 group, each player's private chat), each sending one call at a time, so a hand is never held up
 behind the group's flood limit. While a call waits, newer states of the same message replace the
-pending one (only the newest is sent). When a table's lanes are all done, the version delivered
-is recorded in the adapter state (``bot.telegram.healing`` delivers anew what was not).
+pending one (only the newest is sent). When a table's lanes are all done, what was delivered
+is recorded in the adapter state, per message (``bot.telegram.book.Delivered``: the version
+every message is current at, and the messages a call was given up for); after a restart
+``bot.telegram.healing`` delivers anew each message that is behind. A turn notice is checked
+against the newest state of its table when its turn comes to be sent: a notice of a turn that
+has passed meanwhile is dropped.
 
 ``Lanes`` is a part of ``bot.telegram.delivery.Delivery``, which puts each item in place.
 """
@@ -41,7 +45,7 @@ from bot.service import (
     TableView,
     TurnNotice,
 )
-from bot.telegram.book import MessageBook
+from bot.telegram.book import Delivered, MessageBook, message_key
 from bot.telegram.ids import where_of
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Where
@@ -191,6 +195,12 @@ class Item:
         return None
 
     @property
+    def message(self) -> str | None:
+        """The message it shows, as named in the record of what was delivered."""
+        key = self.key
+        return None if key is None else message_key(*key)
+
+    @property
     def version(self) -> int:
         return self.event.table.version if isinstance(self.event, TableEvent) else 0
 
@@ -251,6 +261,34 @@ class Outbox:
     lanes: dict[int, Lane] = field(default_factory=dict)
     version: int = 0  # the newest version submitted
     closed: bool = False
+    # The table as the newest result submitted left it, and the version from which its
+    # current seat has been to move (as far as the results seen tell; 0: not known).
+    table: TableInfo | None = None
+    turn_since: int = 0
+    # Per message (``Item.message``): the newest version put in place, and the messages whose
+    # last call was given up.
+    sent: dict[str, int] = field(default_factory=dict)
+    behind: set[str] = field(default_factory=set)
+
+    def saw(self, table: TableInfo) -> None:
+        """A result about the table at ``table.version`` was submitted."""
+        self.version = max(self.version, table.version)
+        newest = self.table
+        if newest is None or table.version > newest.version:
+            if newest is not None and table.current_seat != newest.current_seat:
+                self.turn_since = table.version
+            self.table = table
+
+    def turn_passed(self, notice: TurnNotice) -> bool:
+        """Whether the turn ``notice`` tells of is over by the newest state submitted."""
+        newest = self.table
+        if newest is None or newest.version <= notice.table.version:
+            return False
+        return (
+            newest.status != "playing"
+            or newest.current_seat != notice.seat
+            or self.turn_since > notice.table.version
+        )
 
     @property
     def idle(self) -> bool:
@@ -269,6 +307,10 @@ class Lanes:
     # delivered until a resync went through.
     _failed: set[int]
     _unsettled: set[int]
+    # Tables open when this process started whose messages the restart has not compared with
+    # their version yet (``None``: which tables is not known yet): nothing is recorded of them
+    # until then, lest a partial delivery (a healed press) pass for the whole table.
+    _unchecked: set[int] | None
     _tasks: set[asyncio.Task[None]]
     _sleepers: set[asyncio.Task[None]]
     _closing: bool
@@ -331,7 +373,7 @@ class Lanes:
         outbox = self._outboxes.get(table.id)
         if outbox is None:
             outbox = self._outboxes[table.id] = Outbox(table.id)
-        outbox.version = max(outbox.version, table.version)
+        outbox.saw(table)
         events, asked = asked_hands(list(result.events))
         if self.inline is not None:
             self.inline.plan(events)
@@ -429,40 +471,62 @@ class Lanes:
                 del self._outboxes[outbox.table_id]
 
     async def _record(self, outbox: Outbox) -> None:
-        """Every message of the table up to ``outbox.version`` is out: say so in the store."""
+        """Every message of the table up to ``outbox.version`` is out, save those a call was
+        given up for: say so in the store."""
         table_id = outbox.table_id
         if outbox.closed or table_id in self._failed or table_id in self._unsettled:
             return
-        if self._closing:
+        if self._closing or self._unchecked is None or table_id in self._unchecked:
             return
         try:
-            await self.book.keep_delivered(table_id, outbox.version)
+            before = await self.book.delivery(table_id)
+            behind: dict[str, int] = {}
+            if before is not None:
+                # Messages still behind from before, unless put in place since.
+                behind = {k: v for k, v in before.behind.items() if k not in outbox.sent}
+            for key in outbox.behind:
+                known = 0 if before is None else before.of(key)
+                behind[key] = max(known, outbox.sent.get(key, 0))
+            await self.book.keep_delivered(table_id, Delivered(outbox.version, behind))
         except Exception as error:
             logger.warning("could not record the delivery of table %s: %s", table_id, error)
+
+    def turn_passed(self, notice: TurnNotice) -> bool:
+        """A turn notice whose turn is over by the newest state of its table submitted here:
+        never sent (the player may have moved already, and the next player has theirs)."""
+        outbox = self._outboxes.get(notice.table.id)
+        return outbox is not None and outbox.turn_passed(notice)
 
     async def _attempt(self, outbox: Outbox, lane_id: int, lane: Lane, item: Item) -> bool:
         """Deliver one item; ``True`` when it went back to the lane (or into a newer item of
         the same message) for another try."""
         token = PRIORITY.set(item.priority)
+        done = False
         try:
             async with self.book.batch():
                 if isinstance(item.event, Close):
                     await self._close_table(outbox, lane, item.event.table_id, item.event.table)
+                elif isinstance(item.event, TurnNotice) and outbox.turn_passed(item.event):
+                    logger.debug("table %s: a notice of a past turn dropped", outbox.table_id)
                 else:
                     asked = frozenset({lane_id}) if item.asked else frozenset()
                     await self._deliver_one(
                         item.event, origin=item.origin, extra=item.extra, asked=asked
                     )
+            done = True
         except BlockedError as error:
             logger.info("chat %s cannot be written to", error.chat_id)
+            done = True  # nothing to deliver anew: the chat is closed to the bot
         except ChatMigrated as error:
             # The group became a supergroup: its tables follow it there (and this message).
+            done = True
             if self._service is not None:
                 self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
         except BadRequest as error:
             logger.warning("could not deliver %s: %s", item_name(item), error)
         except (NetworkError, RetryAfter) as error:
-            return await self._retry(outbox, lane, item, error)
+            if await self._retry(outbox, lane, item, error):
+                return True
         except TelegramError as error:
             # One message Telegram refuses must not keep the others (the hands) from going.
             logger.warning("could not deliver %s: %s", item_name(item), error)
@@ -470,6 +534,13 @@ class Lanes:
             logger.exception("delivery of %s failed", item_name(item))
         finally:
             PRIORITY.reset(token)
+        message = item.message
+        if message is not None:
+            if done:
+                outbox.sent[message] = max(outbox.sent.get(message, 0), item.version)
+                outbox.behind.discard(message)
+            else:
+                outbox.behind.add(message)
         return False
 
     async def _close_table(
@@ -483,6 +554,10 @@ class Lanes:
             await self.inline.table_closed(table)
         await self.book.forget_table(table_id)
         self._failed.discard(table_id)
+
+    def delivering(self, table_id: int) -> bool:
+        """Whether messages of the table are queued or on their way."""
+        return table_id in self._outboxes
 
     async def settled(self, *, rounds: int = 100) -> None:
         """Wait until nothing is being delivered (tests; bounded)."""

@@ -26,6 +26,7 @@ Start it in a test with ``async with FakeBotApi() as api:`` and build the bot wi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -75,6 +76,8 @@ _INLINE_BUTTON_KINDS = frozenset(
 # Long polls never outlast this, whatever timeout the client asks for, so a forgotten poller
 # cannot keep a test's event loop busy for long.
 MAX_POLL_SECONDS = 5.0
+# The longest a held call (FakeBotApi.hold_call) waits for its release: tests stay bounded.
+HOLD_LIMIT = 30.0
 
 FORBIDDEN_DM = "Forbidden: bot can't initiate conversation with a user"
 FORBIDDEN_BLOCKED = "Forbidden: bot was blocked by the user"
@@ -134,6 +137,15 @@ class Fault:
     # Seconds the server stalls before answering (a client timeout when long enough); with
     # ``error_code == 0`` the request is then handled normally: Telegram did the work late.
     delay: float = 0.0
+    # Set: the server holds a matching call until it is set (``release``; at most
+    # ``HOLD_LIMIT`` seconds), then answers as above. ``reached`` is set when one arrives.
+    hold: asyncio.Event | None = None
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        """Let the held call go on (with the fault's error, or handled when it has none)."""
+        if self.hold is not None:
+            self.hold.set()
 
     def matches(self, method: str, params: JSON) -> bool:
         if self.remaining <= 0 or self.method != method:
@@ -465,6 +477,23 @@ class FakeBotApi:
             method, error_code=error_code, description=names.get(error_code, "Error"), times=times
         )
 
+    def hold_call(
+        self,
+        method: str,
+        *,
+        chat_id: int,
+        error_code: int = 0,
+        description: str = "",
+        times: int = 1,
+    ) -> Fault:
+        """Hold the next ``times`` calls of ``method`` in ``chat_id`` until ``fault.release()``
+        (a call still on its way when a process dies); then answer ``error_code`` (0: do it)."""
+        fault = self.inject_fault(
+            method, error_code=error_code, description=description, times=times, chat_id=chat_id
+        )
+        fault.hold = asyncio.Event()
+        return fault
+
     def inject_timeout(self, method: str, *, seconds: float, times: int = 1) -> Fault:
         """The next ``times`` calls of ``method`` stall ``seconds`` (then succeed, too late for a
         client with a shorter timeout)."""
@@ -722,6 +751,10 @@ class FakeBotApi:
         for fault in self.faults:
             if fault.matches(method, params):
                 fault.remaining -= 1
+                fault.reached.set()
+                if fault.hold is not None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(fault.hold.wait(), HOLD_LIMIT)
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
                 if fault.error_code:

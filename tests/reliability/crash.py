@@ -18,9 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.service import decode_button
-from tests.fakes.telegram_api import JSON, FakeBotApi, StoredMessage, private_chat, user
+from tests.fakes.telegram_api import (
+    JSON,
+    FakeBotApi,
+    StoredMessage,
+    group_chat,
+    private_chat,
+    user,
+)
 from tests.reliability.players import Ledger, play_step
-from tests.telegram.harness import move_buttons
+from tests.telegram.harness import action_data, move_buttons
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
@@ -123,6 +130,43 @@ async def open_tables(api: FakeBotApi, count: int, first: int) -> list[tuple[int
     return tables
 
 
+async def open_group_tables(
+    api: FakeBotApi, count: int, first: int
+) -> list[tuple[int, list[JSON]]]:
+    """``count`` two-player Scopa tables in groups, two humans each (hands in their private
+    chats); returns (table id, [players])."""
+    tables = []
+    for index in range(first, first + count):
+        group = group_chat(-(700000 + index), f"G{index}")
+        one, two = user(40000 + 2 * index, f"A{index}"), user(40001 + 2 * index, f"B{index}")
+        api.send_text(group, one, "/scopa 2 target=11")
+        lobby = await api.wait_for(
+            lambda g=group: _with_button(api, g["id"], "@join"), timeout=60, what="a lobby"
+        )
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        joined = api.press(lobby, two, data=action_data(lobby, "@join"))
+        await api.wait_answered(joined, timeout=60)
+        lobby = await api.wait_for(
+            lambda g=group: _with_button(api, g["id"], "@start"), timeout=60, what="a start"
+        )
+        await api.wait_answered(api.press(lobby, one, data=action_data(lobby, "@start")))
+        await api.wait_for(
+            lambda a=one, b=two: _any_hand(api, a["id"]) or _any_hand(api, b["id"]),
+            timeout=60,
+            what="a dealt hand",
+        )
+        tables.append((table_id, [one, two]))
+    return tables
+
+
+def _with_button(api: FakeBotApi, chat_id: int, action: str) -> StoredMessage | None:
+    """The newest bot message in the chat with a button of ``action``."""
+    for message in reversed(api.bot_messages(chat_id)):
+        if any(str(b.get("callback_data", "")).endswith(":" + action) for b in message.buttons()):
+            return message
+    return None
+
+
 def _any_hand(api: FakeBotApi, user_id: int) -> StoredMessage | None:
     for message in reversed(api.bot_messages(user_id)):
         if move_buttons(message):
@@ -131,19 +175,30 @@ def _any_hand(api: FakeBotApi, user_id: int) -> StoredMessage | None:
 
 
 async def crash_run(
-    work: Path, *, tables: int, kills: int, seed: int, min_gap: float = 1.0, max_gap: float = 4.0
+    work: Path,
+    *,
+    tables: int,
+    kills: int,
+    seed: int,
+    min_gap: float = 1.0,
+    max_gap: float = 4.0,
+    groups: bool = False,
 ) -> CrashFigures:
-    """Plays ``tables`` games while killing the bot ``kills`` times; checks nothing is lost."""
+    """Plays ``tables`` games while killing the bot ``kills`` times; checks nothing is lost.
+
+    ``groups``: two-player tables in groups whose players never ask for their hand (no
+    "My hand", no /start): every game must still end with no move made by the turn timer."""
     rng = random.Random(seed)
     figures = CrashFigures(tables=tables)
     began = time.monotonic()
     data_dir, log_dir = work / "data", work / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
-    ledger = Ledger(answer_timeout=4)
+    ledger = Ledger(answer_timeout=4, reask=not groups)
+    opener = open_group_tables if groups else open_tables
     async with FakeBotApi() as api:
         bot = BotProcess(api, data_dir, log_dir)
         await bot.start()
-        games = await open_tables(api, tables, 0)
+        games = await opener(api, tables, 0)
         database = db_file(data_dir)
 
         async def status(table_id: int) -> str:
@@ -178,7 +233,7 @@ async def crash_run(
         while not killing.done():
             if players.done():
                 await players
-                games.extend(await open_tables(api, tables, len(games)))
+                games.extend(await opener(api, tables, len(games)))
                 figures.tables += tables
                 players = asyncio.create_task(players_loop())
             await asyncio.sleep(0.2)
@@ -198,6 +253,10 @@ async def crash_run(
         unfinished = [t for t, _ in games if read_db(
             database, "SELECT status FROM tables WHERE id = ?", t)[0][0] != "finished"]  # fmt: skip
         assert not unfinished, f"tables not finished: {unfinished}"
+        if groups:
+            timed = read_db(database, "SELECT table_id, version FROM moves WHERE actor = 'timeout'")
+            assert not timed, f"moves the turn timer made for a waiting player: {timed}"
+            assert ledger.refetched == 0
         figures.moves_logged = len({(t, v) for t, v, _ in logged if t in {g for g, _ in games}})
         figures.moves_acked = len(acked)
         figures.presses_unanswered = ledger.unanswered

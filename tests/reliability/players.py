@@ -32,6 +32,9 @@ class Ledger:
     unanswered: int = 0
     answer_timeout: float = 20.0  # how long a player waits for the bot to answer a press
     patience: float = 3.0  # how long players wait for a hand before asking for it again
+    # False: players never ask for their hand (no "My hand", no /start): they only press the
+    # buttons of the newest hand they have, and wait for the bot to bring the rest.
+    reask: bool = True
 
 
 def newest_hand(api: FakeBotApi, user_id: int, table_id: int) -> StoredMessage | None:
@@ -88,8 +91,9 @@ async def play_step(
         try:
             ready = await api.wait_for(ready_hands, timeout=ledger.patience, what="a hand")
         except AssertionError:
-            for player in players:
-                await ask_for_hand(api, player, table_id, ledger)
+            if ledger.reask:
+                for player in players:
+                    await ask_for_hand(api, player, table_id, ledger)
             return
     player, message = max(ready, key=lambda pm: version_of(pm[1]))
     choice = rng.choice(move_buttons(message))
@@ -116,8 +120,19 @@ async def play_step(
         ledger.acked.setdefault(table_id, []).append((decode_button(choice).version, action))
         return
     ledger.refused += 1
-    # A stale or refused button: this player's view is behind; ask for the hand again.
-    await ask_for_hand(api, player, table_id, ledger)
+    # A stale or refused button: this player's view is behind; ask for the hand again (a
+    # patient player waits: the bot sends it again after a stale press).
+    if ledger.reask:
+        await ask_for_hand(api, player, table_id, ledger)
+        return
+    pressed = decode_button(choice).version
+
+    def moved_on() -> bool:
+        hand = newest_hand(api, player["id"], table_id)
+        return hand is None or version_of(hand) != pressed
+
+    with contextlib.suppress(AssertionError):
+        await api.wait_for(moved_on, timeout=ledger.patience, what="the hand sent again")
 
 
 async def play_table(

@@ -78,3 +78,18 @@ async def test_a_computer_turn_left_over_by_a_crash_is_played_after_the_restart(
         assert shown is not None and shown.current_seat in (0, None)
     finally:
         await second.store.close()
+
+
+@pytest.mark.slow
+async def test_players_who_never_ask_for_their_hand_play_on_across_sigkills(
+    tmp_path: Path,
+) -> None:
+    """Issue 45's run, smaller: two-player tables in groups, players who only press the buttons
+    of their newest private hand (never "My hand" nor /start), SIGKILLs at random moments.
+    Every game ends, and the turn timer never had to play for a waiting player: after each
+    restart the player to move got a hand with buttons."""
+    figures = await crash_run(tmp_path, tables=2, kills=3, seed=45, max_gap=2.0, groups=True)
+    assert figures.kills == 3
+    assert figures.hands_reasked == 0
+    assert figures.moves_acked > 20
+    assert figures.moves_logged >= figures.moves_acked

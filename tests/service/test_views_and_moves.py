@@ -3,7 +3,7 @@ group that got a new id keeps its open table and its settings)."""
 
 from __future__ import annotations
 
-from bot.service import ChatRef, HandView, LobbyView, TableService, TableView
+from bot.service import ChatRef, HandView, LobbyView, TableService, TableView, TurnNotice
 from tests.service.test_toy_service import ANNA, BRUNO, CHAT, two_player_table
 
 NEW = ChatRef("telegram", "-1009")
@@ -21,6 +21,21 @@ async def test_views_has_the_table_and_every_hand(service: TableService) -> None
     assert await service.table_versions("discord") == {}
     missing = await service.views(987654)
     assert missing.refusal is not None and missing.refusal.code == "no_table"
+
+
+async def test_views_with_the_turn_notice_of_the_player_to_move(service: TableService) -> None:
+    """What an adapter compares after a crash: the turn notice of the player to move, only
+    when asked for."""
+    table_id = await two_player_table(service)
+    plain = await service.views(table_id)
+    assert not any(isinstance(e, TurnNotice) for e in plain.events)
+    result = await service.views(table_id, notice=True)
+    assert result.table is not None and result.table.current_seat is not None
+    (notice,) = [e for e in result.events if isinstance(e, TurnNotice)]
+    seat = result.table.seats[result.table.current_seat]
+    assert seat is not None and notice.audience.id == seat.user_id
+    assert notice.seat == result.table.current_seat and not notice.reminder
+    assert notice.table.version == result.table.version
 
 
 async def test_views_of_a_lobby(service: TableService) -> None:

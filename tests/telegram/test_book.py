@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.store.adapter_state import MemoryState
-from bot.telegram.book import MessageBook
+from bot.telegram.book import Delivered, MessageBook
 from bot.telegram.messenger import Where
 
 GROUP = Where(-100500)
@@ -96,3 +96,29 @@ async def test_batches_of_concurrent_deliveries_are_their_own() -> None:
 
     await asyncio.gather(first(), second())
     assert (await book.public(1, GROUP)) is not None and (await book.public(2, GROUP)) is not None
+
+
+async def test_what_was_delivered_is_kept_per_message() -> None:
+    state = MemoryState()
+    book = MessageBook(repost_after=3, state=state)
+    assert await book.delivered(1) is None
+    # The older entry, a bare version of the whole table, still reads.
+    await state.state_put(7, platform="telegram", kind="delivered", scope="", table_id=1)
+    assert await book.delivery(1) == Delivered(7)
+    await book.keep_delivered(1, Delivered(9, {"hand:1002": 6}))
+    found = await book.delivery(1)
+    assert found is not None
+    assert (found.of("hand:1002"), found.of("hand:1001"), found.of("table:-100500")) == (6, 9, 9)
+    assert found.whole == 6 and await book.delivered(1) == 6
+    await state.state_put({"version": "x"}, platform="telegram", kind="delivered", scope="",
+                          table_id=1)  # fmt: skip
+    assert await book.delivery(1) is None  # unreadable: treated as absent
+
+
+async def test_a_turn_notice_keeps_its_version() -> None:
+    state = MemoryState()
+    book = MessageBook(repost_after=3, state=state)
+    await state.state_put(41, platform="telegram", kind="notice", scope="5", table_id=1)
+    assert await book.notice(1, 5) == 41 and await book.notice_version(1, 5) == 0
+    await book.keep_notice(1, 5, 42, 17)
+    assert await book.notice(1, 5) == 42 and await book.notice_version(1, 5) == 17
