@@ -1,0 +1,319 @@
+// The web table: signs in with Telegram's init data (or as the local player of `tavolo web`),
+// watches one table over a WebSocket, renders each version of the seat's view it is pushed, and
+// sends the player's moves. The server is the truth: the page never decides a rule, it shows
+// what the state offers and the reason when a move is refused (docs/web-protocol.md).
+
+import { launchParams, startTelegram, haptic } from "./tg.js";
+import { setLocale, t } from "./i18n.js";
+import { setCardBase } from "./cards.js";
+import { renderTable } from "./board.js";
+
+const MAX_QUEUE = 12;
+const DEFAULT_PACE_MS = 700;
+
+const $ = (id) => document.getElementById(id);
+
+const session = {
+  params: {},
+  token: null,
+  user: null,
+  table: null,
+  version: null,
+  state: null,
+  ws: null,
+  nextId: 1,
+  pending: new Map(),
+  queue: [],
+  timer: null,
+  lastShown: 0,
+  pace: DEFAULT_PACE_MS,
+  retries: 0,
+  showNext: false,
+  closed: false,
+  ui: { selected: [], staged: [] },
+};
+
+function query(name) {
+  return new URLSearchParams(window.location.search).get(name);
+}
+
+function setStatus(text, kind) {
+  const el = $("conn");
+  el.textContent = text || "";
+  el.dataset.kind = kind || "";
+  el.hidden = !text;
+}
+
+export function toast(text, kind = "error") {
+  const el = $("toast");
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (el.hidden = true), 5000);
+}
+
+function fatal(text) {
+  $("app").hidden = true;
+  const el = $("notice");
+  el.textContent = text;
+  el.hidden = false;
+}
+
+async function postJson(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body || {}),
+    credentials: "same-origin",
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = null;
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+/** Sign in: Telegram's signed init data when there is some, else the local player. */
+async function signIn() {
+  const initData = session.params.tgWebAppData;
+  const answer = initData
+    ? await postJson("/api/auth/telegram", { init_data: initData })
+    : await postJson("/api/auth/local", {});
+  if (!answer.ok || !answer.data || !answer.data.token) {
+    const reason = answer.data && answer.data.error;
+    const err = new Error(reason || (initData ? t("authFailed") : t("noAuth")));
+    err.status = answer.status;
+    throw err;
+  }
+  session.token = answer.data.token;
+  session.user = answer.data.user || null;
+  if (session.user && session.user.locale) setLocale(session.user.locale);
+  if (answer.data.cards) setCardBase(answer.data.cards);
+  const table = answer.data.table ?? query("table") ?? session.params.tgWebAppStartParam ?? null;
+  if (table !== null && table !== undefined && table !== "") session.table = table;
+}
+
+function wsUrl() {
+  const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${window.location.host}/ws?token=${encodeURIComponent(session.token)}`;
+}
+
+function send(frame) {
+  if (session.ws && session.ws.readyState === WebSocket.OPEN) {
+    session.ws.send(JSON.stringify(frame));
+    return true;
+  }
+  return false;
+}
+
+function connect() {
+  if (session.closed) return;
+  const ws = new WebSocket(wsUrl());
+  session.ws = ws;
+  ws.onopen = () => {
+    session.retries = 0;
+    setStatus("", "");
+    send({ type: "watch", table: tableValue(), since: session.version });
+  };
+  ws.onmessage = (event) => {
+    let frame;
+    try {
+      frame = JSON.parse(event.data);
+    } catch (_) {
+      return;
+    }
+    onFrame(frame);
+  };
+  ws.onclose = (event) => {
+    if (session.ws !== ws) return;
+    session.ws = null;
+    for (const [, pending] of session.pending) pending.button && (pending.button.disabled = false);
+    session.pending.clear();
+    document.body.classList.remove("busy");
+    if (session.closed) return;
+    setStatus(t("reconnecting"), "warn");
+    const delay = Math.min(8000, 400 * 2 ** session.retries++);
+    // A refused token (4001/1008) or a long absence: sign in again before reconnecting.
+    const reauth = event.code === 4001 || event.code === 1008 || session.retries > 3;
+    setTimeout(async () => {
+      if (reauth) {
+        try {
+          await signIn();
+        } catch (err) {
+          if (err.status === 401 || err.status === 403) return fatal(err.message);
+        }
+      }
+      connect();
+    }, delay);
+  };
+}
+
+function tableValue() {
+  const n = Number(session.table);
+  return Number.isInteger(n) && String(n) === String(session.table) ? n : session.table;
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "state":
+      enqueue(frame);
+      break;
+    case "ack": {
+      const pending = session.pending.get(frame.id);
+      session.pending.delete(frame.id);
+      if (!session.pending.size) document.body.classList.remove("busy");
+      if (pending && pending.onAck) pending.onAck();
+      break;
+    }
+    case "refused": {
+      session.pending.delete(frame.id);
+      if (!session.pending.size) document.body.classList.remove("busy");
+      haptic("error");
+      toast(frame.reason || t("refused"));
+      break;
+    }
+    case "error":
+      toast(frame.reason || frame.error || t("refused"));
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * States arriving in a burst (the computer's moves, or the versions missed while away) are shown
+ * one at a time, `pace` ms apart; a state following the player's own move is shown at once.
+ */
+function enqueue(frame) {
+  if (session.table === null || session.table === undefined) session.table = frame.table;
+  if (typeof frame.version === "number" && session.version !== null) {
+    if (frame.version <= session.version && !frame.reset) return;
+  }
+  session.queue.push(frame);
+  if (session.queue.length > MAX_QUEUE) session.queue.splice(0, session.queue.length - MAX_QUEUE);
+  pump();
+}
+
+function pump() {
+  if (session.timer || !session.queue.length) return;
+  const wait = session.lastShown + session.pace - Date.now();
+  if (wait > 0 && !session.showNext && session.queue.length < MAX_QUEUE) {
+    session.timer = setTimeout(() => {
+      session.timer = null;
+      pump();
+    }, wait);
+    return;
+  }
+  const frame = session.queue.shift();
+  session.showNext = false;
+  show(frame);
+  pump();
+}
+
+function show(frame) {
+  session.version = frame.version ?? session.version;
+  session.state = frame.state;
+  session.lastShown = Date.now();
+  render();
+}
+
+export function act(action, opts = {}) {
+  const state = session.state;
+  if (!state) return;
+  const id = session.nextId++;
+  const ok = send({
+    type: "act",
+    id,
+    table: tableValue(),
+    version: session.version,
+    action,
+  });
+  if (!ok) {
+    toast(t("reconnecting"), "warn");
+    return;
+  }
+  session.pending.set(id, { action, onAck: opts.onAck });
+  session.showNext = true;
+  document.body.classList.add("busy");
+}
+
+function render() {
+  const state = session.state;
+  if (!state) return;
+  if (state.locale) setLocale(state.locale);
+  $("notice").hidden = true;
+  $("app").hidden = false;
+  const focused = document.activeElement;
+  const focusKey = focused && focused.dataset ? focused.dataset.focusKey : null;
+  renderTable(state, {
+    act,
+    session,
+    choose,
+    toast,
+    rerender: render,
+  });
+  if (focusKey) {
+    const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus();
+  }
+}
+
+/** A choice among options ({label, action, cards}); resolves with the option or null. */
+function choose(title, options, renderOption) {
+  const dialog = $("chooser");
+  $("chooser-title").textContent = title;
+  const list = $("chooser-list");
+  list.replaceChildren();
+  return new Promise((resolve) => {
+    const done = (value) => {
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      resolve(value);
+    };
+    for (const option of options) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      if (renderOption) renderOption(button, option);
+      else button.textContent = option.label;
+      button.onclick = () => done(option);
+      list.appendChild(button);
+    }
+    $("chooser-cancel").textContent = t("cancel");
+    $("chooser-cancel").onclick = () => done(null);
+    dialog.onclose = () => done(null);
+    dialog.showModal();
+    const first = list.querySelector("button");
+    if (first) first.focus();
+  });
+}
+
+async function main() {
+  setLocale(query("lang") || navigator.language);
+  const pace = Number(query("pace"));
+  if (Number.isFinite(pace) && pace >= 0 && query("pace") !== null) session.pace = pace;
+  session.params = launchParams();
+  startTelegram(session.params);
+  setStatus(t("loading"), "");
+  try {
+    await signIn();
+  } catch (err) {
+    setStatus("", "");
+    return fatal(err.message);
+  }
+  if (session.table === null || session.table === undefined) {
+    setStatus("", "");
+    return fatal(t("noTable"));
+  }
+  connect();
+}
+
+window.addEventListener("pagehide", () => {
+  session.closed = true;
+  if (session.ws) session.ws.close();
+});
+
+main();
