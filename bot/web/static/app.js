@@ -4,7 +4,7 @@
 // what the state offers and the reason when a move is refused (docs/web-protocol.md).
 
 import { launchParams, startTelegram, haptic } from "./tg.js";
-import { setLocale, t } from "./i18n.js";
+import { setLocale, setTexts, serverTable, locale, t } from "./i18n.js";
 import { setCardBase } from "./cards.js";
 import { renderTable } from "./board.js";
 
@@ -31,6 +31,9 @@ const session = {
   showNext: false,
   closed: false,
   ui: { selected: [], staged: [] },
+  local: false,
+  games: [],
+  textsLocale: null,
 };
 
 function query(name) {
@@ -90,10 +93,27 @@ async function signIn() {
   }
   session.token = answer.data.token;
   session.user = answer.data.user || null;
+  session.local = Boolean(answer.data.local);
+  session.games = answer.data.games || [];
   if (session.user && session.user.locale) setLocale(session.user.locale);
+  await loadTexts(locale());
   if (answer.data.cards) setCardBase(answer.data.cards);
   const table = answer.data.table ?? query("table") ?? session.params.tgWebAppStartParam ?? null;
   if (table !== null && table !== undefined && table !== "") session.table = table;
+}
+
+/** The chat's own words for the page and the cards' names (cached by the browser). */
+async function loadTexts(code) {
+  if (session.textsLocale === code) return;
+  try {
+    const response = await fetch(`/api/texts?locale=${encodeURIComponent(code)}`);
+    if (response.ok) {
+      setTexts(await response.json());
+      session.textsLocale = code;
+    }
+  } catch (_) {
+    /* the page's own words then */
+  }
 }
 
 function wsUrl() {
@@ -116,7 +136,8 @@ function connect() {
   ws.onopen = () => {
     session.retries = 0;
     setStatus("", "");
-    send({ type: "watch", table: tableValue(), since: session.version });
+    if (session.table === null || session.table === undefined) showNewGame();
+    else send({ type: "watch", table: tableValue(), since: session.version });
   };
   ws.onmessage = (event) => {
     let frame;
@@ -166,12 +187,25 @@ function onFrame(frame) {
       session.pending.delete(frame.id);
       if (!session.pending.size) document.body.classList.remove("busy");
       if (pending && pending.onAck) pending.onAck();
+      // A rematch opens a new table: follow it.
+      if (frame.table !== undefined && frame.table !== null && String(frame.table) !== String(session.table)) {
+        switchTable(frame.table);
+      }
       break;
     }
+    case "created":
+      switchTable(frame.table);
+      break;
     case "refused": {
       session.pending.delete(frame.id);
       if (!session.pending.size) document.body.classList.remove("busy");
+      session.showNext = false;
       haptic("error");
+      if (frame.id === undefined && !session.state) {
+        // The table itself was refused (not yours, or no longer there).
+        if (session.local) return showNewGame(frame.reason);
+        return fatal(frame.reason || t("noTable"));
+      }
       toast(frame.reason || t("refused"));
       break;
     }
@@ -181,6 +215,18 @@ function onFrame(frame) {
     default:
       break;
   }
+}
+
+function switchTable(table) {
+  session.table = table;
+  session.version = null;
+  session.state = null;
+  session.queue = [];
+  clearTimeout(session.timer);
+  session.timer = null;
+  session.ui = { selected: [], staged: [] };
+  $("newgame").hidden = true;
+  send({ type: "watch", table: tableValue(), since: null });
 }
 
 /**
@@ -254,6 +300,7 @@ function render() {
     choose,
     toast,
     rerender: render,
+    newGame: session.local ? () => showNewGame() : null,
   });
   if (focusKey) {
     const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
@@ -291,6 +338,71 @@ function choose(title, options, renderOption) {
   });
 }
 
+// Local play (`tavolo web`): a new game against the computer.
+const PLAYERS = { scopa: [2, 3, 4], scopone: [4], scientifico: [4], briscola: [2, 3, 4], chiamata: [5], scala40: [2, 3, 4, 5, 6] };
+const LEVELS = ["easy", "medium", "hard"];
+
+function showNewGame(reason) {
+  const box = $("newgame");
+  box.replaceChildren();
+  const title = document.createElement("h2");
+  title.textContent = t("newGame");
+  box.appendChild(title);
+  if (reason) {
+    const p = document.createElement("p");
+    p.className = "hint";
+    p.textContent = reason;
+    box.appendChild(p);
+  }
+  const names = serverTable("games");
+  const levels = serverTable("levels");
+  const games = session.games.length ? session.games : Object.keys(PLAYERS);
+  const field = (label, control) => {
+    const wrap = document.createElement("label");
+    wrap.className = "field";
+    wrap.append(label, control);
+    box.appendChild(wrap);
+    return control;
+  };
+  const game = document.createElement("select");
+  game.name = "game";
+  for (const g of games) game.add(new Option(names[g] || g, g));
+  field(t("newGame"), game);
+  const players = document.createElement("select");
+  players.name = "players";
+  const fill = () => {
+    players.replaceChildren();
+    for (const n of PLAYERS[game.value] || [2, 3, 4]) players.add(new Option(String(n), String(n)));
+  };
+  game.onchange = fill;
+  fill();
+  field(t("players"), players);
+  const level = document.createElement("select");
+  level.name = "level";
+  const known = Object.keys(levels).length ? Object.keys(levels) : LEVELS;
+  for (const l of known) level.add(new Option(levels[l] || l, l));
+  field(t("level"), level);
+  const go = document.createElement("button");
+  go.type = "button";
+  go.className = "btn primary";
+  go.textContent = t("play");
+  go.onclick = () => {
+    send({ type: "new", id: session.nextId++, game: game.value, players: Number(players.value), level: level.value });
+  };
+  box.appendChild(go);
+  if (session.state) {
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "btn quiet";
+    cancel.textContent = t("cancel");
+    cancel.onclick = () => (box.hidden = true);
+    box.appendChild(cancel);
+  }
+  $("notice").hidden = true;
+  box.hidden = false;
+  game.focus();
+}
+
 async function main() {
   setLocale(query("lang") || navigator.language);
   const pace = Number(query("pace"));
@@ -304,7 +416,7 @@ async function main() {
     setStatus("", "");
     return fatal(err.message);
   }
-  if (session.table === null || session.table === undefined) {
+  if ((session.table === null || session.table === undefined) && !session.local) {
     setStatus("", "");
     return fatal(t("noTable"));
   }

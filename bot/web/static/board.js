@@ -182,6 +182,11 @@ export function renderTable(state, ctx) {
     if (state.status !== "playing") renderText(state, board);
   }
   renderActions(state, ctx, bar);
+  if (ctx.newGame && state.status === "over") {
+    const node = button(t("newGame"), ctx.newGame, "btn quiet");
+    node.dataset.focusKey = "newgame";
+    bar.appendChild(node);
+  }
   bar.hidden = !bar.children.length;
 }
 

@@ -50,6 +50,12 @@ const LABELS = {
     connected: "online",
     notConnected: "offline",
     selected: "selected",
+    newGame: "New game",
+    players: "Players",
+    level: "Computer level",
+    play: "Play",
+    gameOver: "Game over",
+    back: "Card back",
   },
   it: {
     loading: "Connessione…",
@@ -99,10 +105,55 @@ const LABELS = {
     connected: "in linea",
     notConnected: "non in linea",
     selected: "selezionata",
+    newGame: "Nuova partita",
+    players: "Giocatori",
+    level: "Livello del computer",
+    play: "Gioca",
+    gameOver: "Partita finita",
+    back: "Dorso",
   },
 };
 
 let current = "en";
+// The server's words for this locale (GET /api/texts: the chat's own catalogs), preferred to the
+// page's table above.
+let server = null;
+
+const SERVER_KEYS = {
+  your_turn: "yourTurn",
+  turn_of: "turnOf",
+  spectator: "spectator",
+  connecting: "loading",
+  reconnecting: "reconnecting",
+  signed_out: "authFailed",
+  stock: "stock",
+  pile: "pile",
+  table: "table",
+  hand: "hand",
+  choose_capture: "choose",
+  clear: "meldClear",
+  score: "score",
+  no_table: "noTable",
+  new_game: "newGame",
+  players: "players",
+  level: "level",
+  play: "play",
+  game_over: "gameOver",
+  back: "back",
+};
+
+export function setTexts(data) {
+  if (!data || typeof data !== "object") return;
+  const texts = {};
+  for (const [key, value] of Object.entries(data.texts || {})) {
+    if (typeof value === "string") texts[SERVER_KEYS[key] || key] = value;
+  }
+  server = { locale: String(data.locale || "").slice(0, 2), texts, cards: data.cards || {}, games: data.games || {}, levels: data.levels || {} };
+}
+
+export function serverTable(kind) {
+  return (server && server[kind]) || {};
+}
 
 export function setLocale(locale) {
   const short = String(locale || "").slice(0, 2).toLowerCase();
@@ -115,7 +166,8 @@ export function locale() {
 }
 
 export function t(key, params) {
-  let text = (LABELS[current] && LABELS[current][key]) || LABELS.en[key] || key;
+  const own = server && server.locale === current ? server.texts[key] : undefined;
+  let text = own || (LABELS[current] && LABELS[current][key]) || LABELS.en[key] || key;
   if (params) {
     for (const [k, v] of Object.entries(params)) text = text.replace(`{${k}}`, String(v));
   }
@@ -143,7 +195,12 @@ export const SUIT_SYMBOL = { D: "♦", C: "♥", S: "♠", B: "♣" };
 
 /** "7 di denari" / "7 of coins"; French cards ("Donna di cuori"), the joker ("Jolly"). */
 export function cardName(card, french) {
-  const text = String(card).replace(/'+$/, "");
+  const text = String(card).replace(/'+$/, "").toUpperCase().replace(/^10/, "T");
+  if (server && server.locale === current) {
+    const names = server.cards[french ? "french" : "italian"] || {};
+    const key = text.startsWith("*") ? "*" : text;
+    if (names[key]) return names[key];
+  }
   if (text.startsWith("*") || text === "JK") return current === "it" ? "Jolly" : "Joker";
   const rank = text.slice(0, -1);
   const suit = text.slice(-1);
