@@ -38,6 +38,7 @@ from bot.service.events import (
     LobbyView,
     Refusal,
     Result,
+    TableChange,
     TableInfo,
     TableView,
     UserRef,
@@ -418,6 +419,17 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 if doc is not None and is_human(doc):
                     events.append(await self._hand(live, seat, info))
         return Result(events, info)
+
+    async def current(self, table_id: int) -> TableChange | None:
+        """The table as it stands now (``None``: no such table), as the table listeners hear
+        of it: what a page that starts watching a table is sent first. Read through to the
+        database when another process moved the table on."""
+        try:
+            await self._refresh(table_id)
+            live = await self._live(table_id)
+        except Refused:
+            return None
+        return TableChange(table=self._info(live), game=live.game, rematch_of=live.row.rematch_of)
 
     async def table_versions(self, platform: str) -> dict[int, int]:
         """``{table id: version}`` of the platform's open tables (lobbies and games)."""
