@@ -9,7 +9,10 @@ import { setCardBase } from "./cards.js";
 import { renderTable } from "./board.js";
 
 const MAX_QUEUE = 12;
-const DEFAULT_PACE_MS = 700;
+// The server sends the computers' moves a readable pace apart (docs/web-protocol.md); the page
+// adds a pace of its own only when asked (?pace=ms).
+const DEFAULT_PACE_MS = 0;
+const LOG_LINES = 30;
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,6 +37,8 @@ const session = {
   local: false,
   games: [],
   textsLocale: null,
+  log: [],
+  connected: null,
 };
 
 function query(name) {
@@ -182,6 +187,15 @@ function onFrame(frame) {
     case "state":
       enqueue(frame);
       break;
+    case "uptodate":
+      setStatus("", "");
+      break;
+    case "presence":
+      if (String(frame.table) === String(session.table) && Array.isArray(frame.connected)) {
+        session.connected = frame.connected;
+        if (session.state) render();
+      }
+      break;
     case "ack": {
       const pending = session.pending.get(frame.id);
       session.pending.delete(frame.id);
@@ -225,6 +239,7 @@ function switchTable(table) {
   clearTimeout(session.timer);
   session.timer = null;
   session.ui = { selected: [], staged: [] };
+  session.log = [];
   $("newgame").hidden = true;
   send({ type: "watch", table: tableValue(), since: null });
 }
@@ -262,6 +277,10 @@ function pump() {
 function show(frame) {
   session.version = frame.version ?? session.version;
   session.state = frame.state;
+  session.connected = null;
+  if (Array.isArray(frame.log)) session.log = frame.log.slice();
+  if (Array.isArray(frame.events)) session.log.push(...frame.events);
+  if (session.log.length > LOG_LINES) session.log.splice(0, session.log.length - LOG_LINES);
   session.lastShown = Date.now();
   render();
 }
@@ -292,6 +311,9 @@ function render() {
   if (state.locale) setLocale(state.locale);
   $("notice").hidden = true;
   $("app").hidden = false;
+  // Which version is on screen (the tests, and anyone debugging, read it).
+  document.body.dataset.table = String(session.table);
+  document.body.dataset.version = String(session.version);
   const focused = document.activeElement;
   const focusKey = focused && focused.dataset ? focused.dataset.focusKey : null;
   renderTable(state, {

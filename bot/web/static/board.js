@@ -46,7 +46,7 @@ function sideNames(state, view, side) {
 function family(state) {
   const v = state.view || {};
   if (state.family === "scala40" || "melds" in v) return "scala40";
-  if (state.family === "briscola" || "trick" in v) return "briscola";
+  if (state.family === "briscola" || state.family === "chiamata" || "trick" in v) return "briscola";
   return "scopa";
 }
 
@@ -75,7 +75,7 @@ function seatFacts(state, seat) {
   if (!v) return [];
   const facts = [];
   const count = v.hand_counts && v.hand_counts[seat];
-  if (count !== undefined && state.status === "playing") facts.push(`🂠 ${count}`);
+  if (count !== undefined && state.status === "playing") facts.push({ back: count });
   const fam = family(state);
   const side = sideOf(v, seat);
   if (fam === "scopa") {
@@ -92,10 +92,12 @@ function seatFacts(state, seat) {
   return facts;
 }
 
-function renderSeats(state) {
+function renderSeats(state, ctx) {
   const list = $("seats");
   list.replaceChildren();
+  const live = ctx.session && Array.isArray(ctx.session.connected) ? ctx.session.connected : null;
   for (const seat of state.seats || []) {
+    if (live) seat.connected = live.includes(seat.seat);
     const item = el("li", "seat");
     if (seat.you) item.classList.add("you");
     if (state.turn === seat.seat && state.status === "playing") {
@@ -107,7 +109,7 @@ function renderSeats(state) {
     const name = el("span", "name", seat.free ? "—" : seat.name);
     item.appendChild(name);
     const marks = [];
-    if (seat.computer) marks.push("🤖");
+    if (seat.computer && !/comput/i.test(seat.name)) marks.push(`(${t("computer")})`);
     if (seat.you) marks.push(`(${t("you")})`);
     if (!seat.computer && !seat.free && !seat.you) {
       const dot = el("span", seat.connected ? "dot on" : "dot");
@@ -117,14 +119,34 @@ function renderSeats(state) {
     }
     if (marks.length) item.appendChild(el("span", "mark", marks.join(" ")));
     const facts = seatFacts(state, seat.seat);
-    if (facts.length) item.appendChild(el("span", "facts", facts.join(" · ")));
+    if (facts.length) {
+      const box = el("span", "facts");
+      facts.forEach((fact, i) => {
+        if (i) box.appendChild(document.createTextNode(" · "));
+        if (typeof fact === "object") {
+          const icon = el("span", "mini-back");
+          icon.setAttribute("aria-hidden", "true");
+          box.append(icon, document.createTextNode(String(fact.back)));
+          box.setAttribute("aria-label", facts.map((f) => (typeof f === "object" ? t("cards", { n: f.back }) : f)).join(", "));
+        } else box.appendChild(document.createTextNode(fact));
+      });
+      item.appendChild(box);
+    }
     list.appendChild(item);
   }
 }
 
 function renderActions(state, ctx, bar) {
   for (const action of state.actions || []) {
-    const node = button(action.label, () => ctx.act(action.action));
+    const node = button(action.label, async () => {
+      if (action.action === "@quit") {
+        // "Leave the game?": asked here, as the chat asks it in a second message.
+        const pick = await ctx.choose(action.label, [{ label: t("leave"), action: "@leave" }]);
+        if (pick) ctx.act(pick.action);
+        return;
+      }
+      ctx.act(action.action);
+    });
     node.dataset.action = action.action;
     node.dataset.focusKey = `action:${action.action}`;
     if (/leave|quit|@q|@x/i.test(action.action)) node.classList.add("quiet");
@@ -132,20 +154,33 @@ function renderActions(state, ctx, bar) {
   }
 }
 
-function renderLog(state) {
+function renderLog(state, ctx) {
   const log = $("log");
-  const lines = Array.isArray(state.log) ? state.log.slice(-3) : [];
+  const source = ctx.session && ctx.session.log ? ctx.session.log : state.log;
+  const lines = Array.isArray(source) ? source.slice(-3).map(stripMarkup) : [];
   log.replaceChildren(...lines.map((line) => el("p", "", line)));
   log.hidden = !lines.length;
 }
 
-/** The chat's own text of the table (scores, primiera and points explained), shown at an end. */
-function renderText(state, board) {
+/** The chat's own text of the table: the lobby's, or at the end the last deal's summary
+ * (scores, primiera and points explained) and the game's end, as the chat told them. */
+function renderText(state, board, ctx) {
   const text = state.text && state.text.table;
-  if (!text) return;
   const box = el("section", "result");
   box.setAttribute("aria-label", t("result"));
-  box.appendChild(el("pre", "text", stripMarkup(text)));
+  if (state.status === "over") {
+    box.appendChild(el("h2", "panel-title", t("gameOver")));
+    const log = (ctx && ctx.session && ctx.session.log) || [];
+    for (const line of log.slice(-2)) box.appendChild(el("p", "text", stripMarkup(line)));
+    if (text) {
+      const more = el("details", "more");
+      more.appendChild(el("summary", "", t("table")));
+      more.appendChild(el("p", "text", stripMarkup(text)));
+      box.appendChild(more);
+    }
+  } else if (text) {
+    box.appendChild(el("p", "text", stripMarkup(text)));
+  } else return;
   board.appendChild(box);
 }
 
@@ -161,8 +196,8 @@ function stripMarkup(text) {
 
 export function renderTable(state, ctx) {
   renderHeader(state);
-  renderSeats(state);
-  renderLog(state);
+  renderSeats(state, ctx);
+  renderLog(state, ctx);
   const board = $("board");
   const hand = $("hand");
   const bar = $("bar");
@@ -172,14 +207,15 @@ export function renderTable(state, ctx) {
   board.dataset.family = family(state);
   document.body.dataset.status = state.status;
   $("hand-area").hidden = true;
+  $("log").hidden = $("log").hidden || state.status === "over";
   if (state.status === "lobby" || !state.view) {
-    renderText(state, board);
+    renderText(state, board, ctx);
   } else {
     const fam = family(state);
     if (fam === "scopa") renderScopa(state, ctx, board, hand, bar);
     else if (fam === "briscola") renderBriscola(state, ctx, board, hand, bar);
     else renderScala(state, ctx, board, hand, bar);
-    if (state.status !== "playing") renderText(state, board);
+    if (state.status !== "playing") renderText(state, board, ctx);
   }
   renderActions(state, ctx, bar);
   if (ctx.newGame && state.status === "over") {
@@ -529,13 +565,13 @@ function renderScala(state, ctx, board, hand, bar) {
   const selected = ui.selected.map(cardOf);
   const melds2 = ui.staged.map((group) => layMeld(group.map(cardOf)));
   if (selected.length >= 3) {
-    bar.appendChild(
-      button(t("meldAdd"), () => {
-        ui.staged.push(ui.selected.slice());
-        ui.selected = [];
-        ctx.rerender();
-      }, "btn"),
-    );
+    const group = button(t("meldAdd"), () => {
+      ui.staged.push(ui.selected.slice());
+      ui.selected = [];
+      ctx.rerender();
+    }, "btn");
+    group.dataset.compose = "group";
+    bar.appendChild(group);
   }
   const composed = [...melds2];
   if (selected.length >= 3) composed.push(layMeld(selected));
@@ -545,6 +581,7 @@ function renderScala(state, ctx, board, hand, bar) {
     const text = `${word} ${composed.map((m) => m.join("")).join(" ")}`;
     const node = button(`${opened ? t("lay") : t("open")} ${composed.length > 1 ? `(${composed.length})` : ""}`.trim(), () => ctx.act(text, { onAck: clearSelection }), "btn primary");
     node.dataset.move = text;
+    node.dataset.compose = "meld";
     bar.appendChild(node);
   }
   if (selected.length === 1) {
