@@ -197,10 +197,13 @@ async def _headers(
     return response
 
 
+WEB_TABLE = web.AppKey("web_table", WebTable)
+
+
 def build_web_app(web_table: WebTable) -> web.Application:
     """The aiohttp application serving ``web_table``."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
-    app["web_table"] = web_table
+    app[WEB_TABLE] = web_table
     routes = _Routes(web_table)
     app.router.add_get("/", routes.root)
     app.router.add_get("/app/", routes.page)
