@@ -106,16 +106,22 @@ def leaked(text: str, cards: list[str], *, marked: bool) -> list[str]:
     return found
 
 
-def public_cards(spectator: Player, *, marked: bool) -> dict[int, set[str]]:
-    """Every card the public view had shown up to each version (the turned-up briscola, the
-    Scala 40 pozzo's cards): a seat holding one of those holds no secret."""
+def public_cards(players: list[Player], *, marked: bool) -> dict[int, set[str]]:
+    """Every card a view's public part had shown up to each version (the turned-up briscola,
+    the cards of Scala 40's pozzo, one taken from it): a seat holding one holds no secret."""
+    by_version: dict[int, set[str]] = {}
+    for p in players:
+        for version, state in p.states().items():
+            view = dict(state.get("view") or {})
+            for private in ("hand", "legal_moves", "rules"):
+                view.pop(private, None)
+            found = by_version.setdefault(version, set())
+            for m in _TOKEN.finditer(json.dumps(view)):
+                found.add(m.group(1).upper() if marked else m.group(1).upper().rstrip("'"))
     seen: set[str] = set()
     out: dict[int, set[str]] = {}
-    for version in sorted(spectator.states()):
-        view = dict(spectator.states()[version].get("view") or {})
-        view.pop("rules", None)
-        for m in _TOKEN.finditer(json.dumps(view)):
-            seen.add(m.group(1).upper() if marked else m.group(1).upper().rstrip("'"))
+    for version in sorted(by_version):
+        seen |= by_version[version]
         out[version] = set(seen)
     return out
 
@@ -124,8 +130,7 @@ def check_frames_private(players: list[Player], *, marked: bool = False) -> int:
     """No frame a page was pushed names a card of another seat's hand at that version (but for
     cards the public view had shown)."""
     checked = 0
-    spectator = next(p for p in players if p.name.startswith("spectator"))
-    public = public_cards(spectator, marked=marked)
+    public = public_cards(players, marked=marked)
     for p in players:
         for frame in p.frames:
             if frame.get("type") != "state":
@@ -141,40 +146,50 @@ def check_frames_private(players: list[Player], *, marked: bool = False) -> int:
             scanned = {**frame, "state": {**state, "view": {**view, "rules": None}}}
             if marked:
                 # Scala 40's move strings drop the deck mark: judged on the marked view only.
-                scanned["state"] = {**scanned["state"], "moves": [], "text": {}}
+                scanned["state"] = {
+                    **scanned["state"],
+                    "moves": [],
+                    "text": {},
+                    "view": {**scanned["state"]["view"], "legal_moves": []},
+                }
             text = json.dumps(scanned, ensure_ascii=False)
             known = public.get(version, set())
             for q in players:
                 if q is p:
                     continue
                 hand = [
-                    c for c in hand_at(q, version) or []
+                    c
+                    for c in hand_at(q, version) or []
                     if (c.upper() if marked else c.upper().rstrip("'")) not in known
                 ]
                 if not hand:
                     continue
                 found = leaked(text, hand, marked=marked)
-                assert not found, f"{p.name}'s frame v{version} names {q.name}'s {found}: {text:.2000}"
+                assert not found, (
+                    f"{p.name}'s frame v{version} names {q.name}'s {found}: {text:.3000}"
+                )
                 checked += 1
     return checked
 
 
 async def check_dom_private(players: list[Player], *, marked: bool = False) -> None:
     """What each page shows now (cards, names, texts) holds no card of another seat's hand."""
-    spectator = next(p for p in players if p.name.startswith("spectator"))
-    public = public_cards(spectator, marked=marked)
+    public = public_cards(players, marked=marked)
     for p in players:
         version, _ = await p.shown()
         if version is None:
             continue
-        cards = await p.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
+        cards = await p.page.eval_on_selector_all(
+            "[data-card]", "els => els.map(e => e.dataset.card)"
+        )
         text = await p.page.evaluate("document.body.innerText")
         for q in players:
             if q is p:
                 continue
             known = public.get(version, set())
             hand = [
-                c for c in hand_at(q, version) or []
+                c
+                for c in hand_at(q, version) or []
                 if (c.upper() if marked else c.upper().rstrip("'")) not in known
             ]
             if not hand:
@@ -191,9 +206,7 @@ async def lobby_to_start(
     """Join from the pages, add computers with the lobby's button, start."""
     for p in joiners:
         await click_action(p, "@join")
-        await wait_for(
-            lambda p=p: state_of(p), what="join"
-        )
+        await wait_for(lambda p=p: state_of(p), what="join")
         await wait_for(lambda p=p: _seated(p), what=f"{p.name} seated")
     for n in range(computers):
         await click_action(creator, "@ai.easy")
@@ -227,31 +240,39 @@ GAMES = [
     ("briscola-2", "briscola", 2, 1, None),
     ("briscola-4", "briscola", 4, 2, None),
     ("chiamata-5", "chiamata", 5, 2, {"deals": 1}),
-    ("scala40-2", "scala40", 2, 1, None),
-    ("scala40-3", "scala40", 3, 2, None),
+    # A hand ends unclosed after one re-formed stock, and who never opened pays 100: a match
+    # of a few hands even when the humans' simple play rarely closes one.
+    ("scala40-2", "scala40", 2, 1, {"max_restocks": 1, "unopened_pays": "100"}),
+    ("scala40-3", "scala40", 3, 2, {"max_restocks": 1, "unopened_pays": "100"}),
 ]
 
 
-@pytest.mark.parametrize(("name", "game", "players", "humans", "options"), GAMES,
-                         ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize(
+    ("name", "game", "players", "humans", "options"), GAMES, ids=[g[0] for g in GAMES]
+)
 async def test_a_whole_game_at_the_web_table(
     db: str, name: str, game: str, players: int, humans: int, options: dict[str, Any] | None
 ) -> None:
     marked = game == "scala40"
     async with serve(db) as server:
         creator = server.user(101, NAMES[0])
-        created = await server.service.create_table(GROUP, creator, game, players=players,
-                                                    options=options)
+        created = await server.service.create_table(
+            GROUP, creator, game, players=players, options=options
+        )
         assert created.table is not None, created.refusal
         table = created.table.id
         async with chromium() as browser:
             pages = [await open_seat(browser, server, table, 101, NAMES[0])]
             for i in range(1, humans):
                 # The second player reads the table in Italian.
-                pages.append(await open_seat(browser, server, table, 101 + i, NAMES[i],
-                                             lang="it" if i == 1 else "en"))
-            await lobby_to_start(pages, computers=players - humans, creator=pages[0],
-                                 joiners=pages[1:])
+                pages.append(
+                    await open_seat(
+                        browser, server, table, 101 + i, NAMES[i], lang="it" if i == 1 else "en"
+                    )
+                )
+            await lobby_to_start(
+                pages, computers=players - humans, creator=pages[0], joiners=pages[1:]
+            )
             watcher = await open_seat(browser, server, table, 999, "spectator")
             everyone = [*pages, watcher]
             seen: dict[str, bool] = {}
@@ -272,8 +293,10 @@ async def test_a_whole_game_at_the_web_table(
                     seen["reload"] = True
                     before = await state_of(pages[0])
                     await pages[0].page.reload()
-                    await wait_for(lambda: _shown_again(pages[0], before["you"]),
-                                   what="the reloaded page's state")
+                    await wait_for(
+                        lambda: _shown_again(pages[0], before["you"]),
+                        what="the reloaded page's state",
+                    )
 
             turns = await play_out(everyone, keyboard=pages[-1], between=between)
             assert turns.moves > 0

@@ -138,7 +138,9 @@ function connect() {
   if (session.closed) return;
   const ws = new WebSocket(wsUrl());
   session.ws = ws;
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     session.retries = 0;
     setStatus("", "");
     if (session.table === null || session.table === undefined) showNewGame();
@@ -162,8 +164,9 @@ function connect() {
     if (session.closed) return;
     setStatus(t("reconnecting"), "warn");
     const delay = Math.min(8000, 400 * 2 ** session.retries++);
-    // A refused token (4001/1008) or a long absence: sign in again before reconnecting.
-    const reauth = event.code === 4001 || event.code === 1008 || session.retries > 3;
+    // A socket refused at the upgrade (an expired token answers 401) or a long absence: sign
+    // in again before reconnecting.
+    const reauth = !opened || event.code === 1008 || session.retries > 3;
     setTimeout(async () => {
       if (reauth) {
         try {
@@ -210,6 +213,12 @@ function onFrame(frame) {
     case "created":
       switchTable(frame.table);
       break;
+    case "rematch":
+      if (String(frame.table) === String(session.table) && frame.to !== undefined) {
+        session.rematchTo = frame.to;
+        if (session.state) render();
+      }
+      break;
     case "refused": {
       session.pending.delete(frame.id);
       if (!session.pending.size) document.body.classList.remove("busy");
@@ -240,6 +249,7 @@ function switchTable(table) {
   session.timer = null;
   session.ui = { selected: [], staged: [] };
   session.log = [];
+  session.rematchTo = null;
   $("newgame").hidden = true;
   send({ type: "watch", table: tableValue(), since: null });
 }
@@ -323,6 +333,7 @@ function render() {
     toast,
     rerender: render,
     newGame: session.local ? () => showNewGame() : null,
+    rematchTo: session.rematchTo ? () => switchTable(session.rematchTo) : null,
   });
   if (focusKey) {
     const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);

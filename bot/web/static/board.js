@@ -82,7 +82,8 @@ function seatFacts(state, seat) {
     if (v.points) facts.push(`${v.points[side]}/${v.target}`);
     if (v.scope && v.scope[side]) facts.push(`scope ${v.scope[side]}`);
   } else if (fam === "briscola") {
-    if (v.scores) facts.push(`${t("score")} ${v.scores[v.phase === undefined || v.rules?.variant !== "chiamata" ? side : seat] ?? ""}`);
+    if (v.scores) facts.push(`${v.scores[v.variant === "chiamata" ? seat : side] ?? ""} pt`);
+    if (v.tricks_won && state.status === "playing") facts.push(`${t("trick")} ${v.tricks_won[seat]}`);
     if (v.caller === seat) facts.push("☎");
   } else if (fam === "scala40") {
     if (v.scores) facts.push(`${v.scores[seat]}/${v.elimination}`);
@@ -95,6 +96,7 @@ function seatFacts(state, seat) {
 function renderSeats(state, ctx) {
   const list = $("seats");
   list.replaceChildren();
+  list.dataset.count = String((state.seats || []).length);
   const live = ctx.session && Array.isArray(ctx.session.connected) ? ctx.session.connected : null;
   for (const seat of state.seats || []) {
     if (live) seat.connected = live.includes(seat.seat);
@@ -218,6 +220,11 @@ export function renderTable(state, ctx) {
     if (state.status !== "playing") renderText(state, board, ctx);
   }
   renderActions(state, ctx, bar);
+  if (ctx.rematchTo) {
+    const node = button(t("openRematch"), ctx.rematchTo, "btn primary");
+    node.dataset.action = "open-rematch";
+    bar.prepend(node);
+  }
   if (ctx.newGame && state.status === "over") {
     const node = button(t("newGame"), ctx.newGame, "btn quiet");
     node.dataset.focusKey = "newgame";
@@ -242,10 +249,11 @@ function showHand(state, hand, cards, opts) {
   rovingFocus(hand, "button.card");
 }
 
+// One row up to 7 cards (at 360 px a card stays 44 px wide or more), two rows up to 14.
 function handColumns(n) {
-  if (n <= 5) return Math.max(n, 3);
+  if (n <= 7) return Math.max(n, 3);
   if (n <= 10) return Math.ceil(n / 2);
-  return Math.ceil(n / 2) > 7 ? Math.ceil(n / 3) : Math.ceil(n / 2);
+  return 7;
 }
 
 function myTurn(state) {
@@ -477,6 +485,7 @@ function renderScala(state, ctx, board, hand, bar) {
   const stock = button("", () => (mine && has("t") ? ctx.act("t") : undefined), "pile-btn");
   stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_count}`);
   stock.appendChild(backEl(state.deck, `${t("stock")}: ${v.stock_count}`, v.stock_count));
+  stock.appendChild(el("span", "caption", t("stock")));
   stock.disabled = !(mine && has("t"));
   stock.dataset.focusKey = "stock";
   top.appendChild(stock);
@@ -486,6 +495,7 @@ function renderScala(state, ctx, board, hand, bar) {
     pile.appendChild(cardEl(v.pile_top, { style: state.deck, french: true }));
     pile.setAttribute("aria-label", `${t("pile")}: ${pile.firstChild.getAttribute("aria-label")}`);
   } else pile.appendChild(el("span", "card md empty", ""));
+  pile.appendChild(el("span", "caption", t("pile")));
   pile.disabled = !(mine && has("p"));
   pile.dataset.focusKey = "pile";
   top.appendChild(pile);
@@ -550,6 +560,9 @@ function renderScala(state, ctx, board, hand, bar) {
     });
   }
 
+  if (mine && v.phase === "meld") {
+    table.appendChild(el("p", "hint", ui.selected.length === 1 ? t("attachHint") : t("scalaHint")));
+  }
   if (!mine) return;
   // The listed moves that need no selection: draws, the re-entry, the offered opening or melds.
   for (const m of moves) {

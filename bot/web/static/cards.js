@@ -19,8 +19,11 @@ export function setCardBase(base) {
   if (base) cardBase = base.replace(/\/$/, "");
 }
 
+/** /cards/<style>/<CARD>.png: the card without the second deck's mark, "joker", or "back". */
 export function cardUrl(style, card) {
-  return `${cardBase}/${encodeURIComponent(style || "default")}/${encodeURIComponent(card)}.png`;
+  let name = String(card).replace(/'+$/, "");
+  if (name.startsWith("*")) name = "joker";
+  return `${cardBase}/${encodeURIComponent(style || "napoletane")}/${encodeURIComponent(name)}.png`;
 }
 
 function picture(style, card, alt) {

@@ -11,7 +11,7 @@ import os
 import shutil
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,7 +107,9 @@ async def serve(db_url: str, *, pace: float = 0.0, local: bool = False) -> Async
     )
     renderer = Renderer(Catalogs(default="en"))
     web_table = WebTable(
-        service, renderer, WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400)
+        service,
+        renderer,
+        WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400),
     )
     app = build_web_app(web_table)
     runner = web.AppRunner(app)
@@ -204,10 +206,8 @@ def watch_page(player: Player) -> None:
                 player.errors.append(f"not JSON: {payload!r:.80}")
 
         def sent(payload: Any) -> None:
-            try:
+            with suppress(TypeError, ValueError):
                 player.sent.append(json.loads(payload))
-            except (TypeError, ValueError):
-                pass
 
         ws.on("framereceived", received)
         ws.on("framesent", sent)
@@ -296,6 +296,7 @@ class Turns:
     choices: int = 0
     composed: int = 0
     attached: int = 0
+    laid: int = 0
     keyboard: int = 0
     refused: list[str] = field(default_factory=list)
 
@@ -339,24 +340,28 @@ async def take_turn(player: Player, state: dict[str, Any], turns: Turns, *, keyb
 async def scala_turn(player: Player, state: dict[str, Any], turns: Turns) -> None:
     moves = [m["move"] for m in state["moves"]]
     tried = {f.get("action") for f in player.sent if f.get("type") == "act"}
-    for simple in ("in", "t", "p"):
+    for simple in ("out", "t", "p"):
         if simple in moves and (simple != "p" or "t" not in moves):
             await click_move(player, simple)
             return
+    # Lay melds a few times (composed from the cards, or the offered button), then only draw
+    # and discard: the humans soon go out and the match ends in a few hands.
     opening = next((m for m in moves if m.startswith(("o ", "m "))), None)
-    if opening is not None:
+    if opening is not None and turns.composed + turns.laid < 3:
         composed = " ".join(opening.split()[1:])
-        if not any(a and a.endswith(composed) and a != opening for a in tried) and len(
-            refusals(player)
-        ) < 3:
+        if (
+            not any(a and a.endswith(composed) and a != opening for a in tried)
+            and len(refusals(player)) < 3
+        ):
             # Compose it from the cards, meld by meld, as a person does.
             await compose(player, opening)
             turns.composed += 1
             return
         await click_move(player, opening)
+        turns.laid += 1
         return
     attach = next((m for m in moves if m.startswith("a") and m[1].isdigit()), None)
-    if attach is not None and turns.attached < 3:
+    if attach is not None and turns.attached < 2:
         meld, card = attach[1:].split()[0], attach.split()[1].rstrip("<>")
         await click_card(player, card)
         await player.page.locator(f'.meld[data-meld="{meld}"]').click()
@@ -423,7 +428,11 @@ async def play_out(
             if state["status"] == "over":
                 over += 1
                 continue
-            if state["status"] != "playing" or state["you"] is None or state["turn"] != state["you"]:
+            if (
+                state["status"] != "playing"
+                or state["you"] is None
+                or state["turn"] != state["you"]
+            ):
                 continue
             if acted.get(player.name) == version and not await _refused_since(player, version):
                 continue
@@ -436,7 +445,16 @@ async def play_out(
                 await between(turns)
         if over == len(players):
             return turns
-        assert time.monotonic() < deadline, "the game did not end in time"
+        if time.monotonic() > deadline:
+            shown = [await p.shown() for p in players]
+            raise AssertionError(
+                "the game did not end in time: "
+                + "; ".join(
+                    f"{p.name} v{v} {s and s['status']} turn={s and s['turn']} you={s and s['you']}"
+                    f" moves={s and [m['move'] for m in s['moves']][:6]}"
+                    for p, (v, s) in zip(players, shown, strict=True)
+                )
+            )
         if not progressed:
             await asyncio.sleep(0.04)
     raise AssertionError("the game did not end within the step bound")
