@@ -68,6 +68,8 @@ class Settings(BaseSettings):
     web_init_data_max_age: float = Field(86400.0, gt=0, le=30 * 86400)
     # The computers' moves reach a page this many seconds apart, to be followed.
     web_pace: float = Field(0.7, ge=0, le=10)
+    # While a table is open in pages, its group message is edited at most this often (seconds).
+    web_group_edit_seconds: float = Field(20.0, ge=0, le=600)
     # Signs the web table's WebSocket tokens; empty: derived from TELEGRAM_TOKEN (so every
     # process of one bot accepts the others' tokens), else random per process.
     web_token_secret: SecretStr | None = None
