@@ -176,13 +176,15 @@ async def check_dom_private(players: list[Player], *, marked: bool = False) -> N
     """What each page shows now (cards, names, texts) holds no card of another seat's hand."""
     public = public_cards(players, marked=marked)
     for p in players:
-        version, _ = await p.shown()
-        if version is None:
-            continue
-        cards = await p.page.eval_on_selector_all(
-            "[data-card]", "els => els.map(e => e.dataset.card)"
+        # One evaluation: the version on screen and what it shows, never two versions mixed.
+        version_text, cards, text = await p.page.evaluate(
+            "[document.body.dataset.version || '',"
+            " [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),"
+            " document.body.innerText]"
         )
-        text = await p.page.evaluate("document.body.innerText")
+        if not version_text or version_text in ("null", "undefined"):
+            continue
+        version = int(version_text)
         for q in players:
             if q is p:
                 continue
@@ -285,6 +287,8 @@ async def test_a_whole_game_at_the_web_table(
                         await no_horizontal_scroll(p)
                         assert not await small_targets(p), await small_targets(p)
                     await shot(pages[0], f"{name}-play")
+                    if len(pages) > 1:
+                        await italian_names(pages[1], french=marked)
                     await shot(watcher, f"{name}-spectator")
                     if len(pages) > 1:
                         await shot(pages[1], f"{name}-play-it")
@@ -310,7 +314,23 @@ async def test_a_whole_game_at_the_web_table(
             assert "@rematch" in actions, actions
             await shot(pages[0], f"{name}-over")
             await check_dom_private(everyone, marked=marked)
+            # A rematch from the page: the page follows to the new table.
+            await click_action(pages[0], "@rematch")
+            await wait_for(
+                lambda: pages[0].page.evaluate(f"document.body.dataset.table !== '{table}'"),
+                what="the rematch's table",
+            )
         assert check_frames_private(everyone, marked=marked) > 0
+
+
+async def italian_names(player: Player, *, french: bool) -> None:
+    """The Italian page names its cards in Italian ("7 di denari", "Donna di cuori")."""
+    names = await player.page.eval_on_selector_all(
+        "[data-card]", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    suits = "quadri|cuori|picche|fiori" if french else "denari|coppe|spade|bastoni"
+    pattern = rf"((Asso|Fante|Cavallo|Re|Jack|Donna|10|[2-9]) di ({suits})|Jolly)"
+    assert names and all(re.fullmatch(pattern, n or "") for n in names), names
 
 
 async def _shown_again(p: Player, seat: int) -> bool:

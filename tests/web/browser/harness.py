@@ -77,9 +77,18 @@ class Server:
     service: TableService
     web: WebTable
     seeds: list[int]
+    runner: Any = None
+    make: Any = None
 
     def user(self, user_id: int, name: str, lang: str = "en") -> UserRef:
         return UserRef("telegram", str(user_id), name, lang)
+
+    async def restart(self) -> None:
+        """Stop the web application (every socket closes) and serve a new one on the same
+        port and database, as a restarted bot process does."""
+        port = int(self.url.rsplit(":", 1)[1])
+        await self.runner.cleanup()
+        self.web, self.runner = await self.make(port)
 
 
 @asynccontextmanager
@@ -106,21 +115,25 @@ async def serve(db_url: str, *, pace: float = 0.0, local: bool = False) -> Async
         seeds=seed,
     )
     renderer = Renderer(Catalogs(default="en"))
-    web_table = WebTable(
-        service,
-        renderer,
-        WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400),
-    )
-    app = build_web_app(web_table)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
+
+    async def make(port: int) -> tuple[WebTable, Any]:
+        web_table = WebTable(
+            service,
+            renderer,
+            WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400),
+        )
+        runner = web.AppRunner(build_web_app(web_table))
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", port, reuse_address=True).start()
+        return web_table, runner
+
+    web_table, runner = await make(0)
     port = runner.addresses[0][1]
+    server = Server(f"http://127.0.0.1:{port}", service, web_table, used, runner, make)
     try:
-        yield Server(f"http://127.0.0.1:{port}", service, web_table, used)
+        yield server
     finally:
-        await runner.cleanup()
+        await server.runner.cleanup()
         await service.computers.aclose()
         await store.close()
 
