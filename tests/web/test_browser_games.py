@@ -23,6 +23,7 @@ from tests.web.browser.harness import (
     need_browser,
     open_player,
     page_url,
+    pictures_loaded,
     play_out,
     screenshot_dir,
     serve,
@@ -78,6 +79,7 @@ async def small_targets(player: Player) -> list[str]:
 
 async def shot(player: Player, name: str) -> Path:
     path = screenshot_dir() / f"{name}.png"
+    await pictures_loaded(player.page)
     await player.page.screenshot(path=str(path))
     return path
 

@@ -103,7 +103,9 @@ async function signIn() {
   if (session.user && session.user.locale) setLocale(session.user.locale);
   await loadTexts(locale());
   if (answer.data.cards) setCardBase(answer.data.cards);
-  const table = answer.data.table ?? query("table") ?? session.params.tgWebAppStartParam ?? null;
+  // A link's own ?table= (a private chat's web_app button) first, then what the server
+  // answered (the Mini App link's start_param, or the user's newest table).
+  const table = query("table") ?? answer.data.table ?? session.params.tgWebAppStartParam ?? null;
   if (table !== null && table !== undefined && table !== "") session.table = table;
 }
 

@@ -83,7 +83,7 @@ function seatFacts(state, seat) {
     if (v.scope && v.scope[side]) facts.push(`scope ${v.scope[side]}`);
   } else if (fam === "briscola") {
     if (v.scores) facts.push(`${v.scores[v.variant === "chiamata" ? seat : side] ?? ""} pt`);
-    if (v.tricks_won && state.status === "playing") facts.push(`${t("trick")} ${v.tricks_won[seat]}`);
+    if (v.tricks_won && state.status === "playing") facts.push(`${t("tricks")} ${v.tricks_won[seat]}`);
     if (v.caller === seat) facts.push("☎");
   } else if (fam === "scala40") {
     if (v.scores) facts.push(`${v.scores[seat]}/${v.elimination}`);
@@ -356,7 +356,6 @@ function renderBriscola(state, ctx, board, hand, bar) {
     top.appendChild(called);
   }
   if (stock.children.length) top.appendChild(stock);
-  table.appendChild(top);
   const trick = el("div", "trick");
   const shown = v.trick && v.trick.length ? v.trick : [];
   for (const [seat, card] of shown) {
@@ -380,6 +379,8 @@ function renderBriscola(state, ctx, board, hand, bar) {
     table.appendChild(el("p", "hint", `${t("lastTrick")} → ${seatName(state, v.last_trick.winner)}`));
   }
   table.appendChild(trick);
+  top.classList.add("under");
+  table.appendChild(top);
   if (v.auction && v.auction.length) {
     const auction = el("p", "facts");
     auction.textContent = v.auction.map(([seat, bid]) => `${seatName(state, seat)}: ${bid}`).join(" · ");

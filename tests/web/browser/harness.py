@@ -122,7 +122,8 @@ async def serve(db_url: str, *, pace: float = 0.0, local: bool = False) -> Async
             renderer,
             WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400),
         )
-        runner = web.AppRunner(build_web_app(web_table))
+        # Open sockets are closed at once on a restart (aiohttp would wait 60 s for them).
+        runner = web.AppRunner(build_web_app(web_table), shutdown_timeout=1.0)
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port, reuse_address=True).start()
         return web_table, runner
@@ -245,6 +246,15 @@ async def wait_for(predicate: Any, *, timeout: float = STEP_TIMEOUT, what: str =
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or predicate}")
         await asyncio.sleep(0.03)
+
+
+async def pictures_loaded(page: Any) -> None:
+    """Wait (bounded) for the card pictures on screen, before a screenshot."""
+    # (Polled with evaluate: the page's CSP forbids the eval that wait_for_function uses.)
+    await wait_for(
+        lambda: page.evaluate("[...document.images].every(i => i.complete)"),
+        what="the card pictures",
+    )
 
 
 def chromium_path_ok() -> bool:
