@@ -402,7 +402,7 @@ function showNewGame(reason) {
   const game = document.createElement("select");
   game.name = "game";
   for (const g of games) game.add(new Option(names[g] || g, g));
-  field(t("newGame"), game);
+  field(t("game"), game);
   const players = document.createElement("select");
   players.name = "players";
   const fill = () => {
