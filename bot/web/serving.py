@@ -13,6 +13,7 @@ from aiohttp import web
 
 from bot.observability import CONTENT_TYPE, Metrics
 from bot.service import TableInfo
+from bot.web.notify import PgAnnouncer, asyncpg_dsn
 from bot.web.server import WebConfig, WebTable, build_web_app
 from bot.web.state import Viewer
 
@@ -71,6 +72,16 @@ async def start_web(app: App, *, metrics: Metrics, health: Health) -> web.AppRun
         report = await health()
         return web.json_response(report, status=200 if report.get("ok") else 503)
 
+    dsn = asyncpg_dsn(settings.url)
+    if dsn is not None:
+        # Several processes on one PostgreSQL: each page sees the others' moves too.
+        announcer = PgAnnouncer(app.service, web_table.hub, dsn)
+        await announcer.start()
+
+        async def stop_announcer(_: web.Application) -> None:
+            await announcer.close()
+
+        application.on_cleanup.append(stop_announcer)
     application.router.add_get("/metrics", metrics_page)
     application.router.add_get("/health", health_page)
     application.router.add_get("/healthz", health_page)

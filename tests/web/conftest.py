@@ -59,6 +59,9 @@ class Page:
     frames: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     next_id: int = 1
+    # Frames read while waiting for another kind (a state that came before its ack): the next
+    # wait looks at them first.
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
     async def send(self, frame: dict[str, Any]) -> int:
         ident = self.next_id
@@ -76,12 +79,17 @@ class Page:
         return frame
 
     async def until(self, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        for index, frame in enumerate(self.pending):
+            if accept(frame):
+                del self.pending[: index + 1]
+                return frame
         for _ in range(2000):
             frame = await self.receive()
             if frame is None:
                 raise AssertionError(f"the socket closed; last frames {self.frames[-3:]}")
             if accept(frame):
                 return frame
+            self.pending.append(frame)
         raise AssertionError("no such frame in 2000")
 
     async def answer(self, ident: int) -> dict[str, Any]:
