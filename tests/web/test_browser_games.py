@@ -306,6 +306,10 @@ async def test_a_whole_game_at_the_web_table(
 
             turns = await play_out(everyone, keyboard=pages[-1], between=between)
             assert turns.moves > 0
+            if game != "scala40":
+                assert turns.keyboard > 0, "no move was made with the keyboard"
+            else:
+                assert turns.composed + turns.laid > 0, "no meld was laid from the page"
             for p in everyone:
                 assert not [e for e in p.errors if "page error" in e], p.errors
                 state = await state_of(p)

@@ -138,6 +138,9 @@ function send(frame) {
 
 function connect() {
   if (session.closed) return;
+  clearTimeout(session.reconnectTimer);
+  session.reconnectTimer = null;
+  if (session.ws && session.ws.readyState <= 1) return; // connecting or open already
   const ws = new WebSocket(wsUrl());
   session.ws = ws;
   let opened = false;
@@ -169,7 +172,8 @@ function connect() {
     // A socket refused at the upgrade (an expired token answers 401) or a long absence: sign
     // in again before reconnecting.
     const reauth = !opened || event.code === 1008 || session.retries > 3;
-    setTimeout(async () => {
+    session.reconnectTimer = setTimeout(async () => {
+      session.reconnectTimer = null;
       if (reauth) {
         try {
           await signIn();
@@ -391,7 +395,14 @@ function showNewGame(reason) {
   }
   const names = serverTable("games");
   const levels = serverTable("levels");
-  const games = session.games.length ? session.games : Object.keys(PLAYERS);
+  // `games`: names, or {game, players} (docs/web-protocol.md, "Requests from the page").
+  const games = [];
+  for (const g of session.games.length ? session.games : Object.keys(PLAYERS)) {
+    const key = typeof g === "string" ? g : g && g.game;
+    if (!key) continue;
+    games.push(key);
+    if (g && Array.isArray(g.players) && g.players.length) PLAYERS[key] = g.players;
+  }
   const field = (label, control) => {
     const wrap = document.createElement("label");
     wrap.className = "field";
@@ -458,9 +469,24 @@ async function main() {
   connect();
 }
 
-window.addEventListener("pagehide", () => {
+window.addEventListener("pagehide", (event) => {
+  if (event.persisted) return; // kept in the back-forward cache: pageshow reopens
   session.closed = true;
   if (session.ws) session.ws.close();
+});
+
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && session.token && (!session.ws || session.ws.readyState > 1)) connect();
+});
+
+// A phone that slept may have lost the socket without a word: back in view, reconnect at once
+// rather than after the back-off.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible" || !session.token || session.closed) return;
+  if (!session.ws || session.ws.readyState > 1) {
+    session.retries = 0;
+    connect();
+  }
 });
 
 main();
