@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.render import Renderer
 from bot.service import (
@@ -142,6 +142,7 @@ class WebTable:
         self._tasks: set[asyncio.Task[None]] = set()
         self._cards: dict[tuple[str, str], bytes] = {}
         self.connections: set[Connection] = set()
+        self.sockets: set[web.WebSocketResponse] = set()
         self._sprite_cache: Any = None
         service.add_table_listener(self.hub.table_changed)
 
@@ -222,9 +223,19 @@ def build_web_app(web_table: WebTable) -> web.Application:
     app.router.add_post("/api/auth/local", routes.auth_local)
     app.router.add_get("/ws", routes.websocket)
 
+    async def on_shutdown(_: web.Application) -> None:
+        # Open pages would hold the shutdown for aiohttp's shutdown_timeout: they are told the
+        # server goes away (1001), reconnect and resume with ``since``.
+        for conn in list(web_table.connections):
+            conn.closed = True
+        for ws in list(web_table.sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
     async def on_cleanup(_: web.Application) -> None:
         await web_table.close()
 
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app
 
@@ -323,7 +334,14 @@ class _Routes:
             locale=self.w.config.local_locale,
         )
         answer = await self._signed_in(who)
-        answer["games"] = list(GAMES)
+        games = []
+        for game in GAMES:
+            kind = self.w.service.registry.get(game)
+            if kind is not None:
+                games.append(
+                    {"game": game, "players": list(kind.players), "default": kind.default_players}
+                )
+        answer["games"] = games
         return web.json_response(answer)
 
     async def _signed_in(self, who: Identity) -> dict[str, Any]:
@@ -367,6 +385,7 @@ class _Routes:
 
         conn = self.w.hub.open(viewer, send)
         self.w.connections.add(conn)
+        self.w.sockets.add(ws)
         session = _Session(self.w, conn, who, user, ws)
         try:
             async for message in ws:
@@ -381,6 +400,7 @@ class _Routes:
                     break
         finally:
             self.w.connections.discard(conn)
+            self.w.sockets.discard(ws)
             await self.w.hub.close(conn)
             if not ws.closed:
                 await ws.close()

@@ -120,7 +120,9 @@ async def test_local_play_against_the_computer(make_web: Callable[..., Any]) -> 
     async with web.session.post(web.url("/api/auth/local")) as r:
         assert r.status == 200
         body = await r.json()
-    assert body["local"] is True and "scopa" in body["games"]
+    assert body["local"] is True
+    games = {g["game"]: g for g in body["games"]}
+    assert games["scopa"]["players"] == [2, 3, 4] and games["scopone"]["default"] == 4
     async with web.session.post(web.url("/api/auth/telegram"), json={"init_data": "x"}) as r:
         assert r.status == 401
     ws = await web.session.ws_connect(web.url(f"/ws?token={body['token']}"))
@@ -216,3 +218,14 @@ async def test_presence_follows_the_pages(web: Web) -> None:
             break
         await asyncio.sleep(0.02)
     assert not presence.looking("telegram", anna.user_id, table)
+
+
+async def test_pages_are_told_when_the_server_goes_away(web: Web) -> None:
+    anna, bruno = user(1), user(2)
+    table = await web.table("scopa", [anna, bruno])
+    page, _ = await watching(web, anna, table)
+    closing = asyncio.ensure_future(web.server.close())
+    message = await asyncio.wait_for(page.ws.receive(), 20)
+    assert message.type.name in ("CLOSE", "CLOSED", "CLOSING")
+    assert page.ws.close_code in (None, 1001) or message.data == 1001
+    await asyncio.wait_for(closing, 20)
