@@ -294,8 +294,13 @@ function show(frame) {
   session.version = frame.version ?? session.version;
   session.state = frame.state;
   session.connected = null;
-  if (Array.isArray(frame.log)) session.log = frame.log.slice();
-  if (Array.isArray(frame.events)) session.log.push(...frame.events);
+  // The first state after a watch brings the recent lines, this version's among them.
+  const events = Array.isArray(frame.events) ? frame.events : [];
+  if (Array.isArray(frame.log)) {
+    session.log = frame.log.slice();
+    const tail = session.log.slice(-events.length || session.log.length);
+    if (events.length && events.some((e, i) => e !== tail[i])) session.log.push(...events);
+  } else session.log.push(...events);
   if (session.log.length > LOG_LINES) session.log.splice(0, session.log.length - LOG_LINES);
   session.lastShown = Date.now();
   render();

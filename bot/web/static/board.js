@@ -108,7 +108,7 @@ function renderSeats(state, ctx) {
     }
     if (seat.free) item.classList.add("free");
     if (seat.team !== null && seat.team !== undefined) item.dataset.team = String(seat.team);
-    const name = el("span", "name", seat.free ? "—" : seat.name);
+    const name = el("span", "name", seat.free ? t("freeSeat") : seat.name);
     item.appendChild(name);
     const marks = [];
     if (seat.computer && !/comput/i.test(seat.name)) marks.push(`(${t("computer")})`);
@@ -311,6 +311,21 @@ function renderScopa(state, ctx, board, hand, bar) {
   showHand(state, hand, v.hand, {
     decorate: (node, card) => {
       if (myTurn(state) && moves.some((m) => sameCard(scopaParts(m.move).card, card))) node.classList.add("playable");
+      // Pointing at a card (or focusing it) marks the table cards it would take.
+      const taken = new Set(
+        moves.filter((m) => sameCard(scopaParts(m.move).card, card)).flatMap((m) => scopaParts(m.move).taken),
+      );
+      const mark = (on) => {
+        for (const c of board.querySelectorAll(".table-cards .card")) {
+          c.classList.toggle("target", on && taken.has(c.dataset.card));
+        }
+      };
+      if (taken.size) {
+        node.addEventListener("pointerenter", () => mark(true));
+        node.addEventListener("pointerleave", () => mark(false));
+        node.addEventListener("focus", () => mark(true));
+        node.addEventListener("blur", () => mark(false));
+      }
     },
     onCard: async (card, _index, node) => {
       const options = moves.filter((m) => sameCard(scopaParts(m.move).card, card));
