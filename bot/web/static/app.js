@@ -347,7 +347,11 @@ function render() {
     rematchTo: session.rematchTo ? () => switchTable(session.rematchTo) : null,
   });
   if (focusKey) {
-    const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    // The same control again; for a card that left the hand, the hand's first card, so the
+    // keyboard player stays in the hand.
+    const again =
+      document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) ||
+      (focusKey.startsWith("hand:") ? document.querySelector('#hand button.card[tabindex="0"]') : null);
     if (again) again.focus();
   }
 }

@@ -2,7 +2,7 @@
 // the buttons. Only what the state holds is shown; every move is one the state lists, or (Scala
 // 40's melds, composed from selected cards) one the server checks like any other.
 
-import { t, locale } from "./i18n.js";
+import { t, locale, cardName } from "./i18n.js";
 import { cardEl, backEl, isCard, sameCard, rovingFocus } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -333,7 +333,10 @@ function renderScopa(state, ctx, board, hand, bar) {
       if (options.length === 1) return ctx.act(options[0].move);
       const pick = await ctx.choose(t("choose"), options, (btn, option) => {
         const parts = scopaParts(option.move);
-        btn.setAttribute("aria-label", option.label || option.move);
+        const spoken = parts.taken.length
+          ? `${cardName(parts.card)} ${t("captures")} ${parts.taken.map((c) => cardName(c)).join(", ")}`
+          : `${cardName(parts.card)}, ${t("leaves")}`;
+        btn.setAttribute("aria-label", parts.fuori ? `${spoken} (${option.label})` : spoken);
         btn.appendChild(cardEl(parts.card, { style: state.deck, size: "sm" }));
         if (parts.taken.length) {
           btn.appendChild(el("span", "arrow", "→"));
@@ -524,7 +527,8 @@ function renderScala(state, ctx, board, hand, bar) {
     const node = button("", () => onMeld(n, meld), "meld");
     node.dataset.meld = String(n);
     node.dataset.focusKey = `meld:${n}`;
-    node.setAttribute("aria-label", `${t("meldN", { n })} (${seatName(state, meld.owner)})`);
+    const names = meld.cards.map((c) => cardName(c, true)).join(", ");
+    node.setAttribute("aria-label", `${t("meldN", { n })} (${seatName(state, meld.owner)}): ${names}`);
     node.appendChild(el("span", "meld-no", String(n)));
     const row = el("span", "cards tight");
     for (const card of meld.cards) row.appendChild(cardEl(card, { style: state.deck, french: true, size: "sm" }));
