@@ -292,3 +292,39 @@ async def test_every_computer_move_is_shown_one_by_one(db: str) -> None:
         assert turns.moves >= 9
         assert len(seen) >= 3 * turns.moves, seen
         assert all(b == a + 1 for a, b in itertools.pairwise(seen)), seen
+
+
+async def test_leaving_from_the_page_asks_first(db: str) -> None:
+    async with serve(db) as server:
+        creator = server.user(101, "Alice")
+        created = await server.service.create_table(GROUP, creator, "briscola", players=2)
+        assert created.table is not None
+        table = created.table.id
+        await server.service.join(GROUP, server.user(102, "Bruno"), table)
+        await server.service.start(GROUP, creator, table)
+        async with chromium() as browser:
+            bruno = await open_player(
+                browser,
+                page_url(server, init_data(102, "Bruno", start=table)),
+                name="Bruno",
+                user_id=102,
+            )
+            await wait_for(lambda: shown_state(bruno), what="Bruno's state")
+            await bruno.page.locator('#bar button[data-action="@quit"]').click()
+            dialog = bruno.page.locator("#chooser")
+            await dialog.wait_for(state="visible")
+            # Cancel first: nothing happens.
+            await bruno.page.locator("#chooser-cancel").click()
+            assert not [f for f in bruno.sent if f.get("action") == "@leave"]
+            await bruno.page.locator('#bar button[data-action="@quit"]').click()
+            await dialog.locator("button.choice").first.click()
+
+            async def left() -> bool:
+                state = await shown_state(bruno)
+                return bool(state) and state["you"] is None
+
+            await wait_for(left, what="Bruno out of his seat")
+            state = await shown_state(bruno)
+            assert state is not None and state["seats"][1]["computer"]
+            assert not state["view"]["hand"]
+            assert not await bruno.page.locator("#hand button.card").count()

@@ -582,6 +582,10 @@ function renderScala(state, ctx, board, hand, bar) {
 
   if (mine && v.phase === "meld") {
     table.appendChild(el("p", "hint", ui.selected.length === 1 ? t("attachHint") : t("scalaHint")));
+    if (v.pile_card_taken && (v.must_open || v.must_use)) {
+      const key = v.must_open ? "mustOpen" : "mustUse";
+      table.appendChild(el("p", "hint", t(key, { card: cardName(v.pile_card_taken, true) })));
+    }
   }
   if (!mine) return;
   // The listed moves that need no selection: draws, the re-entry, the offered opening or melds.
