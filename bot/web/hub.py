@@ -131,7 +131,11 @@ class Hub:
         self._unwatch(conn)
         table = current.table
         conn.table = table.id
-        conn.deck = await self.style_for(table, conn.viewer)
+        try:
+            conn.deck = await self.style_for(table, conn.viewer)
+        except Exception:
+            logger.warning("table %s: the deck style could not be read", table.id, exc_info=True)
+            conn.deck = "francesi" if table.family == "scala40" else "napoletane"
         feed = self._feeds.setdefault(table.id, _Feed())
         if not feed.history or feed.history[-1].table.version < table.version:
             feed.history.append(current)
