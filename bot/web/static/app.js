@@ -239,7 +239,8 @@ function onFrame(frame) {
       break;
     }
     case "error":
-      toast(frame.reason || frame.error || t("refused"));
+      // "behind": the server drops a page that fell behind; it reconnects and resumes at once.
+      if (frame.reason !== "behind") toast(frame.reason || frame.error || t("refused"));
       break;
     default:
       break;
@@ -266,6 +267,8 @@ function switchTable(table) {
  */
 function enqueue(frame) {
   if (session.table === null || session.table === undefined) session.table = frame.table;
+  // A late frame of the table the page just left (a rematch, a new local game).
+  if (frame.table !== undefined && String(frame.table) !== String(session.table)) return;
   if (typeof frame.version === "number" && session.version !== null) {
     if (frame.version <= session.version && !frame.reset) return;
   }

@@ -38,11 +38,6 @@ function sideOf(view, seat) {
   return at < 0 ? seat : at;
 }
 
-function sideNames(state, view, side) {
-  const seats = (view && view.sides && view.sides[side]) || [side];
-  return seats.map((s) => seatName(state, s)).join(" + ");
-}
-
 function family(state) {
   const v = state.view || {};
   if (state.family === "scala40" || "melds" in v) return "scala40";
