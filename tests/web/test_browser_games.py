@@ -234,6 +234,7 @@ async def _playing(p: Player) -> bool:
     return bool(state) and state["status"] == "playing"
 
 
+STEP_MS = 15000
 NAMES = ["Alice", "Bruno", "Chiara", "Dario", "Elena"]
 
 GAMES = [
@@ -326,6 +327,15 @@ async def test_a_whole_game_at_the_web_table(
                 lambda: pages[0].page.evaluate(f"document.body.dataset.table !== '{table}'"),
                 what="the rematch's table",
             )
+            if len(pages) > 1:
+                # The others are told where the rematch is, and go there with one tap.
+                go = pages[1].page.locator('#bar button[data-action="open-rematch"]')
+                await go.wait_for(timeout=STEP_MS)
+                await go.click()
+                await wait_for(
+                    lambda: pages[1].page.evaluate(f"document.body.dataset.table !== '{table}'"),
+                    what="the rematch's table on the second page",
+                )
         assert check_frames_private(everyone, marked=marked) > 0
 
 
