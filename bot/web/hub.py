@@ -232,6 +232,14 @@ class Hub:
         return frame
 
     async def _sender(self, conn: Connection) -> None:
+        try:
+            await self._send_loop(conn)
+        except (ConnectionError, RuntimeError) as exc:
+            # The page went away mid-send: its handler closes the connection.
+            logger.debug("a page's socket failed: %s", exc)
+            conn.closed = True
+
+    async def _send_loop(self, conn: Connection) -> None:
         last = -1e9
         while True:
             kind, item = await conn.queue.get()
