@@ -17,12 +17,12 @@ import itertools
 import json
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.render import Renderer
+from bot.render import Message, Renderer
 from bot.service import TableChange, TableInfo
 from bot.web.presence import Presence
 from bot.web.state import Viewer, build_state, event_texts, seat_of
@@ -78,6 +78,8 @@ class Hub:
         self.pace = pace
         self.clock = clock
         self._feeds: dict[int, _Feed] = {}
+        # The public messages of recent versions, rendered once for all the pages of a table.
+        self._shared: OrderedDict[tuple[Any, ...], Message] = OrderedDict()
         self.pushed = 0  # state frames sent (metrics)
 
     # -- the service's side ------------------------------------------------------------------
@@ -207,13 +209,23 @@ class Hub:
 
     def state_frame(self, conn: Connection, change: TableChange, *, first: bool) -> dict[str, Any]:
         table = change.table
+        shared: dict[tuple[Any, ...], Message] = {}
+        for kind in ("lobby", "table"):
+            key = (kind, table.id, table.version, conn.viewer.locale)
+            if key in self._shared:
+                shared[key] = self._shared[key]
         state = build_state(
             self.renderer,
             change,
             conn.viewer,
             deck=conn.deck,
             connected=self._connected(table),
+            shared=shared,
         )
+        for key, message in shared.items():
+            self._shared[key] = message
+        while len(self._shared) > 2048:
+            self._shared.popitem(last=False)
         frame: dict[str, Any] = {
             "type": "state",
             "table": table.id,

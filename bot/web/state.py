@@ -100,8 +100,11 @@ def build_state(
     *,
     deck: str,
     connected: frozenset[int] = frozenset(),
+    shared: dict[tuple[Any, ...], Message] | None = None,
 ) -> dict[str, Any]:
-    """The ``state`` of ``change``'s version as ``viewer`` may see it (see the module doc)."""
+    """The ``state`` of ``change``'s version as ``viewer`` may see it (see the module doc).
+    ``shared``: the public messages already rendered for this version (by locale), filled in."""
+    shared = {} if shared is None else shared
     table = change.table
     locale = viewer.locale
     t = renderer.translations(locale)
@@ -143,14 +146,20 @@ def build_state(
         "rematch_of": change.rematch_of,
     }
     if table.status == "lobby" or change.game is None:
-        lobby = renderer.render(LobbyView(audience=chat, locale=locale, table=table))
+        lobby = shared.get(("lobby", table.id, table.version, locale))
+        if lobby is None:
+            lobby = renderer.render(LobbyView(audience=chat, locale=locale, table=table))
+            shared[("lobby", table.id, table.version, locale)] = lobby
         state["actions"] = _actions(lobby)
         state["text"]["table"] = lobby.text
         return state
     game = change.game
-    public = renderer.render(
-        TableView(audience=chat, locale=locale, table=table, view=game.view(None))
-    )
+    public = shared.get(("table", table.id, table.version, locale))
+    if public is None:
+        public = renderer.render(
+            TableView(audience=chat, locale=locale, table=table, view=game.view(None))
+        )
+        shared[("table", table.id, table.version, locale)] = public
     messages = [public]
     own = seat if seat is not None and status == "playing" else None
     view = game.view(own)
