@@ -144,6 +144,7 @@ def build_state(
         "view": None,
         "text": {"table": "", "hand": ""},
         "rematch_of": change.rematch_of,
+        "away": False,
     }
     if table.status == "lobby" or change.game is None:
         lobby = shared.get(("lobby", table.id, table.version, locale))
@@ -162,8 +163,10 @@ def build_state(
         shared[("table", table.id, table.version, locale)] = public
     messages = [public]
     own = seat if seat is not None and status == "playing" else None
+    info = table.seats[own] if own is not None else None
+    away = info is not None and info.away
     view = game.view(own)
-    if own is not None:
+    if own is not None and not away:
         hand = HandView(
             audience=Audience("user", viewer.platform, viewer.user_id),
             locale=locale,
@@ -187,6 +190,11 @@ def build_state(
     state["view"] = view.to_dict()
     state["text"]["table"] = public.text
     state["actions"] = _actions(*messages)
+    if away:
+        # The computer plays this player's seat (they were idle): the page offers the seat back.
+        label = renderer.translations(locale).gettext("Take my seat back")
+        state["actions"].insert(0, {"action": "@back", "label": label})
+    state["away"] = away
     return state
 
 
