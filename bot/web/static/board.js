@@ -92,6 +92,8 @@ function renderSeats(state, ctx) {
   const list = $("seats");
   list.replaceChildren();
   list.dataset.count = String((state.seats || []).length);
+  list.setAttribute("aria-label", t("players"));
+  $("bar").setAttribute("aria-label", t("actions"));
   const live = ctx.session && Array.isArray(ctx.session.connected) ? ctx.session.connected : null;
   for (const seat of state.seats || []) {
     if (live) seat.connected = live.includes(seat.seat);
