@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 HISTORY = 64  # versions kept per table for pages that resume
 MAX_QUEUE = 256  # frames waiting for one page before it is dropped (it resumes)
 LOG_LINES = 8  # the recent announcements a page gets with its first state
+RECENT_TABLES = 2000  # tables whose recent announcements are kept
 
 Send = Callable[[str], Awaitable[None]]
 StyleFor = Callable[[TableInfo, Viewer], Awaitable[str]]
@@ -57,7 +58,6 @@ class Connection:
 class _Feed:
     history: deque[TableChange] = field(default_factory=lambda: deque(maxlen=HISTORY))
     watchers: set[Connection] = field(default_factory=set)
-    log: deque[TableChange] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
 
 
 class Hub:
@@ -80,6 +80,7 @@ class Hub:
         self._feeds: dict[int, _Feed] = {}
         # The public messages of recent versions, rendered once for all the pages of a table.
         self._shared: OrderedDict[tuple[Any, ...], Message] = OrderedDict()
+        self._recent: OrderedDict[int, deque[TableChange]] = OrderedDict()
         self.pushed = 0  # state frames sent (metrics)
 
     # -- the service's side ------------------------------------------------------------------
@@ -93,14 +94,21 @@ class Hub:
                 self._put(
                     conn, "frame", {"type": "rematch", "table": change.rematch_of, "to": table}
                 )
+        if change.events:
+            # What the chat heard lately, for a page that opens the table later (a reload).
+            recent = self._recent.get(table)
+            if recent is None:
+                recent = self._recent[table] = deque(maxlen=LOG_LINES)
+            recent.append(change)
+            self._recent.move_to_end(table)
+            while len(self._recent) > RECENT_TABLES:
+                self._recent.popitem(last=False)
         feed = self._feeds.get(table)
         if feed is None:
             return  # nobody watches it here
         if feed.history and feed.history[-1].table.version >= change.table.version:
             return  # already known (a NOTIFY of our own commit, say)
         feed.history.append(change)
-        if change.events:
-            feed.log.append(change)
         for conn in list(feed.watchers):
             self._put(conn, "change", change)
 
@@ -234,12 +242,10 @@ class Hub:
             "events": event_texts(self.renderer, change.events, conn.viewer.locale),
         }
         if first:
-            feed = self._feeds.get(table.id)
             log: list[str] = []
-            if feed is not None:
-                for old in feed.log:
-                    if old.table.version <= table.version:
-                        log.extend(event_texts(self.renderer, old.events, conn.viewer.locale))
+            for old in self._recent.get(table.id, ()):
+                if old.table.version <= table.version:
+                    log.extend(event_texts(self.renderer, old.events, conn.viewer.locale))
             frame["log"] = log[-LOG_LINES:]
         return frame
 
