@@ -113,7 +113,7 @@ async def test_the_lobby_is_played_with_its_buttons(web: Web) -> None:
     dealt = await a.until(lambda f: f.get("type") == "state" and f["state"]["status"] == "playing")
     assert len(dealt["state"]["view"]["hand"]) == 3
     # A page opened later gets what the chat heard lately (the deal), as its log.
-    later, first = await watching(web, bruno, table)
+    _later, first = await watching(web, bruno, table)
     assert first["log"] and first["log"][-1] in dealt["events"]
 
 
