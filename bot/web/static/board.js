@@ -49,6 +49,7 @@ function family(state) {
 
 function renderHeader(state) {
   $("title").textContent = state.title || state.game_name || state.game || "";
+  document.title = `${$("title").textContent} · Tavolo`;
   const turn = $("turn");
   const you = state.you;
   let text = "";
