@@ -212,6 +212,9 @@ async def lobby_to_start(
         await click_action(p, "@join")
         await wait_for(lambda p=p: state_of(p), what="join")
         await wait_for(lambda p=p: _seated(p), what=f"{p.name} seated")
+    # The lobby at 360 px too: no horizontal scroll, buttons big enough for a thumb.
+    await no_horizontal_scroll(creator)
+    assert not await small_targets(creator), await small_targets(creator)
     for n in range(computers):
         await click_action(creator, "@ai.easy")
         await wait_for(lambda n=n: _computers(creator, n + 1), what="a computer seated")
