@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -48,6 +49,7 @@ LOCAL_CHAT = ChatRef("web", "local")  # ``tavolo web``'s one chat
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body (init data is < 4 KiB)
 MAX_FRAME = 4 * 1024  # bytes of a WebSocket frame from a page
 MAX_ACTION = 200  # characters of an action or move string
+MAX_PAGES = 8  # WebSockets one user may hold open at once (tabs, devices)
 CARD_WIDTH = 120  # pixels of a card picture (2x a phone's ~60 CSS px)
 GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 
@@ -143,6 +145,7 @@ class WebTable:
         self._cards: dict[tuple[str, str], bytes] = {}
         self.connections: set[Connection] = set()
         self.sockets: set[web.WebSocketResponse] = set()
+        self.open_pages: Counter[tuple[str, str]] = Counter()
         self._sprite_cache: Any = None
         service.add_table_listener(self.hub.table_changed)
 
@@ -373,6 +376,9 @@ class _Routes:
         except AuthError as exc:
             logger.info("web socket refused: %s", exc)
             return _json_error(401, "unauthorized")
+        key = (who.platform, who.user_id)
+        if self.w.open_pages[key] >= MAX_PAGES:
+            return _json_error(429, "too many pages open")
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0)
         await ws.prepare(request)
         user = UserRef(who.platform, who.user_id, who.name, who.locale)
@@ -386,6 +392,7 @@ class _Routes:
         conn = self.w.hub.open(viewer, send)
         self.w.connections.add(conn)
         self.w.sockets.add(ws)
+        self.w.open_pages[key] += 1
         session = _Session(self.w, conn, who, user, ws)
         try:
             async for message in ws:
@@ -401,6 +408,9 @@ class _Routes:
         finally:
             self.w.connections.discard(conn)
             self.w.sockets.discard(ws)
+            self.w.open_pages[key] -= 1
+            if self.w.open_pages[key] <= 0:
+                del self.w.open_pages[key]
             await self.w.hub.close(conn)
             if not ws.closed:
                 await ws.close()

@@ -231,3 +231,21 @@ async def test_pages_are_told_when_the_server_goes_away(web: Web) -> None:
     assert message.type.name in ("CLOSE", "CLOSED", "CLOSING")
     assert page.ws.close_code in (None, 1001) or message.data == 1001
     await asyncio.wait_for(closing, 20)
+
+
+async def test_one_user_holds_a_bounded_number_of_pages(web: Web) -> None:
+    from bot.web.server import MAX_PAGES
+
+    token = await web.token(user(1))
+    url = web.url(f"/ws?token={token}")
+    sockets = [await web.session.ws_connect(url) for _ in range(MAX_PAGES)]
+    async with web.session.get(web.url(f"/ws?token={token}")) as r:
+        assert r.status == 429
+    await sockets[0].close()
+    for _ in range(100):
+        if web.web_table.open_pages[("telegram", "1001")] < MAX_PAGES:
+            break
+        await asyncio.sleep(0.02)
+    again = await web.session.ws_connect(web.url(f"/ws?token={token}"))
+    for ws in [*sockets[1:], again]:
+        await ws.close()
