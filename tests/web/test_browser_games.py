@@ -310,6 +310,8 @@ async def test_a_whole_game_at_the_web_table(
 
             turns = await play_out(everyone, keyboard=pages[-1], between=between)
             assert turns.moves > 0
+            if game == "chiamata":
+                assert turns.bids > 0, "no bid was made from the page"
             if game != "scala40":
                 assert turns.keyboard > 0, "no move was made with the keyboard"
             else:

@@ -416,13 +416,26 @@ function renderBriscola(state, ctx, board, hand, bar) {
       },
     });
   }
-  // The auction's bids, the call, the swap: buttons with the server's labels.
+  // The auction's bids, the call, the swap: buttons with the server's labels; the point bids
+  // (61 to 120: dozens of them) as one list and a button.
+  const points = moves.filter((m) => /^\d+$/.test(m.move) && Number(m.move) > 20);
   for (const m of moves) {
-    if (isCard(m.move)) continue;
+    if (isCard(m.move) || points.includes(m)) continue;
     const node = button(m.label || m.move, () => ctx.act(m.move), "btn move");
     node.dataset.move = m.move;
     node.dataset.focusKey = `move:${m.move}`;
     bar.appendChild(node);
+  }
+  if (points.length) {
+    const pick = document.createElement("select");
+    pick.className = "bid";
+    pick.dataset.role = "points";
+    pick.dataset.focusKey = "points";
+    pick.setAttribute("aria-label", t("bid"));
+    for (const m of points) pick.add(new Option(m.label || m.move, m.move));
+    const go = button(t("bid"), () => ctx.act(pick.value), "btn move primary");
+    go.dataset.role = "bid";
+    bar.append(pick, go);
   }
 }
 
