@@ -599,9 +599,14 @@ function renderScala(state, ctx, board, hand, bar) {
     }
   }
   if (!mine) return;
-  // The listed moves that need no selection: draws, the re-entry, the offered opening or melds.
+  // The listed moves that need no selection: draws, the re-entry, the offered opening, and a
+  // few of the melds the hand can lay (the rest by selecting their cards).
+  let offered = 0;
   for (const m of moves) {
-    if (/^(t|p|in|out)$/i.test(m.move) || /^[om]\s/i.test(m.move)) {
+    const meld = /^[om]\s/i.test(m.move);
+    if (meld && offered >= 3) continue;
+    if (/^(t|p|in|out)$/i.test(m.move) || meld) {
+      if (meld) offered += 1;
       const node = button(m.label || m.move, () => ctx.act(m.move, { onAck: clearSelection }), "btn move");
       node.dataset.move = m.move;
       node.dataset.focusKey = `move:${m.move}`;
