@@ -121,8 +121,9 @@ async def serve(db_url: str, *, pace: float = 0.0, local: bool = False) -> Async
             renderer,
             WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400),
         )
-        # Open sockets are closed at once on a restart (aiohttp would wait 60 s for them).
-        runner = web.AppRunner(build_web_app(web_table), shutdown_timeout=1.0)
+        # No shutdown_timeout here: the app closes the pages' sockets itself on shutdown, so a
+        # restart is quick (else aiohttp would wait up to 60 s for them).
+        runner = web.AppRunner(build_web_app(web_table))
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port, reuse_address=True).start()
         return web_table, runner
