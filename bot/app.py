@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from bot.service import Result, TableService
     from bot.service.ports import AdapterState
     from bot.service.presence import Presence
+    from bot.web import WebTable
 
 __all__ = ["App", "Delivery"]
 
@@ -52,6 +53,9 @@ class App:
     # so turn mentions go only to those who are not.
     presence: Presence = field(default_factory=lambda: _presence())
     deliveries: dict[str, Delivery] = field(default_factory=dict)
+    # The web table (``bot.web.WebTable``) when WEB_PORT is set: the adapters ask it who has a
+    # table open, and put its button on the table messages.
+    web: WebTable | None = None
 
     def deliver_to(self, platform: str, fn: Delivery) -> None:
         """``fn(result)`` is awaited for every timer result whose table is on ``platform``."""

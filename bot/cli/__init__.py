@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -79,6 +80,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(admin.health(settings))
         if command == "discord":
             return admin.discord_sync(settings, force=args.force)
+        if command == "web":
+            from bot.web.local import serve_local
+
+            return asyncio.run(
+                serve_local(
+                    settings,
+                    host=args.host,
+                    port=args.port,
+                    name=args.name,
+                    locale=terminal_locale(settings, os.environ),
+                )
+            )
         if command == "play":
             return at_the_keyboard(
                 play(

@@ -71,6 +71,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="your name at the table (asked on the first run, then remembered)",
     )
+    web_cmd = sub.add_parser(
+        "web",
+        help="serve the web table on this computer for play against the computer (prints the "
+        "address to open in a browser)",
+        description="Serve the web table (the same page as Telegram's Mini App) on 127.0.0.1 "
+        "for one local player against computer players; no Telegram or Discord identity. "
+        "Games are saved in the configured database. Ctrl-C stops it.",
+    )
+    web_cmd.add_argument(
+        "--port", type=int, default=8080, help="the port to listen on (default 8080; 0: any free)"
+    )
+    web_cmd.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this computer only)",
+    )
+    web_cmd.add_argument("--name", default=None, help="your name at the table (default: login)")
     sub.add_parser(
         "simulate",
         help="computer-vs-computer games for measuring the computer players "

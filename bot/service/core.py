@@ -11,16 +11,25 @@ event carries. The use cases are in the modules of each concern (``lobby``, ``tu
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate
 from bot.service import seasons
-from bot.service.events import Audience, ChatRef, SeatInfo, TableInfo, UserRef
+from bot.service.events import (
+    Audience,
+    ChatRef,
+    Event,
+    SeatInfo,
+    TableChange,
+    TableInfo,
+    UserRef,
+)
 from bot.service.games import Registry
 from bot.service.locales import Languages
 from bot.service.players import ComputerPlayers
@@ -30,6 +39,8 @@ from bot.service.tables import Live, Refused, seat_index
 from bot.service.timers import TimerSettings
 
 __all__ = ["MAX_TABLE_ID", "TableCore"]
+
+logger = logging.getLogger(__name__)
 
 MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
@@ -69,6 +80,33 @@ class TableCore(Languages):
         if season not in seasons.LENGTHS:
             raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
         self.season = season  # how long a leaderboard season lasts (bot.service.seasons)
+        self._table_listeners: list[Callable[[TableChange], None]] = []
+
+    def add_table_listener(self, listener: Callable[[TableChange], None]) -> None:
+        """``listener(change)`` is called, synchronously and in order, for every new version of
+        a table this process commits (a move: once per move, the computers' one by one). It
+        must not block or raise; it copies what it needs (the change is immutable)."""
+        self._table_listeners.append(listener)
+
+    def remove_table_listener(self, listener: Callable[[TableChange], None]) -> None:
+        if listener in self._table_listeners:
+            self._table_listeners.remove(listener)
+
+    def _changed(self, live: Live, events: Iterable[Event] = ()) -> None:
+        """Tell the table listeners that ``live`` is at a new version."""
+        if not self._table_listeners:
+            return
+        change = TableChange(
+            table=self._info(live),
+            game=live.game,
+            events=tuple(events),
+            rematch_of=live.row.rematch_of,
+        )
+        for listener in list(self._table_listeners):
+            try:
+                listener(change)
+            except Exception:
+                logger.exception("a table listener failed on table %s", live.row.id)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -170,7 +208,11 @@ class TableCore(Languages):
         members: list[tuple[str, str]] | None = None,
         move: MoveRow | None = None,
         finish: Finish | None = None,
+        notify: bool = True,
     ) -> SaveResult | None:
+        """Compare-and-set the table's row; ``None`` when another change came first. The table
+        listeners hear of the new version here, unless the caller tells them itself once the
+        live table holds it (``notify=False``; a move always does)."""
         update = TableUpdate(
             table_id=live.row.id,
             expected_version=live.row.version,
@@ -184,6 +226,8 @@ class TableCore(Languages):
             self._forget(live.row.id)
             return None
         live.row.version = saved.version
+        if notify and move is None:
+            self._changed(live)
         return saved
 
     def _info(self, live: Live) -> TableInfo:

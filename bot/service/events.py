@@ -33,6 +33,7 @@ __all__ = [
     "SeatInfo",
     "SmazzataSummary",
     "Stats",
+    "TableChange",
     "TableEvent",
     "TableInfo",
     "TableView",
@@ -247,6 +248,20 @@ class Stats(Event):
 
     name: str
     rows: tuple[tuple[str, str, BoardRow], ...]  # (family, scope "global"/"chat", row)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableChange:
+    """A table reached a new version (told to the service's table listeners, synchronously,
+    right after the commit): ``table`` its snapshot, ``game`` the immutable game at that version
+    (None in a lobby), ``events`` the chat's events of that version alone (a move's
+    announcements, summary, game over), ``rematch_of`` the table this one is a rematch of.
+    Platform-neutral: a live page, a presence tracker or a cross-process announcer listens."""
+
+    table: TableInfo
+    game: Any
+    events: tuple[Event, ...] = ()
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from bot.service.events import (
     LobbyView,
     Refusal,
     Result,
+    TableChange,
     TableInfo,
     TableView,
     UserRef,
@@ -429,6 +430,17 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
     def _notified(doc: dict[str, Any] | None) -> bool:
         """Whether the seat's player gets turn notices (a human not away, still seated)."""
         return doc is not None and is_human(doc) and not doc["away"] and not doc.get("left")
+
+    async def current(self, table_id: int) -> TableChange | None:
+        """The table as it stands now (``None``: no such table), as the table listeners hear
+        of it: what a page that starts watching a table is sent first. Read through to the
+        database when another process moved the table on."""
+        try:
+            await self._refresh(table_id)
+            live = await self._live(table_id)
+        except Refused:
+            return None
+        return TableChange(table=self._info(live), game=live.game, rematch_of=live.row.rematch_of)
 
     async def table_versions(self, platform: str) -> dict[int, int]:
         """``{table id: version}`` of the platform's open tables (lobbies and games)."""

@@ -95,12 +95,14 @@ class Turns(TableCore):
             "updated_at": self.clock(),
         }
         values.update(self._deadline(live, game, None, await self._turn_timer(row)))
-        if not await self._save(live, values):
+        if not await self._save(live, values, notify=False):
             raise Refused("conflict")
         row.state_version = values["state_version"]
         live.game = game
         call.dealt = True
-        call.events.append(Announcement(**await self._chat_head(live), kind="started"))
+        started = Announcement(**await self._chat_head(live), kind="started")
+        call.events.append(started)
+        self._changed(live, [started])
         await self._computer_turns(call, live)
         await self._after(call, live, before, force_hands=set(range(row.players)))
 
@@ -166,7 +168,9 @@ class Turns(TableCore):
             call.turn_passed = True
         if game.is_over:
             row.status = "finished"
+        told = len(call.events)
         await self._announce(call, live, move, game, saved.rating_changes, version=row_version)
+        self._changed(live, call.events[told:])
         return True
 
     def _finish(self, live: Live, game: GameState, now: float) -> Finish:

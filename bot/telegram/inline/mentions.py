@@ -125,6 +125,9 @@ class TurnMentions(InlineBase):
         looking: an update from them within PING_AFTER_IDLE_SECONDS, so the table is edited in
         place instead of posted anew with the mention, sparing the group's requests)."""
         table = event.table
+        web = self._delivery.web
+        if web is not None and web.looking(user_id, table.id):
+            return "none"  # they have the table open in its page: they see their turn there
         inline = self.enabled() and await self._wish(user_id) != "private"
         if inline and await self._delivery.book.private(table.id, user_id) is not None:
             inline = False  # they follow this table in the private chat
