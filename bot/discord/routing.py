@@ -124,7 +124,7 @@ class EventRouting(HandDelivery):
                     # A DM hand is posted anew (a notification) when the turn comes, unless
                     # the player is looking: then it is edited in place like the others.
                     turn=event.audience.id in turns
-                    and not self.presence.looking(PLATFORM, event.audience.id),
+                    and not self.presence.looking(PLATFORM, event.audience.id, event.table.id),
                 )
                 # The player's own press is always answered; another's hand shows only the
                 # newest state (a newer one on its way or shown: this one is dropped).
@@ -317,7 +317,7 @@ class EventRouting(HandDelivery):
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
         mention = (
             humans > 1
-            and not self.presence.looking(PLATFORM, str(user_id))
+            and not self.presence.looking(PLATFORM, str(user_id), event.table.id)
             and await self.notify_on(user_id)
         )
         if not mention and hand_shown:

@@ -38,8 +38,8 @@ from bot.render.renderer import FAMILIES, FamilyRenderer, Renderer, family_rende
 from bot.render.scala40 import (
     SCALA40_KINDS,
     SELECT,
-    _move_cards,
     _plain_card,
+    move_cards,
     scala40_move_text,
     selection_of,
 )
@@ -93,12 +93,12 @@ __all__ = [
     "FamilyRenderer",
     "Message",
     "Renderer",
-    "_move_cards",
     "_plain_card",
     "_sides_of",
     "card_text",
     "cards_text",
     "family_renderer",
+    "move_cards",
     "move_text",
     "scala40_move_text",
     "selection_of",

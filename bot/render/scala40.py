@@ -121,7 +121,7 @@ def _plain_card(card: object) -> str:
     return str(card).rstrip("'")
 
 
-def _move_cards(move: str) -> list[str]:
+def move_cards(move: str) -> list[str]:
     """The cards a Scala 40 move string names (``o 7D8D9D KCKSKD`` -> 7D 8D 9D KC KS KD)."""
     cards: list[str] = []
     for token in move.split()[1:]:
@@ -331,7 +331,7 @@ def _selection(
         chosen = sorted(hand[i] for i in selected)
         for kind in ("o", "m", "a", "s", "d"):
             for m in by_kind.get(kind, ()):
-                if sorted(_move_cards(m)) == chosen and m not in (b.data for b in actions):
+                if sorted(move_cards(m)) == chosen and m not in (b.data for b in actions):
                     actions.append(renderer._button(table, scala40_move_text(m, t), m))
         actions.append(renderer._button(table, _("Clear"), f"?{SELECT}0"))
     room = MAX_ROWS - len(card_rows)

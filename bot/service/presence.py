@@ -5,7 +5,8 @@ A mention is a notification: for a player who is at the table, pressing buttons,
 they interact (a button, a command, an inline choice; the web table when its page reports the
 player there), and asks :meth:`Presence.looking` before mentioning them for their turn: a player
 who interacted within ``idle_after`` seconds is looking, and their hand, edited with "Your turn",
-is in front of them already.
+is in front of them already. A player with the web table open on a table (a connected page:
+``connect``/``disconnect``) is looking at that table for as long as the page stays open.
 
 One instance per process (the composition root's ``App.presence``), in memory: a player seen by
 another process of the same bot is mentioned as if away, which errs on the side of notifying.
@@ -14,7 +15,7 @@ another process of the same bot is mentioned as if away, which errs on the side 
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 
 __all__ = ["DEFAULT_IDLE_AFTER", "Presence"]
@@ -37,6 +38,9 @@ class Presence:
         self.idle_after = idle_after
         self.clock = clock
         self._seen: OrderedDict[tuple[str, str], float] = OrderedDict()
+        # Open web pages per (platform, user, table), and per table.
+        self._pages: Counter[tuple[str, str, int]] = Counter()
+        self._tables: Counter[int] = Counter()
 
     def seen(self, platform: str, user_id: str) -> None:
         """The player interacted just now."""
@@ -51,7 +55,34 @@ class Presence:
                 break
             del self._seen[oldest]
 
-    def looking(self, platform: str, user_id: str) -> bool:
-        """Whether the player interacted within the last ``idle_after`` seconds."""
+    def looking(self, platform: str, user_id: str, table: int | None = None) -> bool:
+        """Whether the player interacted within the last ``idle_after`` seconds, or has
+        ``table`` open in a web page."""
+        if table is not None and self.on_page(platform, user_id, table):
+            return True
         at = self._seen.get((platform, user_id))
         return at is not None and self.clock() - at < self.idle_after
+
+    def connect(self, platform: str, user_id: str, table: int) -> None:
+        """A page showing ``table`` to the player opened."""
+        self._pages[(platform, user_id, table)] += 1
+        self._tables[table] += 1
+
+    def disconnect(self, platform: str, user_id: str, table: int) -> None:
+        """A page showing ``table`` to the player closed."""
+        key = (platform, user_id, table)
+        if self._pages[key] > 0:
+            self._pages[key] -= 1
+            self._tables[table] -= 1
+        if self._pages[key] <= 0:
+            del self._pages[key]
+        if self._tables[table] <= 0:
+            del self._tables[table]
+
+    def on_page(self, platform: str, user_id: str, table: int) -> bool:
+        """Whether the player has ``table`` open in a web page."""
+        return self._pages.get((platform, user_id, table), 0) > 0
+
+    def watched(self, table: int) -> bool:
+        """Whether any web page shows ``table``."""
+        return self._tables.get(table, 0) > 0

@@ -193,7 +193,7 @@ def _web_links(app: App) -> WebLinks | None:
         renderer=app.renderer,
         public_url=app.settings.public_url,
         short_name=app.settings.web_app_short_name,
-        looking=lambda user_id, table_id: presence.looking(PLATFORM, str(user_id), table_id),
+        looking=lambda user_id, table_id: presence.on_page(PLATFORM, str(user_id), table_id),
         watched=presence.watched,
         coalesce=app.settings.web_group_edit_seconds,
     )

@@ -5,7 +5,8 @@ over a WebSocket, on the same service as the chat (docs/web-protocol.md is the c
 * :mod:`bot.web.hub`: every new version of a table pushed to the pages watching it;
 * :mod:`bot.web.state`: one seat's JSON view of a version (never another seat's cards);
 * :mod:`bot.web.auth`: Telegram's init data checked, the WebSocket's short-lived tokens;
-* :mod:`bot.web.presence`: who has a table open (their turn needs no mention in the chat);
+* who has a table open: the process's :class:`bot.service.presence.Presence` (their turn
+  needs no mention in the chat);
 * :mod:`bot.web.texts`: the page's words and the cards' accessible names, from the catalogs;
 * :mod:`bot.web.local`: ``tavolo web``.
 """

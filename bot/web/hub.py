@@ -24,7 +24,7 @@ from typing import Any
 
 from bot.render import Message, Renderer
 from bot.service import TableChange, TableInfo
-from bot.web.presence import Presence
+from bot.service.presence import Presence
 from bot.web.state import Viewer, build_state, event_texts, seat_of
 
 __all__ = ["Connection", "Hub"]
@@ -209,7 +209,7 @@ class Hub:
             for s in table.seats
             if s is not None
             and not s.computer
-            and self.presence.looking(s.platform, s.user_id, table.id)
+            and self.presence.on_page(s.platform, s.user_id, table.id)
         )
 
     def _put(self, conn: Connection, kind: str, item: Any) -> None:

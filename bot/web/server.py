@@ -34,9 +34,9 @@ from bot.service import (
     UserRef,
     encode_button,
 )
+from bot.service.presence import Presence
 from bot.web.auth import AuthError, Identity, TokenSigner, check_init_data
 from bot.web.hub import Connection, Hub
-from bot.web.presence import Presence
 from bot.web.state import Viewer
 from bot.web.texts import page_texts
 

@@ -58,7 +58,13 @@ async def start_web(app: App, *, metrics: Metrics, health: Health) -> web.AppRun
     async def style_for(table: TableInfo, viewer: Viewer) -> str:
         return await app.pictures.style_for(table, viewer.user_id, table.chat_id)
 
-    web_table = WebTable(app.service, app.renderer, web_config(settings, app), style_for=style_for)
+    web_table = WebTable(
+        app.service,
+        app.renderer,
+        web_config(settings, app),
+        style_for=style_for,
+        presence=app.presence,
+    )
     app.web = web_table
     _metrics(web_table, metrics)
     application = build_web_app(web_table)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.render import Message, Renderer, card_text, family_renderer
-from bot.render.scala40 import _move_cards
+from bot.render.scala40 import move_cards
 from bot.service import (
     Announcement,
     Audience,
@@ -77,7 +77,7 @@ def _actions(*messages: Message) -> list[dict[str, str]]:
 
 def _move_cards_of(family: str, move: str) -> list[str]:
     if family == "scala40":
-        return _move_cards(move)
+        return move_cards(move)
     return [m.group(0).rstrip("'") for m in _CARD.finditer(move.upper())]
 
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bot.render import SELECT, Renderer, _move_cards, _plain_card, selection_of
+from bot.render import SELECT, Renderer, _plain_card, move_cards, selection_of
 from bot.render.images import ImageRenderer
 from bot.render.pictures import STYLE, Pictures, deck_of, hand_scene, table_scene
 from bot.service import Audience, BoardRow, HandView, SeatInfo, Stats, TableInfo, TableView
@@ -169,7 +169,7 @@ def test_scala40_selection_keyboard_offers_every_selected_move(seed: int) -> Non
             if move.split()[0][:1] not in "masd" or len(move.split()) < 2:
                 continue
             used: set[int] = set()
-            for card in _move_cards(move):
+            for card in move_cards(move):
                 used.add(next(i for i, h in enumerate(hand) if h == card and i not in used))
             focus = SELECT + format(sum(1 << i for i in used), "x")
             event = HandView(

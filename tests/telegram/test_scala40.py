@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import _move_cards, card_text
+from bot.render import card_text, move_cards
 from bot.service import decode_button, default_registry
 from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, user
 from tests.telegram.harness import (
@@ -72,7 +72,7 @@ async def play(tavolo: Tavolo, player: JSON, table_id: int, rng: random.Random) 
         return False
     target = pick(await legal_now(tavolo, table_id), rng)
     if target.split()[0][:1] in "masd" and len(target.split()) > 1:
-        wanted = [card_text(c) for c in _move_cards(target)]
+        wanted = [card_text(c) for c in move_cards(target)]
         for card in wanted:  # bounded by the cards of one move
             message = api.message(player["id"], message.message_id)
             toggles = [
