@@ -271,9 +271,13 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                 image = None
                 if isinstance(event, TableView) and self.pictures is not None:
                     image = await self.pictures.table(event)
-                await self._show_table(event, where, text, markup, image)
                 if self.inline is not None and isinstance(event, TableView):
-                    await self.inline.table_shown(event)
+                    # The old copy and the posted moves it now shows go in one deletion.
+                    async with self.inline.showing_table(event.table):
+                        await self._show_table(event, where, text, markup, image)
+                        await self.inline.table_shown(event)
+                else:
+                    await self._show_table(event, where, text, markup, image)
             else:
                 await self._say_event(event, where, text, markup)
             return

@@ -42,6 +42,10 @@ class InlineAnswers(InlineBase):
         user = query.from_user
         who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
         table_id, wanted = parse_query(query.query)
+        # A choice of this user being made right now goes first: the answer offers the moves
+        # after it, not the one just made (a move waits for nothing else, so this is short).
+        async with self._lock(user.id):
+            pass
         # From a group, the group tables (Telegram does not say which group); from the
         # private chat with the bot, a quick game too.
         in_group = query.chat_type in ("group", "supergroup")
