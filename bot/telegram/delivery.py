@@ -38,6 +38,7 @@ from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
+    ChatRef,
     Event,
     GameOver,
     HandView,
@@ -53,7 +54,7 @@ from bot.service import (
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
 from bot.telegram.healing import HEAL_EVERY, LATE_CALLS, RESYNC_AFTER, RETRY_DELAYS, Healing
-from bot.telegram.ids import deep_link, hand_payload, where_of
+from bot.telegram.ids import PLATFORM, chat_key, deep_link, hand_payload, where_of
 from bot.telegram.lanes import CLOSE_WAIT, GATE_TIMEOUT, Outbox, Ticket, asked_hands, foldable
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
@@ -305,7 +306,15 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             and origin is not None
             and not self._shown_in(event, origin)
         ):
-            # Not secret (rules, stats): say it where it was asked.
+            # Not secret (rules, stats): say it where it was asked, in a group in the group's
+            # language (public messages follow the chat's).
+            if origin.chat_id < 0 and self._service is not None:
+                locale = await self._service.chat_locale(ChatRef(PLATFORM, chat_key(origin)))
+                if locale != event.locale:
+                    public = replace(event, locale=locale)
+                    rendered = self._renderer.render(public)
+                    text, markup = rendered.text, keyboard(rendered)
+                    event = public
             await self._say_event(event, origin, text, markup)
 
     @staticmethod

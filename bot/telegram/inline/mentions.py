@@ -24,6 +24,7 @@ from telegram.ext import ContextTypes
 
 from bot.render.images import RenderedImage
 from bot.service import (
+    ChatRef,
     Event,
     GameOver,
     HandView,
@@ -204,7 +205,8 @@ class TurnMentions(InlineBase):
         user_id = int(notice.audience.id)
         seat = table.seats[notice.seat] if 0 <= notice.seat < len(table.seats) else None
         name = (seat.name if seat is not None else "") or str(user_id)
-        full = f"{name}, {self._t(notice.locale, 'your_turn')}\n{text}"
+        # A public message: the mention in the group's language, as the table under it.
+        full = f"{name}, {self._t(event.locale, 'your_turn')}\n{text}"
         entities = [
             MessageEntity(
                 MessageEntity.TEXT_MENTION, 0, utf16_length(name), user=User(user_id, name, False)
@@ -288,8 +290,10 @@ class TurnMentions(InlineBase):
         table = event.table
         seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
         name = (seat.name if seat is not None else "") or str(user_id)
-        game = self._renderer.game_name(table, self._renderer.translations(event.locale))
-        text = f"{name}, {self._t(event.locale, 'your_turn')} · {game} #{table.id}"
+        # A public message: in the group's language, not the player's.
+        locale = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        game = self._renderer.game_name(table, self._renderer.translations(locale))
+        text = f"{name}, {self._t(locale, 'your_turn')} · {game} #{table.id}"
         entity = MessageEntity(
             MessageEntity.TEXT_MENTION,
             0,
@@ -297,7 +301,7 @@ class TurnMentions(InlineBase):
             user=User(user_id, name, is_bot=False),
         )
         where = where_of(table.chat_id)
-        markup = InlineKeyboardMarkup([[self.cards_button(table.id, event.locale)]])
+        markup = InlineKeyboardMarkup([[self.cards_button(table.id, locale)]])
         try:
             sent = await self._bot().send_message(
                 chat_id=where.chat_id,
