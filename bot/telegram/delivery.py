@@ -38,6 +38,7 @@ from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
+    Audience,
     ChatRef,
     Event,
     GameOver,
@@ -46,6 +47,7 @@ from bot.service import (
     Result,
     Stats,
     TableEvent,
+    TableInfo,
     TableService,
     TableView,
     TurnNotice,
@@ -86,6 +88,10 @@ logger = logging.getLogger(__name__)
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 # Telegram's caption limit: a longer text goes as a text message under its picture.
 CAPTION_LIMIT = 1024
+# Adapter-state kind: the old copies of a table message left in its chat (posted anew below
+# them), ``[Shown.to_json(), ...]`` per chat; the latest MAX_COPIES are closed with the table.
+COPIES = "copies"
+MAX_COPIES = 20
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -212,6 +218,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                 await self._close_hands(event.table.id)
                 if self.inline is not None:
                     await self.inline.table_closed(event.table)
+                await self._close_copies(event.table)
                 await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
@@ -366,7 +373,81 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if shown is not None and shown_now.message_id != shown.message_id and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
             await self.messenger.edit_markup(where, shown.message_id, None)
+        if shown is not None and shown_now.message_id != shown.message_id:
+            await self._keep_copy(event.table.id, shown)
         await self.book.keep_public(event.table.id, shown_now)
+
+    async def _keep_copy(self, table_id: int, shown: Shown) -> None:
+        """An old copy of a table message stays in its chat (the table was posted anew below
+        it): noted, so closing the table closes it too."""
+        scope = chat_key(shown.where)
+        try:
+            found = await self.book.state.state_get(
+                platform=PLATFORM, kind=COPIES, scope=scope, table_id=table_id
+            )
+            copies = [c for c in found if isinstance(c, dict)] if isinstance(found, list) else []
+            copies = [*copies, shown.to_json()][-MAX_COPIES:]
+            await self.book.state.state_put(
+                copies, platform=PLATFORM, kind=COPIES, scope=scope, table_id=table_id
+            )
+        except Exception as error:
+            logger.warning("could not note an old copy of table %s: %s", table_id, error)
+
+    async def _close_copies(self, table: TableInfo) -> None:
+        """A table closed without an end (``/abandon``): every copy of its message in its
+        chat that still shows it open is edited to the closed table, without buttons, and the
+        chat's deletions waiting for the budget (old copies, turn mentions, posted moves, all
+        with buttons) go now. Before the table's adapter state is forgotten."""
+        if table.status != "abandoned":
+            return
+        try:
+            where = where_of(table.chat_id)
+        except ValueError:
+            return
+        scope = chat_key(where)
+        found = await self.book.state.state_get(
+            platform=PLATFORM, kind=COPIES, scope=scope, table_id=table.id
+        )
+        copies = [
+            copy
+            for entry in (found if isinstance(found, list) else [])
+            if (copy := Shown.from_json(entry)) is not None
+        ]
+        current = await self.book.public(table.id, where)
+        live = [c for c in [*copies, current] if c is not None and c.version < table.version]
+        if live:
+            text = await self._closed_text(table)
+            for copy in live:
+                try:
+                    if copy.photo:
+                        await self.messenger.edit_caption(
+                            where, copy.message_id, text[:CAPTION_LIMIT], None
+                        )
+                    else:
+                        await self.messenger.edit(where, copy.message_id, text, None)
+                except TelegramError as error:
+                    logger.info("could not close a copy of table %s: %s", table.id, error)
+        if self.inline is not None:
+            self.inline.sweeper.hurry(where.chat_id)
+
+    async def _closed_text(self, table: TableInfo) -> str:
+        """The table message of a closed table: its last state saying it was closed (a lobby:
+        that it was closed)."""
+        if self._views is not None and table.status == "abandoned":
+            try:
+                views = await self._views(table.id)
+            except Exception as error:
+                logger.info("could not read the closed table %s: %s", table.id, error)
+            else:
+                for event in views.events:
+                    if isinstance(event, TableView) and event.audience.kind == "chat":
+                        return self._renderer.render(event).text
+        locale = None
+        if self._service is not None:
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        audience = Audience("chat", PLATFORM, table.chat_id)
+        lobby = LobbyView(audience=audience, locale=locale or "it", table=table)
+        return self._renderer.render(lobby).text
 
     async def _show_hand(
         self,

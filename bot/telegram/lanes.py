@@ -288,6 +288,8 @@ class Lanes:
 
         async def _close_hands(self, table_id: int) -> None: ...
 
+        async def _close_copies(self, table: TableInfo) -> None: ...
+
         async def _retry(
             self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError
         ) -> bool: ...
@@ -481,6 +483,8 @@ class Lanes:
         await self._close_hands(table_id)
         if self.inline is not None and table is not None:
             await self.inline.table_closed(table)
+        if table is not None:
+            await self._close_copies(table)
         await self.book.forget_table(table_id)
         self._failed.discard(table_id)
 
