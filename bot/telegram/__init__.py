@@ -151,9 +151,16 @@ async def serve(app: App) -> None:
     try:
         await app.stop.wait()
     finally:
-        # The composition root cancels this task right after setting stop: finish stopping.
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.shield(telegram.stop())
+        # The composition root cancels this task once its grace is over: stopping goes on
+        # under the shield until then; cancelled, it is cut short but the HTTP clients close.
+        stopping = asyncio.ensure_future(telegram.stop())
+        try:
+            await asyncio.shield(stopping)
+        except asyncio.CancelledError:
+            stopping.cancel()
+            with contextlib.suppress(BaseException):
+                await stopping
+            await telegram.runner.close_http()
 
 
 def _webhook_env(settings: Settings) -> dict[str, str]:

@@ -24,7 +24,7 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from bot.telegram.limiter import PacedRateLimiter
+from bot.telegram.limiter import PacedRateLimiter, Stopping
 from bot.telegram.request import build_requests
 from bot.telegram.settings import TelegramSettings
 
@@ -93,6 +93,10 @@ def build_application(
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log any exception a handler let through; the update is dropped, the bot goes on."""
     update_id = update.update_id if isinstance(update, Update) else None
+    if isinstance(context.error, Stopping):
+        # A message that would have waited for a group's window while the bot stops.
+        logger.info("update %s: not finished, the bot is stopping", update_id)
+        return
     logger.error("update %s failed", update_id, exc_info=context.error)
 
 
@@ -148,13 +152,28 @@ class TelegramRunner:
             await app.updater.stop()
 
     async def stop(self) -> None:
-        """Stop fetching updates, finish the ones in hand, release the HTTP clients."""
-        await self.stop_polling()
-        app = self.application
-        if app.running:
-            await app.stop()
-        await app.shutdown()
-        self._started = False
+        """Stop fetching updates, finish the ones in hand, release the HTTP clients (always,
+        also when cancelled: no unclosed session is left behind)."""
+        try:
+            await self.stop_polling()
+            app = self.application
+            limiter = app.bot.rate_limiter
+            if isinstance(limiter, PacedRateLimiter):
+                # The updates in hand must not wait a minute for a group's window.
+                limiter.stop_waiting()
+            if app.running:
+                await app.stop()
+            await app.shutdown()
+        finally:
+            await self.close_http()
+            self._started = False
+
+    async def close_http(self) -> None:
+        """Close the HTTP clients (whatever state the Application is in; idempotent)."""
+        try:
+            await self.application.bot.shutdown()
+        except Exception as error:
+            logger.warning("could not close the Bot API clients: %s", error)
 
     async def register_commands(self) -> None:
         """``setMyCommands`` for groups and private chats, once per language (first = default)."""

@@ -17,6 +17,7 @@ The delivery sets the priority of the calls it makes in the ``PRIORITY`` context
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import logging
@@ -28,11 +29,12 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
+from telegram.error import NetworkError
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PRIORITY", "GroupRoom", "PacedRateLimiter", "Priority"]
+__all__ = ["PRIORITY", "GroupRoom", "PacedRateLimiter", "Priority", "Stopping"]
 
 
 class Priority(IntEnum):
@@ -62,6 +64,11 @@ GROUP_PERIOD = 61.0
 POLL = 0.05
 
 Callback = Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]]
+
+
+class Stopping(NetworkError):
+    """The bot is stopping: a call that would wait for a group's window is not made (the
+    updates in hand must finish, and the HTTP clients close, before the process exits)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +138,12 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         self._waiters: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.TimerHandle | None = None
+        self._stopping = asyncio.Event()
+
+    def stop_waiting(self) -> None:
+        """Stopping: calls waiting for a group's window (up to a minute) give up with
+        ``Stopping``, those that may go at once still go."""
+        self._stopping.set()
 
     async def initialize(self) -> None:
         await self._inner.initialize()
@@ -184,7 +197,10 @@ class PacedRateLimiter(BaseRateLimiter[int]):
             window = self._groups[group] = _Window(self._group_rate, self._group_period)
         async with lock:
             while (delay := window.wait(self._clock())) != 0:
-                await asyncio.sleep(POLL if delay is None else delay)
+                if self._stopping.is_set():
+                    raise Stopping(f"stopping: no room in the window of group {group}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), POLL if delay is None else delay)
             await self._overall_slot(PRIORITY.get(), taken)
             window.take()
             taken.append(window)

@@ -13,8 +13,10 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.service import decode_button
-from bot.telegram.limiter import PacedRateLimiter
+from bot.telegram.limiter import PacedRateLimiter, Stopping
 from tests.fakes.telegram_api import (
     FLOOD_COUNTED,
     JSON,
@@ -200,3 +202,35 @@ def _options(api: FakeBotApi, who: JSON, message_id: int) -> StoredMessage | Non
     edited = api.message(who["id"], message_id)
     options = move_buttons(edited)
     return edited if options and all(":?" not in o for o in options) else None
+
+
+async def test_a_call_waiting_for_the_group_window_gives_up_when_the_bot_stops() -> None:
+    """Stopping, a call that would wait up to a minute for a group's window raises
+    ``Stopping`` at once (the updates in hand finish, the HTTP clients close); a call that
+    may go at once still goes."""
+    limiter = PacedRateLimiter(group_rate=1, group_period=600.0)
+    await limiter.initialize()
+    sent: list[object] = []
+
+    async def call(*args: object, **kwargs: object) -> bool:
+        sent.append(kwargs)
+        return True
+
+    try:
+        await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -7}, None)
+        waiting = asyncio.ensure_future(
+            limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -7}, None)
+        )
+        for _ in range(100):  # bounded: until it waits for the window
+            room = limiter.group_room(-7)
+            if room is not None and room.waiting:
+                break
+            await asyncio.sleep(0.01)
+        assert not waiting.done()
+        limiter.stop_waiting()
+        with pytest.raises(Stopping):
+            await asyncio.wait_for(waiting, 10.0)
+        await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -8}, None)
+        assert len(sent) == 2
+    finally:
+        await limiter.shutdown()
