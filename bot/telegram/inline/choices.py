@@ -122,12 +122,14 @@ class InlineChoices(InlineBase):
             if handled.notices:
                 handled.notices -= 1  # this one shows the notice already
                 return
-            with contextlib.suppress(TelegramError):
-                await self._bot().send_message(
-                    chat_id=chat_id,
-                    text=handled.choice.notice,
-                    reply_to_message_id=message_id,
-                )
+            # In the background: the notice may wait for the group's budget, and the user's
+            # next choice (under the same lock) must not wait behind it.
+            task = asyncio.get_running_loop().create_task(
+                self._notice_refused(handled.choice.notice, chat_id, message_id)
+            )
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return
         shown, made = handled.shown, handled.made
         if handled.choice.kind == "move" and shown is not None and made is not None:
             table_id, version = made
@@ -143,6 +145,17 @@ class InlineChoices(InlineBase):
                 task.add_done_callback(self._tasks.discard)
                 return
         await self._delete(chat_id, message_id, own=False)
+
+    async def _notice_refused(self, notice: str, chat_id: int, message_id: int) -> None:
+        """A posted move that was not made: the notice says why, in reply, then it goes."""
+        self._trash.set(None)  # (started inside its update's deletions: its own)
+        try:
+            with contextlib.suppress(TelegramError):
+                await self._bot().send_message(
+                    chat_id=chat_id, text=notice, reply_to_message_id=message_id
+                )
+        finally:
+            await self._delete(chat_id, message_id, own=False)
 
     async def _delete_when_shown(
         self, shown: Ticket, table_id: int, entry: tuple[int, int, int]
