@@ -597,7 +597,11 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if await self.book.linked(event.table.id, user_id) == mark.token:
             return
         bot = self._bot()
-        t = self._renderer.translations(event.locale)
+        # Said in the table's chat: in its language (a public message), not the player's.
+        locale = event.locale
+        if self._service is not None:
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, event.table.chat_id))
+        t = self._renderer.translations(locale)
         seat = event.table.seats[event.seat]
         name = seat.name if seat is not None else ""
         url = deep_link(bot.username, hand_payload(event.table.id))

@@ -86,6 +86,20 @@ async def test_refusals_and_stats_said_in_the_group_are_in_its_language(
         api.block_private(BEN["id"])  # Ben never opened the bot: answers go to the group
         async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
             await open_game(tavolo)
+            # Ben's hand cannot reach him: the group is offered the link, in Italian.
+            offer = [m for m in api.bot_messages(GID) if (m.text or "").startswith("Ben:")]
+            assert offer and "non posso ancora scriverti in privato" in (offer[-1].text or "")
+            assert [b["text"] for b in offer[-1].buttons()] == ["Ricevi le mie carte"]
+            start = len(api.requests)
+            await tavolo.say(GROUP, BEN, "/notify off")
+            said = [
+                str(r.params.get("text"))
+                for r in api.requests[start:]
+                if r.ok and r.method == "sendMessage" and r.chat_id == GID
+            ]
+            assert said == ["Avvisi di turno: disattivati. Non ti menzionerò quando tocca a te."], (
+                said
+            )
             start = len(api.requests)
             await tavolo.say(GROUP, BEN, "/kick 1")  # neither creator nor admin
             said = [

@@ -35,7 +35,7 @@ from bot.service import (
     UserRef,
 )
 from bot.telegram.book import Shown
-from bot.telegram.ids import PLATFORM, where_of
+from bot.telegram.ids import PLATFORM, chat_key, where_of
 from bot.telegram.inline.base import (
     CAPTION_LIMIT,
     MAX_MESSAGE,
@@ -344,15 +344,19 @@ class TurnMentions(InlineBase):
             return
         self._delivery.book.saw(message.chat.id, message.message_id)
         wanted = (context.args[0].lower() if context.args else "").strip()
-        locale = await self._service.user_locale(
-            UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
-        )
+        who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+        chat = message.chat
+        thread = message.message_thread_id if chat.is_forum and message.is_topic_message else None
+        where = Where(chat.id, thread)
+        if chat.type in ("group", "supergroup"):
+            # Said in the group: in the group's language, as every public message.
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, chat_key(where)))
+        else:
+            locale = await self._service.user_locale(who)
         if wanted not in ("on", "off"):
             key = "notify_on" if await self.notify_on(user.id) else "notify_off"
             text = self._t(locale, key) + "\n" + self._t(locale, "notify_usage")
         else:
             await self.set_notify(user.id, wanted == "on")
             text = self._t(locale, "notify_on" if wanted == "on" else "notify_off")
-        chat = message.chat
-        thread = message.message_thread_id if chat.is_forum and message.is_topic_message else None
-        await self._delivery.say(Where(chat.id, thread), text)
+        await self._delivery.say(where, text)
