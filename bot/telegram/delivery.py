@@ -417,12 +417,13 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         live = [c for c in [*copies, current] if c is not None and c.version < table.version]
         if live:
             text = await self._closed_text(table)
+            short = (
+                text if len(text) <= CAPTION_LIMIT else await self._closed_text(table, full=False)
+            )
             for copy in live:
                 try:
                     if copy.photo:
-                        await self.messenger.edit_caption(
-                            where, copy.message_id, text[:CAPTION_LIMIT], None
-                        )
+                        await self.messenger.edit_caption(where, copy.message_id, short, None)
                     else:
                         await self.messenger.edit(where, copy.message_id, text, None)
                 except TelegramError as error:
@@ -430,10 +431,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if self.inline is not None:
             self.inline.sweeper.hurry(where.chat_id)
 
-    async def _closed_text(self, table: TableInfo) -> str:
-        """The table message of a closed table: its last state saying it was closed (a lobby:
-        that it was closed)."""
-        if self._views is not None and table.status == "abandoned":
+    async def _closed_text(self, table: TableInfo, *, full: bool = True) -> str:
+        """The table message of a closed table: its last state saying it was closed (a lobby,
+        or not ``full``: only that it was closed)."""
+        if full and self._views is not None and table.status == "abandoned":
             try:
                 views = await self._views(table.id)
             except Exception as error:

@@ -116,3 +116,20 @@ async def test_abandon_in_inline_play_leaves_no_button_of_the_table(tmp_path: Pa
             ]
             assert not any("tocca a te" in (m.text or "") for m in shown)
             assert not api.flood_refusals, api.flood_refusals
+
+
+async def test_abandon_closes_a_table_shown_as_a_picture(api: FakeBotApi, tmp_path: Path) -> None:
+    """With card pictures the table message is a photo: its caption says the table closed and
+    its buttons go."""
+    async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
+        table_id = await open_game(tavolo)
+        photos = [m for m in api.bot_messages(GID) if m.has_photo and table_buttons(m, table_id)]
+        assert photos, "the table is not a picture"
+        await tavolo.say(GROUP, ALDO, "/abandon")
+        await tavolo.bot.delivery.settled()  # type: ignore[union-attr]
+        await api.wait_idle()
+        for photo in photos:
+            now = api.message(GID, photo.message_id)
+            assert (now.caption or "").rstrip().endswith(CLOSED), now.caption
+            assert not now.buttons(), now.reply_markup
+        assert not with_buttons(api, table_id)
