@@ -21,7 +21,12 @@ from bot.render.pictures import Pictures
 from bot.service import Result, TableService
 from bot.service.ports import AdapterState
 from bot.telegram.adapter import TelegramAdapter
-from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
+from bot.telegram.app import (
+    TelegramRunner,
+    application_requests,
+    build_application,
+    redact_token_in_logs,
+)
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
 from bot.telegram.ids import PLATFORM
@@ -90,7 +95,8 @@ def build_bot(
     ``state``: where message ids live (the store, so restarts and other processes edit the same
     messages; none: in memory). ``pictures``: card pictures (none: text only).
     """
-    application = build_application(settings, rate_limiter=rate_limiter)
+    requests = application_requests(settings)
+    application = build_application(settings, rate_limiter=rate_limiter, requests=requests)
     delivery = Delivery(
         bot=lambda: application.bot,
         renderer=renderer,
@@ -123,6 +129,7 @@ def build_bot(
         settings,
         group_commands=menu(GROUP_COMMANDS, translations),
         private_commands=menu(PRIVATE_COMMANDS, translations),
+        requests=requests,
     )
     return TelegramBot(runner, delivery, service)
 
@@ -147,8 +154,8 @@ async def serve(app: App) -> None:
         state=app.state,
     )
     app.deliver_to("telegram", telegram.deliver)
-    await telegram.start()
     try:
+        await telegram.start()
         await app.stop.wait()
     finally:
         # The composition root cancels this task once its grace is over: stopping goes on

@@ -335,3 +335,24 @@ async def test_sigterm_during_inline_play_logs_no_error(tmp_path: Path) -> None:
         assert not errors, "\n".join(errors)
         assert not api.flood_refusals, api.flood_refusals
         assert "database closed" in log.splitlines()[-1], log[-2000:]
+
+
+async def test_a_rejected_token_leaves_no_unclosed_session(tmp_path: Path) -> None:
+    """The Telegram adapter fails at start (the Bot API rejects the token): the process says
+    so and exits 1, and the HTTP clients it opened are closed (no unclosed session)."""
+    async with FakeBotApi() as api:
+        env = bot_env(
+            TELEGRAM_TOKEN="999:not-the-token",
+            TELEGRAM_API_URL=api.url,
+            DATA_DIR=str(tmp_path / "data"),
+            LOG_LEVEL="INFO",
+        )
+        process = await start_bot(env, tmp_path)
+        try:
+            await asyncio.wait_for(process.wait(), timeout=60)
+        finally:
+            log = await stop_bot(process, tmp_path)
+    assert process.returncode == 1, log[-3000:]
+    assert "InvalidToken" in log
+    assert "Unclosed" not in log, log[-3000:]
+    assert "database closed" in log
