@@ -7,8 +7,9 @@ player's hand waited behind the edits of other groups' tables. ``PacedRateLimite
 limits as sliding windows (never more than ``group_rate`` calls in any ``group_period``
 seconds of one group, nor ``overall_rate`` in any ``overall_period``), and when calls must wait
 for the overall window it lets them through by ``Priority`` (the answer to a press is never
-limited: it names no chat), each by a deadline: when it came plus an allowance per priority,
-so a table edit is never starved by a stream of hands. Below it ``AIORateLimiter`` (with its own
+limited: it names no chat; a read about a group, ``getChatMember``, takes none of its window),
+each by a deadline: when it came plus an allowance per priority, so a table edit is never
+starved by a stream of hands. Below it ``AIORateLimiter`` (with its own
 buckets off) still retries a 429 after ``retry_after``, ``max_retries`` times.
 
 The delivery sets the priority of the calls it makes in the ``PRIORITY`` context variable.
@@ -62,6 +63,8 @@ GROUP_RATE = 20
 GROUP_PERIOD = 61.0
 # How often a group's call waiting for calls in flight looks again (seconds).
 POLL = 0.05
+# Calls that only read (getChatMember, getChat...): not counted in a group's window.
+READS = ("get",)
 
 Callback = Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]]
 
@@ -171,7 +174,9 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         chat_id = data.get("chat_id")
         if chat_id is not None:
             group = _group_of(chat_id)
-            if group is not None and self._group_rate > 0:
+            # Reading about a group (getChatMember: is the presser an admin?) puts nothing in
+            # it: only the overall limit counts it, and a /abandon does not wait a minute.
+            if group is not None and self._group_rate > 0 and not endpoint.startswith(READS):
                 await self._group_slot(group, taken)
             else:
                 await self._overall_slot(PRIORITY.get(), taken)

@@ -234,3 +234,26 @@ async def test_a_call_waiting_for_the_group_window_gives_up_when_the_bot_stops()
         assert len(sent) == 2
     finally:
         await limiter.shutdown()
+
+
+async def test_reading_about_a_group_does_not_wait_for_its_window() -> None:
+    """``getChatMember`` (is the one who sent /abandon an admin?) puts nothing in the group:
+    it goes while the group's window is full, and takes none of it."""
+    limiter = PacedRateLimiter(group_rate=1, group_period=600.0)
+    await limiter.initialize()
+
+    async def call(*args: object, **kwargs: object) -> bool:
+        return True
+
+    try:
+        await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -9}, None)
+        room = limiter.group_room(-9)
+        assert room is not None and room.free == 0
+        data = {"chat_id": -9, "user_id": 5}
+        assert await asyncio.wait_for(
+            limiter.process_request(call, (), {}, "getChatMember", data, None), 10.0
+        )
+        room = limiter.group_room(-9)
+        assert room is not None and room.free == 0 and not room.waiting
+    finally:
+        await limiter.shutdown()
