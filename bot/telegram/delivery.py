@@ -401,6 +401,13 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if table.status != "abandoned":
             return
         try:
+            await self._close_each_copy(table)
+        except Exception as error:
+            # (the table's adapter state is forgotten after this in any case)
+            logger.warning("could not close the copies of table %s: %s", table.id, error)
+
+    async def _close_each_copy(self, table: TableInfo) -> None:
+        try:
             where = where_of(table.chat_id)
         except ValueError:
             return
@@ -414,7 +421,9 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             if (copy := Shown.from_json(entry)) is not None
         ]
         current = await self.book.public(table.id, where)
-        live = [c for c in [*copies, current] if c is not None and c.version < table.version]
+        # The current message first, then the copies from the newest (the most in sight).
+        ordered = [current, *reversed(copies)]
+        live = [c for c in ordered if c is not None and c.version < table.version]
         if live:
             text = await self._closed_text(table)
             short = (
