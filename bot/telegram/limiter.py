@@ -149,6 +149,7 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         self._stopping.set()
 
     async def initialize(self) -> None:
+        self._stopping.clear()  # (started again after a stop)
         await self._inner.initialize()
 
     async def shutdown(self) -> None:
