@@ -13,6 +13,7 @@ from bot.telegram.limiter import PacedRateLimiter
 from tests.fakes.telegram_api import FakeBotApi, StoredMessage, group_chat, user
 from tests.telegram.harness import Tavolo, action_data, play_turn, table_status
 from tests.telegram.inline_play import LOOK, ask, game_now
+from tests.telegram.test_group_budget import lobby_message, made
 
 ALDO = user(4201, "Aldo")
 BEA = user(4202, "Bea")
@@ -49,7 +50,7 @@ def mentions_table(message: StoredMessage, table_id: int) -> bool:
 async def open_game(tavolo: Tavolo) -> int:
     api = tavolo.api
     await tavolo.say(GROUP, ALDO, "/scopa 2")
-    lobby = api.last_bot_message(GID)
+    lobby = await api.wait_for(lambda: lobby_message(api, GID), timeout=30, what="the lobby")
     table_id = decode_button(action_data(lobby, "@join")).table_id
     await tavolo.press_action(api.message(GID, lobby.message_id), BEA, "@join")
     await tavolo.press_action(api.message(GID, lobby.message_id), ALDO, "@start")
@@ -103,6 +104,7 @@ async def test_abandon_in_inline_play_leaves_no_button_of_the_table(tmp_path: Pa
                 query_id, results, _ = await ask(tavolo, player, str(table_id))
                 moves = [r for r in results if not decode_button(r["id"]).action.startswith(LOOK)]
                 api.choose_inline_result(player, query_id, moves[0]["id"], chat=GROUP)
+                await made(tavolo, table_id, int(export["version"]))
                 await api.wait_idle(quiet=0.2)
             await tavolo.say(GROUP, ALDO, "/abandon")
             await api.wait_for(

@@ -37,10 +37,20 @@ TAP_EVERY = 1.0  # friends who know the game
 MADE_WAIT = 15.0
 
 
+def lobby_message(api: FakeBotApi, chat_id: int) -> StoredMessage | None:
+    """The newest lobby the bot posted in the chat (its "join" button), if any yet."""
+    for message in reversed(api.bot_messages(chat_id)):
+        if any(str(b.get("callback_data", "")).endswith(":@join") for b in message.buttons()):
+            return message
+    return None
+
+
 async def open_scopa(tavolo: Tavolo) -> int:
     api = tavolo.api
     await tavolo.say(GROUP, ALICE, "/scopa 2 target=21")
-    lobby = api.last_bot_message(GROUP["id"])
+    lobby = await api.wait_for(
+        lambda: lobby_message(api, GROUP["id"]), timeout=30, what="the lobby"
+    )
     table_id = decode_button(action_data(lobby, "@join")).table_id
     await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), BOB, "@join")
     await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")

@@ -12,6 +12,7 @@ from bot.service import decode_button
 from tests.fakes.telegram_api import FakeBotApi, group_chat, private_chat, user
 from tests.telegram.harness import Tavolo, action_data, table_messages
 from tests.telegram.inline_play import LOOK, ask, game_now
+from tests.telegram.test_group_budget import lobby_message, made
 
 ALDO = user(4101, "Aldo", lang="it")
 BEN = user(4102, "Ben", lang="en")
@@ -25,7 +26,7 @@ async def open_game(tavolo: Tavolo) -> int:
     api.make_admin(GID, ALDO["id"])
     await tavolo.say(GROUP, ALDO, "/lang it")
     await tavolo.say(GROUP, ALDO, "/scopa 2")
-    lobby = api.last_bot_message(GID)
+    lobby = await api.wait_for(lambda: lobby_message(api, GID), timeout=30, what="the lobby")
     table_id = decode_button(action_data(lobby, "@join")).table_id
     await tavolo.press_action(api.message(GID, lobby.message_id), BEN, "@join")
     await tavolo.press_action(api.message(GID, lobby.message_id), ALDO, "@start")
@@ -48,7 +49,18 @@ async def test_an_italian_group_reads_italian_whoever_plays(tmp_path: Path) -> N
                 seats = [int(s["user_id"]) for s in export["seats"]]
                 player = players[seats[game.current_player]]
                 if player is BEN:
-                    table = table_messages(api, GID, table_id)[-1]
+                    table = await api.wait_for(
+                        lambda: next(
+                            (
+                                m
+                                for m in reversed(table_messages(api, GID, table_id))
+                                if (m.text or "").startswith("Ben,")
+                            ),
+                            None,
+                        ),
+                        timeout=30,
+                        what="the table opening with Ben's mention",
+                    )
                     text = table.text or ""
                     # The table opens with Ben's mention, in the group's language.
                     assert text.startswith("Ben, tocca a te"), text
@@ -60,6 +72,7 @@ async def test_an_italian_group_reads_italian_whoever_plays(tmp_path: Path) -> N
                 if player is BEN:
                     posted_by_ben = posted
                     break
+                await made(tavolo, table_id, int(export["version"]))
                 await api.wait_idle()
             assert mentioned_ben and posted_by_ben is not None
             # The move Ben posted in the group carries the Italian button.
