@@ -25,7 +25,12 @@ from bot.service import Result, TableService
 from bot.service.ports import AdapterState
 from bot.service.presence import Presence
 from bot.telegram.adapter import TelegramAdapter
-from bot.telegram.app import TelegramRunner, build_application, redact_token_in_logs
+from bot.telegram.app import (
+    TelegramRunner,
+    application_requests,
+    build_application,
+    redact_token_in_logs,
+)
 from bot.telegram.book import MessageBook
 from bot.telegram.delivery import Delivery
 from bot.telegram.ids import PLATFORM
@@ -100,7 +105,8 @@ def build_bot(
     update, asked before a turn mention.
     """
     presence = presence if presence is not None else Presence()
-    application = build_application(settings, rate_limiter=rate_limiter)
+    requests = application_requests(settings)
+    application = build_application(settings, rate_limiter=rate_limiter, requests=requests)
     delivery = Delivery(
         bot=lambda: application.bot,
         renderer=renderer,
@@ -136,6 +142,7 @@ def build_bot(
         settings,
         group_commands=menu(GROUP_COMMANDS, translations),
         private_commands=menu(PRIVATE_COMMANDS, translations),
+        requests=requests,
     )
     return TelegramBot(runner, delivery, service)
 
@@ -175,13 +182,20 @@ async def serve(app: App) -> None:
         web=_web_links(app),
     )
     app.deliver_to("telegram", telegram.deliver)
-    await telegram.start()
     try:
+        await telegram.start()
         await app.stop.wait()
     finally:
-        # The composition root cancels this task right after setting stop: finish stopping.
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.shield(telegram.stop())
+        # The composition root cancels this task once its grace is over: stopping goes on
+        # under the shield until then; cancelled, it is cut short but the HTTP clients close.
+        stopping = asyncio.ensure_future(telegram.stop())
+        try:
+            await asyncio.shield(stopping)
+        except asyncio.CancelledError:
+            stopping.cancel()
+            with contextlib.suppress(BaseException):
+                await stopping
+            await telegram.runner.close_http()
 
 
 def _web_links(app: App) -> WebLinks | None:

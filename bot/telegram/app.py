@@ -23,8 +23,9 @@ from telegram.ext import (
     BaseRateLimiter,
     ContextTypes,
 )
+from telegram.request import BaseRequest
 
-from bot.telegram.limiter import PacedRateLimiter
+from bot.telegram.limiter import PacedRateLimiter, Stopping
 from bot.telegram.request import build_requests
 from bot.telegram.settings import TelegramSettings
 
@@ -68,12 +69,13 @@ def build_application(
     settings: TelegramSettings,
     *,
     rate_limiter: BaseRateLimiter[int] | None = None,
+    requests: tuple[BaseRequest, BaseRequest] | None = None,
 ) -> Application:  # type: ignore[type-arg]
-    """A PTB Application pointed at ``settings.api_url``, with the one error handler."""
+    """A PTB Application pointed at ``settings.api_url``, with the one error handler.
+    ``requests``: its HTTP clients (for the calls, for the long polls), else new ones."""
     # httpx logs every request URL at INFO, and the Bot API puts the token in the URL.
     logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger("httpx").level))
-    # Long polls must outlast the poll timeout they ask the server for.
-    calls, polls = build_requests(get_updates_read_timeout=settings.poll_timeout + 10)
+    calls, polls = requests or application_requests(settings)
     application = (
         ApplicationBuilder()
         .token(settings.token)
@@ -90,9 +92,19 @@ def build_application(
     return application
 
 
+def application_requests(settings: TelegramSettings) -> tuple[BaseRequest, BaseRequest]:
+    """The HTTP clients of an Application: for the calls, and for the long polls (which must
+    outlast the poll timeout they ask the server for)."""
+    return build_requests(get_updates_read_timeout=settings.poll_timeout + 10)
+
+
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log any exception a handler let through; the update is dropped, the bot goes on."""
     update_id = update.update_id if isinstance(update, Update) else None
+    if isinstance(context.error, Stopping):
+        # A message that would have waited for a group's window while the bot stops.
+        logger.info("update %s: not finished, the bot is stopping", update_id)
+        return
     logger.error("update %s failed", update_id, exc_info=context.error)
 
 
@@ -106,15 +118,30 @@ class TelegramRunner:
         *,
         group_commands: CommandMenu | None = None,
         private_commands: CommandMenu | None = None,
+        requests: Sequence[BaseRequest] = (),
     ) -> None:
         self.application = application
         self._settings = settings
+        # The Application's HTTP clients: closed on stop whatever happened (a failed start too).
+        self._requests = tuple(requests)
         self._group_commands = group_commands or {}
         self._private_commands = private_commands or {}
         self._started = False
 
     async def start(self) -> None:
-        """Initialize, register commands, start handling, then poll (or listen to a webhook)."""
+        """Initialize, register commands, start handling, then poll (or listen to a webhook).
+        A start that fails (a rejected token, say) stops what it started and closes the HTTP
+        clients before raising."""
+        try:
+            await self._start()
+        except BaseException:
+            try:
+                await self.stop()
+            except Exception as error:
+                logger.warning("could not stop after a failed start: %s", error)
+            raise
+
+    async def _start(self) -> None:
         app = self.application
         await app.initialize()
         await self.register_commands()
@@ -148,13 +175,34 @@ class TelegramRunner:
             await app.updater.stop()
 
     async def stop(self) -> None:
-        """Stop fetching updates, finish the ones in hand, release the HTTP clients."""
-        await self.stop_polling()
-        app = self.application
-        if app.running:
-            await app.stop()
-        await app.shutdown()
-        self._started = False
+        """Stop fetching updates, finish the ones in hand, release the HTTP clients (always,
+        also when cancelled: no unclosed session is left behind)."""
+        try:
+            await self.stop_polling()
+            app = self.application
+            limiter = app.bot.rate_limiter
+            if isinstance(limiter, PacedRateLimiter):
+                # The updates in hand must not wait a minute for a group's window.
+                limiter.stop_waiting()
+            if app.running:
+                await app.stop()
+            await app.shutdown()
+        finally:
+            await self.close_http()
+            self._started = False
+
+    async def close_http(self) -> None:
+        """Close the HTTP clients (whatever state the Application is in; idempotent)."""
+        try:
+            await self.application.bot.shutdown()
+        except Exception as error:
+            logger.warning("could not close the Bot API clients: %s", error)
+        for request in self._requests:
+            # (a Bot whose initialize failed half-way does not close them itself)
+            try:
+                await request.shutdown()
+            except Exception as error:
+                logger.warning("could not close a Bot API client: %s", error)
 
     async def register_commands(self) -> None:
         """``setMyCommands`` for groups and private chats, once per language (first = default)."""

@@ -39,6 +39,8 @@ from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
+    Audience,
+    ChatRef,
     Event,
     GameOver,
     HandView,
@@ -46,6 +48,7 @@ from bot.service import (
     Result,
     Stats,
     TableEvent,
+    TableInfo,
     TableService,
     TableView,
     TurnNotice,
@@ -54,7 +57,7 @@ from bot.service import (
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
 from bot.telegram.healing import HEAL_EVERY, LATE_CALLS, RESYNC_AFTER, RETRY_DELAYS, Healing
-from bot.telegram.ids import deep_link, hand_payload, where_of
+from bot.telegram.ids import PLATFORM, chat_key, deep_link, hand_payload, where_of
 from bot.telegram.lanes import CLOSE_WAIT, GATE_TIMEOUT, Outbox, Ticket, asked_hands, foldable
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
@@ -87,6 +90,10 @@ logger = logging.getLogger(__name__)
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
 # Telegram's caption limit: a longer text goes as a text message under its picture.
 CAPTION_LIMIT = 1024
+# Adapter-state kind: the old copies of a table message left in its chat (posted anew below
+# them), ``[Shown.to_json(), ...]`` per chat; the latest MAX_COPIES are closed with the table.
+COPIES = "copies"
+MAX_COPIES = 20
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -228,6 +235,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                 await self._close_hands(event.table.id)
                 if self.inline is not None:
                     await self.inline.table_closed(event.table)
+                await self._close_copies(event.table)
                 await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
@@ -289,16 +297,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                 return  # they follow the table in its page
             markup = self._web_button(event, markup)
         if event.audience.kind == "chat":
-            where = where_of(event.audience.id)
-            if isinstance(event, LobbyView | TableView):
-                image = None
-                if isinstance(event, TableView) and self.pictures is not None:
-                    image = await self.pictures.table(event)
-                await self._show_table(event, where, text, markup, image)
-                if self.inline is not None and isinstance(event, TableView):
-                    await self.inline.table_shown(event)
-            else:
-                await self._say_event(event, where, text, markup)
+            await self._deliver_public(event, text, markup)
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
@@ -324,8 +323,40 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             and origin is not None
             and not self._shown_in(event, origin)
         ):
-            # Not secret (rules, stats): say it where it was asked.
-            await self._say_event(event, origin, text, markup)
+            await self._say_where_asked(event, origin, text, markup)
+
+    async def _deliver_public(
+        self, event: Event, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """A chat's event: the table message shown (edited or posted), or a message said."""
+        where = where_of(event.audience.id)
+        if not isinstance(event, LobbyView | TableView):
+            await self._say_event(event, where, text, markup)
+            return
+        image = None
+        if isinstance(event, TableView) and self.pictures is not None:
+            image = await self.pictures.table(event)
+        if self.inline is not None and isinstance(event, TableView):
+            # The old copy and the posted moves it now shows go in one deletion.
+            async with self.inline.showing_table(event.table):
+                await self._show_table(event, where, text, markup, image)
+                await self.inline.table_shown(event)
+        else:
+            await self._show_table(event, where, text, markup, image)
+
+    async def _say_where_asked(
+        self, event: Event, origin: Where, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Not secret (rules, stats) and the private chat closed: say it where it was asked,
+        in a group in the group's language (public messages follow the chat's)."""
+        if origin.chat_id < 0 and self._service is not None:
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, chat_key(origin)))
+            if locale != event.locale:
+                public = replace(event, locale=locale)
+                rendered = self._renderer.render(public)
+                text, markup = rendered.text, keyboard(rendered)
+                event = public
+        await self._say_event(event, origin, text, markup)
 
     def _web_button(
         self, event: Event, markup: InlineKeyboardMarkup | None
@@ -458,6 +489,8 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if shown is not None and shown_now.message_id != shown.message_id and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
             await self.messenger.edit_markup(where, shown.message_id, None)
+        if shown is not None and shown_now.message_id != shown.message_id:
+            await self._keep_copy(event.table.id, shown)
         await self.book.keep_public(event.table.id, shown_now)
         self._edited(event)
 
@@ -470,6 +503,88 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         self._edited_at[event.table.id] = self.clock()
         while len(self._edited_at) > 10_000:
             self._edited_at.pop(next(iter(self._edited_at)))
+
+    async def _keep_copy(self, table_id: int, shown: Shown) -> None:
+        """An old copy of a table message stays in its chat (the table was posted anew below
+        it): noted, so closing the table closes it too."""
+        scope = chat_key(shown.where)
+        try:
+            found = await self.book.state.state_get(
+                platform=PLATFORM, kind=COPIES, scope=scope, table_id=table_id
+            )
+            copies = [c for c in found if isinstance(c, dict)] if isinstance(found, list) else []
+            copies = [*copies, shown.to_json()][-MAX_COPIES:]
+            await self.book.state.state_put(
+                copies, platform=PLATFORM, kind=COPIES, scope=scope, table_id=table_id
+            )
+        except Exception as error:
+            logger.warning("could not note an old copy of table %s: %s", table_id, error)
+
+    async def _close_copies(self, table: TableInfo) -> None:
+        """A table closed without an end (``/abandon``): every copy of its message in its
+        chat that still shows it open is edited to the closed table, without buttons, and the
+        chat's deletions waiting for the budget (old copies, turn mentions, posted moves, all
+        with buttons) go now. Before the table's adapter state is forgotten."""
+        if table.status != "abandoned":
+            return
+        try:
+            await self._close_each_copy(table)
+        except Exception as error:
+            # (the table's adapter state is forgotten after this in any case)
+            logger.warning("could not close the copies of table %s: %s", table.id, error)
+
+    async def _close_each_copy(self, table: TableInfo) -> None:
+        try:
+            where = where_of(table.chat_id)
+        except ValueError:
+            return
+        scope = chat_key(where)
+        found = await self.book.state.state_get(
+            platform=PLATFORM, kind=COPIES, scope=scope, table_id=table.id
+        )
+        copies = [
+            copy
+            for entry in (found if isinstance(found, list) else [])
+            if (copy := Shown.from_json(entry)) is not None
+        ]
+        current = await self.book.public(table.id, where)
+        # The current message first, then the copies from the newest (the most in sight).
+        ordered = [current, *reversed(copies)]
+        live = [c for c in ordered if c is not None and c.version < table.version]
+        if live:
+            text = await self._closed_text(table)
+            short = (
+                text if len(text) <= CAPTION_LIMIT else await self._closed_text(table, full=False)
+            )
+            for copy in live:
+                try:
+                    if copy.photo:
+                        await self.messenger.edit_caption(where, copy.message_id, short, None)
+                    else:
+                        await self.messenger.edit(where, copy.message_id, text, None)
+                except TelegramError as error:
+                    logger.info("could not close a copy of table %s: %s", table.id, error)
+        if self.inline is not None:
+            self.inline.sweeper.hurry(where.chat_id)
+
+    async def _closed_text(self, table: TableInfo, *, full: bool = True) -> str:
+        """The table message of a closed table: its last state saying it was closed (a lobby,
+        or not ``full``: only that it was closed)."""
+        if full and self._views is not None and table.status == "abandoned":
+            try:
+                views = await self._views(table.id)
+            except Exception as error:
+                logger.info("could not read the closed table %s: %s", table.id, error)
+            else:
+                for event in views.events:
+                    if isinstance(event, TableView) and event.audience.kind == "chat":
+                        return self._renderer.render(event).text
+        locale = None
+        if self._service is not None:
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        audience = Audience("chat", PLATFORM, table.chat_id)
+        lobby = LobbyView(audience=audience, locale=locale or "it", table=table)
+        return self._renderer.render(lobby).text
 
     async def _show_hand(
         self,
@@ -619,7 +734,11 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if await self.book.linked(event.table.id, user_id) == mark.token:
             return
         bot = self._bot()
-        t = self._renderer.translations(event.locale)
+        # Said in the table's chat: in its language (a public message), not the player's.
+        locale = event.locale
+        if self._service is not None:
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, event.table.chat_id))
+        t = self._renderer.translations(locale)
         seat = event.table.seats[event.seat]
         name = seat.name if seat is not None else ""
         url = deep_link(bot.username, hand_payload(event.table.id))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import replace
 
 from telegram import Message, Update, User
 from telegram.constants import ChatType
@@ -131,8 +132,13 @@ class Handling:
         """Deliver the events; a refusal is said in the chat where the command came."""
         origin = where_of_message(message)
         await self._delivery.deliver(result, origin=origin)
-        if result.refusal is not None:
-            text = self._renderer.refusal(result.refusal, limit=MAX_TEXT)
+        refusal = result.refusal
+        if refusal is not None:
+            if message.chat.type != ChatType.PRIVATE:
+                # Said in the group: in the group's language, as every public message.
+                locale = await self._service.chat_locale(self._chat(message))
+                refusal = replace(refusal, locale=locale)
+            text = self._renderer.refusal(refusal, limit=MAX_TEXT)
             await self._delivery.say(origin, text)
 
     def _alert(self, result: Result) -> str | None:

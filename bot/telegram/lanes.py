@@ -330,6 +330,8 @@ class Lanes:
 
         async def _close_hands(self, table_id: int) -> None: ...
 
+        async def _close_copies(self, table: TableInfo) -> None: ...
+
         async def _retry(
             self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError
         ) -> bool: ...
@@ -380,7 +382,8 @@ class Lanes:
         gates = [gate] if gate is not None and not gate.is_set() else []
         if any(closes(e) for e in events):
             outbox.closed = True
-            self._drop_private(outbox)
+            abandoned = any(isinstance(e, Announcement) and e.kind == "abandoned" for e in events)
+            self._drop_private(outbox, views=abandoned)
         folded: dict[str, list[str]] = {}
         touched: list[tuple[Priority, int]] = []
         for index, event in enumerate(events):
@@ -412,12 +415,15 @@ class Lanes:
         return lane
 
     @staticmethod
-    def _drop_private(outbox: Outbox) -> None:
-        """The game is over: hands and notices still waiting would only bring buttons back."""
+    def _drop_private(outbox: Outbox, *, views: bool = False) -> None:
+        """The game is over: hands and notices still waiting would only bring buttons back;
+        so would the table views still waiting when it was abandoned (``views``: its close
+        shows the table closed, without spending the group's budget on them first)."""
+        dropped = (HandView, TurnNotice, TableView, LobbyView) if views else (HandView, TurnNotice)
         for lane in outbox.lanes.values():
             kept: deque[Item] = deque()
             for item in lane.items:
-                if isinstance(item.event, HandView | TurnNotice):
+                if isinstance(item.event, dropped):
                     item.finish()
                 else:
                     kept.append(item)
@@ -552,6 +558,8 @@ class Lanes:
         await self._close_hands(table_id)
         if self.inline is not None and table is not None:
             await self.inline.table_closed(table)
+        if table is not None:
+            await self._close_copies(table)
         await self.book.forget_table(table_id)
         self._failed.discard(table_id)
 

@@ -7,8 +7,9 @@ player's hand waited behind the edits of other groups' tables. ``PacedRateLimite
 limits as sliding windows (never more than ``group_rate`` calls in any ``group_period``
 seconds of one group, nor ``overall_rate`` in any ``overall_period``), and when calls must wait
 for the overall window it lets them through by ``Priority`` (the answer to a press is never
-limited: it names no chat), each by a deadline: when it came plus an allowance per priority,
-so a table edit is never starved by a stream of hands. Below it ``AIORateLimiter`` (with its own
+limited: it names no chat; a read about a group, ``getChatMember``, takes none of its window),
+each by a deadline: when it came plus an allowance per priority, so a table edit is never
+starved by a stream of hands. Below it ``AIORateLimiter`` (with its own
 buckets off) still retries a 429 after ``retry_after``, ``max_retries`` times.
 
 The delivery sets the priority of the calls it makes in the ``PRIORITY`` context variable.
@@ -17,6 +18,7 @@ The delivery sets the priority of the calls it makes in the ``PRIORITY`` context
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import logging
@@ -28,11 +30,12 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
+from telegram.error import NetworkError
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PRIORITY", "GroupRoom", "PacedRateLimiter", "Priority"]
+__all__ = ["PRIORITY", "GroupRoom", "PacedRateLimiter", "Priority", "Stopping"]
 
 
 class Priority(IntEnum):
@@ -60,8 +63,15 @@ GROUP_RATE = 20
 GROUP_PERIOD = 61.0
 # How often a group's call waiting for calls in flight looks again (seconds).
 POLL = 0.05
+# Calls that only read (getChatMember, getChat...): not counted in a group's window.
+READS = ("get",)
 
 Callback = Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]]
+
+
+class Stopping(NetworkError):
+    """The bot is stopping: a call that would wait for a group's window is not made (the
+    updates in hand must finish, and the HTTP clients close, before the process exits)."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +141,15 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         self._waiters: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.TimerHandle | None = None
+        self._stopping = asyncio.Event()
+
+    def stop_waiting(self) -> None:
+        """Stopping: calls waiting for a group's window (up to a minute) give up with
+        ``Stopping``, those that may go at once still go."""
+        self._stopping.set()
 
     async def initialize(self) -> None:
+        self._stopping.clear()  # (started again after a stop)
         await self._inner.initialize()
 
     async def shutdown(self) -> None:
@@ -158,7 +175,9 @@ class PacedRateLimiter(BaseRateLimiter[int]):
         chat_id = data.get("chat_id")
         if chat_id is not None:
             group = _group_of(chat_id)
-            if group is not None and self._group_rate > 0:
+            # Reading about a group (getChatMember: is the presser an admin?) puts nothing in
+            # it: only the overall limit counts it, and a /abandon does not wait a minute.
+            if group is not None and self._group_rate > 0 and not endpoint.startswith(READS):
                 await self._group_slot(group, taken)
             else:
                 await self._overall_slot(PRIORITY.get(), taken)
@@ -184,7 +203,10 @@ class PacedRateLimiter(BaseRateLimiter[int]):
             window = self._groups[group] = _Window(self._group_rate, self._group_period)
         async with lock:
             while (delay := window.wait(self._clock())) != 0:
-                await asyncio.sleep(POLL if delay is None else delay)
+                if self._stopping.is_set():
+                    raise Stopping(f"stopping: no room in the window of group {group}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), POLL if delay is None else delay)
             await self._overall_slot(PRIORITY.get(), taken)
             window.take()
             taken.append(window)

@@ -255,3 +255,104 @@ async def test_sigterm_with_table_edits_held_by_the_flood_limit(tmp_path: Path) 
         finally:
             log = await stop_bot(process, again)
         assert process.returncode == 0, log[-3000:]
+
+
+async def test_sigterm_during_inline_play_logs_no_error(tmp_path: Path) -> None:
+    """SIGTERM while a game is played inline under Telegram's real limits (the fake enforcing
+    them): the group's window is spent, so the table messages and a refusal said in the group
+    wait in the limiter, inline moves and queries are in flight. The process stops cleanly:
+    exit code 0, no ERROR line, no unclosed aiohttp session or connector (issue 41)."""
+    async with FakeBotApi(inline=True) as api:
+        api.enforce_flood_limits()
+        group = group_chat(-100_795, "Inline stop")
+        api.make_bot_admin(group["id"])
+        alice, bob = user(7950, "Alice", lang="en"), user(7951, "Bob", lang="en")
+        for player in (alice, bob):
+            api.block_private(player["id"])  # they play inline
+        env = bot_env(
+            TELEGRAM_TOKEN=api.token,
+            TELEGRAM_API_URL=api.url,
+            DATA_DIR=str(tmp_path / "data"),
+            DEFAULT_LOCALE="en",
+            TURN_REMINDER_SECONDS="0",
+            IMAGES="off",
+            LOG_LEVEL="INFO",
+        )
+        process = await start_bot(env, tmp_path)
+        try:
+            await api.wait_for(lambda: api.calls("getUpdates"), timeout=60, what="polling")
+            table_id = await open_table(api, group, alice, bob, target=11)
+            # Spend the rest of the group's minute: what the bot says there now waits.
+            for _ in range(25):  # bounded: the window holds 20
+                api.send_text(group, alice, "/help")
+            await api.wait_for(
+                lambda: (
+                    api.flood_limits is not None
+                    and len([r for r in api.requests if r.chat_id == group["id"] and r.ok]) >= 20
+                ),
+                timeout=60,
+                what="the group's window spent",
+            )
+            players = {alice["id"]: alice, bob["id"]: bob}
+            for _ in range(4):  # a few moves, about one a second
+                asked = {}
+                for player in players.values():
+                    query_id = api.inline_query(player, str(table_id))
+                    await api.wait_inline_answer(query_id, timeout=30)
+                    asked[player["id"]] = query_id
+                for player_id, query_id in asked.items():
+                    playable = [
+                        r
+                        for r in api.inline_results(query_id)
+                        if not decode_button(r["id"]).action.startswith("~")
+                    ]
+                    if playable:
+                        api.choose_inline_result(
+                            players[player_id], query_id, playable[0]["id"], chat=group
+                        )
+                await asyncio.sleep(1.0)
+            # In flight at SIGTERM: a refusal said in the group (it waits for the window), a
+            # query and a chosen result.
+            api.send_text(group, bob, "/abandon")
+            query_id = api.inline_query(alice, str(table_id))
+            await api.wait_inline_answer(query_id, timeout=30)
+            playable = [
+                r
+                for r in api.inline_results(query_id)
+                if not decode_button(r["id"]).action.startswith("~")
+            ]
+            if playable:
+                api.choose_inline_result(alice, query_id, playable[0]["id"], chat=group)
+            await asyncio.sleep(0.5)
+        finally:
+            log = await stop_bot(process, tmp_path, timeout=60)
+        assert process.returncode == 0, log[-3000:]
+        errors = [
+            line
+            for line in log.splitlines()
+            if " ERROR " in line or "Unclosed" in line or "Traceback" in line
+        ]
+        assert not errors, "\n".join(errors)
+        assert not api.flood_refusals, api.flood_refusals
+        assert "database closed" in log.splitlines()[-1], log[-2000:]
+
+
+async def test_a_rejected_token_leaves_no_unclosed_session(tmp_path: Path) -> None:
+    """The Telegram adapter fails at start (the Bot API rejects the token): the process says
+    so and exits 1, and the HTTP clients it opened are closed (no unclosed session)."""
+    async with FakeBotApi() as api:
+        env = bot_env(
+            TELEGRAM_TOKEN="999:not-the-token",
+            TELEGRAM_API_URL=api.url,
+            DATA_DIR=str(tmp_path / "data"),
+            LOG_LEVEL="INFO",
+        )
+        process = await start_bot(env, tmp_path)
+        try:
+            await asyncio.wait_for(process.wait(), timeout=60)
+        finally:
+            log = await stop_bot(process, tmp_path)
+    assert process.returncode == 1, log[-3000:]
+    assert "InvalidToken" in log
+    assert "Unclosed" not in log, log[-3000:]
+    assert "database closed" in log

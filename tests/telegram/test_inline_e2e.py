@@ -291,7 +291,8 @@ async def test_a_spectator_sees_no_cards_and_notify_off_silences_mentions(
 ) -> None:
     async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
         await tavolo.say(GROUP, BOB, "/notify off")
-        assert "off" in (api.last_bot_message(GROUP["id"]).text or "")
+        # (said in the group: in the group's language, Italian, whatever Bob's is)
+        assert "disattivati" in (api.last_bot_message(GROUP["id"]).text or "")
         table_id = await open_table(tavolo, "/scopa 2 target=1", [ALICE, BOB])
         _, results, answer = await ask(tavolo, CARLA, str(table_id))
         assert results == [] and answer["button"]["start_parameter"] == "help"

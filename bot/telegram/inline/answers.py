@@ -23,7 +23,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.render import card_text, cards_text
-from bot.service import HandView, TableInfo, UserRef, encode_button
+from bot.service import ChatRef, HandView, TableInfo, UserRef, encode_button
 from bot.telegram.ids import PLATFORM, hand_payload
 from bot.telegram.inline.base import INDEX, LOOK, MAX_RESULTS, InlineBase, parse_query
 from bot.telegram.inline.moves import first_token, moves_of
@@ -42,6 +42,10 @@ class InlineAnswers(InlineBase):
         user = query.from_user
         who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
         table_id, wanted = parse_query(query.query)
+        # A choice of this user being made right now goes first: the answer offers the moves
+        # after it, not the one just made (a move waits for nothing else, so this is short).
+        async with self._lock(user.id):
+            pass
         # From a group, the group tables (Telegram does not say which group); from the
         # private chat with the bot, a quick game too.
         in_group = query.chat_type in ("group", "supergroup")
@@ -110,7 +114,13 @@ class InlineAnswers(InlineBase):
         prefix = f"{self._renderer.game_name(table, t)} #{table.id} · " if several else ""
         moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
         hand_cards = cards_text(view.hand)
-        markup = InlineKeyboardMarkup([[self.cards_button(table.id, hand.locale)]])
+        # What a result posts is public: in the table's chat's language (the panel itself
+        # speaks the player's).
+        public = hand.locale
+        if self._group_table(table):
+            public = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        said_t = self._renderer.translations(public)
+        markup = InlineKeyboardMarkup([[self.cards_button(table.id, public)]])
         listing = moves_of(table.family)
         context = listing.context(view, t)
         results: list[Any] = []
@@ -118,7 +128,7 @@ class InlineAnswers(InlineBase):
             current = getattr(view, "current_player", None)
             name = self._renderer.seat_name(table, current, t) if current is not None else "—"
             waiting = self._t(hand.locale, "waiting").format(name=name)
-            looking = self._t(hand.locale, "looking")
+            looking = self._t(public, "looking")
             results.append(
                 self._article(
                     encode_button(table.id, table.version, LOOK),
@@ -155,11 +165,12 @@ class InlineAnswers(InlineBase):
             )
             # The posted text names the move; two moves that read alike (Scala 40's two decks
             # hold twin cards) get a number, so the message alone tells which was chosen.
-            said = title
+            posted = listing.title(move, said_t) if public != hand.locale else title
+            said, named = posted, title
             for number in range(2, len(moves) + 2):
                 if said not in used:
                     break
-                said = f"{title} ({number})"
+                said, named = f"{posted} ({number})", f"{title} ({number})"
             used.add(said)
             played = listing.played(move)
             if played is not None and per_card.get(played) == 1:
@@ -169,7 +180,7 @@ class InlineAnswers(InlineBase):
                     )
                 )
             else:
-                results.append(self._article(result_id, prefix + said, description, said, markup))
+                results.append(self._article(result_id, prefix + named, description, said, markup))
         header: InlineQueryResultsButton | None = None
         if listing.picks_in_private:
             header = InlineQueryResultsButton(

@@ -28,6 +28,7 @@ from bot.telegram.inline.sweeper import Sweeper
 
 if TYPE_CHECKING:
     from bot.telegram.delivery import Delivery
+    from bot.telegram.lanes import Ticket
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,9 @@ INDEX = "~"
 PARK_WAIT = 3.0
 # How long a turn notice waits for its table message to say whether it carried the mention.
 PLAN_WAIT = 10.0
+# How long a posted move waits for the table message to show it before it is deleted anyway
+# (the move is made at once; only its messages wait for the group's budget).
+SHOWN_WAIT = 120.0
 # Telegram's limits on a message's text and a picture's caption.
 MAX_MESSAGE = 4096
 CAPTION_LIMIT = 1024
@@ -115,10 +119,14 @@ class Choice:
 @dataclass
 class Handled:
     """A result handled for a user. ``notices``: its posted messages already turned into the
-    refusal notice (by feedback's inline message id) whose message update is still to come."""
+    refusal notice (by feedback's inline message id) whose message update is still to come;
+    ``shown``: the delivery of the move's messages, ``made``: the table and its version after
+    the move (its posted message goes once the table message shows that version)."""
 
     choice: Choice
     notices: int = 0
+    shown: Ticket | None = None
+    made: tuple[int, int] | None = None  # (table id, version) after the move
 
 
 def utf16_length(text: str) -> int:
@@ -177,6 +185,10 @@ class InlineBase:
         self._mentioned: set[int] = set()
         # Tables whose game ended in the result being delivered, the final table posted anew.
         self._closing: set[int] = set()
+        # Posted moves waiting for their table message to show them, per table:
+        # (version after the move, chat, message id); and the version each table shows.
+        self._posted: dict[int, list[tuple[int, int, int]]] = {}
+        self._showing: OrderedDict[int, int] = OrderedDict()
         # A table's turn mention is posted and removed by different chains of one delivery.
         self._mention_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -289,6 +301,39 @@ class InlineBase:
         finally:
             self._trash.reset(token)
             await self._delete_now(trash)
+
+    @contextlib.asynccontextmanager
+    async def showing_table(self, table: TableInfo) -> AsyncIterator[None]:
+        """Around a table message being shown by the delivery: the deletions it makes (the
+        old copy) and the posted moves it now shows go together, in one ``deleteMessages``.
+        Posted moves go only once the table message was shown (no error inside)."""
+        trash: list[tuple[int, int, bool]] = []
+        token = self._trash.set(trash)
+        try:
+            yield
+            await self._posted_shown(table)
+        finally:
+            self._trash.reset(token)
+            await self._delete_now(trash)
+
+    async def _posted_shown(self, table: TableInfo) -> None:
+        """The table message shows ``table.version``: the posted moves it shows go."""
+        if self._showing.get(table.id, -1) < table.version:
+            self._showing[table.id] = table.version
+        self._showing.move_to_end(table.id)
+        while len(self._showing) > _USERS:
+            self._showing.popitem(last=False)
+        waiting = self._posted.get(table.id)
+        if not waiting:
+            return
+        due = [entry for entry in waiting if entry[0] <= table.version]
+        left = [entry for entry in waiting if entry[0] > table.version]
+        if left:
+            self._posted[table.id] = left
+        else:
+            del self._posted[table.id]
+        for _, chat_id, message_id in due:
+            await self._delete(chat_id, message_id, own=False)
 
     async def _delete(self, chat_id: object, message_id: object, *, own: bool = True) -> None:
         """Delete a message (``own``: the bot's; else a user's, which needs admin rights)."""

@@ -15,7 +15,16 @@ from telegram.ext import ContextTypes
 
 from bot.service import ChatRef, Refusal, TableInfo, UserRef, decode_button
 from bot.telegram.ids import PLATFORM
-from bot.telegram.inline.base import INDEX, LOOK, PARK_WAIT, Choice, Handled, InlineBase
+from bot.telegram.inline.base import (
+    INDEX,
+    LOOK,
+    PARK_WAIT,
+    SHOWN_WAIT,
+    Choice,
+    Handled,
+    InlineBase,
+)
+from bot.telegram.lanes import Ticket
 
 logger = logging.getLogger(__name__)
 
@@ -113,27 +122,76 @@ class InlineChoices(InlineBase):
             if handled.notices:
                 handled.notices -= 1  # this one shows the notice already
                 return
+            # In the background: the notice may wait for the group's budget, and the user's
+            # next choice (under the same lock) must not wait behind it.
+            task = asyncio.get_running_loop().create_task(
+                self._notice_refused(handled.choice.notice, chat_id, message_id)
+            )
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return
+        shown, made = handled.shown, handled.made
+        if handled.choice.kind == "move" and shown is not None and made is not None:
+            table_id, version = made
+            if not shown.done and self._showing.get(table_id, -1) < version:
+                # The table message does not show the move yet (the group's budget is short):
+                # the posted message stays until it does, and goes with the old table copy.
+                entry = (version, chat_id, message_id)
+                self._posted.setdefault(table_id, []).append(entry)
+                task = asyncio.get_running_loop().create_task(
+                    self._delete_when_shown(shown, table_id, entry)
+                )
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                return
+        await self._delete(chat_id, message_id, own=False)
+
+    async def _notice_refused(self, notice: str, chat_id: int, message_id: int) -> None:
+        """A posted move that was not made: the notice says why, in reply, then it goes."""
+        self._trash.set(None)  # (started inside its update's deletions: its own)
+        try:
             with contextlib.suppress(TelegramError):
                 await self._bot().send_message(
-                    chat_id=chat_id,
-                    text=handled.choice.notice,
-                    reply_to_message_id=message_id,
+                    chat_id=chat_id, text=notice, reply_to_message_id=message_id
                 )
-        await self._delete(chat_id, message_id, own=False)
+        finally:
+            await self._delete(chat_id, message_id, own=False)
+
+    async def _delete_when_shown(
+        self, shown: Ticket, table_id: int, entry: tuple[int, int, int]
+    ) -> None:
+        """A posted move whose table message was not shown (it failed, or the bot stops):
+        it goes once its move's messages are out anyway (bounded; stopping, the deletion
+        waits in the sweeper's queue for the next start)."""
+        # The task started inside its update's deletions (a copy of that context): its own.
+        self._trash.set(None)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(shown.wait(), SHOWN_WAIT)
+        finally:
+            waiting = self._posted.get(table_id) or []
+            if entry in waiting:
+                waiting.remove(entry)
+                if not waiting:
+                    self._posted.pop(table_id, None)
+                await self._delete(entry[1], entry[2], own=False)
 
     async def _handle(self, user: User, result_id: str) -> Handled:
         """The outcome of a result, made once per user and result whichever update comes."""
         memory: OrderedDict[str, Handled] = self._per_user(self._handled, user.id)
         handled = memory.get(result_id)
         if handled is None:
-            handled = Handled(await self._choose(user, result_id))
+            handled = Handled(Choice("refused"))
+            handled.choice = await self._choose(user, result_id, handled)
             self._remember(memory, result_id, handled)
             if handled.choice.kind == "move":
                 await self._keep_offered(user.id)  # known as made after a restart too
         return handled
 
-    async def _choose(self, user: User, result_id: str) -> Choice:
-        """Make the move a result id names, or say why not (nothing changes then)."""
+    async def _choose(self, user: User, result_id: str, handled: Handled) -> Choice:
+        """Make the move a result id names, or say why not (nothing changes then). The move is
+        made at once; its messages are queued (``handled.shown``), not waited for: they may
+        wait for the group's budget, and the player's next choice must not wait behind them."""
         who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
         try:
             data = decode_button(result_id)
@@ -161,7 +219,14 @@ class InlineChoices(InlineBase):
             return Choice("refused", self._notice(result.refusal))
         # A move made inline: the player's next tables are played inline too.
         await self._set_wish(user.id, "inline")
-        await self._delivery.deliver(result, origin=None)
+        # Queued outside this update's deletions: the delivery's own go when it makes them.
+        token = self._trash.set(None)
+        try:
+            handled.shown = self._delivery.submit(result, origin=None)
+            if result.table is not None:
+                handled.made = (result.table.id, result.table.version)
+        finally:
+            self._trash.reset(token)
         return Choice("move")
 
     async def _indexed_move(

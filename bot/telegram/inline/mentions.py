@@ -24,6 +24,7 @@ from telegram.ext import ContextTypes
 
 from bot.render.images import RenderedImage
 from bot.service import (
+    ChatRef,
     Event,
     GameOver,
     HandView,
@@ -34,7 +35,7 @@ from bot.service import (
     UserRef,
 )
 from bot.telegram.book import Shown
-from bot.telegram.ids import PLATFORM, where_of
+from bot.telegram.ids import PLATFORM, chat_key, where_of
 from bot.telegram.inline.base import (
     CAPTION_LIMIT,
     MAX_MESSAGE,
@@ -211,7 +212,8 @@ class TurnMentions(InlineBase):
         user_id = int(notice.audience.id)
         seat = table.seats[notice.seat] if 0 <= notice.seat < len(table.seats) else None
         name = (seat.name if seat is not None else "") or str(user_id)
-        full = f"{name}, {self._t(notice.locale, 'your_turn')}\n{text}"
+        # A public message: the mention in the group's language, as the table under it.
+        full = f"{name}, {self._t(event.locale, 'your_turn')}\n{text}"
         entities = [
             MessageEntity(
                 MessageEntity.TEXT_MENTION, 0, utf16_length(name), user=User(user_id, name, False)
@@ -295,8 +297,10 @@ class TurnMentions(InlineBase):
         table = event.table
         seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
         name = (seat.name if seat is not None else "") or str(user_id)
-        game = self._renderer.game_name(table, self._renderer.translations(event.locale))
-        text = f"{name}, {self._t(event.locale, 'your_turn')} · {game} #{table.id}"
+        # A public message: in the group's language, not the player's.
+        locale = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        game = self._renderer.game_name(table, self._renderer.translations(locale))
+        text = f"{name}, {self._t(locale, 'your_turn')} · {game} #{table.id}"
         entity = MessageEntity(
             MessageEntity.TEXT_MENTION,
             0,
@@ -304,7 +308,7 @@ class TurnMentions(InlineBase):
             user=User(user_id, name, is_bot=False),
         )
         where = where_of(table.chat_id)
-        markup = InlineKeyboardMarkup([[self.cards_button(table.id, event.locale)]])
+        markup = InlineKeyboardMarkup([[self.cards_button(table.id, locale)]])
         try:
             sent = await self._bot().send_message(
                 chat_id=where.chat_id,
@@ -347,15 +351,19 @@ class TurnMentions(InlineBase):
             return
         self._delivery.book.saw(message.chat.id, message.message_id)
         wanted = (context.args[0].lower() if context.args else "").strip()
-        locale = await self._service.user_locale(
-            UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
-        )
+        who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+        chat = message.chat
+        thread = message.message_thread_id if chat.is_forum and message.is_topic_message else None
+        where = Where(chat.id, thread)
+        if chat.type in ("group", "supergroup"):
+            # Said in the group: in the group's language, as every public message.
+            locale = await self._service.chat_locale(ChatRef(PLATFORM, chat_key(where)))
+        else:
+            locale = await self._service.user_locale(who)
         if wanted not in ("on", "off"):
             key = "notify_on" if await self.notify_on(user.id) else "notify_off"
             text = self._t(locale, key) + "\n" + self._t(locale, "notify_usage")
         else:
             await self.set_notify(user.id, wanted == "on")
             text = self._t(locale, "notify_on" if wanted == "on" else "notify_off")
-        chat = message.chat
-        thread = message.message_thread_id if chat.is_forum and message.is_topic_message else None
-        await self._delivery.say(Where(chat.id, thread), text)
+        await self._delivery.say(where, text)

@@ -111,6 +111,12 @@ class Sweeper:
             if self._wait(chat_id) != 0.0:
                 await self._keep(chat_id)
 
+    def hurry(self, chat_id: int) -> None:
+        """The chat's waiting deletions go as soon as its window lets one call through (a
+        closed table's old copies and posted moves must not linger with their buttons)."""
+        if chat_id in self._queues:
+            self._since[chat_id] = self._monotonic() - FORCE
+
     async def resume(self) -> None:
         """At start: the deletions a previous process left waiting."""
         try:
