@@ -42,6 +42,7 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
         **options,
     )
     handler.bind(bot)
+    handler.activity = app.settings.discord_activity
     app.deliver_to(PLATFORM, handler.deliver)
     return bot
 

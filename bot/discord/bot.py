@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.activity import ActivityButton
 from bot.discord.commands import ItalianTranslator, register_commands
 from bot.discord.components import ActionButton, ActionRef, ActionSelect
 from bot.discord.sync import SyncState, sync_commands
@@ -71,7 +72,7 @@ class TavoloBot(commands.Bot):
         return self.handler
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, ActionSelect)
+        self.add_dynamic_items(ActionButton, ActionSelect, ActivityButton)
         await self.tree.set_translator(ItalianTranslator())
         register_commands(self.tree)
         if self.sync_on_start:

@@ -104,6 +104,10 @@ class HandlerCore:
         self.hands = LiveHands(self.state, clock=clock)
         self.client: discord.Client | None = None
         self.settings_menu = SettingsMenu(service, renderer)
+        # The web table as an Activity (bot/discord/activity.py): the table message's launch
+        # button when on, and who has the table open (their turn needs no mention).
+        self.activity = False
+        self.presence: Any = None
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.activity import LAUNCH_LABEL, add_launch_button, looking
 from bot.discord.components import ActionButton, ActionRef
 from bot.discord.delivery import (
     answer,
@@ -152,6 +153,9 @@ class EventRouting(HandDelivery):
         channel_id = int(event.audience.id)
         table_id = event.table.id
         view = view_of(message)
+        if self.activity and event.table.status in ("lobby", "playing"):
+            label = self.renderer.translations(event.locale).gettext(LAUNCH_LABEL)
+            view = add_launch_button(view, table_id, label)
         image = await self.picture(event)
         if (
             interaction is not None
@@ -250,6 +254,8 @@ class EventRouting(HandDelivery):
             return
         if event.reminder:
             return  # the turn's notice (and its "My hand" button) is in the channel already
+        if looking(self.presence, event.table.id, user_id):
+            return  # they have the table open in the Activity: they see their turn live
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
         mention = humans > 1 and await self.notify_on(user_id)
         if not mention and hand_shown:

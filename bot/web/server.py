@@ -58,6 +58,9 @@ CSP = (
     "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me"
+    # Discord's clients, for the Activity (bot/web/discord_auth.py).
+    " https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+    " https://*.discordsays.com"
 )
 
 
@@ -71,6 +74,7 @@ class WebConfig:
     sign in again after a restart, which Telegram's init data lets them do)."""
 
     bot_token: str | None = None
+    discord: Any = None  # bot.web.discord_auth.DiscordAuthConfig: the Activity's sign-in
     local: bool = False
     local_name: str = "player"
     local_locale: str | None = None
@@ -211,6 +215,10 @@ def build_web_app(web_table: WebTable) -> web.Application:
     app.router.add_post("/api/auth/telegram", routes.auth_telegram)
     app.router.add_post("/api/auth/local", routes.auth_local)
     app.router.add_get("/ws", routes.websocket)
+    if web_table.config.discord is not None:
+        from bot.web.discord_auth import add_discord_routes
+
+        add_discord_routes(app, web_table, web_table.config.discord)
 
     async def on_cleanup(_: web.Application) -> None:
         await web_table.close()
