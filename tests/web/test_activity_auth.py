@@ -1,0 +1,178 @@
+"""The Discord Activity's launch and sign-in, without a browser: the table message's button
+answered with LAUNCH_ACTIVITY, and POST /api/auth/discord against the fake Discord's OAuth2
+side (the code exchanged with the application's secret, /users/@me, the guild member). A
+refused code, a forged token, a user outside the guild: 401 and no data."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession
+
+from bot.service import ChatRef, UserRef
+from tests.fakes.discord_oauth import LAUNCH_ACTIVITY
+from tests.web.activity_harness import Stack, activity_stack
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'tavolo.sqlite3'}"
+
+
+async def sign_in(session: ClientSession, stack: Stack, body: dict[str, Any]) -> tuple[int, Any]:
+    async with session.post(f"{stack.url}/api/auth/discord", json=body) as response:
+        return response.status, await response.json()
+
+
+def body_for(stack: Stack, code: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "code": code,
+        "channel_id": str(stack.fake.channel_id),
+        "guild_id": str(stack.fake.guild_id),
+        "instance_id": "i-1",
+        **extra,
+    }
+
+
+async def test_launch_button_opens_the_activity_and_the_code_signs_in(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with activity_stack(db, monkeypatch) as stack, ClientSession() as session:
+        fake = stack.fake
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        record = await fake.slash(alice, "scopa")
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        lobby = record.original
+        assert lobby is not None
+        launch = stack.launch_id(lobby)
+        table_id = int(launch.split(":")[1])
+
+        pressed = await fake.click(bob, lobby, launch)
+        await pressed.wait_answer()
+        assert pressed.callback_type == LAUNCH_ACTIVITY
+        assert fake.oauth.launched == [pressed.id]
+
+        async with session.get(f"{stack.url}/api/auth/discord") as response:
+            assert (await response.json())["client_id"] == fake.oauth.client_id
+
+        # Bob, not seated, joins the lobby on the Activity's first sign-in.
+        status, answer = await sign_in(
+            session, stack, body_for(stack, fake.oauth.code_for(bob), join=True)
+        )
+        assert status == 200, answer
+        assert answer["table"] == table_id
+        assert answer["user"]["platform"] == "discord" and answer["user"]["id"] == str(bob.id)
+        assert answer["access_token"] in fake.oauth.tokens
+        current = await stack.service.current(table_id)
+        assert current is not None
+        assert current.table.seat_of("discord", str(bob.id)) is not None
+
+        # The token opens the WebSocket, and the seat sees its table.
+        async with session.ws_connect(f"{stack.url}/ws?token={answer['token']}") as ws:
+            await ws.send_json({"type": "watch", "table": table_id, "since": None})
+            for _ in range(20):
+                frame = await ws.receive_json(timeout=10)
+                if frame["type"] == "state":
+                    break
+            assert frame["type"] == "state" and frame["state"]["you"] is not None
+
+
+async def test_refused_code_forged_token_and_outsider_get_401(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with activity_stack(db, monkeypatch) as stack, ClientSession() as session:
+        fake = stack.fake
+        alice, eve = fake.add_user("alice"), fake.add_user("eve")
+        record = await fake.slash(alice, "scopa")
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+
+        def unauthorized(status: int, answer: Any) -> bool:
+            return status == 401 and answer == {"error": "unauthorized"}
+
+        # A code Discord never issued, and a code used twice.
+        assert unauthorized(*await sign_in(session, stack, body_for(stack, "forged-code")))
+        code = fake.oauth.code_for(alice)
+        assert (await sign_in(session, stack, body_for(stack, code)))[0] == 200
+        assert unauthorized(*await sign_in(session, stack, body_for(stack, code)))
+        assert fake.oauth.refused.count("invalid_grant") == 2
+
+        # A user who is not a member of the channel's guild.
+        fake.oauth.outsiders.add(eve.id)
+        assert unauthorized(
+            *await sign_in(session, stack, body_for(stack, fake.oauth.code_for(eve)))
+        )
+
+        # Another guild than the channel's, a channel the bot does not know, malformed input.
+        for wrong in (
+            {"guild_id": "1234"},
+            {"channel_id": "999"},
+            {"channel_id": "../x"},
+            {"code": ""},
+        ):
+            body = {**body_for(stack, fake.oauth.code_for(alice)), **wrong}
+            assert unauthorized(*await sign_in(session, stack, body)), wrong
+        async with session.post(f"{stack.url}/api/auth/discord", data=b"not json") as response:
+            assert response.status == 401
+
+        # The wrong application secret: Discord refuses the exchange.
+        stack.fake.oauth.client_secret = "another-secret"
+        assert unauthorized(
+            *await sign_in(session, stack, body_for(stack, fake.oauth.code_for(alice)))
+        )
+        stack.fake.oauth.client_secret = "fake-client-secret"
+
+        # A forged WebSocket token, and a forged access token at /users/@me.
+        async with session.get(f"{stack.url}/ws?token=eyJwIjoiZGlzY29yZCJ9.AAAA") as response:
+            assert response.status == 401
+        async with session.get(
+            f"{fake.api_base}/users/@me", headers={"Authorization": "Bearer forged"}
+        ) as response:
+            assert response.status == 401
+
+
+@pytest.mark.parametrize("in_activity", [True, False])
+async def test_the_turn_mention_skips_a_player_in_the_activity(
+    db: str, monkeypatch: pytest.MonkeyPatch, in_activity: bool
+) -> None:
+    """A player with the table open in the Activity gets no turn mention in the channel (and
+    without the Activity open, the mention is there)."""
+    async with activity_stack(db, monkeypatch) as stack, ClientSession() as session:
+        fake = stack.fake
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        record = await fake.slash(alice, "briscola")
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        lobby = record.original
+        assert lobby is not None
+        table_id = int(stack.launch_id(lobby).split(":")[1])
+        pages = []
+        for who in (alice, bob):
+            status, answer = await sign_in(
+                session, stack, body_for(stack, fake.oauth.code_for(who), join=True)
+            )
+            assert status == 200
+            if in_activity:
+                ws = await session.ws_connect(f"{stack.url}/ws?token={answer['token']}")
+                await ws.send_json({"type": "watch", "table": table_id, "since": None})
+                pages.append(ws)
+        for _ in range(50):
+            if all(
+                stack.web.presence.looking("discord", str(u.id), table_id) for u in (alice, bob)
+            ):
+                break
+            await asyncio.sleep(0.05)
+        started = await stack.service.start(
+            ChatRef("discord", str(fake.channel_id)),
+            UserRef("discord", str(alice.id), "alice"),
+            table_id,
+        )
+        assert started.ok, started.refusal
+        await stack.handler.deliver(started)
+        if in_activity:
+            assert fake.pinged == []
+        else:
+            assert len(fake.pinged) == 1 and fake.pinged[0] in (alice.id, bob.id)
+        for ws in pages:
+            await ws.close()
