@@ -11,7 +11,7 @@ import json
 import os
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +108,11 @@ def _test_routes(app: web.Application, fake: FakeDiscord) -> None:
     app.router.add_get("/test-discord/{name}", parent_file)
     app.router.add_get("/test-discord-code", code)
 
+    async def no_icon(request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
+
+    app.router.add_get("/favicon.ico", no_icon)
+
 
 @asynccontextmanager
 async def activity_stack(db_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Stack]:
@@ -185,6 +190,7 @@ class Player:
     user: FakeUser
     page: Any
     frames: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     acted: int | None = None
     refusals_seen: int = 0
@@ -203,6 +209,9 @@ class Player:
         states = [f for f in self.frames if f.get("type") == "state"]
         return max(states, key=lambda f: f["version"]) if states else None
 
+    def acts(self) -> list[dict[str, Any]]:
+        return [f for f in self.sent if f.get("type") == "act"]
+
     def refusals(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == "refused"]
 
@@ -219,7 +228,12 @@ async def open_client(browser: Any, url: str, *, name: str, user: FakeUser) -> P
             except (TypeError, ValueError):
                 player.errors.append(f"not JSON: {payload!r:.80}")
 
+        def sent(payload: Any) -> None:
+            with suppress(TypeError, ValueError):
+                player.sent.append(json.loads(payload))
+
         ws.on("framereceived", received)
+        ws.on("framesent", sent)
 
     page.on("websocket", on_socket)
     page.on("pageerror", lambda exc: player.errors.append(f"page error: {exc}"))
@@ -265,8 +279,13 @@ async def take_turn(player: Player, state: dict[str, Any]) -> None:
     index = cards.index(card) if card in cards else [c.rstrip("'") for c in cards].index(card)
     await frame.locator("#hand button.card").nth(index).click()
     if sum(1 for m in with_card if m["card"] == card) > 1:
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
         chooser = frame.locator("#chooser")
-        await chooser.wait_for(state="visible", timeout=5000)
+        try:
+            await chooser.wait_for(state="visible", timeout=2000)
+        except PlaywrightTimeout:
+            return  # the page was still on an older version: the caller tries again
         await chooser.locator("button.choice").first.click()
 
 
@@ -298,11 +317,40 @@ async def play_out(players: list[Player], *, timeout: float = 300.0, max_steps: 
                 continue  # the page is not showing this version yet
             if await player.activity.locator("body.busy").count():
                 continue
+            if (
+                state["view"].get("hand")
+                and not await player.activity.locator("#hand button.card.playable").count()
+            ):
+                continue  # the page shows an older version, where it was not our turn
             player.acted, player.refusals_seen = frame["version"], refused
+            acts = len(player.acts())
             await take_turn(player, state)
+            try:
+                await wait_for(
+                    lambda p=player, n=acts: len(p.acts()) > n, timeout=2.0, what="an act"
+                )
+            except AssertionError:
+                player.acted = None  # the page still showed an older version: again
+                continue
             moves += 1
         if over == len(players):
             return moves
-        assert time.monotonic() < deadline, "the game did not end in time"
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game did not end in time: {await _where(players)}")
         await asyncio.sleep(0.03)
     raise AssertionError("the game did not end within the step bound")
+
+
+async def _where(players: list[Player]) -> str:
+    out = []
+    for p in players:
+        frame = p.latest() or {}
+        state = frame.get("state") or {}
+        shown = await hand_shown(p)
+        out.append(
+            f"{p.name}: v{frame.get('version')} {state.get('status')} turn {state.get('turn')}"
+            f" you {state.get('you')} hand {(state.get('view') or {}).get('hand')} shown {shown}"
+            f" moves {[m['move'] for m in state.get('moves') or []]}"
+            f" refused {p.refusals()[-2:]} errors {p.errors[-3:]}"
+        )
+    return "; ".join(out)
