@@ -106,6 +106,13 @@ class Settings(BaseSettings):
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("discord_api_url", mode="before")
+    @classmethod
+    def _api_default(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return "https://discord.com/api/v10"
+        return value
+
     @field_validator("sqlite_synchronous", "log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:

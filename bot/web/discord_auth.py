@@ -36,6 +36,7 @@ __all__ = [
     "DiscordAuthConfig",
     "DiscordOAuth",
     "add_discord_routes",
+    "discord_auth_config",
 ]
 
 logger = logging.getLogger(__name__)
@@ -72,6 +73,22 @@ class DiscordAuthConfig:
 
     def __repr__(self) -> str:  # never a secret in a log line
         return f"DiscordAuthConfig(client_id={self.client_id!r}, api_url={self.api_url!r})"
+
+
+def discord_auth_config(settings: Any) -> DiscordAuthConfig | None:
+    """The Activity's sign-in from the settings (``bot.config.Settings``): None unless
+    ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` are set. The composition root passes it
+    as ``WebConfig.discord``."""
+    client_id, secret = settings.discord_client_id, settings.discord_client_secret
+    if not client_id or secret is None:
+        return None
+    token = settings.discord_token
+    return DiscordAuthConfig(
+        client_id=client_id,
+        client_secret=secret.get_secret_value(),
+        bot_token=None if token is None else token.get_secret_value(),
+        api_url=settings.discord_api_url,
+    )
 
 
 @dataclass(frozen=True, slots=True)

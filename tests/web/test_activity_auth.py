@@ -176,3 +176,25 @@ async def test_the_turn_mention_skips_a_player_in_the_activity(
             assert len(fake.pinged) == 1 and fake.pinged[0] in (alice.id, bob.id)
         for ws in pages:
             await ws.close()
+
+
+def test_settings_make_the_sign_in_config() -> None:
+    from bot.config import BadSetting, load_settings
+    from bot.web.discord_auth import discord_auth_config
+
+    off = load_settings(_env_file=None)
+    assert off.discord_activity is False and discord_auth_config(off) is None
+    on = load_settings(
+        _env_file=None,
+        discord_client_id="42",
+        discord_client_secret="s3cret",
+        discord_token="bot-token",
+        discord_activity="on",
+        discord_api_url="",
+    )
+    config = discord_auth_config(on)
+    assert config is not None and config.client_secret == "s3cret"
+    assert config.bot_token == "bot-token" and config.api_url == "https://discord.com/api/v10"
+    assert "s3cret" not in repr(config)
+    with pytest.raises(BadSetting):
+        load_settings(_env_file=None, discord_activity=True)
