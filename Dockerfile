@@ -34,8 +34,9 @@ USER 10001:10001
 # The SQLite database (when DATABASE_URL is empty) and the adapters' small state files.
 VOLUME ["/data"]
 
-# Telegram webhook (TELEGRAM_WEBHOOK_PORT) and /metrics + /health (METRICS_PORT).
-EXPOSE 8443 9100
+# Telegram webhook (TELEGRAM_WEBHOOK_PORT), /metrics + /health (METRICS_PORT) and the web table
+# (WEB_PORT, behind the reverse proxy).
+EXPOSE 8443 9100 8080
 
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
     CMD ["tavolo", "health"]

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.render.pictures import Pictures
     from bot.service import Result, TableService
     from bot.service.ports import AdapterState
+    from bot.web import WebTable
 
 __all__ = ["App", "Delivery"]
 
@@ -40,6 +41,9 @@ class App:
     state: AdapterState
     pictures: Pictures
     deliveries: dict[str, Delivery] = field(default_factory=dict)
+    # The web table (``bot.web.WebTable``) when WEB_PORT is set: the adapters ask it who has a
+    # table open, and put its button on the table messages.
+    web: WebTable | None = None
 
     def deliver_to(self, platform: str, fn: Delivery) -> None:
         """``fn(result)`` is awaited for every timer result whose table is on ``platform``."""

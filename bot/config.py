@@ -62,6 +62,24 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json", "kv"] = "text"
     metrics_port: int | None = Field(None, ge=0, lt=65536)
     metrics_listen: str = "127.0.0.1"
+    # The web table (Telegram's Mini App): served on WEB_PORT (empty or 0 = not served) at
+    # WEB_LISTEN, reached by users at PUBLIC_URL (https://, the reverse proxy's address);
+    # WEB_APP_SHORT_NAME is the Mini App's short name from @BotFather /newapp (the group's
+    # button opens https://t.me/<bot>/<short name>?startapp=<table>). /metrics and /health are
+    # served there too.
+    web_port: int | None = Field(None, ge=0, lt=65536)
+    web_listen: str = "127.0.0.1"
+    public_url: str | None = None
+    web_app_short_name: str | None = None
+    # Telegram's init data older than this is refused (seconds; Telegram's own advice: a day).
+    web_init_data_max_age: float = Field(86400.0, gt=0, le=30 * 86400)
+    # The computers' moves reach a page this many seconds apart, to be followed.
+    web_pace: float = Field(0.7, ge=0, le=10)
+    # While a table is open in pages, its group message is edited at most this often (seconds).
+    web_group_edit_seconds: float = Field(20.0, ge=0, le=600)
+    # Signs the web table's WebSocket tokens; empty: derived from TELEGRAM_TOKEN (so every
+    # process of one bot accepts the others' tokens), else random per process.
+    web_token_secret: SecretStr | None = None
     # SIGTERM: how long in-flight moves may take to finish before the process exits anyway.
     shutdown_grace_seconds: float = Field(10.0, gt=0, le=600)
     default_locale: Literal["it", "en"] = "it"
@@ -100,6 +118,10 @@ class Settings(BaseSettings):
         "discord_shard_id",
         "metrics_port",
         "computer_processes",
+        "web_port",
+        "public_url",
+        "web_app_short_name",
+        "web_token_secret",
         mode="before",
     )
     @classmethod
@@ -148,6 +170,21 @@ class Settings(BaseSettings):
     def _https(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("https://", "http://")):
             raise ValueError("must be an http(s) URL")
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL (https:// for Telegram's Mini App)")
+        return value.rstrip("/") if value is not None else None
+
+    @field_validator("web_app_short_name")
+    @classmethod
+    def _short_name(cls, value: str | None) -> str | None:
+        allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+        if value is not None and (not 3 <= len(value) <= 30 or not set(value) <= allowed):
+            raise ValueError("must be the Mini App's short name: 3-30 letters, digits or _")
         return value
 
     @field_validator("telegram_webhook_secret")

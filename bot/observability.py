@@ -3,12 +3,13 @@
 * :func:`configure_logging` sets the root logger up as plain text, JSON or key=value lines
   (``LOG_FORMAT``); fields passed as ``extra=`` (``table_id``, ``platform``, ``latency_ms``...)
   become fields of the line. Every configured token is replaced by ``***`` in every line.
-* :class:`Metrics` keeps the counters and the latency histogram and writes Prometheus' text
-  exposition format (version 0.0.4) itself: no dependency for a handful of series.
+* :class:`Metrics` keeps the counters and the latency histogram; ``prometheus_client`` writes
+  them in Prometheus' text exposition format (its own registry per process, not the global one).
 * :class:`ObservedService` wraps the :class:`~bot.service.TableService` that the adapters call:
   one log line per call (``event=call call=play platform=telegram table_id=7 latency_ms=3.1
   outcome=ok``), the metrics, and a count of calls in flight so a shutdown can wait for them.
-* :func:`serve_http` answers ``GET /metrics`` and ``GET /health`` (``METRICS_PORT``).
+* :func:`serve_http` answers ``GET /metrics`` and ``GET /health`` (``METRICS_PORT``); the web
+  table's server (``WEB_PORT``) answers them too. The text is ``prometheus_client``'s.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 # Seconds; a move is mostly a database commit, a computer's answer may take a second or two.
+# Prometheus' text format (prometheus_client.CONTENT_TYPE_LATEST of the 0.0.4 format).
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # Service calls that apply a move when they succeed (press: unless its action is a button of
 # the lobby/table menu, "@..." or "?...").
@@ -144,7 +147,7 @@ def configure_logging(level: str, fmt: str, *, secrets: Iterable[str] = ()) -> N
 
 
 class Metrics:
-    """Counters, one histogram and gauges read at scrape time, in Prometheus' text format."""
+    """Counters, one histogram and gauges read at scrape time; exposed by prometheus_client."""
 
     def __init__(self) -> None:
         self.counters: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
@@ -152,6 +155,8 @@ class Metrics:
         self.latency_sum = 0.0
         self.latency_count = 0
         self.gauges: dict[str, Callable[[], Awaitable[float]]] = {}
+        self._gauge_values: dict[str, float] = {}
+        self._registry: Any = None
 
     def inc(self, name: str, amount: float = 1.0, **labels: str) -> None:
         key = (name, tuple(sorted(labels.items())))
@@ -166,54 +171,70 @@ class Metrics:
         self.latency_count += 1
 
     async def exposition(self) -> str:
-        lines: list[str] = []
-        helps = {
-            "tavolo_moves_total": "Moves applied by this process (humans' and timers').",
-            "tavolo_calls_total": "Service calls, by call and outcome (ok, refused, error).",
-            "tavolo_errors_total": "Service calls that raised an error.",
-            "tavolo_timers_fired_total": "Turn timers fired by this process.",
-        }
-        for name, help_text in helps.items():
-            lines += [f"# HELP {name} {help_text}", f"# TYPE {name} counter"]
-            series = [(k, v) for k, v in self.counters.items() if k[0] == name]
-            if not series:
-                lines.append(f"{name} 0")
-            for (_, labels), value in sorted(series):
-                lines.append(f"{name}{_labels(labels)} {_number(value)}")
-        name = "tavolo_call_latency_seconds"
-        lines += [
-            f"# HELP {name} Latency of the service calls the adapters make.",
-            f"# TYPE {name} histogram",
-        ]
-        cumulative = 0
-        for bound, count in zip((*LATENCY_BUCKETS, float("inf")), self.buckets, strict=True):
-            cumulative += count
-            le = "+Inf" if bound == float("inf") else repr(bound)
-            lines.append(f'{name}_bucket{{le="{le}"}} {cumulative}')
-        lines.append(f"{name}_sum {_number(self.latency_sum)}")
-        lines.append(f"{name}_count {self.latency_count}")
+        """Every metric in Prometheus' text format, written by ``prometheus_client`` (the
+        gauges are read first: they are async, the client's collectors are not)."""
+        from prometheus_client import generate_latest
+
+        values: dict[str, float] = {}
         for gauge, read in sorted(self.gauges.items()):
             try:
-                value = await read()
+                values[gauge] = await read()
             except Exception:
                 logger.warning("metric %s could not be read", gauge, exc_info=True)
-                continue
-            lines += [f"# TYPE {gauge} gauge", f"{gauge} {_number(value)}"]
-        return "\n".join(lines) + "\n"
+        self._gauge_values = values
+        return generate_latest(self.registry).decode()
+
+    @property
+    def registry(self) -> Any:
+        """This process's ``prometheus_client`` registry (not the client's global one): the
+        service's metrics, and any a front end adds (the web table's)."""
+        if self._registry is None:
+            from prometheus_client import CollectorRegistry
+
+            self._registry = CollectorRegistry(auto_describe=False)
+            self._registry.register(_Collector(self))
+        return self._registry
 
 
-def _labels(labels: tuple[tuple[str, str], ...]) -> str:
-    if not labels:
-        return ""
-    escaped = (
-        f'{k}="{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"'
-        for k, v in labels
-    )
-    return "{" + ",".join(escaped) + "}"
+_COUNTER_HELP = {
+    "tavolo_moves_total": "Moves applied by this process (humans' and timers').",
+    "tavolo_calls_total": "Service calls, by call and outcome (ok, refused, error).",
+    "tavolo_errors_total": "Service calls that raised an error.",
+    "tavolo_timers_fired_total": "Turn timers fired by this process.",
+}
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+class _Collector:
+    """The service's counters, call latency and gauges, as ``prometheus_client`` metrics."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterable[Any]:
+        from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
+
+        m = self.metrics
+        for name, help_text in _COUNTER_HELP.items():
+            family = Metric(name.removesuffix("_total"), help_text, "counter")
+            series = sorted((k, v) for k, v in m.counters.items() if k[0] == name)
+            if not series:
+                family.add_sample(name, {}, 0.0)
+            for (_, labels), value in series:
+                family.add_sample(name, dict(labels), value)
+            yield family
+        cumulative = 0
+        buckets = []
+        for bound, count in zip((*LATENCY_BUCKETS, float("inf")), m.buckets, strict=True):
+            cumulative += count
+            buckets.append(("+Inf" if bound == float("inf") else repr(bound), float(cumulative)))
+        yield HistogramMetricFamily(
+            "tavolo_call_latency_seconds",
+            "Latency of the service calls the adapters make.",
+            buckets=buckets,
+            sum_value=m.latency_sum,
+        )
+        for gauge, value in sorted(m._gauge_values.items()):
+            yield GaugeMetricFamily(gauge, gauge.replace("_", " "), value=value)
 
 
 class ObservedService:
@@ -365,7 +386,7 @@ async def serve_http(
                 status, ctype, body = "405 Method Not Allowed", "text/plain", b"GET only\n"
             elif path == "/metrics":
                 status = "200 OK"
-                ctype = "text/plain; version=0.0.4; charset=utf-8"
+                ctype = CONTENT_TYPE
                 body = (await metrics.exposition()).encode()
             elif path in ("/health", "/healthz"):
                 report = await health()

@@ -162,7 +162,8 @@ def _read_json(file: str) -> Any:
 
 
 async def health(settings: Settings) -> int:
-    """The database answers; with METRICS_PORT set, the running process says it is healthy."""
+    """The database answers; with METRICS_PORT (else WEB_PORT) set, the running process says it
+    is healthy."""
     try:
         store = Store.open(settings.url, sqlite_synchronous=settings.sqlite_synchronous)
         try:
@@ -172,11 +173,13 @@ async def health(settings: Settings) -> int:
     except Exception as exc:
         print(f"unhealthy: database: {type(exc).__name__}", file=sys.stderr)
         return 1
-    if settings.metrics_port:
-        host = settings.metrics_listen
+    port, host = settings.metrics_port, settings.metrics_listen
+    if not port and settings.web_port:
+        port, host = settings.web_port, settings.web_listen
+    if port:
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
-        url = f"http://{host}:{settings.metrics_port}/health"
+        url = f"http://{host}:{port}/health"
         try:
             body = await asyncio.to_thread(_fetch, url)
         except (OSError, urllib.error.URLError) as exc:

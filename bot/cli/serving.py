@@ -65,21 +65,26 @@ async def serve(settings: Settings) -> int:
         adapters.append("bot.discord")
     http: asyncio.Server | None = None
     started = time.time()
+
+    async def health() -> dict[str, object]:
+        try:
+            await check_database(store)
+        except Exception as exc:
+            return {"ok": False, "database": type(exc).__name__}
+        return {
+            "ok": not stop.is_set(),
+            "database": "ok",
+            "uptime_seconds": round(time.time() - started, 1),
+            "in_flight": observed.in_flight,
+        }
+
+    web_runner = None
     try:
+        if settings.web_port:
+            from bot.web.serving import start_web
+
+            web_runner = await start_web(app, metrics=metrics, health=health)
         if settings.metrics_port:
-
-            async def health() -> dict[str, object]:
-                try:
-                    await check_database(store)
-                except Exception as exc:
-                    return {"ok": False, "database": type(exc).__name__}
-                return {
-                    "ok": not stop.is_set(),
-                    "database": "ok",
-                    "uptime_seconds": round(time.time() - started, 1),
-                    "in_flight": observed.in_flight,
-                }
-
             http = await serve_http(
                 host=settings.metrics_listen,
                 port=settings.metrics_port,
@@ -112,6 +117,8 @@ async def serve(settings: Settings) -> int:
     finally:
         if http is not None:
             http.close()
+        if web_runner is not None:
+            await web_runner.cleanup()
         await inner.computers.aclose()
         await store.close()
         logger.info("database closed", extra={"event": "stopped"})

@@ -42,7 +42,10 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
         **options,
     )
     handler.bind(bot)
-    handler.activity = app.settings.discord_activity
+    # The web table as an Activity: its launch button (only when this process serves the web
+    # table), and who has a table open (their turn needs no mention).
+    handler.activity = app.settings.discord_activity and app.web is not None
+    handler.presence = None if app.web is None else app.web.presence
     app.deliver_to(PLATFORM, handler.deliver)
     return bot
 

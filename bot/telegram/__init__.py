@@ -29,6 +29,7 @@ from bot.telegram.inline import InlinePlay
 from bot.telegram.inline_cards import CardPhotos
 from bot.telegram.phrases import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.telegram.settings import TelegramSettings
+from bot.telegram.web_links import WebLinks
 
 if TYPE_CHECKING:
     from telegram.ext import BaseRateLimiter
@@ -84,6 +85,7 @@ def build_bot(
     rate_limiter: BaseRateLimiter[Any] | None = None,
     pictures: Pictures | None = None,
     state: AdapterState | None = None,
+    web: WebLinks | None = None,
 ) -> TelegramBot:
     """The Application with the adapter's handlers, ready to start.
 
@@ -114,6 +116,7 @@ def build_bot(
         photos=photos,
     )
     delivery.inline = inline
+    delivery.web = web
     TelegramAdapter(service=service, renderer=renderer, delivery=delivery, inline=inline).install(
         application
     )
@@ -145,6 +148,7 @@ async def serve(app: App) -> None:
         renderer=app.renderer,
         pictures=app.pictures,
         state=app.state,
+        web=_web_links(app),
     )
     app.deliver_to("telegram", telegram.deliver)
     await telegram.start()
@@ -154,6 +158,21 @@ async def serve(app: App) -> None:
         # The composition root cancels this task right after setting stop: finish stopping.
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.shield(telegram.stop())
+
+
+def _web_links(app: App) -> WebLinks | None:
+    """The web table's buttons and presence, when this process serves the web table."""
+    if app.web is None:
+        return None
+    presence = app.web.presence
+    return WebLinks(
+        renderer=app.renderer,
+        public_url=app.settings.public_url,
+        short_name=app.settings.web_app_short_name,
+        looking=lambda user_id, table_id: presence.looking(PLATFORM, str(user_id), table_id),
+        watched=presence.watched,
+        coalesce=app.settings.web_group_edit_seconds,
+    )
 
 
 def _webhook_env(settings: Settings) -> dict[str, str]:

@@ -62,6 +62,7 @@ from bot.telegram.private_chats import RECHECK_BLOCKED_AFTER, RETRY_BLOCKED_AFTE
 
 if TYPE_CHECKING:
     from bot.telegram.inline import InlinePlay
+    from bot.telegram.web_links import WebLinks
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -153,6 +154,12 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
         self.inline: InlinePlay | None = None
+        # The web table (bot.telegram.web_links), when served: its buttons, who is looking,
+        # and the group table edits held back while pages show the table.
+        self.web: WebLinks | None = None
+        self._held: dict[int, TableView] = {}
+        self._held_tasks: dict[int, asyncio.Task[None]] = {}
+        self._edited_at: dict[int, float] = {}
 
     @property
     def messenger(self) -> Messenger:
@@ -265,6 +272,12 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         markup = keyboard(rendered)
         if self.inline is not None and isinstance(event, TableView):
             markup = self.inline.table_markup(event, markup)
+        if self.web is not None:
+            if isinstance(event, HandView | TurnNotice) and self.web.looking(
+                int(event.audience.id), event.table.id
+            ):
+                return  # they follow the table in its page
+            markup = self._web_button(event, markup)
         if event.audience.kind == "chat":
             where = where_of(event.audience.id)
             if isinstance(event, LobbyView | TableView):
@@ -304,6 +317,75 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             # Not secret (rules, stats): say it where it was asked.
             await self._say_event(event, origin, text, markup)
 
+    def _web_button(
+        self, event: Event, markup: InlineKeyboardMarkup | None
+    ) -> InlineKeyboardMarkup | None:
+        """The button that opens the table's web page: on a table's chat message (a group's
+        opens the Mini App's link) and on a private hand."""
+        assert self.web is not None
+        if not isinstance(event, LobbyView | TableView | HandView):
+            return markup
+        if event.table.status not in ("lobby", "playing"):
+            return markup
+        private = event.audience.kind == "user" or where_of(event.table.chat_id).chat_id > 0
+        try:
+            username = self._bot().username
+        except RuntimeError:
+            username = None
+        return self.web.with_button(
+            markup, event.table.id, event.locale, private=private, bot_username=username
+        )
+
+    def _hold(self, event: TableEvent) -> bool:
+        """While pages show the table, its group message is edited at most once every
+        ``web.coalesce`` seconds: the newest view waits for its turn (True: held)."""
+        web = self.web
+        if web is None or not isinstance(event, TableView) or event.table.status != "playing":
+            return False
+        if self._closing:
+            return False
+        table_id = event.table.id
+        if not web.watched(table_id):
+            return False
+        wait = self._edited_at.get(table_id, -1e18) + web.coalesce - self.clock()
+        if wait <= 0:
+            return False
+        held = self._held.get(table_id)
+        if held is None or held.table.version < event.table.version:
+            self._held[table_id] = event
+        if table_id not in self._held_tasks:
+            task = asyncio.create_task(self._release(table_id, wait))
+            self._held_tasks[table_id] = task
+        return True
+
+    async def _release(self, table_id: int, wait: float) -> None:
+        try:
+            await asyncio.sleep(wait)
+        finally:
+            self._held_tasks.pop(table_id, None)
+        event = self._held.pop(table_id, None)
+        if event is not None and not self._closing:
+            self.submit(Result([event], event.table), origin=None)
+
+    async def close(self, *, grace: float = 2.0) -> None:
+        """The views held back for the group go out first (within the grace)."""
+        held = list(self._held.values())
+        for task in list(self._held_tasks.values()):
+            task.cancel()
+        self._held.clear()
+        self._held_tasks.clear()
+        self._edited_at.clear()  # nothing is held any more
+        for event in held:
+            self.submit(Result([event], event.table), origin=None)
+        await super().close(grace=grace)
+
+    def _unhold(self, table_id: int) -> None:
+        """A newer view goes out now: the held one is dropped."""
+        self._held.pop(table_id, None)
+        task = self._held_tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
     @staticmethod
     def _shown_in(event: Event, where: Where) -> bool:
         """A table or lobby view asked for from its own chat: the table message there shows it
@@ -341,7 +423,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if self.inline is not None and await self.inline.table_with_mention(
             event, where, text, markup, image
         ):
+            self._edited(event)
             return  # posted anew with the turn's mention
+        if self._hold(event):
+            return
         shown = await self.book.public(event.table.id, where)
         version = event.table.version
         if shown is not None and version < shown.version:
@@ -354,6 +439,17 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             # The old copy's buttons would only confuse: the new message has them.
             await self.messenger.edit_markup(where, shown.message_id, None)
         await self.book.keep_public(event.table.id, shown_now)
+        self._edited(event)
+
+    def _edited(self, event: TableEvent) -> None:
+        if self.web is None:
+            return
+        held = self._held.get(event.table.id)
+        if held is not None and held.table.version <= event.table.version:
+            self._unhold(event.table.id)
+        self._edited_at[event.table.id] = self.clock()
+        while len(self._edited_at) > 10_000:
+            self._edited_at.pop(next(iter(self._edited_at)))
 
     async def _show_hand(
         self,

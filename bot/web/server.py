@@ -97,6 +97,12 @@ class RateLimiter:
         self.rate, self.burst, self.clock = rate, burst, clock
         self._buckets: dict[object, tuple[float, float]] = {}
 
+    def exhausted(self, key: object) -> bool:
+        """Whether ``key`` has no request left now (nothing is taken)."""
+        now = self.clock()
+        level, at = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, level + (now - at) * self.rate) < 1
+
     def allow(self, key: object) -> bool:
         now = self.clock()
         level, at = self._buckets.get(key, (self.burst, now))
@@ -135,7 +141,8 @@ class WebTable:
             renderer, style_for=style_for or _default_style, presence=presence, pace=config.pace
         )
         self.limiter = RateLimiter(config.rate, config.burst)
-        self.http_limiter = RateLimiter(2.0, 30.0)
+        self.http_limiter = RateLimiter(1.0, 20.0)  # sign-ins a second per user
+        self.failed_limiter = RateLimiter(50.0, 500.0)  # refused sign-ins a second, in all
         self._tasks: set[asyncio.Task[None]] = set()
         self._cards: dict[tuple[str, str], bytes] = {}
         self.connections: set[Connection] = set()
@@ -201,10 +208,13 @@ async def _headers(
     return response
 
 
+WEB_TABLE = web.AppKey("web_table", WebTable)
+
+
 def build_web_app(web_table: WebTable) -> web.Application:
     """The aiohttp application serving ``web_table``."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
-    app["web_table"] = web_table
+    app[WEB_TABLE] = web_table
     routes = _Routes(web_table)
     app.router.add_get("/", routes.root)
     app.router.add_get("/app/", routes.page)
@@ -286,11 +296,10 @@ class _Routes:
 
     # -- signing in ---------------------------------------------------------------------------
 
-    def _client(self, request: web.Request) -> str:
-        return request.remote or "?"
-
     async def auth_telegram(self, request: web.Request) -> web.StreamResponse:
-        if not self.w.http_limiter.allow(("auth", self._client(request))):
+        # Behind the reverse proxy every page comes from its address: the limits are per user
+        # once the init data is checked (an HMAC: cheap), and on the failures as a whole.
+        if self.w.failed_limiter.exhausted("failed"):
             return _json_error(429, "too many requests")
         token = self.w.config.bot_token
         if token is None:
@@ -306,7 +315,10 @@ class _Routes:
             who = check_init_data(init_data, token, max_age=self.w.config.init_data_max_age)
         except AuthError as exc:
             logger.info("web sign-in refused: %s", exc)
+            self.w.failed_limiter.allow("failed")
             return _json_error(401, "unauthorized")
+        if not self.w.http_limiter.allow((who.platform, who.user_id)):
+            return _json_error(429, "too many requests")
         return web.json_response(await self._signed_in(who))
 
     async def auth_local(self, request: web.Request) -> web.StreamResponse:

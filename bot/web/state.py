@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.render import Renderer, card_text, family_renderer
+from bot.render import Message, Renderer, card_text, family_renderer
 from bot.render.scala40 import _move_cards
 from bot.service import (
     Announcement,
@@ -58,11 +58,11 @@ def seat_of(table: TableInfo, viewer: Viewer) -> int | None:
     return seat
 
 
-def _actions(renderer: Renderer, *events: Event) -> list[dict[str, str]]:
+def _actions(*messages: Message) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     seen: set[str] = set()
-    for event in events:
-        for row in renderer.render(event).buttons:
+    for message in messages:
+        for row in message.buttons:
             for button in row:
                 try:
                     action = decode_button(button.data).action
@@ -143,13 +143,15 @@ def build_state(
         "rematch_of": change.rematch_of,
     }
     if table.status == "lobby" or change.game is None:
-        lobby = LobbyView(audience=chat, locale=locale, table=table)
-        state["actions"] = _actions(renderer, lobby)
-        state["text"]["table"] = renderer.render(lobby).text
+        lobby = renderer.render(LobbyView(audience=chat, locale=locale, table=table))
+        state["actions"] = _actions(lobby)
+        state["text"]["table"] = lobby.text
         return state
     game = change.game
-    public = TableView(audience=chat, locale=locale, table=table, view=game.view(None))
-    events: list[Event] = [public]
+    public = renderer.render(
+        TableView(audience=chat, locale=locale, table=table, view=game.view(None))
+    )
+    messages = [public]
     own = seat if seat is not None and status == "playing" else None
     view = game.view(own)
     if own is not None:
@@ -160,8 +162,9 @@ def build_state(
             seat=own,
             view=view,
         )
-        events.append(hand)
-        state["text"]["hand"] = renderer.render(hand).text
+        rendered = renderer.render(hand)
+        messages.append(rendered)
+        state["text"]["hand"] = rendered.text
         family = family_renderer(table.family)
         state["moves"] = [
             {
@@ -173,8 +176,8 @@ def build_state(
             for move in view.legal_moves
         ]
     state["view"] = view.to_dict()
-    state["text"]["table"] = renderer.render(public).text
-    state["actions"] = _actions(renderer, *events)
+    state["text"]["table"] = public.text
+    state["actions"] = _actions(*messages)
     return state
 
 

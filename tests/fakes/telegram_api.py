@@ -69,7 +69,14 @@ MAX_INLINE_RESULTS = 50
 _START_PARAMETER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Inline keyboard buttons that need no callback data.
 _INLINE_BUTTON_KINDS = frozenset(
-    {"url", "switch_inline_query", "switch_inline_query_current_chat", "login_url", "pay"}
+    {
+        "url",
+        "switch_inline_query",
+        "switch_inline_query_current_chat",
+        "login_url",
+        "pay",
+        "web_app",
+    }
 )
 
 # Long polls never outlast this, whatever timeout the client asks for, so a forgotten poller
@@ -907,7 +914,7 @@ class FakeBotApi:
         if len(text) > 4096:
             raise FakeApiError(400, "Bad Request: message is too long")
 
-    def _check_markup(self, markup: Any) -> JSON | None:
+    def _check_markup(self, markup: Any, chat_id: Any = None) -> JSON | None:
         if markup is None:
             return None
         if not isinstance(markup, dict):
@@ -919,12 +926,24 @@ class FakeBotApi:
                     raise FakeApiError(400, "Bad Request: BUTTON_DATA_INVALID")
                 if data is None and not _INLINE_BUTTON_KINDS & button.keys():
                     raise FakeApiError(400, 'Bad Request: can\'t find field "text"')
+                if "web_app" in button:
+                    # Telegram: web_app buttons only in private chats between a user and the
+                    # bot; groups open a Mini App through its t.me link (a url button).
+                    url = (
+                        button["web_app"].get("url", "")
+                        if isinstance(button["web_app"], dict)
+                        else ""
+                    )
+                    if not str(url).startswith("https://"):
+                        raise FakeApiError(400, "Bad Request: BUTTON_URL_INVALID")
+                    if isinstance(chat_id, int) and chat_id < 0:
+                        raise FakeApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
         return markup
 
     async def _api_sendMessage(self, params: JSON, files: dict[str, bytes]) -> Any:
         chat = self._target_chat(params)
         self._check_text(params.get("text"))
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         thread_id = params.get("message_thread_id")
         stored = self._store(
             chat,
@@ -964,7 +983,7 @@ class FakeBotApi:
         chat = self._target_chat(params)
         data, file_id = self._photo(files.get("photo", params.get("photo")), files)
         self._check_caption(params.get("caption"))
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         thread_id = params.get("message_thread_id")
         stored = self._store(
             chat,
@@ -986,7 +1005,7 @@ class FakeBotApi:
             raise FakeApiError(400, "Bad Request: there is no media in the message to edit")
         caption = media.get("caption")
         self._check_caption(caption)
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         data, file_id = self._photo(media.get("media"), files)
         if (
             data == stored.photo_data
@@ -1019,7 +1038,7 @@ class FakeBotApi:
         self._check_text(params.get("text"))
         if stored.text is None:
             raise FakeApiError(400, "Bad Request: there is no text in the message to edit")
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         if stored.text == params["text"] and (stored.reply_markup or None) == markup:
             raise FakeApiError(400, NOT_MODIFIED)
         stored.text = params["text"]
@@ -1031,7 +1050,7 @@ class FakeBotApi:
         if not stored.has_photo:
             raise FakeApiError(400, "Bad Request: there is no caption in the message to edit")
         self._check_caption(params.get("caption"))
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         if stored.caption == params.get("caption") and (stored.reply_markup or None) == markup:
             raise FakeApiError(400, NOT_MODIFIED)
         stored.caption = params.get("caption")
@@ -1040,7 +1059,7 @@ class FakeBotApi:
 
     async def _api_editMessageReplyMarkup(self, params: JSON, files: dict[str, bytes]) -> Any:
         stored = self._editable(params)
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         if (stored.reply_markup or None) == markup:
             raise FakeApiError(400, NOT_MODIFIED)
         stored.reply_markup = markup
@@ -1281,7 +1300,7 @@ class FakeBotApi:
             raise FakeApiError(400, "Bad Request: MESSAGE_ID_INVALID")
         stored = self.messages[where]
         self._check_text(params.get("text"))
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), params.get("chat_id"))
         if stored.text == params["text"] and (stored.reply_markup or None) == markup:
             raise FakeApiError(400, NOT_MODIFIED)
         stored.text = params["text"]

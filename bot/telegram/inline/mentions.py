@@ -123,6 +123,9 @@ class TurnMentions(InlineBase):
         """Where a turn notice goes: privately (as before inline play), a mention in the group,
         or nowhere (a reminder, one human at the table, mentions turned off)."""
         table = event.table
+        web = self._delivery.web
+        if web is not None and web.looking(user_id, table.id):
+            return "none"  # they have the table open in its page: they see their turn there
         inline = self.enabled() and await self._wish(user_id) != "private"
         if inline and await self._delivery.book.private(table.id, user_id) is not None:
             inline = False  # they follow this table in the private chat

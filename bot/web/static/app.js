@@ -10,7 +10,10 @@ import { setCardBase } from "./cards.js";
 import { renderTable } from "./board.js";
 
 const MAX_QUEUE = 12;
-const DEFAULT_PACE_MS = 700;
+// The server sends the computers' moves a readable pace apart (docs/web-protocol.md); the page
+// adds a pace of its own only when asked (?pace=ms).
+const DEFAULT_PACE_MS = 0;
+const LOG_LINES = 30;
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +38,8 @@ const session = {
   local: false,
   games: [],
   textsLocale: null,
+  log: [],
+  connected: null,
 };
 
 function query(name) {
@@ -103,7 +108,9 @@ async function signIn() {
   if (session.user && session.user.locale) setLocale(session.user.locale);
   await loadTexts(locale());
   if (answer.data.cards) setCardBase(answer.data.cards);
-  const table = answer.data.table ?? query("table") ?? session.params.tgWebAppStartParam ?? null;
+  // A link's own ?table= (a private chat's web_app button) first, then what the server
+  // answered (the Mini App link's start_param, or the user's newest table).
+  const table = query("table") ?? answer.data.table ?? session.params.tgWebAppStartParam ?? null;
   if (table !== null && table !== undefined && table !== "") session.table = table;
 }
 
@@ -138,7 +145,9 @@ function connect() {
   if (session.closed) return;
   const ws = new WebSocket(wsUrl());
   session.ws = ws;
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     session.retries = 0;
     setStatus("", "");
     if (session.table === null || session.table === undefined) showNewGame();
@@ -162,8 +171,9 @@ function connect() {
     if (session.closed) return;
     setStatus(t("reconnecting"), "warn");
     const delay = Math.min(8000, 400 * 2 ** session.retries++);
-    // A refused token (4001/1008) or a long absence: sign in again before reconnecting.
-    const reauth = event.code === 4001 || event.code === 1008 || session.retries > 3;
+    // A socket refused at the upgrade (an expired token answers 401) or a long absence: sign
+    // in again before reconnecting.
+    const reauth = !opened || event.code === 1008 || session.retries > 3;
     setTimeout(async () => {
       if (reauth) {
         try {
@@ -187,6 +197,15 @@ function onFrame(frame) {
     case "state":
       enqueue(frame);
       break;
+    case "uptodate":
+      setStatus("", "");
+      break;
+    case "presence":
+      if (String(frame.table) === String(session.table) && Array.isArray(frame.connected)) {
+        session.connected = frame.connected;
+        if (session.state) render();
+      }
+      break;
     case "ack": {
       const pending = session.pending.get(frame.id);
       session.pending.delete(frame.id);
@@ -200,6 +219,12 @@ function onFrame(frame) {
     }
     case "created":
       switchTable(frame.table);
+      break;
+    case "rematch":
+      if (String(frame.table) === String(session.table) && frame.to !== undefined) {
+        session.rematchTo = frame.to;
+        if (session.state) render();
+      }
       break;
     case "refused": {
       session.pending.delete(frame.id);
@@ -230,6 +255,8 @@ function switchTable(table) {
   clearTimeout(session.timer);
   session.timer = null;
   session.ui = { selected: [], staged: [] };
+  session.log = [];
+  session.rematchTo = null;
   $("newgame").hidden = true;
   send({ type: "watch", table: tableValue(), since: null });
 }
@@ -267,6 +294,10 @@ function pump() {
 function show(frame) {
   session.version = frame.version ?? session.version;
   session.state = frame.state;
+  session.connected = null;
+  if (Array.isArray(frame.log)) session.log = frame.log.slice();
+  if (Array.isArray(frame.events)) session.log.push(...frame.events);
+  if (session.log.length > LOG_LINES) session.log.splice(0, session.log.length - LOG_LINES);
   session.lastShown = Date.now();
   render();
 }
@@ -297,6 +328,9 @@ function render() {
   if (state.locale) setLocale(state.locale);
   $("notice").hidden = true;
   $("app").hidden = false;
+  // Which version is on screen (the tests, and anyone debugging, read it).
+  document.body.dataset.table = String(session.table);
+  document.body.dataset.version = String(session.version);
   const focused = document.activeElement;
   const focusKey = focused && focused.dataset ? focused.dataset.focusKey : null;
   renderTable(state, {
@@ -306,6 +340,7 @@ function render() {
     toast,
     rerender: render,
     newGame: session.local ? () => showNewGame() : null,
+    rematchTo: session.rematchTo ? () => switchTable(session.rematchTo) : null,
   });
   if (focusKey) {
     const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
@@ -372,7 +407,7 @@ function showNewGame(reason) {
   const game = document.createElement("select");
   game.name = "game";
   for (const g of games) game.add(new Option(names[g] || g, g));
-  field(t("newGame"), game);
+  field(t("game"), game);
   const players = document.createElement("select");
   players.name = "players";
   const fill = () => {

@@ -46,7 +46,7 @@ function sideNames(state, view, side) {
 function family(state) {
   const v = state.view || {};
   if (state.family === "scala40" || "melds" in v) return "scala40";
-  if (state.family === "briscola" || "trick" in v) return "briscola";
+  if (state.family === "briscola" || state.family === "chiamata" || "trick" in v) return "briscola";
   return "scopa";
 }
 
@@ -75,14 +75,15 @@ function seatFacts(state, seat) {
   if (!v) return [];
   const facts = [];
   const count = v.hand_counts && v.hand_counts[seat];
-  if (count !== undefined && state.status === "playing") facts.push(`🂠 ${count}`);
+  if (count !== undefined && state.status === "playing") facts.push({ back: count });
   const fam = family(state);
   const side = sideOf(v, seat);
   if (fam === "scopa") {
     if (v.points) facts.push(`${v.points[side]}/${v.target}`);
     if (v.scope && v.scope[side]) facts.push(`scope ${v.scope[side]}`);
   } else if (fam === "briscola") {
-    if (v.scores) facts.push(`${t("score")} ${v.scores[v.phase === undefined || v.rules?.variant !== "chiamata" ? side : seat] ?? ""}`);
+    if (v.scores) facts.push(`${v.scores[v.variant === "chiamata" ? seat : side] ?? ""} pt`);
+    if (v.tricks_won && state.status === "playing") facts.push(`${t("tricks")} ${v.tricks_won[seat]}`);
     if (v.caller === seat) facts.push("☎");
   } else if (fam === "scala40") {
     if (v.scores) facts.push(`${v.scores[seat]}/${v.elimination}`);
@@ -92,10 +93,13 @@ function seatFacts(state, seat) {
   return facts;
 }
 
-function renderSeats(state) {
+function renderSeats(state, ctx) {
   const list = $("seats");
   list.replaceChildren();
+  list.dataset.count = String((state.seats || []).length);
+  const live = ctx.session && Array.isArray(ctx.session.connected) ? ctx.session.connected : null;
   for (const seat of state.seats || []) {
+    if (live) seat.connected = live.includes(seat.seat);
     const item = el("li", "seat");
     if (seat.you) item.classList.add("you");
     if (state.turn === seat.seat && state.status === "playing") {
@@ -107,7 +111,7 @@ function renderSeats(state) {
     const name = el("span", "name", seat.free ? "—" : seat.name);
     item.appendChild(name);
     const marks = [];
-    if (seat.computer) marks.push("🤖");
+    if (seat.computer && !/comput/i.test(seat.name)) marks.push(`(${t("computer")})`);
     if (seat.you) marks.push(`(${t("you")})`);
     if (!seat.computer && !seat.free && !seat.you) {
       const dot = el("span", seat.connected ? "dot on" : "dot");
@@ -117,14 +121,34 @@ function renderSeats(state) {
     }
     if (marks.length) item.appendChild(el("span", "mark", marks.join(" ")));
     const facts = seatFacts(state, seat.seat);
-    if (facts.length) item.appendChild(el("span", "facts", facts.join(" · ")));
+    if (facts.length) {
+      const box = el("span", "facts");
+      facts.forEach((fact, i) => {
+        if (i) box.appendChild(document.createTextNode(" · "));
+        if (typeof fact === "object") {
+          const icon = el("span", "mini-back");
+          icon.setAttribute("aria-hidden", "true");
+          box.append(icon, document.createTextNode(String(fact.back)));
+          box.setAttribute("aria-label", facts.map((f) => (typeof f === "object" ? t("cards", { n: f.back }) : f)).join(", "));
+        } else box.appendChild(document.createTextNode(fact));
+      });
+      item.appendChild(box);
+    }
     list.appendChild(item);
   }
 }
 
 function renderActions(state, ctx, bar) {
   for (const action of state.actions || []) {
-    const node = button(action.label, () => ctx.act(action.action));
+    const node = button(action.label, async () => {
+      if (action.action === "@quit") {
+        // "Leave the game?": asked here, as the chat asks it in a second message.
+        const pick = await ctx.choose(action.label, [{ label: t("leave"), action: "@leave" }]);
+        if (pick) ctx.act(pick.action);
+        return;
+      }
+      ctx.act(action.action);
+    });
     node.dataset.action = action.action;
     node.dataset.focusKey = `action:${action.action}`;
     if (/leave|quit|@q|@x/i.test(action.action)) node.classList.add("quiet");
@@ -132,20 +156,33 @@ function renderActions(state, ctx, bar) {
   }
 }
 
-function renderLog(state) {
+function renderLog(state, ctx) {
   const log = $("log");
-  const lines = Array.isArray(state.log) ? state.log.slice(-3) : [];
+  const source = ctx.session && ctx.session.log ? ctx.session.log : state.log;
+  const lines = Array.isArray(source) ? source.slice(-3).map(stripMarkup) : [];
   log.replaceChildren(...lines.map((line) => el("p", "", line)));
   log.hidden = !lines.length;
 }
 
-/** The chat's own text of the table (scores, primiera and points explained), shown at an end. */
-function renderText(state, board) {
+/** The chat's own text of the table: the lobby's, or at the end the last deal's summary
+ * (scores, primiera and points explained) and the game's end, as the chat told them. */
+function renderText(state, board, ctx) {
   const text = state.text && state.text.table;
-  if (!text) return;
   const box = el("section", "result");
   box.setAttribute("aria-label", t("result"));
-  box.appendChild(el("pre", "text", stripMarkup(text)));
+  if (state.status === "over") {
+    box.appendChild(el("h2", "panel-title", t("gameOver")));
+    const log = (ctx && ctx.session && ctx.session.log) || [];
+    for (const line of log.slice(-2)) box.appendChild(el("p", "text", stripMarkup(line)));
+    if (text) {
+      const more = el("details", "more");
+      more.appendChild(el("summary", "", t("table")));
+      more.appendChild(el("p", "text", stripMarkup(text)));
+      box.appendChild(more);
+    }
+  } else if (text) {
+    box.appendChild(el("p", "text", stripMarkup(text)));
+  } else return;
   board.appendChild(box);
 }
 
@@ -161,8 +198,8 @@ function stripMarkup(text) {
 
 export function renderTable(state, ctx) {
   renderHeader(state);
-  renderSeats(state);
-  renderLog(state);
+  renderSeats(state, ctx);
+  renderLog(state, ctx);
   const board = $("board");
   const hand = $("hand");
   const bar = $("bar");
@@ -172,16 +209,22 @@ export function renderTable(state, ctx) {
   board.dataset.family = family(state);
   document.body.dataset.status = state.status;
   $("hand-area").hidden = true;
+  $("log").hidden = $("log").hidden || state.status === "over";
   if (state.status === "lobby" || !state.view) {
-    renderText(state, board);
+    renderText(state, board, ctx);
   } else {
     const fam = family(state);
     if (fam === "scopa") renderScopa(state, ctx, board, hand, bar);
     else if (fam === "briscola") renderBriscola(state, ctx, board, hand, bar);
     else renderScala(state, ctx, board, hand, bar);
-    if (state.status !== "playing") renderText(state, board);
+    if (state.status !== "playing") renderText(state, board, ctx);
   }
   renderActions(state, ctx, bar);
+  if (ctx.rematchTo) {
+    const node = button(t("openRematch"), ctx.rematchTo, "btn primary");
+    node.dataset.action = "open-rematch";
+    bar.prepend(node);
+  }
   if (ctx.newGame && state.status === "over") {
     const node = button(t("newGame"), ctx.newGame, "btn quiet");
     node.dataset.focusKey = "newgame";
@@ -206,10 +249,11 @@ function showHand(state, hand, cards, opts) {
   rovingFocus(hand, "button.card");
 }
 
+// One row up to 7 cards (at 360 px a card stays 44 px wide or more), two rows up to 14.
 function handColumns(n) {
-  if (n <= 5) return Math.max(n, 3);
+  if (n <= 7) return Math.max(n, 3);
   if (n <= 10) return Math.ceil(n / 2);
-  return Math.ceil(n / 2) > 7 ? Math.ceil(n / 3) : Math.ceil(n / 2);
+  return 7;
 }
 
 function myTurn(state) {
@@ -312,7 +356,6 @@ function renderBriscola(state, ctx, board, hand, bar) {
     top.appendChild(called);
   }
   if (stock.children.length) top.appendChild(stock);
-  table.appendChild(top);
   const trick = el("div", "trick");
   const shown = v.trick && v.trick.length ? v.trick : [];
   for (const [seat, card] of shown) {
@@ -336,6 +379,8 @@ function renderBriscola(state, ctx, board, hand, bar) {
     table.appendChild(el("p", "hint", `${t("lastTrick")} → ${seatName(state, v.last_trick.winner)}`));
   }
   table.appendChild(trick);
+  top.classList.add("under");
+  table.appendChild(top);
   if (v.auction && v.auction.length) {
     const auction = el("p", "facts");
     auction.textContent = v.auction.map(([seat, bid]) => `${seatName(state, seat)}: ${bid}`).join(" · ");
@@ -441,6 +486,7 @@ function renderScala(state, ctx, board, hand, bar) {
   const stock = button("", () => (mine && has("t") ? ctx.act("t") : undefined), "pile-btn");
   stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_count}`);
   stock.appendChild(backEl(state.deck, `${t("stock")}: ${v.stock_count}`, v.stock_count));
+  stock.appendChild(el("span", "caption", t("stock")));
   stock.disabled = !(mine && has("t"));
   stock.dataset.focusKey = "stock";
   top.appendChild(stock);
@@ -450,6 +496,7 @@ function renderScala(state, ctx, board, hand, bar) {
     pile.appendChild(cardEl(v.pile_top, { style: state.deck, french: true }));
     pile.setAttribute("aria-label", `${t("pile")}: ${pile.firstChild.getAttribute("aria-label")}`);
   } else pile.appendChild(el("span", "card md empty", ""));
+  pile.appendChild(el("span", "caption", t("pile")));
   pile.disabled = !(mine && has("p"));
   pile.dataset.focusKey = "pile";
   top.appendChild(pile);
@@ -514,6 +561,9 @@ function renderScala(state, ctx, board, hand, bar) {
     });
   }
 
+  if (mine && v.phase === "meld") {
+    table.appendChild(el("p", "hint", ui.selected.length === 1 ? t("attachHint") : t("scalaHint")));
+  }
   if (!mine) return;
   // The listed moves that need no selection: draws, the re-entry, the offered opening or melds.
   for (const m of moves) {
@@ -529,13 +579,13 @@ function renderScala(state, ctx, board, hand, bar) {
   const selected = ui.selected.map(cardOf);
   const melds2 = ui.staged.map((group) => layMeld(group.map(cardOf)));
   if (selected.length >= 3) {
-    bar.appendChild(
-      button(t("meldAdd"), () => {
-        ui.staged.push(ui.selected.slice());
-        ui.selected = [];
-        ctx.rerender();
-      }, "btn"),
-    );
+    const group = button(t("meldAdd"), () => {
+      ui.staged.push(ui.selected.slice());
+      ui.selected = [];
+      ctx.rerender();
+    }, "btn");
+    group.dataset.compose = "group";
+    bar.appendChild(group);
   }
   const composed = [...melds2];
   if (selected.length >= 3) composed.push(layMeld(selected));
@@ -545,6 +595,7 @@ function renderScala(state, ctx, board, hand, bar) {
     const text = `${word} ${composed.map((m) => m.join("")).join(" ")}`;
     const node = button(`${opened ? t("lay") : t("open")} ${composed.length > 1 ? `(${composed.length})` : ""}`.trim(), () => ctx.act(text, { onAck: clearSelection }), "btn primary");
     node.dataset.move = text;
+    node.dataset.compose = "meld";
     bar.appendChild(node);
   }
   if (selected.length === 1) {

@@ -19,23 +19,26 @@ export function setCardBase(base) {
   if (base) cardBase = base.replace(/\/$/, "");
 }
 
+/** /cards/<style>/<CARD>.png: the card without the second deck's mark, "joker", or "back". */
 export function cardUrl(style, card) {
-  return `${cardBase}/${encodeURIComponent(style || "default")}/${encodeURIComponent(card)}.png`;
+  let name = String(card).replace(/'+$/, "");
+  if (name.startsWith("*")) name = "joker";
+  return `${cardBase}/${encodeURIComponent(style || "napoletane")}/${encodeURIComponent(name)}.png`;
 }
 
-function picture(style, card, alt) {
+// The drawn face lies under the picture: the card reads at once, and still does when the
+// picture is slow to come or never does.
+function picture(style, card) {
   const img = document.createElement("img");
   img.src = cardUrl(style, card);
   img.alt = "";
   img.decoding = "async";
   img.draggable = false;
-  img.addEventListener("error", () => {
-    img.replaceWith(face(card, alt));
-  });
+  img.addEventListener("error", () => img.remove());
   return img;
 }
 
-function face(card, _alt) {
+function face(card) {
   const span = document.createElement("span");
   const text = cardShort(card);
   span.className = "face";
@@ -62,7 +65,8 @@ export function cardEl(card, opts = {}) {
     el.setAttribute("aria-label", name);
   }
   el.title = name;
-  el.appendChild(picture(opts.style, card, name));
+  el.appendChild(face(card));
+  el.appendChild(picture(opts.style, card));
   return el;
 }
 

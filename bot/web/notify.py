@@ -1,0 +1,123 @@
+"""Versions announced between processes through PostgreSQL ``LISTEN/NOTIFY``: a page connected
+to one ``python -m bot run`` process sees the moves made through another.
+
+Each process NOTIFYs ``tavolo_tables`` with ``"<table>:<version>"`` after every version it
+commits (its own table listener), and LISTENs on one connection of its own (asyncpg's
+``add_listener``): a version of a table that one of its pages watches, newer than the one it
+holds, is read back from the service (which reads through to the database) and pushed. No
+broker of our own: PostgreSQL carries the announcement; SQLite stays one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from bot.service import TableChange, TableService
+from bot.web.hub import Hub
+
+__all__ = ["CHANNEL", "PgAnnouncer", "asyncpg_dsn"]
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "tavolo_tables"
+QUEUE = 10_000  # announcements waiting to be sent; past it, the oldest matter least
+
+
+def asyncpg_dsn(url: str) -> str | None:
+    """The asyncpg DSN of a PostgreSQL SQLAlchemy URL; ``None`` for any other database."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("postgresql"):
+        return None
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PgAnnouncer:
+    """Announce this process's versions, and push the other processes' to this hub."""
+
+    def __init__(self, service: TableService, hub: Hub, dsn: str) -> None:
+        self.service = service
+        self.hub = hub
+        self.dsn = dsn
+        self._conn: Any = None
+        self._pid: int | None = None
+        self._outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._wanted: dict[int, int] = {}  # the newest version heard of, per table fetched
+        self.received = 0  # announcements of other processes acted upon (tests, metrics)
+
+    async def start(self) -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        self._conn = await asyncpg.connect(self.dsn)
+        self._pid = self._conn.get_server_pid()
+        await self._conn.add_listener(CHANNEL, self._heard)
+        self.service.add_table_listener(self._changed)
+        self._spawn(self._sender())
+
+    async def close(self) -> None:
+        self.service.remove_table_listener(self._changed)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+            self._conn = None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _changed(self, change: TableChange) -> None:
+        payload = f"{change.table.id}:{change.table.version}"
+        if self._outbox.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self._outbox.get_nowait()
+        self._outbox.put_nowait(payload)
+
+    async def _sender(self) -> None:
+        while True:
+            payload = await self._outbox.get()
+            try:
+                await self._conn.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+            except Exception as exc:
+                logger.warning("could not announce a table version: %s", exc)
+                await asyncio.sleep(1.0)
+
+    def _heard(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid == self._pid:
+            return  # our own
+        table_text, _, version_text = payload.partition(":")
+        if not table_text.isdigit() or not version_text.isdigit():
+            return
+        table, version = int(table_text), int(version_text)
+        if table not in self.hub.watched:
+            return
+        known = self.hub.version_of(table)
+        if known is not None and known >= version:
+            return
+        fetching = table in self._wanted
+        self._wanted[table] = max(version, self._wanted.get(table, 0))
+        if not fetching:
+            self._spawn(self._fetch(table))
+
+    async def _fetch(self, table: int) -> None:
+        """Read the table until this process holds the newest version heard of (bounded)."""
+        try:
+            for _ in range(10):
+                wanted = self._wanted[table]
+                current = await self.service.current(table)
+                if current is None:
+                    return
+                self.received += 1
+                self.hub.table_changed(current)
+                if current.table.version >= self._wanted[table] or wanted == self._wanted[table]:
+                    return
+        finally:
+            self._wanted.pop(table, None)
