@@ -10,8 +10,10 @@ Activity").
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -19,7 +21,7 @@ import discord
 from bot.discord.limits import MAX_LABEL, clip
 from bot.render import N_
 
-__all__ = ["LAUNCH_LABEL", "ActivityButton", "add_launch_button", "looking"]
+__all__ = ["LAUNCH_LABEL", "ActivityButton", "CoalescedEdits", "add_launch_button", "looking"]
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +87,66 @@ def add_launch_button(
 class _Looking(Protocol):
     def looking(self, platform: str, user_id: str, table: int) -> bool: ...
 
+    def watched(self, table: int) -> bool: ...
+
 
 def looking(presence: _Looking | None, table_id: int, user_id: int | str) -> bool:
     """Whether the user has the table open in the Activity (or any web page) right now."""
     return presence is not None and presence.looking("discord", str(user_id), table_id)
+
+
+class CoalescedEdits:
+    """The channel's table message while pages show the table: edited at most once every
+    ``seconds`` (the latest version then), since those players see every move live. An edit
+    made at once (a press in the channel, the game's end) supersedes the one waiting."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._latest: dict[int, Callable[[], Awaitable[None]]] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.flushing: set[int] = set()
+        self.deferred = 0  # edits folded into a later one (metrics, tests)
+
+    def wanted(self, presence: _Looking | None, table_id: int, status: str) -> bool:
+        """Whether this edit may wait: pages show the table and the game goes on."""
+        return (
+            self.seconds > 0
+            and status == "playing"
+            and table_id not in self.flushing
+            and presence is not None
+            and presence.watched(table_id)
+        )
+
+    def later(self, table_id: int, show: Callable[[], Awaitable[None]]) -> None:
+        if table_id in self._latest:
+            self.deferred += 1
+        self._latest[table_id] = show
+        if table_id not in self._tasks:
+            self._tasks[table_id] = asyncio.create_task(self._flush(table_id))
+
+    def now(self, table_id: int) -> None:
+        """An edit is made at once: the waiting one would only be older."""
+        if self._latest.pop(table_id, None) is not None:
+            self.deferred += 1
+
+    async def _flush(self, table_id: int) -> None:
+        try:
+            await asyncio.sleep(self.seconds)
+            show = self._latest.pop(table_id, None)
+            if show is not None:
+                self.flushing.add(table_id)
+                try:
+                    await show()
+                finally:
+                    self.flushing.discard(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("table %s: the coalesced edit failed", table_id)
+        finally:
+            self._tasks.pop(table_id, None)
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)

@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.discord.activity import CoalescedEdits
 from bot.discord.bot import TavoloBot, sync_commands_once
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
@@ -46,6 +47,8 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
     # table), and who has a table open (their turn needs no mention).
     handler.activity = app.settings.discord_activity and app.web is not None
     handler.presence = None if app.web is None else app.web.presence
+    if app.web is not None:
+        handler.table_edits = CoalescedEdits(app.settings.web_group_edit_seconds)
     app.deliver_to(PLATFORM, handler.deliver)
     return bot
 

@@ -108,6 +108,7 @@ class HandlerCore:
         # button when on, and who has the table open (their turn needs no mention).
         self.activity = False
         self.presence: Any = None
+        self.table_edits: Any = None  # bot.discord.activity.CoalescedEdits while pages look
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""

@@ -152,6 +152,13 @@ class EventRouting(HandDelivery):
         that opened the table)."""
         channel_id = int(event.audience.id)
         table_id = event.table.id
+        edits = self.table_edits
+        if edits is not None:
+            # Players in the Activity see every move: the channel's message can wait a little.
+            if interaction is None and edits.wanted(self.presence, table_id, event.table.status):
+                edits.later(table_id, lambda: self._show_table(event, message, None))
+                return
+            edits.now(table_id)
         view = view_of(message)
         if self.activity and event.table.status in ("lobby", "playing"):
             label = self.renderer.translations(event.locale).gettext(LAUNCH_LABEL)
@@ -294,6 +301,8 @@ class EventRouting(HandDelivery):
         """A closed table: its channel message says so and keeps no buttons (nor a picture of
         a game that is over); its turn notice goes, its hands lose their buttons."""
         table_id = event.table.id
+        if self.table_edits is not None:
+            self.table_edits.now(table_id)  # the closed table's text is the last word
         client = self._client(interaction)
         await self._clear_turn_message(table_id, interaction)
         if client is None:

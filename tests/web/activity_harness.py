@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 import pytest
 from aiohttp import web
 
+from bot.discord.activity import CoalescedEdits
 from bot.discord.bot import TavoloBot
 from bot.discord.handler import ServiceHandler
 from bot.discord.sync import MemorySyncState
@@ -153,6 +154,7 @@ async def activity_stack(db_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncI
         ),
     )
     handler.presence = web_table.presence
+    handler.table_edits = CoalescedEdits(0.3)
     app = build_web_app(web_table)
     _test_routes(app, fake)
     runner = web.AppRunner(app)
@@ -165,6 +167,8 @@ async def activity_stack(db_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncI
             yield Stack(fake, service, handler, web_table, f"http://127.0.0.1:{port}")
     finally:
         await runner.cleanup()
+        if isinstance(handler.table_edits, CoalescedEdits):
+            await handler.table_edits.close()
         await service.computers.aclose()
         await store.close()
         await fake.stop()

@@ -198,3 +198,55 @@ def test_settings_make_the_sign_in_config() -> None:
     assert "s3cret" not in repr(config)
     with pytest.raises(BadSetting):
         load_settings(_env_file=None, discord_activity=True)
+
+
+async def test_the_channel_message_waits_while_the_activity_shows_the_table(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a page shows the table, the moves made off the channel's buttons (the Activity's,
+    the computers') edit the channel's table message coalesced; a press in the channel or the
+    game's end edits it at once."""
+    from bot.discord.activity import CoalescedEdits
+
+    async with activity_stack(db, monkeypatch) as stack, ClientSession() as session:
+        fake = stack.fake
+        edits = stack.handler.table_edits = CoalescedEdits(3600.0)
+        alice = fake.add_user("alice")
+        record = await fake.slash(alice, "briscola", computers=1, level="easy")
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        lobby = record.original
+        assert lobby is not None
+        table_id = int(stack.launch_id(lobby).split(":")[1])
+        status, answer = await sign_in(session, stack, body_for(stack, fake.oauth.code_for(alice)))
+        assert status == 200 and answer["table"] == table_id
+        ws = await session.ws_connect(f"{stack.url}/ws?token={answer['token']}")
+        await ws.send_json({"type": "watch", "table": table_id, "since": None})
+        for _ in range(100):
+            if stack.web.presence.watched(table_id):
+                break
+            await asyncio.sleep(0.05)
+        chat = ChatRef("discord", str(fake.channel_id))
+        user = UserRef("discord", str(alice.id), "alice")
+        started = await stack.service.start(chat, user, table_id)
+        assert started.ok, started.refusal
+        await stack.handler.deliver(started)
+        shown = len(fake.messages[lobby.id].history)
+        moved = None
+        for _ in range(200):
+            frame = await ws.receive_json(timeout=10)
+            if frame.get("type") == "state" and frame["state"]["moves"]:
+                move = frame["state"]["moves"][0]["move"]
+                moved = await stack.service.play(
+                    chat, user, table_id, version=frame["version"], move=move
+                )
+                break
+        assert moved is not None and moved.ok, moved
+        await stack.handler.deliver(moved)
+        assert len(fake.messages[lobby.id].history) == shown  # waiting
+        assert table_id in edits._latest
+        ended = await stack.service.abandon(chat, user, table_id)
+        assert ended.ok, ended.refusal
+        await stack.handler.deliver(ended)
+        assert table_id not in edits._latest and edits.deferred >= 1
+        await edits.close()
+        await ws.close()
