@@ -250,3 +250,52 @@ async def test_the_channel_message_waits_while_the_activity_shows_the_table(
         assert table_id not in edits._latest and edits.deferred >= 1
         await edits.close()
         await ws.close()
+
+
+async def test_the_bot_process_serves_the_activity_sign_in(tmp_path: Path) -> None:
+    """``python -m bot run`` with WEB_PORT and the Discord application's credentials: the
+    Activity's sign-in is on the web server, and the Discord adapter gets its button, presence
+    and coalesced edits (a Discord-only bot keys its tokens on the Discord token)."""
+    from bot.cli.compose import build_app, build_service, open_store
+    from bot.config import load_settings
+    from bot.discord.app import build_bot
+    from bot.observability import Metrics
+    from bot.web.serving import start_web, token_secret
+
+    settings = load_settings(
+        _env_file=None,
+        discord_token="discord-bot-token",
+        discord_client_id="4242",
+        discord_client_secret="s3cret",
+        discord_activity=True,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'run.sqlite3'}",
+        web_port=0,
+        public_url="https://tavolo.example.org/",
+        images=False,
+    )
+    assert token_secret(settings) is not None
+    store = await open_store(settings)
+    service = build_service(settings, store, timers=False, processes=0)
+    app = build_app(settings, store=store, service=service, stop=asyncio.Event())
+
+    async def health() -> dict[str, object]:
+        return {"ok": True}
+
+    runner = await start_web(app, metrics=Metrics(), health=health)
+    try:
+        port = runner.addresses[0][1]
+        async with ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{port}/api/auth/discord") as r:
+                assert r.status == 200 and (await r.json())["client_id"] == "4242"
+            async with session.get(f"http://127.0.0.1:{port}/app/") as r:
+                assert "https://*.discordsays.com" in r.headers["Content-Security-Policy"]
+        bot = build_bot(app, sync_on_start=False)
+        handler: Any = bot.handler
+        assert app.web is not None
+        assert handler.activity is True and handler.presence is app.web.presence
+        assert handler.table_edits is not None
+        await bot.close()
+    finally:
+        await runner.cleanup()
+        await service.computers.aclose()
+        await store.close()
