@@ -17,6 +17,7 @@ the sign-in answer of docs/web-protocol.md plus ``access_token``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -53,7 +54,12 @@ DISCORD_FRAME_ANCESTORS = (
     "https://*.discordsays.com",
 )
 _SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+MAX_EXCHANGES = 8  # sign-ins talking to Discord at once
 _CODE = re.compile(r"[A-Za-z0-9_\-.~]{1,200}")
+
+
+class _Limited(Exception):
+    """A user signing in too often."""
 
 
 class DiscordAuthError(AuthError):
@@ -202,6 +208,7 @@ class DiscordActivity:
         self.w = web_table  # bot.web.server.WebTable (not imported: no cycle)
         self.config = config
         self.oauth = DiscordOAuth(config)
+        self._calls = asyncio.Semaphore(MAX_EXCHANGES)
 
     async def close(self, _: web.Application | None = None) -> None:
         await self.oauth.close()
@@ -214,17 +221,24 @@ class DiscordActivity:
         )
 
     async def sign_in(self, request: web.Request) -> web.StreamResponse:
-        if not self.w.http_limiter.allow(("auth", request.remote or "?")):
+        # Behind Discord's proxy every page comes from its addresses: the limits are on the
+        # failures as a whole and, once Discord said who it is, per user; and a few exchanges
+        # with Discord at a time (each sign-in makes four calls there).
+        if self.w.failed_limiter.exhausted("failed"):
             return web.json_response({"error": "too many requests"}, status=429)
         try:
             body = await request.json()
         except (ValueError, web.HTTPRequestEntityTooLarge):
             body = None
         try:
-            answer = await self._sign_in(body if isinstance(body, dict) else {})
+            async with self._calls:
+                answer = await self._sign_in(body if isinstance(body, dict) else {})
         except DiscordAuthError as exc:
             logger.info("Discord Activity sign-in refused: %s", exc)
+            self.w.failed_limiter.allow("failed")
             return web.json_response({"error": "unauthorized"}, status=401)
+        except _Limited:
+            return web.json_response({"error": "too many requests"}, status=429)
         return web.json_response(answer)
 
     async def _sign_in(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -237,6 +251,8 @@ class DiscordActivity:
             raise DiscordAuthError("a malformed guild")
         access_token = await self.oauth.exchange(code)
         person = await self.oauth.user(access_token)
+        if not self.w.http_limiter.allow((PLATFORM, person.user_id)):
+            raise _Limited()
         # The channel's guild as the bot knows it (not the page's word), and the user in it.
         real_guild = await self.oauth.guild_of(channel)
         if real_guild is None or (guild is not None and guild != real_guild):

@@ -124,6 +124,13 @@ async def test_refused_code_forged_token_and_outsider_get_401(
         )
         stack.fake.oauth.client_secret = "fake-client-secret"
 
+        # One user signing in again and again: limited (each sign-in costs calls to Discord).
+        statuses = [
+            (await sign_in(session, stack, body_for(stack, fake.oauth.code_for(alice))))[0]
+            for _ in range(25)
+        ]
+        assert 429 in statuses and statuses[0] == 200
+
         # A forged WebSocket token, and a forged access token at /users/@me.
         async with session.get(f"{stack.url}/ws?token=eyJwIjoiZGlzY29yZCJ9.AAAA") as response:
             assert response.status == 401
