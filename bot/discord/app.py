@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.discord.activity import CoalescedEdits
 from bot.discord.bot import TavoloBot, sync_commands_once
+from bot.discord.endpoint import point_library_at
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
 from bot.service.ports import AdapterState
@@ -79,6 +80,7 @@ async def serve(app: App) -> None:
     if token is None:
         raise ValueError("DISCORD_TOKEN is not set")
     await import_legacy_files(app.state, app.settings.data_dir)
+    await point_library_at(app.settings.discord_api_url, token.get_secret_value())
     bot = build_bot(app, **shard_options(app.settings))
     try:
         await bot.login(token.get_secret_value())

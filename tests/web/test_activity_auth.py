@@ -306,3 +306,27 @@ async def test_the_bot_process_serves_the_activity_sign_in(tmp_path: Path) -> No
         await runner.cleanup()
         await service.computers.aclose()
         await store.close()
+
+
+async def test_discord_api_url_points_the_bot_at_another_discord(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import discord.gateway
+    import discord.http
+
+    from bot.discord.endpoint import DEFAULT_API, point_library_at
+    from tests.fakes.discord_api import FakeDiscord
+
+    # Restored after the test, whatever it changes.
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
+    assert await point_library_at(DEFAULT_API, "token") is False
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        assert await point_library_at(fake.api_base + "/", fake.token) is True
+        assert fake.api_base == discord.http.Route.BASE
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY).startswith(fake.gateway_url)
+    finally:
+        await fake.stop()
