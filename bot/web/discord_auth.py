@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,7 @@ DISCORD_FRAME_ANCESTORS = (
     "https://*.discordsays.com",
 )
 _SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+MAX_INSTANCES = 10_000  # Activity instances remembered
 MAX_EXCHANGES = 8  # sign-ins talking to Discord at once
 _CODE = re.compile(r"[A-Za-z0-9_\-.~]{1,200}")
 
@@ -209,6 +211,9 @@ class DiscordActivity:
         self.config = config
         self.oauth = DiscordOAuth(config)
         self._calls = asyncio.Semaphore(MAX_EXCHANGES)
+        # The table each Activity instance (the players launched together) shows, remembered
+        # in this process so the latecomers of an instance open the same one.
+        self._instances: OrderedDict[str, int] = OrderedDict()
 
     async def close(self, _: web.Application | None = None) -> None:
         await self.oauth.close()
@@ -261,7 +266,14 @@ class DiscordActivity:
             raise DiscordAuthError("the user is not a member of the channel's guild")
         user = UserRef(PLATFORM, person.user_id, person.name, person.locale)
         chat = ChatRef(PLATFORM, channel)
-        table = await self._table_of(chat, user, join=body.get("join") is True)
+        instance = body.get("instance_id")
+        instance = instance[:100] if isinstance(instance, str) and instance else None
+        table = await self._table_of(chat, user, join=body.get("join") is True, instance=instance)
+        if table is not None and instance is not None:
+            self._instances[instance] = table
+            self._instances.move_to_end(instance)
+            while len(self._instances) > MAX_INSTANCES:
+                self._instances.popitem(last=False)
         who = Identity(
             platform=PLATFORM,
             user_id=person.user_id,
@@ -286,9 +298,12 @@ class DiscordActivity:
             "channel_id": channel,
         }
 
-    async def _table_of(self, chat: ChatRef, user: UserRef, *, join: bool) -> int | None:
-        """The channel's table for this user: one where they sit, else the newest lobby (which
-        they join, when the page asks), else the newest game (watched as a spectator)."""
+    async def _table_of(
+        self, chat: ChatRef, user: UserRef, *, join: bool, instance: str | None
+    ) -> int | None:
+        """The channel's table for this user: one where they sit, else the one their Activity
+        instance shows, else the newest lobby (which they join, when the page asks), else the
+        newest game (watched as a spectator)."""
         tables: list[TableInfo] = await self.w.service.open_tables(chat)
         if not tables:
             return None
@@ -296,7 +311,12 @@ class DiscordActivity:
             seat = table.seat_of(user.platform, user.user_id)
             if seat is not None:
                 return table.id
+        shown = self._instances.get(instance) if instance is not None else None
         lobby = next((t for t in reversed(tables) if t.status == "lobby"), None)
+        if shown is not None and any(t.id == shown for t in tables):
+            lobby = next((t for t in tables if t.id == shown and t.status == "lobby"), None)
+            if lobby is None:
+                return shown
         if lobby is None:
             return tables[-1].id
         if join:
