@@ -1019,6 +1019,7 @@ class FakeDiscord:
             resource = {"type": kind, "message": source.payload()}
         elif kind == LAUNCH_ACTIVITY:
             self.oauth.launched.append(record.id)
+            resource = {"type": kind, "activity_instance": {"id": f"i-{record.id}"}}
         elif kind != DEFERRED_UPDATE:
             return _error(400, 50035, f"Invalid Form Body: callback type {kind}")
         record.answered.set()

@@ -30,9 +30,11 @@ from bot.service import ComputerPlayers, TableService, TimerSettings, default_re
 from bot.store import Store
 from bot.web.discord_auth import DiscordAuthConfig
 from bot.web.server import WebConfig, WebTable, build_web_app
-from tests.discord.conftest import running
+from tests.discord.conftest import no_library_errors, running
 from tests.fakes.discord_api import FakeDiscord, FakeUser, StoredMessage
 from tests.fakes.discord_oauth import CLIENT_SECRET
+
+__all__ = ["no_library_errors"]  # the Discord tests' fixture: discord.py's swallowed errors fail
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -14,7 +14,7 @@ from aiohttp import ClientSession
 
 from bot.service import ChatRef, UserRef
 from tests.fakes.discord_oauth import LAUNCH_ACTIVITY
-from tests.web.activity_harness import Stack, activity_stack
+from tests.web.activity_harness import Stack, activity_stack, no_library_errors  # noqa: F401
 
 
 @pytest.fixture

@@ -17,12 +17,13 @@ import pytest
 
 from tests.fakes.discord_api import FakeUser
 from tests.fakes.discord_oauth import LAUNCH_ACTIVITY
-from tests.web.activity_harness import (
+from tests.web.activity_harness import (  # noqa: F401 - no_library_errors: a fixture
     Player,
     Stack,
     activity_stack,
     chromium,
     need_browser,
+    no_library_errors,
     open_client,
     play_out,
     wait_for,
