@@ -17,7 +17,8 @@ const COMMAND_WAIT_MS = 120000; // AUTHORIZE may wait for the user to accept
 
 // Who may speak for the Discord client: its own origins (and this page's, as the SDK allows).
 function trusted(origin) {
-  if (origin === window.location.origin) return true;
+  // "null": Discord's mobile apps, whose web view posts without an origin.
+  if (origin === window.location.origin || origin === "null") return true;
   return /^https:\/\/([a-z0-9-]+\.)?(discord\.com|discordapp\.com)$/.test(origin);
 }
 
@@ -56,8 +57,10 @@ class Bridge {
       /* the parent's opener is not ours to see */
     }
     this.target = target;
+    // The parent's origin where the browser tells it (a popped-out Activity talks to the
+    // opener, whose origin it cannot see); the CSP's frame-ancestors decides who frames us.
     const ancestors = window.location.ancestorOrigins;
-    this.origin = ancestors && ancestors.length ? ancestors[0] : "*";
+    this.origin = target === window.parent && ancestors && ancestors.length ? ancestors[0] : "*";
     this.ready = new Promise((resolve, reject) => {
       this.onReady = resolve;
       this.readyTimer = setTimeout(() => reject(new Error("Discord did not answer")), READY_WAIT_MS);
