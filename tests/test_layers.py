@@ -36,6 +36,6 @@ def test_the_service_imports_no_database_library() -> None:
     assert offenders("service", "sqlalchemy") == []
 
 
-@pytest.mark.parametrize("package", ["telegram", "discord", "render", "terminal"])
+@pytest.mark.parametrize("package", ["telegram", "discord", "render", "terminal", "web"])
 def test_adapters_and_the_renderer_import_nothing_from_the_store(package: str) -> None:
     assert offenders(package, "bot.store") == []

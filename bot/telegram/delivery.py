@@ -337,8 +337,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         )
 
     def _hold(self, event: TableEvent) -> bool:
-        """While pages show the table, its group message is edited at most once every
-        ``web.coalesce`` seconds: the newest view waits for its turn (True: held)."""
+        """While pages show the table and the player to move is one of them (or a computer),
+        its group message is edited at most once every ``web.coalesce`` seconds: the newest
+        view waits for its turn (True: held). A player to move who follows the group (inline,
+        buttons) gets the group's message at once."""
         web = self.web
         if web is None or not isinstance(event, TableView) or event.table.status != "playing":
             return False
@@ -347,6 +349,14 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         table_id = event.table.id
         if not web.watched(table_id):
             return False
+        current = event.table.current_seat
+        seat = event.table.seats[current] if current is not None else None
+        if (
+            seat is not None
+            and not seat.plays_as_computer
+            and not (seat.user_id.isdigit() and web.looking(int(seat.user_id), table_id))
+        ):
+            return False  # the player to move follows the group's message: it goes now
         wait = self._edited_at.get(table_id, -1e18) + web.coalesce - self.clock()
         if wait <= 0:
             return False

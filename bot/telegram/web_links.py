@@ -7,9 +7,10 @@ have it open (``bot.web``).
   ``PUBLIC_URL/app/?table=<table>``.
 * A player with the table open in a page is *looking*: their turn needs no notice (no mention in
   the group, no private notice) and their private hand message is not edited at every move.
-* While a table is open in some page, its group message is edited at most once every
-  ``coalesce`` seconds (the newest version then), so play from pages costs the group a fraction
-  of a request a move; the end of a game, and a turn that needs a mention, go at once.
+* While a table is open in some page and the player to move is looking (or a computer), its
+  group message is edited at most once every ``coalesce`` seconds (the newest version then), so
+  play from pages costs the group a fraction of a request a move; the end of a game, and the
+  turn of a player who follows the group, go at once.
 """
 
 from __future__ import annotations

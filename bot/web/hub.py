@@ -17,12 +17,12 @@ import itertools
 import json
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.render import Renderer
+from bot.render import Message, Renderer
 from bot.service import TableChange, TableInfo
 from bot.web.presence import Presence
 from bot.web.state import Viewer, build_state, event_texts, seat_of
@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 HISTORY = 64  # versions kept per table for pages that resume
 MAX_QUEUE = 256  # frames waiting for one page before it is dropped (it resumes)
 LOG_LINES = 8  # the recent announcements a page gets with its first state
+RECENT_TABLES = 2000  # tables whose recent announcements are kept
 
 Send = Callable[[str], Awaitable[None]]
 StyleFor = Callable[[TableInfo, Viewer], Awaitable[str]]
@@ -57,7 +58,6 @@ class Connection:
 class _Feed:
     history: deque[TableChange] = field(default_factory=lambda: deque(maxlen=HISTORY))
     watchers: set[Connection] = field(default_factory=set)
-    log: deque[TableChange] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
 
 
 class Hub:
@@ -78,6 +78,9 @@ class Hub:
         self.pace = pace
         self.clock = clock
         self._feeds: dict[int, _Feed] = {}
+        # The public messages of recent versions, rendered once for all the pages of a table.
+        self._shared: OrderedDict[tuple[Any, ...], Message] = OrderedDict()
+        self._recent: OrderedDict[int, deque[TableChange]] = OrderedDict()
         self.pushed = 0  # state frames sent (metrics)
 
     # -- the service's side ------------------------------------------------------------------
@@ -91,14 +94,21 @@ class Hub:
                 self._put(
                     conn, "frame", {"type": "rematch", "table": change.rematch_of, "to": table}
                 )
+        if change.events:
+            # What the chat heard lately, for a page that opens the table later (a reload).
+            recent = self._recent.get(table)
+            if recent is None:
+                recent = self._recent[table] = deque(maxlen=LOG_LINES)
+            recent.append(change)
+            self._recent.move_to_end(table)
+            while len(self._recent) > RECENT_TABLES:
+                self._recent.popitem(last=False)
         feed = self._feeds.get(table)
         if feed is None:
             return  # nobody watches it here
         if feed.history and feed.history[-1].table.version >= change.table.version:
             return  # already known (a NOTIFY of our own commit, say)
         feed.history.append(change)
-        if change.events:
-            feed.log.append(change)
         for conn in list(feed.watchers):
             self._put(conn, "change", change)
 
@@ -131,7 +141,11 @@ class Hub:
         self._unwatch(conn)
         table = current.table
         conn.table = table.id
-        conn.deck = await self.style_for(table, conn.viewer)
+        try:
+            conn.deck = await self.style_for(table, conn.viewer)
+        except Exception:
+            logger.warning("table %s: the deck style could not be read", table.id, exc_info=True)
+            conn.deck = "francesi" if table.family == "scala40" else "napoletane"
         feed = self._feeds.setdefault(table.id, _Feed())
         if not feed.history or feed.history[-1].table.version < table.version:
             feed.history.append(current)
@@ -203,13 +217,23 @@ class Hub:
 
     def state_frame(self, conn: Connection, change: TableChange, *, first: bool) -> dict[str, Any]:
         table = change.table
+        shared: dict[tuple[Any, ...], Message] = {}
+        for kind in ("lobby", "table"):
+            key = (kind, table.id, table.version, conn.viewer.locale)
+            if key in self._shared:
+                shared[key] = self._shared[key]
         state = build_state(
             self.renderer,
             change,
             conn.viewer,
             deck=conn.deck,
             connected=self._connected(table),
+            shared=shared,
         )
+        for key, message in shared.items():
+            self._shared[key] = message
+        while len(self._shared) > 2048:
+            self._shared.popitem(last=False)
         frame: dict[str, Any] = {
             "type": "state",
             "table": table.id,
@@ -218,16 +242,22 @@ class Hub:
             "events": event_texts(self.renderer, change.events, conn.viewer.locale),
         }
         if first:
-            feed = self._feeds.get(table.id)
             log: list[str] = []
-            if feed is not None:
-                for old in feed.log:
-                    if old.table.version <= table.version:
-                        log.extend(event_texts(self.renderer, old.events, conn.viewer.locale))
+            for old in self._recent.get(table.id, ()):
+                if old.table.version <= table.version:
+                    log.extend(event_texts(self.renderer, old.events, conn.viewer.locale))
             frame["log"] = log[-LOG_LINES:]
         return frame
 
     async def _sender(self, conn: Connection) -> None:
+        try:
+            await self._send_loop(conn)
+        except (ConnectionError, RuntimeError) as exc:
+            # The page went away mid-send: its handler closes the connection.
+            logger.debug("a page's socket failed: %s", exc)
+            conn.closed = True
+
+    async def _send_loop(self, conn: Connection) -> None:
         last = -1e9
         while True:
             kind, item = await conn.queue.get()

@@ -56,6 +56,11 @@ async def serve_local(
             print(f"tavolo: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
             return 2
         bound = runner.addresses[0][1] if runner.addresses else port
+        if host not in ("127.0.0.1", "::1", "localhost"):
+            print(
+                f"tavolo: warning: listening on {host}: anyone who reaches it plays as you",
+                file=sys.stderr,
+            )
         print(f"Tavolo web table: http://{host}:{bound}/app/", file=out, flush=True)
         await stop.wait()
         return 0

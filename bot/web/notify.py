@@ -49,17 +49,49 @@ class PgAnnouncer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._wanted: dict[int, int] = {}  # the newest version heard of, per table fetched
         self.received = 0  # announcements of other processes acted upon (tests, metrics)
+        self._closed = False
 
     async def start(self) -> None:
+        await self._connect()
+        self.service.add_table_listener(self._changed)
+        self._spawn(self._sender())
+
+    async def _connect(self) -> None:
         import asyncpg  # type: ignore[import-untyped]
 
         self._conn = await asyncpg.connect(self.dsn)
         self._pid = self._conn.get_server_pid()
         await self._conn.add_listener(CHANNEL, self._heard)
-        self.service.add_table_listener(self._changed)
-        self._spawn(self._sender())
+        self._conn.add_termination_listener(self._lost)
+
+    def _lost(self, _conn: Any) -> None:
+        """The listening connection closed (PostgreSQL restarted, the network): listen again."""
+        if self._closed:
+            return
+        logger.warning("the LISTEN connection closed: reconnecting")
+        self._spawn(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.5
+        for _ in range(1000):
+            if self._closed:
+                return
+            try:
+                await self._connect()
+            except Exception as exc:
+                logger.warning("LISTEN again failed (%s): retrying in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+                continue
+            logger.info("listening again for other processes' table versions")
+            # What the other processes announced meanwhile is lost: the watched tables are read.
+            for table in list(self.hub.watched):
+                self._wanted.setdefault(table, 0)
+                self._spawn(self._fetch(table))
+            return
 
     async def close(self) -> None:
+        self._closed = True
         self.service.remove_table_listener(self._changed)
         for task in list(self._tasks):
             task.cancel()
@@ -85,6 +117,8 @@ class PgAnnouncer:
         while True:
             payload = await self._outbox.get()
             try:
+                if self._conn is None or self._conn.is_closed():
+                    raise ConnectionError("not connected")
                 await self._conn.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
             except Exception as exc:
                 logger.warning("could not announce a table version: %s", exc)

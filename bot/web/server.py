@@ -15,12 +15,13 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.render import Renderer
 from bot.service import (
@@ -48,6 +49,7 @@ LOCAL_CHAT = ChatRef("web", "local")  # ``tavolo web``'s one chat
 MAX_BODY = 8 * 1024  # bytes of an HTTP request body (init data is < 4 KiB)
 MAX_FRAME = 4 * 1024  # bytes of a WebSocket frame from a page
 MAX_ACTION = 200  # characters of an action or move string
+MAX_PAGES = 8  # WebSockets one user may hold open at once (tabs, devices)
 CARD_WIDTH = 120  # pixels of a card picture (2x a phone's ~60 CSS px)
 GAMES = ("scopa", "scopone", "scientifico", "scala40", "briscola", "chiamata")
 
@@ -146,6 +148,8 @@ class WebTable:
         self._tasks: set[asyncio.Task[None]] = set()
         self._cards: dict[tuple[str, str], bytes] = {}
         self.connections: set[Connection] = set()
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.open_pages: Counter[tuple[str, str]] = Counter()
         self._sprite_cache: Any = None
         service.add_table_listener(self.hub.table_changed)
 
@@ -230,9 +234,19 @@ def build_web_app(web_table: WebTable) -> web.Application:
 
         add_discord_routes(app, web_table, web_table.config.discord)
 
+    async def on_shutdown(_: web.Application) -> None:
+        # Open pages would hold the shutdown for aiohttp's shutdown_timeout: they are told the
+        # server goes away (1001), reconnect and resume with ``since``.
+        for conn in list(web_table.connections):
+            conn.closed = True
+        for ws in list(web_table.sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
     async def on_cleanup(_: web.Application) -> None:
         await web_table.close()
 
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app
 
@@ -331,7 +345,14 @@ class _Routes:
             locale=self.w.config.local_locale,
         )
         answer = await self._signed_in(who)
-        answer["games"] = list(GAMES)
+        games = []
+        for game in GAMES:
+            kind = self.w.service.registry.get(game)
+            if kind is not None:
+                games.append(
+                    {"game": game, "players": list(kind.players), "default": kind.default_players}
+                )
+        answer["games"] = games
         return web.json_response(answer)
 
     async def _signed_in(self, who: Identity) -> dict[str, Any]:
@@ -363,6 +384,9 @@ class _Routes:
         except AuthError as exc:
             logger.info("web socket refused: %s", exc)
             return _json_error(401, "unauthorized")
+        key = (who.platform, who.user_id)
+        if self.w.open_pages[key] >= MAX_PAGES:
+            return _json_error(429, "too many pages open")
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0)
         await ws.prepare(request)
         user = UserRef(who.platform, who.user_id, who.name, who.locale)
@@ -375,6 +399,8 @@ class _Routes:
 
         conn = self.w.hub.open(viewer, send)
         self.w.connections.add(conn)
+        self.w.sockets.add(ws)
+        self.w.open_pages[key] += 1
         session = _Session(self.w, conn, who, user, ws)
         try:
             async for message in ws:
@@ -389,6 +415,10 @@ class _Routes:
                     break
         finally:
             self.w.connections.discard(conn)
+            self.w.sockets.discard(ws)
+            self.w.open_pages[key] -= 1
+            if self.w.open_pages[key] <= 0:
+                del self.w.open_pages[key]
             await self.w.hub.close(conn)
             if not ws.closed:
                 await ws.close()

@@ -100,8 +100,11 @@ def build_state(
     *,
     deck: str,
     connected: frozenset[int] = frozenset(),
+    shared: dict[tuple[Any, ...], Message] | None = None,
 ) -> dict[str, Any]:
-    """The ``state`` of ``change``'s version as ``viewer`` may see it (see the module doc)."""
+    """The ``state`` of ``change``'s version as ``viewer`` may see it (see the module doc).
+    ``shared``: the public messages already rendered for this version (by locale), filled in."""
+    shared = {} if shared is None else shared
     table = change.table
     locale = viewer.locale
     t = renderer.translations(locale)
@@ -141,20 +144,29 @@ def build_state(
         "view": None,
         "text": {"table": "", "hand": ""},
         "rematch_of": change.rematch_of,
+        "away": False,
     }
     if table.status == "lobby" or change.game is None:
-        lobby = renderer.render(LobbyView(audience=chat, locale=locale, table=table))
+        lobby = shared.get(("lobby", table.id, table.version, locale))
+        if lobby is None:
+            lobby = renderer.render(LobbyView(audience=chat, locale=locale, table=table))
+            shared[("lobby", table.id, table.version, locale)] = lobby
         state["actions"] = _actions(lobby)
         state["text"]["table"] = lobby.text
         return state
     game = change.game
-    public = renderer.render(
-        TableView(audience=chat, locale=locale, table=table, view=game.view(None))
-    )
+    public = shared.get(("table", table.id, table.version, locale))
+    if public is None:
+        public = renderer.render(
+            TableView(audience=chat, locale=locale, table=table, view=game.view(None))
+        )
+        shared[("table", table.id, table.version, locale)] = public
     messages = [public]
     own = seat if seat is not None and status == "playing" else None
+    info = table.seats[own] if own is not None else None
+    away = info is not None and info.away
     view = game.view(own)
-    if own is not None:
+    if own is not None and not away:
         hand = HandView(
             audience=Audience("user", viewer.platform, viewer.user_id),
             locale=locale,
@@ -178,6 +190,11 @@ def build_state(
     state["view"] = view.to_dict()
     state["text"]["table"] = public.text
     state["actions"] = _actions(*messages)
+    if away:
+        # The computer plays this player's seat (they were idle): the page offers the seat back.
+        label = renderer.translations(locale).gettext("Take my seat back")
+        state["actions"].insert(0, {"action": "@back", "label": label})
+    state["away"] = away
     return state
 
 

@@ -112,7 +112,9 @@ async def test_the_lobby_is_played_with_its_buttons(web: Web) -> None:
     assert (await a.answer(ident))["type"] == "ack"
     dealt = await a.until(lambda f: f.get("type") == "state" and f["state"]["status"] == "playing")
     assert len(dealt["state"]["view"]["hand"]) == 3
-    assert any("started" in e.lower() or "inizia" in e.lower() for e in dealt["events"]) or True
+    # A page opened later gets what the chat heard lately (the deal), as its log.
+    _later, first = await watching(web, bruno, table)
+    assert first["log"] and first["log"][-1] in dealt["events"]
 
 
 async def test_local_play_against_the_computer(make_web: Callable[..., Any]) -> None:
@@ -120,7 +122,9 @@ async def test_local_play_against_the_computer(make_web: Callable[..., Any]) -> 
     async with web.session.post(web.url("/api/auth/local")) as r:
         assert r.status == 200
         body = await r.json()
-    assert body["local"] is True and "scopa" in body["games"]
+    assert body["local"] is True
+    games = {g["game"]: g for g in body["games"]}
+    assert games["scopa"]["players"] == [2, 3, 4] and games["scopone"]["default"] == 4
     async with web.session.post(web.url("/api/auth/telegram"), json={"init_data": "x"}) as r:
         assert r.status == 401
     ws = await web.session.ws_connect(web.url(f"/ws?token={body['token']}"))
@@ -216,3 +220,32 @@ async def test_presence_follows_the_pages(web: Web) -> None:
             break
         await asyncio.sleep(0.02)
     assert not presence.looking("telegram", anna.user_id, table)
+
+
+async def test_pages_are_told_when_the_server_goes_away(web: Web) -> None:
+    anna, bruno = user(1), user(2)
+    table = await web.table("scopa", [anna, bruno])
+    page, _ = await watching(web, anna, table)
+    closing = asyncio.ensure_future(web.server.close())
+    message = await asyncio.wait_for(page.ws.receive(), 20)
+    assert message.type.name in ("CLOSE", "CLOSED", "CLOSING")
+    assert page.ws.close_code in (None, 1001) or message.data == 1001
+    await asyncio.wait_for(closing, 20)
+
+
+async def test_one_user_holds_a_bounded_number_of_pages(web: Web) -> None:
+    from bot.web.server import MAX_PAGES
+
+    token = await web.token(user(1))
+    url = web.url(f"/ws?token={token}")
+    sockets = [await web.session.ws_connect(url) for _ in range(MAX_PAGES)]
+    async with web.session.get(web.url(f"/ws?token={token}")) as r:
+        assert r.status == 429
+    await sockets[0].close()
+    for _ in range(100):
+        if web.web_table.open_pages[("telegram", "1001")] < MAX_PAGES:
+            break
+        await asyncio.sleep(0.02)
+    again = await web.session.ws_connect(web.url(f"/ws?token={token}"))
+    for ws in [*sockets[1:], again]:
+        await ws.close()

@@ -212,6 +212,9 @@ async def lobby_to_start(
         await click_action(p, "@join")
         await wait_for(lambda p=p: state_of(p), what="join")
         await wait_for(lambda p=p: _seated(p), what=f"{p.name} seated")
+    # The lobby at 360 px too: no horizontal scroll, buttons big enough for a thumb.
+    await no_horizontal_scroll(creator)
+    assert not await small_targets(creator), await small_targets(creator)
     for n in range(computers):
         await click_action(creator, "@ai.easy")
         await wait_for(lambda n=n: _computers(creator, n + 1), what="a computer seated")
@@ -234,6 +237,7 @@ async def _playing(p: Player) -> bool:
     return bool(state) and state["status"] == "playing"
 
 
+STEP_MS = 15000
 NAMES = ["Alice", "Bruno", "Chiara", "Dario", "Elena"]
 
 GAMES = [
@@ -306,6 +310,12 @@ async def test_a_whole_game_at_the_web_table(
 
             turns = await play_out(everyone, keyboard=pages[-1], between=between)
             assert turns.moves > 0
+            if game == "chiamata":
+                assert turns.bids > 0, "no bid was made from the page"
+            if game != "scala40":
+                assert turns.keyboard > 0, "no move was made with the keyboard"
+            else:
+                assert turns.composed + turns.laid > 0, "no meld was laid from the page"
             for p in everyone:
                 assert not [e for e in p.errors if "page error" in e], p.errors
                 state = await state_of(p)
@@ -322,6 +332,15 @@ async def test_a_whole_game_at_the_web_table(
                 lambda: pages[0].page.evaluate(f"document.body.dataset.table !== '{table}'"),
                 what="the rematch's table",
             )
+            if len(pages) > 1:
+                # The others are told where the rematch is, and go there with one tap.
+                go = pages[1].page.locator('#bar button[data-action="open-rematch"]')
+                await go.wait_for(timeout=STEP_MS)
+                await go.click()
+                await wait_for(
+                    lambda: pages[1].page.evaluate(f"document.body.dataset.table !== '{table}'"),
+                    what="the rematch's table on the second page",
+                )
         assert check_frames_private(everyone, marked=marked) > 0
 
 

@@ -4,6 +4,7 @@ went away, the first load's weight, and `tavolo web`'s local play against the co
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -265,3 +266,65 @@ async def test_local_play_against_the_computer(db: str) -> None:
         turns = await play_out([player], timeout=200)
         assert turns.moves > 0
         await player.page.locator('#bar button[data-action="@rematch"]').wait_for()
+
+
+async def test_every_computer_move_is_shown_one_by_one(db: str) -> None:
+    """Three computers answer each move: the page shows each of their versions in turn, none
+    skipped (the server paces them; here a short pace, the page's own pace off)."""
+    async with serve(db, pace=0.05) as server:
+        table = await new_table(server, "scopone", 4, {"target": 1})
+        url = page_url(server, init_data(101, "Alice", start=table))
+        async with chromium() as browser:
+            player = await open_player(browser, url, name="Alice", user_id=101)
+            await wait_for(lambda: shown_state(player), what="a state")
+            await player.page.evaluate(
+                """() => {
+                  window.seenVersions = [Number(document.body.dataset.version)];
+                  new MutationObserver(() => {
+                    const v = Number(document.body.dataset.version);
+                    const seen = window.seenVersions;
+                    if (seen[seen.length - 1] !== v) seen.push(v);
+                  }).observe(document.body, { attributes: true });
+                }"""
+            )
+            turns = await play_out([player], timeout=120)
+            seen = await player.page.evaluate("window.seenVersions")
+        assert turns.moves >= 9
+        assert len(seen) >= 3 * turns.moves, seen
+        assert all(b == a + 1 for a, b in itertools.pairwise(seen)), seen
+
+
+async def test_leaving_from_the_page_asks_first(db: str) -> None:
+    async with serve(db) as server:
+        creator = server.user(101, "Alice")
+        created = await server.service.create_table(GROUP, creator, "briscola", players=2)
+        assert created.table is not None
+        table = created.table.id
+        await server.service.join(GROUP, server.user(102, "Bruno"), table)
+        await server.service.start(GROUP, creator, table)
+        async with chromium() as browser:
+            bruno = await open_player(
+                browser,
+                page_url(server, init_data(102, "Bruno", start=table)),
+                name="Bruno",
+                user_id=102,
+            )
+            await wait_for(lambda: shown_state(bruno), what="Bruno's state")
+            await bruno.page.locator('#bar button[data-action="@quit"]').click()
+            dialog = bruno.page.locator("#chooser")
+            await dialog.wait_for(state="visible")
+            # Cancel first: nothing happens.
+            await bruno.page.locator("#chooser-cancel").click()
+            assert not [f for f in bruno.sent if f.get("action") == "@leave"]
+            await bruno.page.locator('#bar button[data-action="@quit"]').click()
+            await dialog.locator("button.choice").first.click()
+
+            async def left() -> bool:
+                state = await shown_state(bruno)
+                return bool(state) and state["you"] is None
+
+            await wait_for(left, what="Bruno out of his seat")
+            state = await shown_state(bruno)
+            assert state is not None and state["seats"][1]["computer"]
+            assert not state["view"]["hand"]
+            assert not await bruno.page.locator("#hand button.card").count()

@@ -124,3 +124,46 @@ async def test_a_page_sees_the_moves_made_through_another_process(
         print("cross-process pushes, worst:", round(max(waits) * 1000), "ms")
         hands = [json.loads(p.raw[-1])["state"]["view"]["hand"] for p in pages.values()]
         assert not set(hands[0]) & set(hands[1])
+
+
+async def test_listening_resumes_after_the_connection_is_lost(processes: list[Process]) -> None:
+    import asyncio
+
+    import asyncpg
+
+    one, two = processes
+    anna, bruno = user(1), user(2)
+    created = await one.service.create_table(CHAT, anna, "scopa", players=2)
+    assert created.table is not None
+    table = created.table.id
+    assert (await one.service.join(CHAT, bruno, table)).ok
+    assert (await one.service.start(CHAT, anna, table)).ok
+    async with ClientSession() as session:
+        page = await one.page(session, anna)
+        await page.send({"type": "watch", "table": table, "since": None})
+        first = await page.state()
+        # PostgreSQL drops process one's listening connection.
+        dsn = asyncpg_dsn(one.store.engine.url.render_as_string(hide_password=False))
+        assert dsn is not None
+        admin = await asyncpg.connect(dsn)
+        try:
+            lost = one.announcer._pid
+            await admin.execute("SELECT pg_terminate_backend($1)", lost)
+        finally:
+            await admin.close()
+        for _ in range(200):
+            if one.announcer._pid != lost and not one.announcer._conn.is_closed():
+                break
+            await asyncio.sleep(0.05)
+        assert one.announcer._pid != lost
+        # A move through process two reaches the page on process one.
+        version = first["version"]
+        seat = first["state"]["turn"]
+        who = anna if seat == 0 else bruno
+        shown = await two.service.show(CHAT, who, table)
+        hand = next(e for e in shown.events if type(e).__name__ == "HandView")
+        played = await two.service.play(
+            CHAT, who, table, version=version, move=hand.view.legal_moves[0]
+        )
+        assert played.ok
+        assert (await page.state(version + 1))["version"] == version + 1

@@ -189,3 +189,64 @@ async def test_web_app_buttons_are_for_private_chats_only(setup: Setup) -> None:
     group = links.button(7, "en", private=False, bot_username="b")
     assert group is not None and group.url == "https://t.me/b/table?startapp=7"
     assert group.text == "🎴 Open the table"
+
+
+def shown_version(api: FakeBotApi, table: int) -> int:
+    """The version the group's newest table message shows (its buttons carry it)."""
+    from bot.service import decode_button
+
+    for message in reversed(api.bot_messages(GROUP)):
+        for button in message.buttons():
+            data = button.get("callback_data")
+            if isinstance(data, str):
+                try:
+                    found = decode_button(data)
+                except ValueError:
+                    continue
+                if found.table_id == table:
+                    return found.version
+    return -1
+
+
+async def test_a_player_who_follows_the_group_sees_their_turn_at_once(setup: Setup) -> None:
+    api, service, delivery = setup.api, setup.service, setup.bot.delivery
+    anna, bruno = PLAYERS[0], PLAYERS[1]
+    created = await service.create_table(CHAT, anna, "scopa", players=2)
+    assert created.table is not None
+    table = created.table.id
+    await delivery.deliver(await service.join(CHAT, bruno, table), origin=None)
+    page = await setup.page(anna, table)  # Anna plays from the page, Bruno in the chat
+    await page.send({"type": "watch", "table": table, "since": None})
+    await page.state()
+    await delivery.deliver(await service.start(CHAT, anna, table), origin=None)
+    frame = await page.state()
+    for _ in range(6):
+        state = frame["state"]
+        version = frame["version"]
+        if state["turn"] == 0:
+            ident = await page.send(
+                {
+                    "type": "act",
+                    "table": table,
+                    "version": version,
+                    "action": state["moves"][0]["move"],
+                }
+            )
+            assert (await page.answer(ident))["type"] == "ack"
+            frame = await page.state(version + 1)
+            await asyncio.sleep(0.05)
+            await delivery.settled()
+            # Bruno's turn: the group's message shows it now, not after the coalescing.
+            assert shown_version(api, table) == version + 1
+            assert table not in delivery._held
+        else:
+            shown = await service.show(CHAT, bruno, table)
+            hand = next(e for e in shown.events if type(e).__name__ == "HandView")
+            played = await service.play(
+                CHAT, bruno, table, version=version, move=hand.view.legal_moves[0]
+            )
+            assert played.ok
+            await delivery.deliver(played, origin=None)
+            frame = await page.state(version + 1)
+            # Anna's turn, and she looks at the page: the group's edit waits.
+            assert table in delivery._held or shown_version(api, table) == version + 1

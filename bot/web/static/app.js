@@ -143,6 +143,9 @@ function send(frame) {
 
 function connect() {
   if (session.closed) return;
+  clearTimeout(session.reconnectTimer);
+  session.reconnectTimer = null;
+  if (session.ws && session.ws.readyState <= 1) return; // connecting or open already
   const ws = new WebSocket(wsUrl());
   session.ws = ws;
   let opened = false;
@@ -174,7 +177,8 @@ function connect() {
     // A socket refused at the upgrade (an expired token answers 401) or a long absence: sign
     // in again before reconnecting.
     const reauth = !opened || event.code === 1008 || session.retries > 3;
-    setTimeout(async () => {
+    session.reconnectTimer = setTimeout(async () => {
+      session.reconnectTimer = null;
       if (reauth) {
         try {
           await signIn();
@@ -240,7 +244,8 @@ function onFrame(frame) {
       break;
     }
     case "error":
-      toast(frame.reason || frame.error || t("refused"));
+      // "behind": the server drops a page that fell behind; it reconnects and resumes at once.
+      if (frame.reason !== "behind") toast(frame.reason || frame.error || t("refused"));
       break;
     default:
       break;
@@ -267,6 +272,8 @@ function switchTable(table) {
  */
 function enqueue(frame) {
   if (session.table === null || session.table === undefined) session.table = frame.table;
+  // A late frame of the table the page just left (a rematch, a new local game).
+  if (frame.table !== undefined && String(frame.table) !== String(session.table)) return;
   if (typeof frame.version === "number" && session.version !== null) {
     if (frame.version <= session.version && !frame.reset) return;
   }
@@ -295,8 +302,13 @@ function show(frame) {
   session.version = frame.version ?? session.version;
   session.state = frame.state;
   session.connected = null;
-  if (Array.isArray(frame.log)) session.log = frame.log.slice();
-  if (Array.isArray(frame.events)) session.log.push(...frame.events);
+  // The first state after a watch brings the recent lines, this version's among them.
+  const events = Array.isArray(frame.events) ? frame.events : [];
+  if (Array.isArray(frame.log)) {
+    session.log = frame.log.slice();
+    const tail = session.log.slice(-events.length || session.log.length);
+    if (events.length && events.some((e, i) => e !== tail[i])) session.log.push(...events);
+  } else session.log.push(...events);
   if (session.log.length > LOG_LINES) session.log.splice(0, session.log.length - LOG_LINES);
   session.lastShown = Date.now();
   render();
@@ -343,7 +355,11 @@ function render() {
     rematchTo: session.rematchTo ? () => switchTable(session.rematchTo) : null,
   });
   if (focusKey) {
-    const again = document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    // The same control again; for a card that left the hand, the hand's first card, so the
+    // keyboard player stays in the hand.
+    const again =
+      document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) ||
+      (focusKey.startsWith("hand:") ? document.querySelector('#hand button.card[tabindex="0"]') : null);
     if (again) again.focus();
   }
 }
@@ -396,7 +412,14 @@ function showNewGame(reason) {
   }
   const names = serverTable("games");
   const levels = serverTable("levels");
-  const games = session.games.length ? session.games : Object.keys(PLAYERS);
+  // `games`: names, or {game, players} (docs/web-protocol.md, "Requests from the page").
+  const games = [];
+  for (const g of session.games.length ? session.games : Object.keys(PLAYERS)) {
+    const key = typeof g === "string" ? g : g && g.game;
+    if (!key) continue;
+    games.push(key);
+    if (g && Array.isArray(g.players) && g.players.length) PLAYERS[key] = g.players;
+  }
   const field = (label, control) => {
     const wrap = document.createElement("label");
     wrap.className = "field";
@@ -463,9 +486,24 @@ async function main() {
   connect();
 }
 
-window.addEventListener("pagehide", () => {
+window.addEventListener("pagehide", (event) => {
+  if (event.persisted) return; // kept in the back-forward cache: pageshow reopens
   session.closed = true;
   if (session.ws) session.ws.close();
+});
+
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && session.token && (!session.ws || session.ws.readyState > 1)) connect();
+});
+
+// A phone that slept may have lost the socket without a word: back in view, reconnect at once
+// rather than after the back-off.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible" || !session.token || session.closed) return;
+  if (!session.ws || session.ws.readyState > 1) {
+    session.retries = 0;
+    connect();
+  }
 });
 
 main();

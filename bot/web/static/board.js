@@ -2,7 +2,7 @@
 // the buttons. Only what the state holds is shown; every move is one the state lists, or (Scala
 // 40's melds, composed from selected cards) one the server checks like any other.
 
-import { t, locale } from "./i18n.js";
+import { t, locale, cardName } from "./i18n.js";
 import { cardEl, backEl, isCard, sameCard, rovingFocus } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,11 +38,6 @@ function sideOf(view, seat) {
   return at < 0 ? seat : at;
 }
 
-function sideNames(state, view, side) {
-  const seats = (view && view.sides && view.sides[side]) || [side];
-  return seats.map((s) => seatName(state, s)).join(" + ");
-}
-
 function family(state) {
   const v = state.view || {};
   if (state.family === "scala40" || "melds" in v) return "scala40";
@@ -54,6 +49,7 @@ function family(state) {
 
 function renderHeader(state) {
   $("title").textContent = state.title || state.game_name || state.game || "";
+  document.title = `${$("title").textContent} · Tavolo`;
   const turn = $("turn");
   const you = state.you;
   let text = "";
@@ -97,6 +93,8 @@ function renderSeats(state, ctx) {
   const list = $("seats");
   list.replaceChildren();
   list.dataset.count = String((state.seats || []).length);
+  list.setAttribute("aria-label", t("players"));
+  $("bar").setAttribute("aria-label", t("actions"));
   const live = ctx.session && Array.isArray(ctx.session.connected) ? ctx.session.connected : null;
   for (const seat of state.seats || []) {
     if (live) seat.connected = live.includes(seat.seat);
@@ -108,7 +106,7 @@ function renderSeats(state, ctx) {
     }
     if (seat.free) item.classList.add("free");
     if (seat.team !== null && seat.team !== undefined) item.dataset.team = String(seat.team);
-    const name = el("span", "name", seat.free ? "—" : seat.name);
+    const name = el("span", "name", seat.free ? t("freeSeat") : seat.name);
     item.appendChild(name);
     const marks = [];
     if (seat.computer && !/comput/i.test(seat.name)) marks.push(`(${t("computer")})`);
@@ -311,6 +309,21 @@ function renderScopa(state, ctx, board, hand, bar) {
   showHand(state, hand, v.hand, {
     decorate: (node, card) => {
       if (myTurn(state) && moves.some((m) => sameCard(scopaParts(m.move).card, card))) node.classList.add("playable");
+      // Pointing at a card (or focusing it) marks the table cards it would take.
+      const taken = new Set(
+        moves.filter((m) => sameCard(scopaParts(m.move).card, card)).flatMap((m) => scopaParts(m.move).taken),
+      );
+      const mark = (on) => {
+        for (const c of board.querySelectorAll(".table-cards .card")) {
+          c.classList.toggle("target", on && taken.has(c.dataset.card));
+        }
+      };
+      if (taken.size) {
+        node.addEventListener("pointerenter", () => mark(true));
+        node.addEventListener("pointerleave", () => mark(false));
+        node.addEventListener("focus", () => mark(true));
+        node.addEventListener("blur", () => mark(false));
+      }
     },
     onCard: async (card, _index, node) => {
       const options = moves.filter((m) => sameCard(scopaParts(m.move).card, card));
@@ -318,7 +331,10 @@ function renderScopa(state, ctx, board, hand, bar) {
       if (options.length === 1) return ctx.act(options[0].move);
       const pick = await ctx.choose(t("choose"), options, (btn, option) => {
         const parts = scopaParts(option.move);
-        btn.setAttribute("aria-label", option.label || option.move);
+        const spoken = parts.taken.length
+          ? `${cardName(parts.card)} ${t("captures")} ${parts.taken.map((c) => cardName(c)).join(", ")}`
+          : `${cardName(parts.card)}, ${t("leaves")}`;
+        btn.setAttribute("aria-label", parts.fuori ? `${spoken} (${option.label})` : spoken);
         btn.appendChild(cardEl(parts.card, { style: state.deck, size: "sm" }));
         if (parts.taken.length) {
           btn.appendChild(el("span", "arrow", "→"));
@@ -400,13 +416,26 @@ function renderBriscola(state, ctx, board, hand, bar) {
       },
     });
   }
-  // The auction's bids, the call, the swap: buttons with the server's labels.
+  // The auction's bids, the call, the swap: buttons with the server's labels; the point bids
+  // (61 to 120: dozens of them) as one list and a button.
+  const points = moves.filter((m) => /^\d+$/.test(m.move) && Number(m.move) > 20);
   for (const m of moves) {
-    if (isCard(m.move)) continue;
+    if (isCard(m.move) || points.includes(m)) continue;
     const node = button(m.label || m.move, () => ctx.act(m.move), "btn move");
     node.dataset.move = m.move;
     node.dataset.focusKey = `move:${m.move}`;
     bar.appendChild(node);
+  }
+  if (points.length) {
+    const pick = document.createElement("select");
+    pick.className = "bid";
+    pick.dataset.role = "points";
+    pick.dataset.focusKey = "points";
+    pick.setAttribute("aria-label", t("bid"));
+    for (const m of points) pick.add(new Option(m.label || m.move, m.move));
+    const go = button(t("bid"), () => ctx.act(pick.value), "btn move primary");
+    go.dataset.role = "bid";
+    bar.append(pick, go);
   }
 }
 
@@ -509,7 +538,8 @@ function renderScala(state, ctx, board, hand, bar) {
     const node = button("", () => onMeld(n, meld), "meld");
     node.dataset.meld = String(n);
     node.dataset.focusKey = `meld:${n}`;
-    node.setAttribute("aria-label", `${t("meldN", { n })} (${seatName(state, meld.owner)})`);
+    const names = meld.cards.map((c) => cardName(c, true)).join(", ");
+    node.setAttribute("aria-label", `${t("meldN", { n })} (${seatName(state, meld.owner)}): ${names}`);
     node.appendChild(el("span", "meld-no", String(n)));
     const row = el("span", "cards tight");
     for (const card of meld.cards) row.appendChild(cardEl(card, { style: state.deck, french: true, size: "sm" }));
@@ -563,11 +593,20 @@ function renderScala(state, ctx, board, hand, bar) {
 
   if (mine && v.phase === "meld") {
     table.appendChild(el("p", "hint", ui.selected.length === 1 ? t("attachHint") : t("scalaHint")));
+    if (v.pile_card_taken && (v.must_open || v.must_use)) {
+      const key = v.must_open ? "mustOpen" : "mustUse";
+      table.appendChild(el("p", "hint", t(key, { card: cardName(v.pile_card_taken, true) })));
+    }
   }
   if (!mine) return;
-  // The listed moves that need no selection: draws, the re-entry, the offered opening or melds.
+  // The listed moves that need no selection: draws, the re-entry, the offered opening, and a
+  // few of the melds the hand can lay (the rest by selecting their cards).
+  let offered = 0;
   for (const m of moves) {
-    if (/^(t|p|in|out)$/i.test(m.move) || /^[om]\s/i.test(m.move)) {
+    const meld = /^[om]\s/i.test(m.move);
+    if (meld && offered >= 3) continue;
+    if (/^(t|p|in|out)$/i.test(m.move) || meld) {
+      if (meld) offered += 1;
       const node = button(m.label || m.move, () => ctx.act(m.move, { onAck: clearSelection }), "btn move");
       node.dataset.move = m.move;
       node.dataset.focusKey = `move:${m.move}`;

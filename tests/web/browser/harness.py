@@ -320,6 +320,7 @@ class Turns:
     composed: int = 0
     attached: int = 0
     laid: int = 0
+    bids: int = 0
     keyboard: int = 0
     refused: list[str] = field(default_factory=list)
 
@@ -349,10 +350,23 @@ async def take_turn(player: Player, state: dict[str, Any], turns: Turns, *, keyb
             turns.choices += 1
     elif family in ("briscola", "chiamata"):
         cards = [m for m in moves if m.get("card") and m["move"] == m["card"]]
+        names = [m["move"] for m in moves]
+        points = [n for n in names if n.isdigit() and int(n) > 20]
         if cards:
             await click_card(player, cards[-1]["card"], keyboard=keyboard)
             if keyboard:
                 turns.keyboard += 1
+        elif points and turns.bids < 1:
+            # A point bid: chosen in the list, sent with the button.
+            await player.page.locator('#bar select[data-role="points"]').select_option(points[0])
+            await player.page.locator('#bar button[data-role="bid"]').click()
+            turns.bids += 1
+        elif "pass" in names and turns.bids < 1 and len(names) > 1:
+            # Bid once (a rank), then pass: the page's auction and, if won, its call.
+            await click_move(player, next(n for n in names if n != "pass" and n not in points))
+            turns.bids += 1
+        elif "pass" in names:
+            await click_move(player, "pass")
         else:
             await click_move(player, moves[0]["move"])
     else:
