@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from aiohttp import web
@@ -44,11 +44,15 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # The client's page stands for https://discord.com (routed inside the browser) and frames the
+    # Activity on 127.0.0.1, where Discord's proxy would be: a public page framing a local one.
+    "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessForNavigations",
 ]
 PARENT = Path(__file__).resolve().parent / "activity_parent"
 PHONE = {"width": 360, "height": 740}
 STEP_TIMEOUT = 20.0
 LAUNCH_PREFIX = "~activity:"
+DISCORD_CLIENT = "https://discord.com"
 
 
 def need_browser() -> None:
@@ -80,7 +84,14 @@ class Stack:
         assert found, f"no Activity button on {message.content!r}: {message.custom_ids()}"
         return found[0]
 
-    def parent_url(self, user: FakeUser, *, instance: str = "i-1", code: str | None = None) -> str:
+    def parent_url(
+        self,
+        user: FakeUser,
+        *,
+        instance: str = "i-1",
+        code: str | None = None,
+        client: str = DISCORD_CLIENT,
+    ) -> str:
         query = {
             "frame_id": f"frame-{user.id}",
             "instance_id": instance,
@@ -91,30 +102,10 @@ class Stack:
         }
         if code is not None:
             query["code"] = code
-        return f"{self.url}/test-discord/parent.html?{urlencode(query)}"
-
-
-def _test_routes(app: web.Application, fake: FakeDiscord) -> None:
-    """The test's Discord client page, and the codes its AUTHORIZE hands out."""
-
-    async def parent_file(request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        if name not in ("parent.html", "parent.js"):
-            raise web.HTTPNotFound()
-        kind = "text/html" if name.endswith(".html") else "text/javascript"
-        return web.Response(text=(PARENT / name).read_text(), content_type=kind)
-
-    async def code(request: web.Request) -> web.StreamResponse:
-        user = fake.users[int(request.query["user"])]
-        return web.json_response({"code": fake.oauth.code_for(user)})
-
-    app.router.add_get("/test-discord/{name}", parent_file)
-    app.router.add_get("/test-discord-code", code)
-
-    async def no_icon(request: web.Request) -> web.StreamResponse:
-        return web.Response(status=204)
-
-    app.router.add_get("/favicon.ico", no_icon)
+        query["app"] = self.url
+        # The client's page at Discord's own origin (served by the browser's routing, below):
+        # the Activity is framed cross-origin, as in Discord.
+        return f"{client}/test-discord/parent.html?{urlencode(query)}"
 
 
 @asynccontextmanager
@@ -158,7 +149,6 @@ async def activity_stack(db_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncI
     handler.presence = web_table.presence
     handler.table_edits = CoalescedEdits(0.3)
     app = build_web_app(web_table)
-    _test_routes(app, fake)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -222,8 +212,17 @@ class Player:
         return [f for f in self.frames if f.get("type") == "refused"]
 
 
-async def open_client(browser: Any, url: str, *, name: str, user: FakeUser) -> Player:
+async def open_client(
+    browser: Any,
+    url: str,
+    *,
+    name: str,
+    user: FakeUser,
+    fake: FakeDiscord,
+    client: str = DISCORD_CLIENT,
+) -> Player:
     context = await browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True)
+    await context.route(f"{client}/**", lambda route: _discord_client(route, fake))
     page = await context.new_page()
     player = Player(name, user, page)
 
@@ -249,6 +248,24 @@ async def open_client(browser: Any, url: str, *, name: str, user: FakeUser) -> P
     )
     await page.goto(url)
     return player
+
+
+async def _discord_client(route: Any, fake: FakeDiscord) -> None:
+    """https://discord.com in the test's browser: the client's page and the codes its
+    AUTHORIZE hands out; nothing else (nothing leaves 127.0.0.1)."""
+    url = urlsplit(route.request.url)
+    name = url.path.removeprefix("/test-discord/")
+    if name in ("parent.html", "parent.js"):
+        kind = "text/html" if name.endswith(".html") else "text/javascript"
+        await route.fulfill(status=200, content_type=kind, body=(PARENT / name).read_text())
+    elif url.path == "/test-discord-code":
+        user = fake.users[int(parse_qs(url.query)["user"][0])]
+        body = json.dumps({"code": fake.oauth.code_for(user)})
+        await route.fulfill(status=200, content_type="application/json", body=body)
+    elif url.path == "/favicon.ico":
+        await route.fulfill(status=204, body="")
+    else:
+        await route.fulfill(status=404, body="")
 
 
 async def wait_for(predicate: Any, *, timeout: float = STEP_TIMEOUT, what: str = "") -> Any:

@@ -135,8 +135,8 @@ async def test_scopa_2_and_briscola_4_in_the_activity(
         table_id = int(stack.launch_id(record.original).split(":")[1])
         for who in (alice, bob):
             await launch(stack, who, lobby)
-        a = await open_client(browser, stack.parent_url(alice), name="alice", user=alice)
-        b = await open_client(browser, stack.parent_url(bob), name="bob", user=bob)
+        a = await open_client(browser, stack.parent_url(alice), name="alice", user=alice, fake=fake)
+        b = await open_client(browser, stack.parent_url(bob), name="bob", user=bob, fake=fake)
         for p in (a, b):
             frame = await first_state(p)
             assert frame["table"] == table_id
@@ -162,9 +162,11 @@ async def test_scopa_2_and_briscola_4_in_the_activity(
         for who in (bob, alice):
             await launch(stack, who, lobby)
         a = await open_client(
-            browser, stack.parent_url(alice, instance="i-2"), name="alice", user=alice
+            browser, stack.parent_url(alice, instance="i-2"), name="alice", user=alice, fake=fake
         )
-        b = await open_client(browser, stack.parent_url(bob, instance="i-2"), name="bob", user=bob)
+        b = await open_client(
+            browser, stack.parent_url(bob, instance="i-2"), name="bob", user=bob, fake=fake
+        )
         for p in (a, b):
             frame = await first_state(p)
             assert frame["table"] == table_id
@@ -186,7 +188,7 @@ async def test_a_refused_code_gets_no_table(db: str, monkeypatch: pytest.MonkeyP
         record = await fake.slash(alice, "scopa")
         await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
         forged = await open_client(
-            browser, stack.parent_url(eve, code="forged-code"), name="eve", user=eve
+            browser, stack.parent_url(eve, code="forged-code"), name="eve", user=eve, fake=fake
         )
 
         async def notice() -> bool:
@@ -201,8 +203,40 @@ async def test_a_refused_code_gets_no_table(db: str, monkeypatch: pytest.MonkeyP
         assert "AUTHORIZE" in log and "AUTHENTICATE" not in log  # the server said no
         # An outsider with a real code: refused the same way.
         fake.oauth.outsiders.add(eve.id)
-        outsider = await open_client(browser, stack.parent_url(eve), name="eve2", user=eve)
+        outsider = await open_client(
+            browser, stack.parent_url(eve), name="eve2", user=eve, fake=fake
+        )
         await wait_for(
             lambda: outsider.activity.locator("#notice").is_visible(), what="outsider refused"
         )
         assert outsider.frames == []
+
+
+async def test_no_other_site_may_frame_the_activity(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another site playing the Discord client gets nothing: the page's CSP frame-ancestors
+    names Discord's clients only, so the browser does not even load it there."""
+    async with activity_stack(db, monkeypatch) as stack, chromium() as browser:
+        fake = stack.fake
+        alice = fake.add_user("alice")
+        record = await fake.slash(alice, "scopa")
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        evil = "https://evil.example"
+        other = await open_client(
+            browser,
+            stack.parent_url(alice, client=evil),
+            name="evil",
+            user=alice,
+            fake=fake,
+            client=evil,
+        )
+        # The browser refuses the frame (its error page stands in the iframe).
+        await wait_for(
+            lambda: any(f.url.startswith("chrome-error:") for f in other.page.frames),
+            what="the frame refused",
+        )
+        assert not any("/app/" in f.url for f in other.page.frames)
+        assert other.frames == []
+        assert await other.page.evaluate("window.discordLog") == []
+        assert fake.oauth.exchanged == []

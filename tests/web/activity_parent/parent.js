@@ -4,6 +4,8 @@
 const q = new URLSearchParams(window.location.search);
 const frameId = q.get("frame_id");
 const clientId = q.get("client_id");
+// The Activity's own origin (the web table's server), as Discord's proxy would be.
+const app = new URL(q.get("app") || window.location.origin).origin;
 window.discordLog = [];
 window.authenticated = null;
 
@@ -17,7 +19,7 @@ const target = new URLSearchParams({
   guild_id: q.get("guild_id"),
   channel_id: q.get("channel_id"),
 });
-frame.src = `/?${target}`;
+frame.src = `${app}/?${target}`;
 document.documentElement.style.margin = "0";
 document.body.style.margin = "0";
 frame.style.border = "0";
@@ -26,7 +28,7 @@ frame.style.height = "100vh";
 frame.style.display = "block";
 
 function reply(payload) {
-  frame.contentWindow.postMessage([1, payload], window.location.origin);
+  frame.contentWindow.postMessage([1, payload], app);
 }
 
 async function authorize(payload) {
@@ -43,12 +45,12 @@ async function authorize(payload) {
 }
 
 window.addEventListener("message", (event) => {
-  if (event.source !== frame.contentWindow) return;
+  if (event.source !== frame.contentWindow || event.origin !== app) return;
   const [opcode, payload] = event.data;
   window.discordLog.push([opcode, payload && payload.cmd]);
   if (opcode === 0) {
     if (payload.v !== 1 || payload.frame_id !== frameId || payload.client_id !== clientId) {
-      frame.contentWindow.postMessage([2, { code: 4000, message: "bad handshake" }], window.location.origin);
+      frame.contentWindow.postMessage([2, { code: 4000, message: "bad handshake" }], app);
       return;
     }
     reply({ cmd: "DISPATCH", evt: "READY", nonce: null, data: { v: 1, config: { cdn_host: "cdn.discordapp.com", api_endpoint: "/api", environment: "test" } } });
