@@ -201,6 +201,21 @@ async def test_a_refused_code_gets_no_table(db: str, monkeypatch: pytest.MonkeyP
         assert await forged.page.evaluate("window.authenticated") is None
         log = [cmd for _, cmd in await forged.page.evaluate("window.discordLog")]
         assert "AUTHORIZE" in log and "AUTHENTICATE" not in log  # the server said no
+        # From the page itself: a forged code, and the WebSocket with a forged token.
+        answers = await forged.activity.evaluate(
+            """async () => {
+              const r = await fetch("/api/auth/discord", {method: "POST",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify({code: "made-up", channel_id: "1", guild_id: "2"})});
+              const ws = await new Promise((resolve) => {
+                const s = new WebSocket(`ws://${location.host}/ws?token=eyJwIjoiZGlzY29yZCJ9.AAAA`);
+                s.onopen = () => resolve("open");
+                s.onerror = () => resolve("refused");
+              });
+              return [r.status, await r.json(), ws];
+            }"""
+        )
+        assert answers == [401, {"error": "unauthorized"}, "refused"]
         # An outsider with a real code: refused the same way.
         fake.oauth.outsiders.add(eve.id)
         outsider = await open_client(
