@@ -74,6 +74,11 @@ async def serve(tables: int, db: Path) -> None:
     await site.start()
     print(json.dumps({"port": runner.addresses[0][1], "tables": made}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until EOF
+    # The server's own share: from a version's commit to its frame written to each page.
+    pushes = sorted(web_table.hub.push_seconds)
+    if pushes:
+        p99 = pushes[min(len(pushes) - 1, int(len(pushes) * 0.99))]
+        print(json.dumps({"server_p50": statistics.median(pushes), "server_p99": p99}), flush=True)
     await runner.cleanup()
     await store.close()
 
@@ -223,9 +228,10 @@ async def run(args: argparse.Namespace) -> None:
             if server.stdin is not None:
                 server.stdin.close()
             try:
-                server.wait(10)
+                server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
+            tail = server.stdout.read() if server.stdout is not None else ""
     latencies = sorted(x for t in tables for x in t.latencies)
     moves = sum(len(t.sent) for t in tables)
     if not latencies:
@@ -241,6 +247,13 @@ async def run(args: argparse.Namespace) -> None:
         f"move-to-push latency over every seat: p50 {p50 * 1000:.1f} ms, "
         f"p99 {p99 * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms ({len(latencies)} pushes)"
     )
+    for line in tail.splitlines():
+        if line.startswith("{"):
+            inside = json.loads(line)
+            print(
+                f"inside the server (commit to frame written): p50 "
+                f"{inside['server_p50'] * 1000:.1f} ms, p99 {inside['server_p99'] * 1000:.1f} ms"
+            )
     print(f"server CPU a move: {(cpu_after - cpu_before) / moves * 1000:.2f} ms")
     print(
         f"server memory a connection: {(rss_connected - rss_before) / pages / 1024:.0f} KiB "

@@ -82,6 +82,10 @@ class Hub:
         self._shared: OrderedDict[tuple[Any, ...], Message] = OrderedDict()
         self._recent: OrderedDict[int, deque[TableChange]] = OrderedDict()
         self.pushed = 0  # state frames sent (metrics)
+        # Seconds from a version's commit (the listener's call) to its frame written to each
+        # page, the newest first out (metrics, benchmarks).
+        self.push_seconds: deque[float] = deque(maxlen=100_000)
+        self._committed_at: OrderedDict[tuple[int, int], float] = OrderedDict()
 
     # -- the service's side ------------------------------------------------------------------
 
@@ -109,6 +113,9 @@ class Hub:
         if feed.history and feed.history[-1].table.version >= change.table.version:
             return  # already known (a NOTIFY of our own commit, say)
         feed.history.append(change)
+        self._committed_at[(table, change.table.version)] = self.clock()
+        while len(self._committed_at) > 10_000:
+            self._committed_at.popitem(last=False)
         for conn in list(feed.watchers):
             self._put(conn, "change", change)
 
@@ -290,6 +297,9 @@ class Hub:
             await conn.send(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
             self.pushed += 1
             last = self.clock()
+            committed = self._committed_at.get((change.table.id, change.table.version))
+            if committed is not None and kind == "change":
+                self.push_seconds.append(last - committed)
 
     def seat(self, conn: Connection) -> int | None:
         """The seat ``conn``'s viewer plays at its table now."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -121,3 +121,15 @@ def _metrics(web_table: WebTable, metrics: Metrics) -> None:
         registry=registry,
     )
     pushed.set_function(lambda: web_table.hub.pushed)
+    p99 = Gauge(
+        "tavolo_web_push_seconds_p99",
+        "From a version's commit to its frame written to a page: the 99th percentile of the "
+        "last 1,000 pushes.",
+        registry=registry,
+    )
+    p99.set_function(lambda: _p99(web_table.hub.push_seconds))
+
+
+def _p99(values: Iterable[float]) -> float:
+    recent = sorted(list(values)[-1000:])
+    return recent[min(len(recent) - 1, int(len(recent) * 0.99))] if recent else 0.0

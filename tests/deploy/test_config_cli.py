@@ -21,7 +21,7 @@ from bot.observability import Metrics, ObservedService, configure_logging, serve
 from engine import scopa
 from tests.deploy.conftest import ROOT, bot_env
 
-COMPOSE_ONLY = {"POSTGRES_PASSWORD"}
+COMPOSE_ONLY = {"POSTGRES_PASSWORD", "TAVOLO_DOMAIN"}
 
 
 def _example_names() -> list[str]:

@@ -44,6 +44,7 @@ async def test_the_bot_process_serves_the_web_table_metrics_and_health(tmp_path:
                 text = await r.text()
                 assert r.status == 200 and r.content_type == "text/plain"
             assert "tavolo_web_connections 0.0" in text
+            assert "tavolo_web_push_seconds_p99 0.0" in text
             assert "# TYPE tavolo_moves_total counter" in text
             assert "tavolo_call_latency_seconds_count" in text
             async with session.get(f"http://127.0.0.1:{port}/api/texts?locale=en") as r:

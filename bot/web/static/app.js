@@ -396,6 +396,7 @@ function choose(title, options, renderOption) {
 
 // Local play (`tavolo web`): a new game against the computer.
 const PLAYERS = { scopa: [2, 3, 4], scopone: [4], scientifico: [4], briscola: [2, 3, 4], chiamata: [5], scala40: [2, 3, 4, 5, 6] };
+const DEFAULT_PLAYERS = {};
 const LEVELS = ["easy", "medium", "hard"];
 
 function showNewGame(reason) {
@@ -419,6 +420,7 @@ function showNewGame(reason) {
     if (!key) continue;
     games.push(key);
     if (g && Array.isArray(g.players) && g.players.length) PLAYERS[key] = g.players;
+    if (g && g.default) DEFAULT_PLAYERS[key] = g.default;
   }
   const field = (label, control) => {
     const wrap = document.createElement("label");
@@ -436,6 +438,7 @@ function showNewGame(reason) {
   const fill = () => {
     players.replaceChildren();
     for (const n of PLAYERS[game.value] || [2, 3, 4]) players.add(new Option(String(n), String(n)));
+    if (DEFAULT_PLAYERS[game.value]) players.value = String(DEFAULT_PLAYERS[game.value]);
   };
   game.onchange = fill;
   fill();

@@ -78,7 +78,8 @@ function seatFacts(state, seat) {
     if (v.points) facts.push(`${v.points[side]}/${v.target}`);
     if (v.scope && v.scope[side]) facts.push(`scope ${v.scope[side]}`);
   } else if (fam === "briscola") {
-    if (v.scores) facts.push(`${v.scores[v.variant === "chiamata" ? seat : side] ?? ""} pt`);
+    // Games won, or points (chiamata, "a punti"): the match score either way.
+    if (v.scores) facts.push(`${t("score")} ${v.scores[v.variant === "chiamata" ? seat : side] ?? ""}`);
     if (v.tricks_won && state.status === "playing") facts.push(`${t("tricks")} ${v.tricks_won[seat]}`);
     if (v.caller === seat) facts.push("☎");
   } else if (fam === "scala40") {

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -122,8 +121,9 @@ async def serve(db_url: str, *, pace: float = 0.0, local: bool = False) -> Async
             renderer,
             WebConfig(bot_token=BOT_TOKEN, local=local, pace=pace, rate=200, burst=400),
         )
-        # Open sockets are closed at once on a restart (aiohttp would wait 60 s for them).
-        runner = web.AppRunner(build_web_app(web_table), shutdown_timeout=1.0)
+        # No shutdown_timeout here: the app closes the pages' sockets itself on shutdown, so a
+        # restart is quick (else aiohttp would wait up to 60 s for them).
+        runner = web.AppRunner(build_web_app(web_table))
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port, reuse_address=True).start()
         return web_table, runner
@@ -185,6 +185,7 @@ class Player:
     frames: list[dict[str, Any]] = field(default_factory=list)
     sent: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    refusals_seen: int = 0
 
     def states(self) -> dict[int, dict[str, Any]]:
         return {f["version"]: f["state"] for f in self.frames if f.get("type") == "state"}
@@ -257,10 +258,6 @@ async def pictures_loaded(page: Any) -> None:
     )
 
 
-def chromium_path_ok() -> bool:
-    return shutil.which(CHROMIUM) is not None
-
-
 # -- playing a page through its DOM ------------------------------------------------------------
 
 
@@ -321,6 +318,7 @@ class Turns:
     attached: int = 0
     laid: int = 0
     bids: int = 0
+    swapped: int = 0
     keyboard: int = 0
     refused: list[str] = field(default_factory=list)
 
@@ -397,14 +395,22 @@ async def scala_turn(player: Player, state: dict[str, Any], turns: Turns) -> Non
         await click_move(player, opening)
         turns.laid += 1
         return
-    attach = next((m for m in moves if m.startswith("a") and m[1].isdigit()), None)
+    # A joker swap first (rare: a joker on the table and its card in hand), else an attach.
+    targeted = [m for m in moves if m[:1] in "as" and m[1:2].isdigit()]
+    attach = next((m for m in targeted if m.startswith("s")), None) or next(iter(targeted), None)
     if attach is not None and turns.attached < 2:
         meld, card = attach[1:].split()[0], attach.split()[1].rstrip("<>")
+        # The page offers, for that card and meld, the listed moves in their order.
+        options = [
+            m for m in targeted if m[1:].split()[0] == meld and m.split()[1].rstrip("<>") == card
+        ]
         await click_card(player, card)
         await player.page.locator(f'.meld[data-meld="{meld}"]').click()
-        if await player.page.locator("#chooser").is_visible():
-            await choose(player, 0)
+        if len(options) > 1:
+            await choose(player, options.index(attach))
         turns.attached += 1
+        if attach.startswith("s"):
+            turns.swapped += 1
         return
     discards = [m for m in moves if m.startswith("d ")]
     card = discards[-1].split()[1]
@@ -499,9 +505,8 @@ async def play_out(
 
 async def _refused_since(player: Player, version: int) -> bool:
     """A move of this version was refused (the page stays on it): try again, differently."""
-    seen = getattr(player, "_refusals_seen", 0)
     now = len(refusals(player))
-    if now > seen:
-        player._refusals_seen = now  # type: ignore[attr-defined]
+    if now > player.refusals_seen:
+        player.refusals_seen = now
         return True
     return False
