@@ -21,7 +21,14 @@ import discord
 from bot.discord.limits import MAX_LABEL, clip
 from bot.render import N_
 
-__all__ = ["LAUNCH_LABEL", "ActivityButton", "CoalescedEdits", "add_launch_button", "looking"]
+__all__ = [
+    "LAUNCH_LABEL",
+    "ActivityButton",
+    "CoalescedEdits",
+    "add_launch_button",
+    "channel_guild_lookup",
+    "looking",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -150,3 +157,17 @@ class CoalescedEdits:
         for task in list(self._tasks.values()):
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+
+def channel_guild_lookup(client: discord.Client) -> Callable[[str], str | None]:
+    """The guild of a channel from the client's gateway cache (for the Activity's sign-in when
+    the API base has no channel lookup)."""
+
+    def guild_of(channel_id: str) -> str | None:
+        if not channel_id.isdigit():
+            return None
+        channel = client.get_channel(int(channel_id))
+        guild = getattr(channel, "guild", None)
+        return None if guild is None else str(guild.id)
+
+    return guild_of

@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.discord.activity import CoalescedEdits
+from bot.discord.activity import CoalescedEdits, channel_guild_lookup
 from bot.discord.bot import TavoloBot, sync_commands_once
 from bot.discord.endpoint import point_library_at
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
@@ -50,6 +50,8 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
     handler.presence = None if app.web is None else app.web.presence
     if app.web is not None:
         handler.table_edits = CoalescedEdits(app.settings.web_group_edit_seconds)
+        if app.web.config.discord is not None:
+            app.web.config.discord.channels.guild_of = channel_guild_lookup(bot)
     app.deliver_to(PLATFORM, handler.deliver)
     return bot
 

@@ -22,7 +22,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -60,12 +60,31 @@ MAX_EXCHANGES = 8  # sign-ins talking to Discord at once
 _CODE = re.compile(r"[A-Za-z0-9_\-.~]{1,200}")
 
 
+class Unsupported:
+    """An API base without a lookup (a test double): the check falls back (see below)."""
+
+
+UNSUPPORTED = Unsupported()
+
+
+class _NoRoute(Exception):
+    """The API has no such route."""
+
+
 class _Limited(Exception):
     """A user signing in too often."""
 
 
 class DiscordAuthError(AuthError):
     """Discord refused the code or the token, or the user is not in the channel's guild."""
+
+
+@dataclass
+class ChannelGuilds:
+    """The Discord adapter's knowledge of channels (its gateway cache), when it runs in the
+    same process: ``guild_of(channel id)`` -> the guild id, or None."""
+
+    guild_of: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +97,7 @@ class DiscordAuthConfig:
     bot_token: str | None = None
     api_url: str = DISCORD_API
     timeout: float = 10.0
+    channels: ChannelGuilds = field(default_factory=ChannelGuilds)
 
     def __repr__(self) -> str:  # never a secret in a log line
         return f"DiscordAuthConfig(client_id={self.client_id!r}, api_url={self.api_url!r})"
@@ -166,38 +186,69 @@ class DiscordOAuth:
         code = locale[:2].lower() if isinstance(locale, str) else None
         return DiscordUser(user_id, name[:64], code if code in ("it", "en") else None)
 
-    async def guild_of(self, channel_id: str) -> str | None:
+    async def guild_of(self, channel_id: str) -> str | Unsupported | None:
         """The guild of a channel, as the bot sees it (None: no such channel, or a DM)."""
         try:
             body = await self._get(f"/channels/{channel_id}", self._bot(), refused="no channel")
+        except _NoRoute:
+            return UNSUPPORTED
         except DiscordAuthError:
             return None
         guild = body.get("guild_id")
         return guild if isinstance(guild, str) else None
 
-    async def is_member(self, guild_id: str, user_id: str) -> bool:
+    async def is_member(self, guild_id: str, user_id: str, access_token: str) -> bool | Unsupported:
+        """Whether the user is a member of the guild: the bot's member lookup, else the user's
+        own guilds (the ``guilds`` scope)."""
         try:
             await self._get(f"/guilds/{guild_id}/members/{user_id}", self._bot(), refused="")
+        except _NoRoute:
+            pass
         except DiscordAuthError:
             return False
-        return True
+        else:
+            return True
+        headers = {"Authorization": f"Bearer {access_token}"}
+        try:
+            guilds = await self._get("/users/@me/guilds", headers, refused="", listing=True)
+        except _NoRoute:
+            return UNSUPPORTED
+        except DiscordAuthError:
+            return False
+        return any(isinstance(g, dict) and g.get("id") == guild_id for g in guilds["items"])
 
     def _bot(self) -> dict[str, str]:
         if not self.config.bot_token:
             raise DiscordAuthError("no bot token to check the guild with")
         return {"Authorization": f"Bot {self.config.bot_token}"}
 
-    async def _get(self, path: str, headers: dict[str, str], *, refused: str) -> dict[str, Any]:
+    async def _get(
+        self, path: str, headers: dict[str, str], *, refused: str, listing: bool = False
+    ) -> dict[str, Any]:
         try:
             async with self._http().get(self._url(path), headers=headers) as response:
                 if response.status != 200:
+                    if response.status in (404, 405) and await _no_route(response):
+                        raise _NoRoute(path)
                     raise DiscordAuthError(f"{refused or path} ({response.status})")
                 body = await response.json(content_type=None)
         except (TimeoutError, aiohttp.ClientError, ValueError) as exc:
             raise DiscordAuthError(f"{path} failed: {type(exc).__name__}") from exc
+        if listing and isinstance(body, list):
+            return {"items": body}
         if not isinstance(body, dict):
             raise DiscordAuthError(f"{path}: not an object")
         return body
+
+
+async def _no_route(response: aiohttp.ClientResponse) -> bool:
+    """A 404 for a path the API does not have (Discord's own says ``code: 0``), not for a
+    thing it does not know (``10003`` Unknown Channel, ``10007`` Unknown Member...)."""
+    try:
+        body = await response.json(content_type=None)
+    except (ValueError, aiohttp.ClientError):
+        return True
+    return not isinstance(body, dict) or not body.get("code")
 
 
 Deliver = Callable[[Result], Awaitable[None]]
@@ -259,10 +310,19 @@ class DiscordActivity:
         if not self.w.http_limiter.allow((PLATFORM, person.user_id)):
             raise _Limited()
         # The channel's guild as the bot knows it (not the page's word), and the user in it.
+        # An API base without the lookups (a test double, never Discord's own): the bot's
+        # gateway cache says where the channel is; membership unchecked there (logged).
         real_guild = await self.oauth.guild_of(channel)
+        if isinstance(real_guild, Unsupported):
+            lookup = self.config.channels.guild_of
+            real_guild = lookup(channel) if lookup is not None else guild
+            logger.warning("no channel lookup at %s: the bot's cache is used", self.config.api_url)
         if real_guild is None or (guild is not None and guild != real_guild):
             raise DiscordAuthError("the channel is in no guild the bot knows")
-        if not await self.oauth.is_member(real_guild, person.user_id):
+        member = await self.oauth.is_member(real_guild, person.user_id, access_token)
+        if isinstance(member, Unsupported):
+            logger.warning("no guild member lookup at %s: not checked", self.config.api_url)
+        elif not member:
             raise DiscordAuthError("the user is not a member of the channel's guild")
         user = UserRef(PLATFORM, person.user_id, person.name, person.locale)
         chat = ChatRef(PLATFORM, channel)

@@ -6,7 +6,9 @@ What Discord does for an Activity's sign-in, with Discord's shapes:
   with the application's secret; else 400 ``invalid_grant`` / 401 ``invalid_client``.
 * ``GET /users/@me`` with ``Authorization: Bearer <access token>``: that user (401 otherwise).
 * ``GET /guilds/{guild}/members/{user}`` with the bot's token: the member, or 404 ``10007
-  Unknown Member`` for a user who is not in the guild (``outsiders``).
+  Unknown Member`` for a user who is not in the guild (``outsiders``); ``GET
+  /users/@me/guilds`` with the user's bearer token (the ``guilds`` scope). A test may hide
+  either (``hidden``: a 404 ``code 0``, as Discord answers a route it has not).
 * The ``LAUNCH_ACTIVITY`` interaction callback (type 12): recorded on the interaction
   (``callback_type``) and in ``launched``.
 
@@ -46,6 +48,8 @@ class FakeOAuth:
     exchanged: list[str] = field(default_factory=list)  # codes exchanged, in order
     refused: list[str] = field(default_factory=list)  # why each refused call was refused
     launched: list[int] = field(default_factory=list)  # interactions answered LAUNCH_ACTIVITY
+    # Routes a test hides, to play an API without them ("members", "my_guilds").
+    hidden: set[str] = field(default_factory=set)
 
     @property
     def client_id(self) -> str:
@@ -61,6 +65,7 @@ class FakeOAuth:
         return [
             ("POST", "/oauth2/token", self._token),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._member),
+            ("GET", "/users/@me/guilds", self._my_guilds),
         ]
 
     def open_path(self, relative: str, auth: str | None) -> bool:
@@ -104,7 +109,21 @@ class FakeOAuth:
             return _json({"message": "401: Unauthorized", "code": 0}, 401)
         return _json(user.payload() | {"global_name": user.username, "locale": "en-US"})
 
+    async def _my_guilds(self, request: web.Request) -> web.Response:
+        """``/users/@me/guilds`` with a bearer token (the ``guilds`` scope)."""
+        if "my_guilds" in self.hidden:
+            return _json({"message": "404: Not Found", "code": 0}, 404)
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        user_id = self.tokens.get(token)
+        if user_id is None:
+            return _json({"message": "401: Unauthorized", "code": 0}, 401)
+        if user_id in self.outsiders:
+            return _json([])
+        return _json([{"id": str(self.fake.guild_id), "name": self.fake.guild_name}])
+
     async def _member(self, request: web.Request) -> web.Response:
+        if "members" in self.hidden:
+            return _json({"message": "404: Not Found", "code": 0}, 404)
         guild = int(request.match_info["guild_id"])
         user_id = int(request.match_info["user_id"])
         user = self.fake.users.get(user_id)

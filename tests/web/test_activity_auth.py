@@ -105,6 +105,15 @@ async def test_refused_code_forged_token_and_outsider_get_401(
             *await sign_in(session, stack, body_for(stack, fake.oauth.code_for(eve)))
         )
 
+        # An API without the bot's member lookup: the user's own guilds (the guilds scope).
+        fake.oauth.hidden.add("members")
+        assert unauthorized(
+            *await sign_in(session, stack, body_for(stack, fake.oauth.code_for(eve)))
+        )
+        ok = await sign_in(session, stack, body_for(stack, fake.oauth.code_for(alice)))
+        assert ok[0] == 200
+        fake.oauth.hidden.clear()
+
         # Another guild than the channel's, a channel the bot does not know, malformed input.
         for wrong in (
             {"guild_id": "1234"},
@@ -301,6 +310,9 @@ async def test_the_bot_process_serves_the_activity_sign_in(tmp_path: Path) -> No
         assert app.web is not None
         assert handler.activity is True and handler.presence is app.web.presence
         assert handler.table_edits is not None
+        assert app.web.config.discord is not None
+        guild_of = app.web.config.discord.channels.guild_of
+        assert guild_of is not None and guild_of("123") is None  # the bot's cache: not there
         await bot.close()
     finally:
         await runner.cleanup()
