@@ -60,9 +60,10 @@ CSP = (
     "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me"
-    # Discord's clients, for the Activity (bot/web/discord_auth.py).
+    # Discord's clients, for the Activity (bot/web/discord_auth.py), and a client's page on
+    # this machine's loopback (a developer's, a test's; as the Embedded App SDK allows).
     " https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
-    " https://*.discordsays.com"
+    " https://*.discordsays.com http://127.0.0.1:* http://localhost:*"
 )
 
 

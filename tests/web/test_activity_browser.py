@@ -255,3 +255,27 @@ async def test_no_other_site_may_frame_the_activity(
         assert other.frames == []
         assert await other.page.evaluate("window.discordLog") == []
         assert fake.oauth.exchanged == []
+
+
+async def test_a_client_page_on_this_machine_may_frame_the_activity(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A developer's (or a test's) client page on the loopback, another origin than the web
+    table's, frames it and signs in as Discord's would."""
+    async with activity_stack(db, monkeypatch) as stack, chromium() as browser:
+        fake = stack.fake
+        alice = fake.add_user("alice")
+        record = await fake.slash(alice, "scopa")
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        local = "http://localhost:9"
+        player = await open_client(
+            browser,
+            stack.parent_url(alice, client=local),
+            name="alice",
+            user=alice,
+            fake=fake,
+            client=local,
+        )
+        frame = await first_state(player)
+        assert frame["state"]["you"] == 0
+        await check_client(stack, player)

@@ -19,6 +19,7 @@ const COMMAND_WAIT_MS = 120000; // AUTHORIZE may wait for the user to accept
 function trusted(origin) {
   // "null": Discord's mobile apps, whose web view posts without an origin.
   if (origin === window.location.origin || origin === "null") return true;
+  if (/^http:\/\/(127\.0\.0\.1|localhost)(:[0-9]+)?$/.test(origin)) return true; // a local client
   return /^https:\/\/([a-z0-9-]+\.)?(discord\.com|discordapp\.com)$/.test(origin);
 }
 
