@@ -56,7 +56,7 @@ class Settings(BaseSettings):
     discord_client_id: str | None = None
     discord_client_secret: SecretStr | None = None
     discord_api_url: str = "https://discord.com/api/v10"
-    discord_activity: bool = False
+    discord_activity: bool | None = None  # None: on when the client id and secret are set
     # Observability: log lines as text, JSON or key=value; /metrics and /health over HTTP on
     # METRICS_PORT (empty or 0 = no HTTP server).
     log_format: Literal["text", "json", "kv"] = "text"
@@ -108,6 +108,7 @@ class Settings(BaseSettings):
         "discord_token",
         "discord_client_id",
         "discord_client_secret",
+        "discord_activity",
         "database_url",
         "telegram_api_url",
         "telegram_webhook_url",
@@ -239,6 +240,14 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{self.sqlite_path.resolve()}"
+
+    @property
+    def activity_button(self) -> bool:
+        """Whether Discord's table messages get the Activity's button (DISCORD_ACTIVITY, by
+        default on when DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set)."""
+        if self.discord_activity is not None:
+            return self.discord_activity
+        return bool(self.discord_client_id and self.discord_client_secret)
 
     @property
     def has_bot_token(self) -> bool:

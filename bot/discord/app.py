@@ -46,7 +46,7 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
     handler.bind(bot)
     # The web table as an Activity: its launch button (only when this process serves the web
     # table), and who has a table open (their turn needs no mention).
-    handler.activity = app.settings.discord_activity and app.web is not None
+    handler.activity = app.settings.activity_button and app.web is not None
     handler.presence = None if app.web is None else app.web.presence
     if app.web is not None:
         handler.table_edits = CoalescedEdits(app.settings.web_group_edit_seconds)

@@ -199,7 +199,7 @@ def test_settings_make_the_sign_in_config() -> None:
     from bot.web.discord_auth import discord_auth_config
 
     off = load_settings(_env_file=None)
-    assert off.discord_activity is False and discord_auth_config(off) is None
+    assert off.activity_button is False and discord_auth_config(off) is None
     on = load_settings(
         _env_file=None,
         discord_client_id="42",
@@ -208,6 +208,10 @@ def test_settings_make_the_sign_in_config() -> None:
         discord_activity="on",
         discord_api_url="",
     )
+    assert on.activity_button is True
+    auto = load_settings(_env_file=None, discord_client_id="42", discord_client_secret="s")
+    assert auto.activity_button is True
+    assert load_settings(_env_file=None, discord_activity="off").activity_button is False
     config = discord_auth_config(on)
     assert config is not None and config.client_secret == "s3cret"
     assert config.bot_token == "bot-token" and config.api_url == "https://discord.com/api/v10"
