@@ -346,3 +346,110 @@ async def test_discord_api_url_points_the_bot_at_another_discord(
         assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY).startswith(fake.gateway_url)
     finally:
         await fake.stop()
+
+
+async def test_the_whole_bot_process_launches_the_activity_and_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``python -m bot run`` serves: the web table and the Discord adapter in one process,
+    pointed at the fake Discord only by DISCORD_API_URL. The table message's button launches
+    the Activity, the page signs in and joins, and its moves show in the channel."""
+    import discord.gateway
+    import discord.http
+
+    import bot.discord
+    from bot.cli.compose import build_app, build_service, open_store
+    from bot.config import load_settings
+    from bot.observability import Metrics
+    from bot.web.serving import start_web
+    from tests.fakes.discord_api import FakeDiscord
+    from tests.fakes.discord_oauth import CLIENT_SECRET
+
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
+    fake = FakeDiscord()
+    await fake.start()
+    settings = load_settings(
+        _env_file=None,
+        discord_token=fake.token,
+        discord_api_url=fake.api_base,
+        discord_client_id=fake.oauth.client_id,
+        discord_client_secret=CLIENT_SECRET,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'run.sqlite3'}",
+        data_dir=tmp_path,
+        web_port=0,
+        web_pace=0,
+        web_group_edit_seconds=0,
+        public_url="https://tavolo.example.org/",
+        images=False,
+    )
+    store = await open_store(settings)
+    service = build_service(settings, store, timers=False, processes=0)
+    app = build_app(settings, store=store, service=service, stop=asyncio.Event())
+
+    async def health() -> dict[str, object]:
+        return {"ok": True}
+
+    runner = await start_web(app, metrics=Metrics(), health=health)
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    task = asyncio.create_task(bot.discord.serve(app))
+    try:
+        await fake.wait_until(lambda: fake.identifies == 1 and bool(fake.global_commands), 10)
+        await asyncio.sleep(0.2)  # READY, then the guild
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        record = await fake.slash(alice, "briscola", computers=0)
+        await record.wait_for(lambda r: r.original is not None and bool(r.original.components))
+        lobby = record.original
+        assert lobby is not None
+        launch = next(c for c in lobby.custom_ids() if c.startswith("~activity:"))
+        pressed = await fake.click(bob, lobby, launch)
+        await pressed.wait_answer()
+        assert pressed.callback_type == LAUNCH_ACTIVITY
+        table_id = int(launch.split(":")[1])
+        async with ClientSession() as session:
+            body = {
+                "code": fake.oauth.code_for(bob),
+                "channel_id": str(fake.channel_id),
+                "guild_id": str(fake.guild_id),
+                "instance_id": "i-9",
+                "join": True,
+            }
+            async with session.post(f"{url}/api/auth/discord", json=body) as response:
+                assert response.status == 200, await response.text()
+                answer = await response.json()
+            assert answer["table"] == table_id
+            ws = await session.ws_connect(f"{url}/ws?token={answer['token']}")
+            await ws.send_json({"type": "watch", "table": table_id, "since": None})
+            # Bob joined from the Activity: the channel's lobby message says so.
+            await fake.wait_until(lambda: "bob" in fake.messages[lobby.id].content, 10)
+            chat, alice_ref = (
+                ChatRef("discord", str(fake.channel_id)),
+                UserRef("discord", str(alice.id), "alice"),
+            )
+            started = await service.start(chat, alice_ref, table_id)
+            assert started.ok, started.refusal
+            await app.deliveries["discord"](started)
+            # Bob plays from the page; the move reaches the channel's table message.
+            for _ in range(100):
+                frame = await ws.receive_json(timeout=10)
+                if frame.get("type") == "state" and frame["state"]["moves"]:
+                    break
+            shown = len(fake.messages[lobby.id].history)
+            move = frame["state"]["moves"][0]["move"]
+            act = {"type": "act", "id": 1, "table": table_id, "version": frame["version"]}
+            await ws.send_json({**act, "action": move})
+            for _ in range(100):
+                reply = await ws.receive_json(timeout=10)
+                if reply.get("id") == 1:
+                    break
+            assert reply["type"] == "ack", reply
+            await fake.wait_until(lambda: len(fake.messages[lobby.id].history) > shown, 10)
+            await ws.close()
+    finally:
+        app.stop.set()
+        await asyncio.wait_for(task, 10)
+        await runner.cleanup()
+        await service.computers.aclose()
+        await store.close()
+        await fake.stop()
