@@ -38,7 +38,7 @@ def body_for(stack: Stack, code: str, **extra: Any) -> dict[str, Any]:
 
 
 async def test_launch_button_opens_the_activity_and_the_code_signs_in(
-    db: str, monkeypatch: pytest.MonkeyPatch
+    db: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with activity_stack(db, monkeypatch) as stack, ClientSession() as session:
         fake = stack.fake
@@ -54,6 +54,9 @@ async def test_launch_button_opens_the_activity_and_the_code_signs_in(
         await pressed.wait_answer()
         assert pressed.callback_type == LAUNCH_ACTIVITY
         assert fake.oauth.launched == [pressed.id]
+        await asyncio.sleep(0.2)  # nothing else answers it (an "unknown component" notice)
+        assert pressed.followups == [] and pressed.original is None
+        assert not [r for r in caplog.records if "unknown component" in r.getMessage()]
 
         async with session.get(f"{stack.url}/api/auth/discord") as response:
             assert (await response.json())["client_id"] == fake.oauth.client_id
@@ -430,22 +433,36 @@ async def test_the_whole_bot_process_launches_the_activity_and_plays(
             started = await service.start(chat, alice_ref, table_id)
             assert started.ok, started.refusal
             await app.deliveries["discord"](started)
-            # Bob plays from the page; the move reaches the channel's table message.
-            for _ in range(100):
-                frame = await ws.receive_json(timeout=10)
-                if frame.get("type") == "state" and frame["state"]["moves"]:
+            # The player whose turn it is plays from their page; the move reaches the channel.
+            body = {**body, "code": fake.oauth.code_for(alice), "join": False}
+            async with session.post(f"{url}/api/auth/discord", json=body) as response:
+                assert response.status == 200
+                token = (await response.json())["token"]
+            ws_alice = await session.ws_connect(f"{url}/ws?token={token}")
+            await ws_alice.send_json({"type": "watch", "table": table_id, "since": None})
+            assert started.table is not None
+            mover = None
+            for page in (ws, ws_alice):
+                for _ in range(100):
+                    frame = await page.receive_json(timeout=10)
+                    if frame.get("type") == "state" and frame["version"] >= started.table.version:
+                        break
+                if frame["state"]["moves"]:
+                    mover = page
                     break
+            assert mover is not None, "nobody's turn"
             shown = len(fake.messages[lobby.id].history)
             move = frame["state"]["moves"][0]["move"]
             act = {"type": "act", "id": 1, "table": table_id, "version": frame["version"]}
-            await ws.send_json({**act, "action": move})
+            await mover.send_json({**act, "action": move})
             for _ in range(100):
-                reply = await ws.receive_json(timeout=10)
+                reply = await mover.receive_json(timeout=10)
                 if reply.get("id") == 1:
                     break
             assert reply["type"] == "ack", reply
             await fake.wait_until(lambda: len(fake.messages[lobby.id].history) > shown, 10)
             await ws.close()
+            await ws_alice.close()
     finally:
         app.stop.set()
         await asyncio.wait_for(task, 10)
