@@ -32,7 +32,8 @@ from bot.service import (
 __all__ = ["Viewer", "build_state", "event_texts", "seat_of"]
 
 # Card tokens in a move string (Scopa "7D:3C+4S", Briscola "KB", Scala 40 "o 7D8D9D").
-_CARD = re.compile(r"(?:10|[A2-9TJQK])[DCSB]'?|\*'?")
+# Whole tokens only: "pass" names no ace of spades.
+_CARD = re.compile(r"(?<![A-Z0-9])(?:10|[A2-9TJQK])[DCSB]'?(?![A-Z0-9])|\*'?")
 # Buttons of the chat messages that mean nothing on the page (it shows the hand itself, and
 # Scala 40's card selection is the page's own).
 _CHAT_ONLY = ("@hand",)
