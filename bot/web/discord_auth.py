@@ -21,7 +21,7 @@ import asyncio
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,9 +249,6 @@ async def _no_route(response: aiohttp.ClientResponse) -> bool:
     except (ValueError, aiohttp.ClientError):
         return True
     return not isinstance(body, dict) or not body.get("code")
-
-
-Deliver = Callable[[Result], Awaitable[None]]
 
 
 class DiscordActivity:
