@@ -50,6 +50,13 @@ class Settings(BaseSettings):
     # both, one process per shard); neither = one unsharded connection.
     discord_shard_count: int | None = Field(None, ge=1)
     discord_shard_id: int | None = Field(None, ge=0)
+    # The web table as a Discord Activity (README, "Discord Activity"): the application's OAuth2
+    # client id and secret (the server exchanges the Activity's codes with them), Discord's API
+    # base (tests point it at a fake), and DISCORD_ACTIVITY=on for the table message's button.
+    discord_client_id: str | None = None
+    discord_client_secret: SecretStr | None = None
+    discord_api_url: str = "https://discord.com/api/v10"
+    discord_activity: bool | None = None  # None: on when the client id and secret are set
     # Observability: log lines as text, JSON or key=value; /metrics and /health over HTTP on
     # METRICS_PORT (empty or 0 = no HTTP server).
     log_format: Literal["text", "json", "kv"] = "text"
@@ -102,6 +109,9 @@ class Settings(BaseSettings):
     @field_validator(
         "telegram_token",
         "discord_token",
+        "discord_client_id",
+        "discord_client_secret",
+        "discord_activity",
         "database_url",
         "telegram_api_url",
         "telegram_webhook_url",
@@ -121,6 +131,13 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("discord_api_url", mode="before")
+    @classmethod
+    def _api_default(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return "https://discord.com/api/v10"
+        return value
 
     @field_validator("sqlite_synchronous", "log_level", mode="before")
     @classmethod
@@ -215,6 +232,8 @@ class Settings(BaseSettings):
             raise ValueError("set both discord_shard_count and discord_shard_id, or neither")
         if count is not None and shard is not None and shard >= count:
             raise ValueError("discord_shard_id must be below discord_shard_count")
+        if self.discord_activity and not (self.discord_client_id and self.discord_client_secret):
+            raise ValueError("discord_activity needs discord_client_id and discord_client_secret")
         return self
 
     @property
@@ -228,6 +247,14 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{self.sqlite_path.resolve()}"
+
+    @property
+    def activity_button(self) -> bool:
+        """Whether Discord's table messages get the Activity's button (DISCORD_ACTIVITY, by
+        default on when DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set)."""
+        if self.discord_activity is not None:
+            return self.discord_activity
+        return bool(self.discord_client_id and self.discord_client_secret)
 
     @property
     def has_bot_token(self) -> bool:

@@ -9,7 +9,9 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.discord.activity import CoalescedEdits, channel_guild_lookup
 from bot.discord.bot import TavoloBot, sync_commands_once
+from bot.discord.endpoint import point_library_at
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
 from bot.discord.sync import FileSyncState
 from bot.service.ports import AdapterState
@@ -43,6 +45,13 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
         **options,
     )
     handler.bind(bot)
+    # The web table as an Activity: its launch button (only when this process serves the web
+    # table; who has a table open is in the process's presence: no mention for them).
+    handler.activity = app.settings.activity_button and app.web is not None
+    if app.web is not None:
+        handler.table_edits = CoalescedEdits(app.settings.web_group_edit_seconds)
+        if app.web.config.discord is not None:
+            app.web.config.discord.channels.guild_of = channel_guild_lookup(bot)
     app.deliver_to(PLATFORM, handler.deliver)
     return bot
 
@@ -73,6 +82,7 @@ async def serve(app: App) -> None:
     if token is None:
         raise ValueError("DISCORD_TOKEN is not set")
     await import_legacy_files(app.state, app.settings.data_dir)
+    await point_library_at(app.settings.discord_api_url, token.get_secret_value())
     bot = build_bot(app, **shard_options(app.settings))
     handler = bot.handler
     assert isinstance(handler, ServiceHandler)

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.activity import LAUNCH_TEMPLATE, ActivityButton
 from bot.discord.commands import ItalianTranslator, register_commands
 from bot.discord.components import ActionButton, ActionRef, ActionSelect
 from bot.discord.sync import SyncState, sync_commands
@@ -73,7 +74,7 @@ class TavoloBot(commands.Bot):
         return self.handler
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, ActionSelect)
+        self.add_dynamic_items(ActionButton, ActionSelect, ActivityButton)
         await self.tree.set_translator(ItalianTranslator())
         register_commands(self.tree)
         if self.sync_on_start:
@@ -105,8 +106,11 @@ class TavoloBot(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if LAUNCH_TEMPLATE.fullmatch(custom_id):
+            return  # the Activity's button answers itself (bot/discord/activity.py)
         try:
-            ActionRef.parse(str(data.get("custom_id", "")))
+            ActionRef.parse(custom_id)
         except ValueError:
             unknown = getattr(self.handler, "unknown_component", None)
             if unknown is not None:

@@ -116,6 +116,10 @@ class HandlerCore:
         self.presence = presence if presence is not None else Presence()
         self.client: discord.Client | None = None
         self.settings_menu = SettingsMenu(service, renderer)
+        # The web table as an Activity (bot/discord/activity.py): the table message's launch
+        # button when on (who has the table open is in ``presence``: no mention for them).
+        self.activity = False
+        self.table_edits: Any = None  # bot.discord.activity.CoalescedEdits while pages look
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""

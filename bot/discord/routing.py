@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.activity import LAUNCH_LABEL, add_launch_button, looking
 from bot.discord.components import ActionButton, ActionRef
 from bot.discord.delivery import (
     answer,
@@ -213,7 +214,17 @@ class EventRouting(HandDelivery):
         that opened the table)."""
         channel_id = int(event.audience.id)
         table_id = event.table.id
+        edits = self.table_edits
+        if edits is not None:
+            # Players in the Activity see every move: the channel's message can wait a little.
+            if interaction is None and edits.wanted(self.presence, table_id, event.table.status):
+                edits.later(table_id, lambda: self._show_table(event, message, None))
+                return
+            edits.now(table_id)
         view = view_of(message)
+        if self.activity and event.table.status in ("lobby", "playing"):
+            label = self.renderer.translations(event.locale).gettext(LAUNCH_LABEL)
+            view = add_launch_button(view, table_id, label)
         image = await self.picture(event)
         if (
             interaction is not None
@@ -314,6 +325,8 @@ class EventRouting(HandDelivery):
             return
         if event.reminder:
             return  # the turn's notice (and its "My hand" button) is in the channel already
+        if looking(self.presence, event.table.id, user_id):
+            return  # they have the table open in the Activity: they see their turn live
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
         mention = (
             humans > 1
@@ -358,6 +371,8 @@ class EventRouting(HandDelivery):
         """A closed table: its channel message says so and keeps no buttons (nor a picture of
         a game that is over); its turn notice goes, its hands lose their buttons."""
         table_id = event.table.id
+        if self.table_edits is not None:
+            self.table_edits.now(table_id)  # the closed table's text is the last word
         client = self._client(interaction)
         await self._clear_turn_message(table_id, interaction)
         if client is None:

@@ -60,6 +60,10 @@ CSP = (
     "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me"
+    # Discord's clients, for the Activity (bot/web/discord_auth.py), and a client's page on
+    # this machine's loopback (a developer's, a test's; as the Embedded App SDK allows).
+    " https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+    " https://*.discordsays.com http://127.0.0.1:* http://localhost:*"
 )
 
 
@@ -73,6 +77,7 @@ class WebConfig:
     sign in again after a restart, which Telegram's init data lets them do)."""
 
     bot_token: str | None = None
+    discord: Any = None  # bot.web.discord_auth.DiscordAuthConfig: the Activity's sign-in
     local: bool = False
     local_name: str = "player"
     local_locale: str | None = None
@@ -225,6 +230,10 @@ def build_web_app(web_table: WebTable) -> web.Application:
     app.router.add_post("/api/auth/telegram", routes.auth_telegram)
     app.router.add_post("/api/auth/local", routes.auth_local)
     app.router.add_get("/ws", routes.websocket)
+    if web_table.config.discord is not None:
+        from bot.web.discord_auth import add_discord_routes
+
+        add_discord_routes(app, web_table, web_table.config.discord)
 
     async def on_shutdown(_: web.Application) -> None:
         # Open pages would hold the shutdown for aiohttp's shutdown_timeout: they are told the

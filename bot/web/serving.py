@@ -13,6 +13,7 @@ from aiohttp import web
 
 from bot.observability import CONTENT_TYPE, Metrics
 from bot.service import TableInfo
+from bot.web.discord_auth import discord_auth_config
 from bot.web.notify import PgAnnouncer, asyncpg_dsn
 from bot.web.server import WebConfig, WebTable, build_web_app
 from bot.web.state import Viewer
@@ -36,6 +37,9 @@ def token_secret(settings: Settings) -> bytes | None:
     if settings.telegram_token is not None:
         token = settings.telegram_token.get_secret_value().encode()
         return hmac.new(token, b"tavolo web table tokens", hashlib.sha256).digest()
+    if settings.discord_token is not None:  # a Discord-only bot (the Activity)
+        token = settings.discord_token.get_secret_value().encode()
+        return hmac.new(token, b"tavolo web table tokens", hashlib.sha256).digest()
     return None
 
 
@@ -47,6 +51,7 @@ def web_config(settings: Settings, app: App) -> WebConfig:
         token_secret=token_secret(settings),
         pace=settings.web_pace,
         deliveries=app.deliveries,  # filled in by the adapters as they start
+        discord=discord_auth_config(settings),  # the Activity's sign-in (DISCORD_CLIENT_ID...)
     )
 
 

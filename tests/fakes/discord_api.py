@@ -46,6 +46,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes.discord_oauth import LAUNCH_ACTIVITY, FakeOAuth
+
 logger = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
@@ -291,6 +293,8 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.message_posted = asyncio.Condition()
+        # The Activity's OAuth2 side: codes, access tokens, the guild's outsiders.
+        self.oauth = FakeOAuth(self)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -323,6 +327,7 @@ class FakeDiscord:
             ("PUT", "/applications/{app_id}/commands", self._put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
             ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
+            *self.oauth.routes(),
         ]
         for method, path, handler in routes:
             app.router.add_route(method, p + path, handler)
@@ -746,6 +751,8 @@ class FakeDiscord:
             relative = path[len(API_PREFIX) :]
             webhook = relative.startswith(("/webhooks/", "/interactions/"))
             auth = request.headers.get("Authorization")
+            if self.oauth.open_path(relative, auth):
+                webhook = True  # the user's own bearer token, or the OAuth2 token endpoint
             if not webhook and auth != f"Bot {self.token}":
                 return _error(401, 0, "401: Unauthorized")
             for rule in self.rate_limits:
@@ -889,6 +896,8 @@ class FakeDiscord:
     # ----------------------------------------------------------------- REST handlers
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return await self.oauth.me(request)
         return _json(self.bot_user.payload() | {"verified": True, "mfa_enabled": False})
 
     async def _get_user(self, request: web.Request) -> web.Response:
@@ -1031,6 +1040,9 @@ class FakeDiscord:
                 return _error(400, 50035, "Invalid Form Body: no message to update")
             self._apply_edit(source, data)
             resource = {"type": kind, "message": source.payload()}
+        elif kind == LAUNCH_ACTIVITY:
+            self.oauth.launched.append(record.id)
+            resource = {"type": kind, "activity_instance": {"id": f"i-{record.id}"}}
         elif kind != DEFERRED_UPDATE:
             return _error(400, 50035, f"Invalid Form Body: callback type {kind}")
         record.answered.set()

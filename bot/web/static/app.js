@@ -4,6 +4,7 @@
 // what the state offers and the reason when a move is refused (docs/web-protocol.md).
 
 import { launchParams, startTelegram, haptic } from "./tg.js";
+import { discordLaunch, discordSignIn } from "./discord.js";
 import { setLocale, setTexts, serverTable, locale, t } from "./i18n.js";
 import { setCardBase } from "./cards.js";
 import { renderTable } from "./board.js";
@@ -87,7 +88,11 @@ async function postJson(url, body) {
 /** Sign in: Telegram's signed init data when there is some, else the local player. */
 async function signIn() {
   const initData = session.params.tgWebAppData;
-  const answer = initData
+  // Inside Discord (an Activity): Discord's sign-in instead of Telegram's.
+  const discord = discordLaunch();
+  const answer = discord
+    ? await discordSignIn(discord, postJson, { join: !session.token })
+    : initData
     ? await postJson("/api/auth/telegram", { init_data: initData })
     : await postJson("/api/auth/local", {});
   if (!answer.ok || !answer.data || !answer.data.token) {
