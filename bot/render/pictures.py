@@ -89,7 +89,7 @@ def table_scene(renderer: Renderer, event: TableView) -> TableScene | None:
     if table.family in BRISCOLA_FAMILIES:
         from bot.render import briscola
 
-        return briscola.table_scene(renderer, event)
+        return briscola.table_scene(renderer.kit, event)
     if table.family == "scala40":
         return _scala40_table(renderer, table, view, t)
     if table.family == "scopa":
