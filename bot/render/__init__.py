@@ -38,8 +38,8 @@ from bot.render.renderer import FAMILIES, FamilyRenderer, Renderer, family_rende
 from bot.render.scala40 import (
     SCALA40_KINDS,
     SELECT,
-    _plain_card,
     move_cards,
+    plain_card,
     scala40_move_text,
     selection_of,
 )
@@ -62,10 +62,10 @@ from bot.render.texts import (
     SUIT_SYMBOLS,
     Button,
     Message,
-    _sides_of,
     card_text,
     cards_text,
     move_text,
+    sides_of,
 )
 
 __all__ = [
@@ -93,13 +93,13 @@ __all__ = [
     "FamilyRenderer",
     "Message",
     "Renderer",
-    "_plain_card",
-    "_sides_of",
     "card_text",
     "cards_text",
     "family_renderer",
     "move_cards",
     "move_text",
+    "plain_card",
     "scala40_move_text",
     "selection_of",
+    "sides_of",
 ]

@@ -16,7 +16,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.render.texts import N_, SUIT_SYMBOLS, Message, _sides_of, card_text, cards_text
+from bot.render.texts import N_, SUIT_SYMBOLS, Message, card_text, cards_text, sides_of
 from bot.service.events import (
     Announcement,
     GameOver,
@@ -357,7 +357,7 @@ def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -
     """The end of a deal: card points (shown only now), who won it, the match scores."""
     _ = t.gettext
     table, data = e.table, e.data
-    sides = data.get("sides") or _sides_of(table, len(e.points))
+    sides = data.get("sides") or sides_of(table, len(e.points))
     lines = [_("End of deal {n}").format(n=e.number)]
     caller = data.get("caller")
     if isinstance(caller, int):
@@ -497,7 +497,7 @@ def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Mes
     counts them, and the rating changes."""
     _ = t.gettext
     table = e.table
-    sides = _sides_of(table, len(e.ranks))
+    sides = sides_of(table, len(e.ranks))
     in_points = table.family == "chiamata" or table.options.get("deal_scoring") == "points"
     lines = [_("{table}: game over!").format(table=kit.title(table, t))]
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from bot.render.texts import (
     POINT_NAMES,
     Message,
-    _fields_text,
-    _rows,
-    _sides_of,
+    button_rows,
     cards_text,
+    fields_text,
     move_text,
+    sides_of,
 )
 from bot.service.events import Announcement, GameOver, HandView, SmazzataSummary, TableView
 
@@ -47,7 +47,7 @@ def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Messag
     """The public view's fields, cards with symbols."""
     table, view = e.table, e.view
     lines = [kit.title(table, t)]
-    lines.extend(_fields_text(view, skip=_SKIP))
+    lines.extend(fields_text(view, skip=_SKIP))
     rows = kit.table_state(table, getattr(view, "current_player", None), lines, t)
     return Message("\n".join(lines), tuple(rows))
 
@@ -74,13 +74,13 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     table, view = e.table, e.view
     lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
-    lines.extend(_fields_text(view, skip=_SKIP))
+    lines.extend(fields_text(view, skip=_SKIP))
     moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
     if not moves:
         return kit.waiting(table, view, lines, t)
     lines.append(_("Your turn: choose a move."))
     buttons = [kit.button(table, move_text(m), m) for m in moves]
-    return Message("\n".join(lines), _rows(buttons))
+    return Message("\n".join(lines), button_rows(buttons))
 
 
 def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
@@ -88,7 +88,7 @@ def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -
     _ = t.gettext
     table = e.table
     lines = [_("End of hand {n}").format(n=e.number)]
-    sides = _sides_of(table, len(e.scores))
+    sides = sides_of(table, len(e.scores))
     rest = e.data.get("rest")
     if isinstance(rest, dict) and rest.get("cards") and 0 <= rest.get("side", -1) < len(sides):
         # Scopa: the cards left on the table go to the side that took last (not named: the
@@ -123,7 +123,7 @@ def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Mes
     changes, and "Rematch"."""
     _ = t.gettext
     table = e.table
-    sides = _sides_of(table, len(e.ranks))
+    sides = sides_of(table, len(e.ranks))
     lines = [_("{table}: game over!").format(table=kit.title(table, t))]
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         lines.append(

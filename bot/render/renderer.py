@@ -30,10 +30,10 @@ from bot.render.texts import (
     REFUSAL_TEXTS,
     Button,
     Message,
-    _bounded,
-    _record,
-    _rows,
-    _rule_value,
+    bounded,
+    button_rows,
+    record_text,
+    rule_value,
 )
 from bot.service.events import (
     Announcement,
@@ -119,7 +119,7 @@ class Renderer:
             Stats: self._stats,
         }
         message = renderers[type(event)](event, t)
-        return _bounded(message)
+        return bounded(message)
 
     def commands(self, locale: str) -> list[tuple[str, str]]:
         """(command, description) for every chat command, in ``locale``."""
@@ -184,7 +184,7 @@ class Renderer:
             logger.info("no translation for the rule text %r", template)
             return refusal.detail
         translated = self.translations(refusal.locale).gettext(template)
-        shown = {str(k): _rule_value(str(k), str(v)) for k, v in values.items()}
+        shown = {str(k): rule_value(str(k), str(v)) for k, v in values.items()}
         try:
             return translated.format_map(shown)
         except (KeyError, IndexError, ValueError):
@@ -360,7 +360,7 @@ class Renderer:
             if not buttons:
                 return Message(_("Nobody at this table can be removed."))
             text = _("Who should leave the table? The computer will play their seat.")
-            return Message(text, _rows(buttons, per_row=2))
+            return Message(text, button_rows(buttons, per_row=2))
         return Message(f"{self.kit.title(table, t)}: {e.kind}")
 
     def options_text(
@@ -443,7 +443,7 @@ class Renderer:
         for r in e.rows:
             lines.append(
                 _("{rank}. {name} — {rating:.1f} ({record})").format(
-                    rank=r.rank, name=r.name, rating=r.rating, record=_record(r, t)
+                    rank=r.rank, name=r.name, rating=r.rating, record=record_text(r, t)
                 )
             )
         if e.season and e.previous:
@@ -471,7 +471,7 @@ class Renderer:
                     where=where,
                     rating=r.rating,
                     rank=r.rank,
-                    record=_record(r, t),
+                    record=record_text(r, t),
                 )
             )
         return Message("\n".join(lines))

@@ -23,7 +23,7 @@ from bot.render.texts import (
     N_,
     Button,
     Message,
-    _rows,
+    button_rows,
     card_text,
     cards_text,
 )
@@ -116,7 +116,7 @@ def selection_of(focus: str | None, size: int) -> frozenset[int]:
     return frozenset(i for i in range(size) if bits >> i & 1)
 
 
-def _plain_card(card: object) -> str:
+def plain_card(card: object) -> str:
     """A card as move strings name it (no deck mark)."""
     return str(card).rstrip("'")
 
@@ -253,14 +253,14 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
         return kit.waiting(table, view, lines, t)
     lines.append(_("Your turn: choose a move."))
     if e.focus is not None and e.focus.startswith(SELECT):
-        hand = [_plain_card(c) for c in view.hand]
+        hand = [plain_card(c) for c in view.hand]
         selected = selection_of(e.focus, len(hand))
         if selected:
             picked = " ".join(card_text(hand[i]) for i in sorted(selected))
             lines.append(_("Selected: {cards}").format(cards=picked))
         rows = _selection(kit, table, moves, hand, selected, t)
         return Message("\n".join(lines), rows, pick_cards=PICKS_CARDS)
-    buttons = _rows(_buttons(kit, table, moves, e.focus, t))
+    buttons = button_rows(_buttons(kit, table, moves, e.focus, t))
     return Message("\n".join(lines), buttons, pick_cards=PICKS_CARDS)
 
 

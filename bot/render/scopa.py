@@ -17,7 +17,7 @@ from bot.render import generic
 from bot.render.texts import (
     Button,
     Message,
-    _rows,
+    button_rows,
     card_text,
     cards_text,
     move_text,
@@ -137,7 +137,7 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
             else:
                 label = _("{card} (choose…)").format(card=card_text(card))
                 buttons.append(kit.button(table, label, f"?{card}"))
-    return Message("\n".join(lines), _rows(buttons))
+    return Message("\n".join(lines), button_rows(buttons))
 
 
 def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
