@@ -27,7 +27,8 @@ service). Private hands only ever appear in ``HandView`` messages, which go to o
 Inside: ``bot.render.texts`` holds the words every game shares and the text helpers,
 ``bot.render.renderer`` the shared :class:`Renderer` and its dispatch by family, and one module
 per family writes that family's messages: ``bot.render.scopa``, ``bot.render.scala40``,
-``bot.render.briscola`` (Briscola and chiamata) and ``bot.render.generic`` (any other game).
+``bot.render.briscola`` (Briscola and chiamata) and ``bot.render.generic`` (any other game),
+with the kit the renderer hands it (``bot.render.kit``).
 Every name below stays importable from ``bot.render``.
 """
 

@@ -1,8 +1,9 @@
-"""The shared renderer: what every game says alike (the lobby, the end of a table message by
-its status, a hand's "leave the game?", turns, announcements around the game, rules, refusals,
-leaderboards, statistics) and a small dispatch by family for the rest: each family's module
-(``bot.render.scopa``, ``scala40``, ``briscola``; ``generic`` for a game without its own
-layout) writes its table, hand, end of a deal, end of the game and its own announcements.
+"""The shared renderer: what every game says alike (the lobby, a hand's "leave the game?",
+turns, announcements around the game, rules, refusals, leaderboards, statistics) and a small
+dispatch by family for the rest: each family's module (``bot.render.scopa``, ``scala40``,
+``briscola``; ``generic`` for a game without its own layout) writes its table, hand, end of a
+deal, end of the game and its own announcements with the :class:`bot.render.kit.Kit` it is
+handed (titles, names, buttons, the end of a table message by its status).
 """
 
 from __future__ import annotations
