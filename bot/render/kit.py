@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bot.domain import Action
 from bot.render.i18n import Catalogs
 from bot.render.texts import GAME_NAMES, LEVEL_NAMES, Button, Message
 from bot.service.events import TableInfo
 
-__all__ = ["Kit"]
+__all__ = ["Kit", "Translator"]
+
+
+class Translator(Protocol):
+    """What gives a locale's translations (the :class:`Kit`, the ``Renderer``)."""
+
+    def translations(self, locale: str | None) -> gettext.NullTranslations: ...
 
 
 class Kit:

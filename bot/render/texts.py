@@ -20,6 +20,7 @@ __all__ = [
     "ALERT_LIMIT",
     "BRISCOLA_FAMILIES",
     "COMMANDS",
+    "DEFAULT_STYLE",
     "GAME_NAMES",
     "HELP",
     "LEVEL_NAMES",
@@ -32,6 +33,7 @@ __all__ = [
     "POINT_NAMES",
     "QUIT",
     "REFUSAL_TEXTS",
+    "STYLE_LABELS",
     "SUIT_SYMBOLS",
     "Button",
     "Message",
@@ -79,6 +81,18 @@ GAME_NAMES = {
 }
 
 LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+# A deck style a chat or user has not chosen (bot.render.pictures draws the family's usual one).
+DEFAULT_STYLE = "default"
+
+# How each deck style is called in a chat (a style's own ``title`` is its Italian name).
+STYLE_LABELS = {
+    "napoletane": N_("Neapolitan cards"),
+    "piacentine": N_("Piacentine cards"),
+    "francesi": N_("French cards"),
+    "francesi4": N_("French cards, four colours"),
+    DEFAULT_STYLE: N_("Default (Neapolitan; French for Scala 40)"),
+}
 
 REFUSAL_TEXTS = {
     "no_table": N_("There is no open table here."),

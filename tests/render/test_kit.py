@@ -1,9 +1,11 @@
-"""The families write with the public kit (``bot.render.kit``): none imports the renderer, and no
-module of ``bot.render`` reaches into another's private names (docs/architecture.md)."""
+"""The families write with the public kit (``bot.render.kit``): none imports the renderer, the
+modules of ``bot.render`` import one another without a circle, and none reaches into another's
+private names (docs/architecture.md)."""
 
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,26 @@ def test_no_module_of_the_renderer_uses_anothers_private_names() -> None:
         for name in private_uses(path)
     ]
     assert found == []
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(RENDER.parents[1]).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_the_modules_of_the_renderer_import_one_another_without_a_circle() -> None:
+    """Every import counts, at the top, in a function or for the type checker only."""
+    modules = {module_name(path): path for path in RENDER.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imports = graph.setdefault(name, set())
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    if f"{node.module}.{alias.name}" in modules:
+                        imports.add(f"{node.module}.{alias.name}")
+                    elif node.module in modules:
+                        imports.add(node.module)
+            elif isinstance(node, ast.Import):
+                imports.update(alias.name for alias in node.names if alias.name in modules)
+    graphlib.TopologicalSorter(graph).prepare()  # CycleError names the circle
