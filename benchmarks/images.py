@@ -175,7 +175,7 @@ def briscola_game_scenes(count: int, seed: int, variant: str) -> list[TableScene
             table=table,
             view=game.view(None),
         )
-        scenes.append(table_scene(renderer, event))
+        scenes.append(table_scene(renderer.kit, event))
         game = game.play(rng.choice(game.legal_moves()))
     return scenes
 

@@ -27,7 +27,8 @@ service). Private hands only ever appear in ``HandView`` messages, which go to o
 Inside: ``bot.render.texts`` holds the words every game shares and the text helpers,
 ``bot.render.renderer`` the shared :class:`Renderer` and its dispatch by family, and one module
 per family writes that family's messages: ``bot.render.scopa``, ``bot.render.scala40``,
-``bot.render.briscola`` (Briscola and chiamata) and ``bot.render.generic`` (any other game).
+``bot.render.briscola`` (Briscola and chiamata) and ``bot.render.generic`` (any other game),
+with the kit the renderer hands it (``bot.render.kit``).
 Every name below stays importable from ``bot.render``.
 """
 
@@ -38,8 +39,8 @@ from bot.render.renderer import FAMILIES, FamilyRenderer, Renderer, family_rende
 from bot.render.scala40 import (
     SCALA40_KINDS,
     SELECT,
-    _plain_card,
     move_cards,
+    plain_card,
     scala40_move_text,
     selection_of,
 )
@@ -62,10 +63,10 @@ from bot.render.texts import (
     SUIT_SYMBOLS,
     Button,
     Message,
-    _sides_of,
     card_text,
     cards_text,
     move_text,
+    sides_of,
 )
 
 __all__ = [
@@ -93,13 +94,13 @@ __all__ = [
     "FamilyRenderer",
     "Message",
     "Renderer",
-    "_plain_card",
-    "_sides_of",
     "card_text",
     "cards_text",
     "family_renderer",
     "move_cards",
     "move_text",
+    "plain_card",
     "scala40_move_text",
     "selection_of",
+    "sides_of",
 ]

@@ -16,7 +16,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.render.texts import N_, SUIT_SYMBOLS, Message, _sides_of, card_text, cards_text
+from bot.render.texts import N_, SUIT_SYMBOLS, Message, card_text, cards_text, sides_of
 from bot.service.events import (
     Announcement,
     GameOver,
@@ -29,7 +29,7 @@ from engine.cards import parse_card
 
 if TYPE_CHECKING:
     from bot.render.images import BriscolaScene
-    from bot.render.renderer import Renderer
+    from bot.render.kit import Kit
 
 __all__ = [
     "PICKS_CARDS",
@@ -116,9 +116,9 @@ def _bid_text(bid: str, t: gettext.NullTranslations) -> str:
 
 
 def _side_label(
-    renderer: Renderer, table: TableInfo, view: Any, side: int, t: gettext.NullTranslations
+    kit: Kit, table: TableInfo, view: Any, side: int, t: gettext.NullTranslations
 ) -> str:
-    return renderer.side_name(table, view.sides[side], t)
+    return kit.side_name(table, view.sides[side], t)
 
 
 def _score_unit(view: Any, count: int, t: gettext.NullTranslations) -> str:
@@ -128,27 +128,26 @@ def _score_unit(view: Any, count: int, t: gettext.NullTranslations) -> str:
 
 
 def _contract_lines(
-    renderer: Renderer, table: TableInfo, view: Any, t: gettext.NullTranslations
+    kit: Kit, table: TableInfo, view: Any, t: gettext.NullTranslations
 ) -> list[str]:
     """Chiamata: the auction so far, or the call and what the caller's side needs."""
     _ = t.gettext
     lines: list[str] = []
     if view.phase in ("auction", "call") and view.auction:
         bids = ", ".join(
-            f"{renderer.seat_name(table, seat, t)} {_bid_text(bid, t)}"
-            for seat, bid in view.auction
+            f"{kit.seat_name(table, seat, t)} {_bid_text(bid, t)}" for seat, bid in view.auction
         )
         lines.append(_("Auction: {bids}").format(bids=bids))
     if view.phase == "call" and view.high_bidder is not None:
         lines.append(
             _("{name} won the auction and names the card.").format(
-                name=renderer.seat_name(table, view.high_bidder, t)
+                name=kit.seat_name(table, view.high_bidder, t)
             )
         )
     if view.caller is not None and view.called is not None:
         lines.append(
             _("Chiamante: {name}, who called {card} (briscola {suit}); needs {points}.").format(
-                name=renderer.seat_name(table, view.caller, t),
+                name=kit.seat_name(table, view.caller, t),
                 card=_card(view.called),
                 suit=_suit(view.briscola_suit, t),
                 points=view.threshold,
@@ -158,19 +157,15 @@ def _contract_lines(
             if view.socio == view.caller:
                 lines.append(_("The chiamante plays alone, one against four."))
             else:
-                lines.append(
-                    _("Socio: {name}.").format(name=renderer.seat_name(table, view.socio, t))
-                )
+                lines.append(_("Socio: {name}.").format(name=kit.seat_name(table, view.socio, t)))
         else:
             lines.append(_("Socio: still secret."))
     return lines
 
 
-def _trick_text(
-    renderer: Renderer, table: TableInfo, view: Any, t: gettext.NullTranslations
-) -> str:
+def _trick_text(kit: Kit, table: TableInfo, view: Any, t: gettext.NullTranslations) -> str:
     plays: str = " · ".join(
-        f"{renderer.seat_name(table, seat, t)} {_card(card)}" for seat, card in view.trick
+        f"{kit.seat_name(table, seat, t)} {_card(card)}" for seat, card in view.trick
     )
     return t.gettext("On the table: {cards}").format(cards=plays or "—")
 
@@ -184,13 +179,13 @@ def _last_trick(view: Any) -> Any:
 
 
 def _last_trick_text(
-    renderer: Renderer, table: TableInfo, view: Any, t: gettext.NullTranslations
+    kit: Kit, table: TableInfo, view: Any, t: gettext.NullTranslations
 ) -> str | None:
     last = _last_trick(view)
     if last is None:
         return None
     return t.gettext("Last trick: {name} took {cards}").format(
-        name=renderer.seat_name(table, last.winner, t), cards=_cards(last.cards)
+        name=kit.seat_name(table, last.winner, t), cards=_cards(last.cards)
     )
 
 
@@ -205,11 +200,11 @@ def _briscola_line(view: Any, t: gettext.NullTranslations) -> str | None:
     return _("Briscola: {suit} · the stock is finished").format(suit=_suit(view.briscola_suit, t))
 
 
-def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
+def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Briscola or chiamata game."""
     _ = t.gettext
     table, view = e.table, e.view
-    head = renderer._title(table, t)
+    head = kit.title(table, t)
     if view.variant == "chiamata":
         head += " · " + _("deal {n} of {deals}").format(n=view.deal_number, deals=view.deals)
     else:
@@ -218,10 +213,10 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
     briscola = _briscola_line(view, t)
     if briscola:
         lines.append(briscola)
-    lines.extend(_contract_lines(renderer, table, view, t))
+    lines.extend(_contract_lines(kit, table, view, t))
     if view.phase == "play" or view.trick:
-        lines.append(_trick_text(renderer, table, view, t))
-    last = _last_trick_text(renderer, table, view, t)
+        lines.append(_trick_text(kit, table, view, t))
+    last = _last_trick_text(kit, table, view, t)
     if last:
         lines.append(last)
     for seat in range(view.players):
@@ -232,7 +227,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         lines.append(
             marker
             + _("{name}: {n} in hand").format(
-                name=renderer.seat_name(table, seat, t), n=view.hand_counts[seat]
+                name=kit.seat_name(table, seat, t), n=view.hand_counts[seat]
             )
             + note
         )
@@ -241,7 +236,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             # Chiamata's scores are the match's (+2, -1...), not card points.
             lines.append(
                 _("{side}: {tricks} this deal · match score {score}").format(
-                    side=_side_label(renderer, table, view, side, t),
+                    side=_side_label(kit, table, view, side, t),
                     tricks=t.ngettext("{n} trick", "{n} tricks", view.side_tricks[side]).format(
                         n=view.side_tricks[side]
                     ),
@@ -251,7 +246,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
             continue
         lines.append(
             _("{side}: {tricks} · {score}").format(
-                side=_side_label(renderer, table, view, side, t),
+                side=_side_label(kit, table, view, side, t),
                 tricks=t.ngettext("{n} trick", "{n} tricks", view.side_tricks[side]).format(
                     n=view.side_tricks[side]
                 ),
@@ -264,7 +259,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         )
     else:
         lines.append(_("Match to {target}.").format(target=_score_unit(view, view.target, t)))
-    rows = renderer._table_state(table, view.current_player, lines, t)
+    rows = kit.table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
 
 
@@ -290,28 +285,28 @@ def played_card(move: str) -> str | None:
     return played
 
 
-def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
+def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand: their cards, the briscola, the trick; on their turn a button per legal
     move (in the auction only the legal bids, a selection of them when the point bids are many;
     then the call, one button per suit)."""
     _ = t.gettext
     table, view = e.table, e.view
-    lines = [renderer._title(table, t)]
+    lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=_cards(view.hand)))
     briscola = _briscola_line(view, t)
     if briscola:
         lines.append(briscola)
-    lines.extend(_contract_lines(renderer, table, view, t))
+    lines.extend(_contract_lines(kit, table, view, t))
     if view.variant == "chiamata" and view.socio == view.seat and not view.socio_revealed:
         if view.caller == view.seat:
             lines.append(_("You called your own card: you play alone (the others do not know)."))
         else:
             lines.append(_("You hold the called card: you are the socio (keep it secret)."))
     if view.phase == "play" or view.trick:
-        lines.append(_trick_text(renderer, table, view, t))
+        lines.append(_trick_text(kit, table, view, t))
     moves: Sequence[str] = tuple(view.legal_moves or ())
     if not moves:
-        return renderer._waiting(table, view, lines, t)
+        return kit.waiting(table, view, lines, t)
     if view.phase == "auction":
         lines.append(_("Your turn in the auction: call a lower rank, bid points, or pass."))
     elif view.phase == "call":
@@ -323,7 +318,7 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
     else:
         lines.append(_("Your turn: play a card."))
     offered = offered_moves(moves)
-    buttons = [renderer._button(table, _hand_label(view, m, t), m) for m in offered]
+    buttons = [kit.button(table, _hand_label(view, m, t), m) for m in offered]
     per_row = 5 if view.phase == "auction" else 4
     rows = tuple(tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row))
     return Message("\n".join(lines), rows)
@@ -358,23 +353,23 @@ def offered_moves(moves: Sequence[str]) -> list[str]:
     return chosen
 
 
-def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
     """The end of a deal: card points (shown only now), who won it, the match scores."""
     _ = t.gettext
     table, data = e.table, e.data
-    sides = data.get("sides") or _sides_of(table, len(e.points))
+    sides = data.get("sides") or sides_of(table, len(e.points))
     lines = [_("End of deal {n}").format(n=e.number)]
     caller = data.get("caller")
     if isinstance(caller, int):
         socio = data.get("socio")
         called = data.get("called")
-        who = renderer.seat_name(table, caller, t)
+        who = kit.seat_name(table, caller, t)
         if socio == caller:
             lines.append(_("{name} played alone.").format(name=who))
         elif isinstance(socio, int):
             lines.append(
                 _("Chiamante {name}, socio {socio}, with {card}.").format(
-                    name=who, socio=renderer.seat_name(table, socio, t), card=_card(called)
+                    name=who, socio=kit.seat_name(table, socio, t), card=_card(called)
                 )
             )
         won = _("won") if data.get("won") else _("lost")
@@ -387,7 +382,7 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
             lines.append(_("Cappotto! Every score is doubled."))
     winner = data.get("winner")
     for i, score in enumerate(e.scores):
-        side = renderer.side_name(table, sides[i], t)
+        side = kit.side_name(table, sides[i], t)
         lines.append(
             _("{side}: {points} card points, {delta:+d} · total {total}").format(
                 side=side,
@@ -399,22 +394,20 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
     if caller is None:
         if isinstance(winner, int) and winner < len(sides):
             lines.append(
-                _("{side} won the deal.").format(side=renderer.side_name(table, sides[winner], t))
+                _("{side} won the deal.").format(side=kit.side_name(table, sides[winner], t))
             )
         else:
             lines.append(_("A draw: nobody scores."))
     return Message("\n".join(lines))
 
 
-def announcement_message(
-    renderer: Renderer, e: Announcement, t: gettext.NullTranslations
-) -> Message | None:
+def announcement_message(kit: Kit, e: Announcement, t: gettext.NullTranslations) -> Message | None:
     """The chiamata's announcements: the call, the socio revealed, a hand dealt again; the
     scambio. ``None`` for a kind that is not Briscola's."""
     _ = t.gettext
     table, data = e.table, e.data
     seat = data.get("seat")
-    name = renderer.seat_name(table, seat, t) if isinstance(seat, int) else ""
+    name = kit.seat_name(table, seat, t) if isinstance(seat, int) else ""
     if e.kind == "called":
         text = _("{name} calls {card}: briscola {suit}, {points} to win.").format(
             name=name,
@@ -440,13 +433,13 @@ def announcement_message(
     return None
 
 
-def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
+def table_scene(kit: Kit, e: TableView) -> BriscolaScene:
     """The public table as a picture (``bot.render.images.BriscolaScene``): the trick with who
     played each card, the stock with the face-up briscola under it (chiamata: the called card),
     and per seat the cards in hand, the tricks of their side and the match score."""
     from bot.render.images import BriscolaScene, SeatInfo
 
-    t = renderer.translations(e.locale)
+    t = kit.translations(e.locale)
     _ = t.gettext
     table, view = e.table, e.view
     side_of = {seat: side for side, seats in enumerate(view.sides) for seat in seats}
@@ -461,7 +454,7 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
             notes.append(_("socio"))
         seats.append(
             SeatInfo(
-                renderer.seat_name(table, seat, t),
+                kit.seat_name(table, seat, t),
                 cards=view.hand_counts[seat],
                 captured=view.side_tricks[side_of[seat]],
                 score=view.scores[side_of[seat]],
@@ -473,12 +466,12 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
     last = _last_trick(view)
     if last is not None:
         footer = _("Last trick: {name} took {cards}").format(
-            name=renderer.seat_name(table, last.winner, t), cards=cards_text(last.cards)
+            name=kit.seat_name(table, last.winner, t), cards=cards_text(last.cards)
         )
     elif view.last_move is not None and not view.trick:
         seat, move = view.last_move
-        footer = f"{renderer.seat_name(table, seat, t)}: {briscola_move_text(move, t)}"
-    title = renderer._title(table, t)
+        footer = f"{kit.seat_name(table, seat, t)}: {briscola_move_text(move, t)}"
+    title = kit.title(table, t)
     if view.variant == "chiamata":
         title += " · " + _("deal {n} of {deals}").format(n=view.deal_number, deals=view.deals)
     else:
@@ -488,7 +481,7 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
         title=title,
         seats=tuple(seats),
         table=tuple(card for _seat, card in view.trick),
-        trick_names=tuple(renderer.seat_name(table, seat, t) for seat, _card in view.trick),
+        trick_names=tuple(kit.seat_name(table, seat, t) for seat, _card in view.trick),
         stock=None if chiamata else view.stock_count,
         briscola=view.briscola,
         briscola_suit=view.briscola_suit,
@@ -499,14 +492,14 @@ def table_scene(renderer: Renderer, e: TableView) -> BriscolaScene:
     )
 
 
-def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Message:
     """The end of the match: each side's place and score, in games or points as the table
     counts them, and the rating changes."""
     _ = t.gettext
     table = e.table
-    sides = _sides_of(table, len(e.ranks))
+    sides = sides_of(table, len(e.ranks))
     in_points = table.family == "chiamata" or table.options.get("deal_scoring") == "points"
-    lines = [_("{table}: game over!").format(table=renderer._title(table, t))]
+    lines = [_("{table}: game over!").format(table=kit.title(table, t))]
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         count = e.points[i]
         score = (
@@ -516,7 +509,7 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
         ).format(n=count)
         lines.append(
             _("{rank}. {side}: {score}").format(
-                rank=e.ranks[i] + 1, side=renderer.side_name(table, sides[i], t), score=score
+                rank=e.ranks[i] + 1, side=kit.side_name(table, sides[i], t), score=score
             )
         )
     for d in e.ratings:
@@ -525,5 +518,5 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
                 name=d.name, before=d.before, after=d.after
             )
         )
-    rematch = renderer._button(table, _("Rematch"), "@rematch")
+    rematch = kit.button(table, _("Rematch"), "@rematch")
     return Message("\n".join(lines), ((rematch,),))

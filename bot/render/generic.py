@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 from bot.render.texts import (
     POINT_NAMES,
     Message,
-    _fields_text,
-    _rows,
-    _sides_of,
+    button_rows,
     cards_text,
+    fields_text,
     move_text,
+    sides_of,
 )
 from bot.service.events import Announcement, GameOver, HandView, SmazzataSummary, TableView
 
 if TYPE_CHECKING:
-    from bot.render.renderer import Renderer
+    from bot.render.kit import Kit
 
 __all__ = [
     "PICKS_CARDS",
@@ -43,12 +43,12 @@ PICKS_CARDS = False
 _SKIP = frozenset({"seat", "hand", "legal_moves", "history"})
 
 
-def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
+def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public view's fields, cards with symbols."""
     table, view = e.table, e.view
-    lines = [renderer._title(table, t)]
-    lines.extend(_fields_text(view, skip=_SKIP))
-    rows = renderer._table_state(table, getattr(view, "current_player", None), lines, t)
+    lines = [kit.title(table, t)]
+    lines.extend(fields_text(view, skip=_SKIP))
+    rows = kit.table_state(table, getattr(view, "current_player", None), lines, t)
     return Message("\n".join(lines), tuple(rows))
 
 
@@ -68,34 +68,34 @@ def played_card(move: str) -> str | None:
     return move.rstrip("!").split(":", 1)[0]
 
 
-def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
+def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand and the view's fields; on their turn a button per legal move."""
     _ = t.gettext
     table, view = e.table, e.view
-    lines = [renderer._title(table, t)]
+    lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
-    lines.extend(_fields_text(view, skip=_SKIP))
+    lines.extend(fields_text(view, skip=_SKIP))
     moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
     if not moves:
-        return renderer._waiting(table, view, lines, t)
+        return kit.waiting(table, view, lines, t)
     lines.append(_("Your turn: choose a move."))
-    buttons = [renderer._button(table, move_text(m), m) for m in moves]
-    return Message("\n".join(lines), _rows(buttons))
+    buttons = [kit.button(table, move_text(m), m) for m in moves]
+    return Message("\n".join(lines), button_rows(buttons))
 
 
-def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
     """The end of a deal: each side's points by name (Scopa's: cards, denari...) and the score."""
     _ = t.gettext
     table = e.table
     lines = [_("End of hand {n}").format(n=e.number)]
-    sides = _sides_of(table, len(e.scores))
+    sides = sides_of(table, len(e.scores))
     rest = e.data.get("rest")
     if isinstance(rest, dict) and rest.get("cards") and 0 <= rest.get("side", -1) < len(sides):
         # Scopa: the cards left on the table go to the side that took last (not named: the
         # table showed them, and the next deal may put them in a hand).
         lines.append(
             _("The cards left on the table go to {side}.").format(
-                side=renderer.side_name(table, sides[rest["side"]], t),
+                side=kit.side_name(table, sides[rest["side"]], t),
             )
         )
     for i, score in enumerate(e.scores):
@@ -103,7 +103,7 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
         total = score.get("total", sum(v for k, v in score.items() if k != "total"))
         lines.append(
             _("{side}: +{total} ({parts})").format(
-                side=renderer.side_name(table, sides[i], t),
+                side=kit.side_name(table, sides[i], t),
                 total=total,
                 parts=", ".join(parts) or "—",
             )
@@ -111,20 +111,20 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
     lines.append(
         _("Score: {points}").format(
             points=" – ".join(
-                f"{renderer.side_name(table, sides[i], t)} {p}" for i, p in enumerate(e.points)
+                f"{kit.side_name(table, sides[i], t)} {p}" for i, p in enumerate(e.points)
             )
         )
     )
     return Message("\n".join(lines))
 
 
-def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Message:
     """The end of the game: each side's place and points, a double or triple win, the rating
     changes, and "Rematch"."""
     _ = t.gettext
     table = e.table
-    sides = _sides_of(table, len(e.ranks))
-    lines = [_("{table}: game over!").format(table=renderer._title(table, t))]
+    sides = sides_of(table, len(e.ranks))
+    lines = [_("{table}: game over!").format(table=kit.title(table, t))]
     for i in sorted(range(len(e.ranks)), key=lambda i: (e.ranks[i], i)):
         lines.append(
             t.ngettext(
@@ -132,7 +132,7 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
                 "{rank}. {side}: {points} points",
                 abs(e.points[i]),  # -1 point, as 1 point
             ).format(
-                rank=e.ranks[i] + 1, side=renderer.side_name(table, sides[i], t), points=e.points[i]
+                rank=e.ranks[i] + 1, side=kit.side_name(table, sides[i], t), points=e.points[i]
             )
         )
     if e.multiplier == 2:
@@ -145,12 +145,10 @@ def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslatio
                 name=d.name, before=d.before, after=d.after
             )
         )
-    rematch = renderer._button(table, _("Rematch"), "@rematch")
+    rematch = kit.button(table, _("Rematch"), "@rematch")
     return Message("\n".join(lines), ((rematch,),))
 
 
-def announcement_message(
-    renderer: Renderer, e: Announcement, t: gettext.NullTranslations
-) -> Message | None:
+def announcement_message(kit: Kit, e: Announcement, t: gettext.NullTranslations) -> Message | None:
     """No announcement of its own."""
     return None

@@ -23,7 +23,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from bot.render import BRISCOLA_FAMILIES, GAME_NAMES, Renderer, move_text, scala40_move_text
 from bot.render.images import (
     HandScene,
     ImageRenderer,
@@ -35,6 +34,15 @@ from bot.render.images import (
     TableScene,
     choose_style,
     style_names,
+)
+from bot.render.renderer import Renderer
+from bot.render.scala40 import scala40_move_text
+from bot.render.texts import (
+    BRISCOLA_FAMILIES,
+    DEFAULT_STYLE,
+    GAME_NAMES,
+    STYLE_LABELS,
+    move_text,
 )
 from bot.service.events import HandView, Stats, TableInfo, TableView
 from bot.service.ports import AdapterState
@@ -59,22 +67,6 @@ ChatPictures = Callable[[str, str], Awaitable[bool]]
 
 # The adapter-state kind under which a chat's or user's deck style is kept.
 STYLE = "style"
-DEFAULT_STYLE = "default"
-
-
-def N_(message: str) -> str:
-    """Marks a string for extraction, translated later."""
-    return message
-
-
-# How each deck style is called in a chat (a style's own ``title`` is its Italian name).
-STYLE_LABELS = {
-    "napoletane": N_("Neapolitan cards"),
-    "piacentine": N_("Piacentine cards"),
-    "francesi": N_("French cards"),
-    "francesi4": N_("French cards, four colours"),
-    DEFAULT_STYLE: N_("Default (Neapolitan; French for Scala 40)"),
-}
 
 
 def deck_of(table: TableInfo) -> Literal["italian", "french"]:
@@ -89,7 +81,7 @@ def table_scene(renderer: Renderer, event: TableView) -> TableScene | None:
     if table.family in BRISCOLA_FAMILIES:
         from bot.render import briscola
 
-        return briscola.table_scene(renderer, event)
+        return briscola.table_scene(renderer.kit, event)
     if table.family == "scala40":
         return _scala40_table(renderer, table, view, t)
     if table.family == "scopa":

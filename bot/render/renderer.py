@@ -1,8 +1,9 @@
-"""The shared renderer: what every game says alike (the lobby, the end of a table message by
-its status, a hand's "leave the game?", turns, announcements around the game, rules, refusals,
-leaderboards, statistics) and a small dispatch by family for the rest: each family's module
-(``bot.render.scopa``, ``scala40``, ``briscola``; ``generic`` for a game without its own
-layout) writes its table, hand, end of a deal, end of the game and its own announcements.
+"""The shared renderer: what every game says alike (the lobby, a hand's "leave the game?",
+turns, announcements around the game, rules, refusals, leaderboards, statistics) and a small
+dispatch by family for the rest: each family's module (``bot.render.scopa``, ``scala40``,
+``briscola``; ``generic`` for a game without its own layout) writes its table, hand, end of a
+deal, end of the game and its own announcements with the :class:`bot.render.kit.Kit` it is
+handed (titles, names, buttons, the end of a table message by its status).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from bot.domain import Action
 from bot.render import briscola, generic, scala40, scopa
 from bot.render.i18n import Catalogs
+from bot.render.kit import Kit
 from bot.render.texts import (
     ALERT_LIMIT,
     COMMANDS,
@@ -30,10 +31,10 @@ from bot.render.texts import (
     REFUSAL_TEXTS,
     Button,
     Message,
-    _bounded,
-    _record,
-    _rows,
-    _rule_value,
+    bounded,
+    button_rows,
+    record_text,
+    rule_value,
 )
 from bot.service.events import (
     Announcement,
@@ -60,24 +61,18 @@ class FamilyRenderer(Protocol):
     a player's hand with its buttons, the end of a deal, the end of the game, and its own
     announcements (``None`` for a kind that is not the family's)."""
 
-    def table_message(
-        self, renderer: Renderer, e: TableView, t: gettext.NullTranslations
-    ) -> Message: ...
+    def table_message(self, kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message: ...
 
-    def hand_message(
-        self, renderer: Renderer, e: HandView, t: gettext.NullTranslations
-    ) -> Message: ...
+    def hand_message(self, kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message: ...
 
     def summary_message(
-        self, renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations
+        self, kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations
     ) -> Message: ...
 
-    def game_over_message(
-        self, renderer: Renderer, e: GameOver, t: gettext.NullTranslations
-    ) -> Message: ...
+    def game_over_message(self, kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Message: ...
 
     def announcement_message(
-        self, renderer: Renderer, e: Announcement, t: gettext.NullTranslations
+        self, kit: Kit, e: Announcement, t: gettext.NullTranslations
     ) -> Message | None: ...
 
     def move_label(self, move: str, t: gettext.NullTranslations) -> str: ...
@@ -106,6 +101,7 @@ class Renderer:
 
     def __init__(self, catalogs: Catalogs | None = None) -> None:
         self.catalogs = catalogs or Catalogs()
+        self.kit = Kit(self.catalogs)
 
     def translations(self, locale: str | None) -> gettext.NullTranslations:
         return self.catalogs.get(locale)
@@ -124,7 +120,7 @@ class Renderer:
             Stats: self._stats,
         }
         message = renderers[type(event)](event, t)
-        return _bounded(message)
+        return bounded(message)
 
     def commands(self, locale: str) -> list[tuple[str, str]]:
         """(command, description) for every chat command, in ``locale``."""
@@ -189,53 +185,30 @@ class Renderer:
             logger.info("no translation for the rule text %r", template)
             return refusal.detail
         translated = self.translations(refusal.locale).gettext(template)
-        shown = {str(k): _rule_value(str(k), str(v)) for k, v in values.items()}
+        shown = {str(k): rule_value(str(k), str(v)) for k, v in values.items()}
         try:
             return translated.format_map(shown)
         except (KeyError, IndexError, ValueError):
             logger.warning("the translation of %r does not fit its params", template)
             return refusal.detail
 
-    # -- pieces --------------------------------------------------------------------------------
+    # -- pieces (the families' kit, bot.render.kit) -------------------------------------------
 
     def game_name(self, table: TableInfo, t: gettext.NullTranslations) -> str:
-        return t.gettext(GAME_NAMES.get(table.game, table.game))
-
-    def _title(self, table: TableInfo, t: gettext.NullTranslations) -> str:
-        _ = t.gettext
-        return _("{game} · table {id}").format(game=self.game_name(table, t), id=table.id)
+        return self.kit.game_name(table, t)
 
     def seat_name(self, table: TableInfo, seat: int | None, t: gettext.NullTranslations) -> str:
-        if seat is None or not 0 <= seat < len(table.seats):
-            return "—"
-        info = table.seats[seat]
-        if info is None:
-            return t.gettext("(free)")
-        if info.computer:
-            # Numbered by seat: several computers may sit at one table.
-            return t.gettext("Computer {n} ({level})").format(
-                n=seat + 1, level=t.gettext(LEVEL_NAMES.get(info.user_id, info.user_id))
-            )
-        if info.left:
-            return t.gettext("{name} (left: computer)").format(name=info.name)
-        if info.away:
-            return t.gettext("{name} (computer)").format(name=info.name)
-        return info.name
+        return self.kit.seat_name(table, seat, t)
 
     def side_name(self, table: TableInfo, side: Sequence[int], t: gettext.NullTranslations) -> str:
-        return " + ".join(self.seat_name(table, s, t) for s in side)
-
-    def _button(self, table: TableInfo, label: str, action: str) -> Button:
-        # Through the codec: an action it could not read back is an error here, not a dead button.
-        data = Action.parse(action, table_id=table.id, version=table.version).encode()
-        return Button(label, data)
+        return self.kit.side_name(table, side, t)
 
     # -- events --------------------------------------------------------------------------------
 
     def _lobby(self, e: LobbyView, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
         table = e.table
-        lines = [self._title(table, t)]
+        lines = [self.kit.title(table, t)]
         if table.status == "abandoned":
             if e.reason in ("expired", "replaced"):
                 lines.append(_("Nobody started this table in time: it was closed."))
@@ -255,12 +228,15 @@ class Renderer:
         else:
             lines.append(_("The table is full: the creator can start."))
         rows: list[tuple[Button, ...]] = [
-            (self._button(table, _("Join"), "@join"), self._button(table, _("Leave"), "@leave"))
+            (
+                self.kit.button(table, _("Join"), "@join"),
+                self.kit.button(table, _("Leave"), "@leave"),
+            )
         ]
         if table.free_seats:
             rows.append(
                 tuple(
-                    self._button(
+                    self.kit.button(
                         table,
                         _("+ Computer ({level})").format(level=_(LEVEL_NAMES[lv])),
                         f"@ai.{lv}",
@@ -271,61 +247,28 @@ class Renderer:
         if table.teams:
             rows.append(
                 tuple(
-                    self._button(table, _("Seat {n}").format(n=i + 1), f"@seat.{i}")
+                    self.kit.button(table, _("Seat {n}").format(n=i + 1), f"@seat.{i}")
                     for i in range(table.players)
                     if table.seats[i] is None
                 )
                 or ()
             )
-        start = [self._button(table, _("Start"), "@start")]
+        start = [self.kit.button(table, _("Start"), "@start")]
         if table.free_seats:
-            start.append(self._button(table, _("Start with computers"), "@fill.easy"))
+            start.append(self.kit.button(table, _("Start with computers"), "@fill.easy"))
         rows.append(tuple(start))
         return Message("\n".join(lines), tuple(r for r in rows if r))
 
     def _table(self, e: TableView, t: gettext.NullTranslations) -> Message:
-        return family_renderer(e.table.family).table_message(self, e, t)
-
-    def _table_state(
-        self,
-        table: TableInfo,
-        current: int | None,
-        lines: list[str],
-        t: gettext.NullTranslations,
-    ) -> list[tuple[Button, ...]]:
-        """The end of a table message by its status: whose turn and "My hand" in play, "Game
-        over." and "Rematch" when finished, "The table was closed." when abandoned (the lines
-        are added to ``lines``; the buttons are returned)."""
-        _ = t.gettext
-        if table.status == "playing":
-            if current is not None:
-                lines.append(_("Turn: {name}").format(name=self.seat_name(table, current, t)))
-            return [(self._button(table, _("My hand"), "@hand"),)]
-        if table.status == "finished":
-            lines.append(_("Game over."))
-            return [(self._button(table, _("Rematch"), "@rematch"),)]
-        if table.status == "abandoned":
-            lines.append(_("The table was closed."))
-        return []
-
-    def _waiting(
-        self, table: TableInfo, view: Any, lines: list[str], t: gettext.NullTranslations
-    ) -> Message:
-        """A hand with no move to make: its ``lines`` and whom it waits for."""
-        current = getattr(view, "current_player", None)
-        if current is not None:
-            lines.append(
-                t.gettext("Waiting for {name}.").format(name=self.seat_name(table, current, t))
-            )
-        return Message("\n".join(lines))
+        return family_renderer(e.table.family).table_message(self.kit, e, t)
 
     def _hand(self, e: HandView, t: gettext.NullTranslations) -> Message:
         if e.focus == QUIT:
             return self._quit(e, t)
-        message = family_renderer(e.table.family).hand_message(self, e, t)
+        message = family_renderer(e.table.family).hand_message(self.kit, e, t)
         if e.table.status != "playing" or len(message.buttons) >= MAX_ROWS:
             return message
-        leave = self._button(e.table, t.gettext("Leave the game…"), QUIT)
+        leave = self.kit.button(e.table, t.gettext("Leave the game…"), QUIT)
         return replace(message, buttons=(*message.buttons, (leave,)))
 
     def closed_hand(self, table: TableInfo, locale: str | None, *, left: str | None = None) -> str:
@@ -341,7 +284,7 @@ class Renderer:
             line = _("Game over.")
         else:
             line = _("The table was closed.")
-        return self._title(table, t) + "\n" + line
+        return self.kit.title(table, t) + "\n" + line
 
     def _quit(self, e: HandView, t: gettext.NullTranslations) -> Message:
         """The hand asks before a player leaves the game for good."""
@@ -351,14 +294,14 @@ class Renderer:
             "lost for you."
         )
         buttons = (
-            self._button(e.table, _("Yes, leave"), "@leave"),
-            self._button(e.table, _("« Back"), "@hand"),
+            self.kit.button(e.table, _("Yes, leave"), "@leave"),
+            self.kit.button(e.table, _("« Back"), "@hand"),
         )
-        return Message(self._title(e.table, t) + "\n" + text, (buttons,))
+        return Message(self.kit.title(e.table, t) + "\n" + text, (buttons,))
 
     def _turn(self, e: TurnNotice, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
-        name = self._title(e.table, t)
+        name = self.kit.title(e.table, t)
         if e.reminder:
             return Message(_("Reminder: it is your turn ({table}).").format(table=name))
         return Message(_("It is your turn ({table}).").format(table=name))
@@ -369,14 +312,14 @@ class Renderer:
         _ = t.gettext
         table, data = e.table, e.data
         seat = data.get("seat")
-        said = family_renderer(table.family).announcement_message(self, e, t)
+        said = family_renderer(table.family).announcement_message(self.kit, e, t)
         if said is not None:
             return said
         name = self.seat_name(table, seat, t) if isinstance(seat, int) else ""
         if e.kind == "timeout":
             return Message(_("Time is up: the computer played for {name}.").format(name=name))
         if e.kind == "taken_over":
-            back = self._button(table, _("Take my seat back"), "@back")
+            back = self.kit.button(table, _("Take my seat back"), "@back")
             info = table.seats[seat] if isinstance(seat, int) else None
             real = info.name if info is not None else name
             text = _("{name} is away: the computer plays the seat until they take it back.")
@@ -384,7 +327,7 @@ class Renderer:
         if e.kind == "taken_back":
             return Message(_("{name} is back at the table.").format(name=name))
         if e.kind == "abandoned":
-            title = self._title(table, t)
+            title = self.kit.title(table, t)
             minutes, seconds = data.get("minutes"), data.get("seconds")
             if data.get("reason") in ("expired", "replaced") and isinstance(minutes, int):
                 text = t.ngettext(
@@ -402,22 +345,24 @@ class Renderer:
                 return Message(text.format(table=title, n=seconds))
             return Message(_("{table}: the table was closed.").format(table=title))
         if e.kind == "started":
-            return Message(_("{table}: the cards are dealt!").format(table=self._title(table, t)))
+            return Message(
+                _("{table}: the cards are dealt!").format(table=self.kit.title(table, t))
+            )
         if e.kind == "rules":
             return Message(self._rules(e, t))
         if e.kind == "left":
             return self._left(e, t)
         if e.kind == "kick_list":
             buttons = [
-                self._button(table, self.seat_name(table, s, t), f"@kick.{s}")
+                self.kit.button(table, self.seat_name(table, s, t), f"@kick.{s}")
                 for s in data.get("seats", ())
                 if isinstance(s, int)
             ]
             if not buttons:
                 return Message(_("Nobody at this table can be removed."))
             text = _("Who should leave the table? The computer will play their seat.")
-            return Message(text, _rows(buttons, per_row=2))
-        return Message(f"{self._title(table, t)}: {e.kind}")
+            return Message(text, button_rows(buttons, per_row=2))
+        return Message(f"{self.kit.title(table, t)}: {e.kind}")
 
     def options_text(
         self, options: dict[str, Any], t: gettext.NullTranslations, *, players: int | None = None
@@ -437,7 +382,7 @@ class Renderer:
 
         _ = t.gettext
         options = e.data.get("options", {})
-        lines = [self._title(e.table, t), _("Rules:")]
+        lines = [self.kit.title(e.table, t), _("Rules:")]
         lines.extend(
             f" · {option_label(k, t, options)}: {value_label(v, t, k)}"
             for k, v in sorted(shown_options(options, e.table.players).items())
@@ -476,14 +421,14 @@ class Renderer:
             ).format(name=name, level=level)
         if not data.get("back"):
             return Message(text)
-        back = self._button(e.table, _("Take my seat back"), "@back")
+        back = self.kit.button(e.table, _("Take my seat back"), "@back")
         return Message(text + "\n" + _("They may take the seat back."), ((back,),))
 
     def _summary(self, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
-        return family_renderer(e.table.family).summary_message(self, e, t)
+        return family_renderer(e.table.family).summary_message(self.kit, e, t)
 
     def _game_over(self, e: GameOver, t: gettext.NullTranslations) -> Message:
-        return family_renderer(e.table.family).game_over_message(self, e, t)
+        return family_renderer(e.table.family).game_over_message(self.kit, e, t)
 
     def _leaderboard(self, e: Leaderboard, t: gettext.NullTranslations) -> Message:
         _ = t.gettext
@@ -499,7 +444,7 @@ class Renderer:
         for r in e.rows:
             lines.append(
                 _("{rank}. {name} — {rating:.1f} ({record})").format(
-                    rank=r.rank, name=r.name, rating=r.rating, record=_record(r, t)
+                    rank=r.rank, name=r.name, rating=r.rating, record=record_text(r, t)
                 )
             )
         if e.season and e.previous:
@@ -527,7 +472,7 @@ class Renderer:
                     where=where,
                     rating=r.rating,
                     rank=r.rank,
-                    record=_record(r, t),
+                    record=record_text(r, t),
                 )
             )
         return Message("\n".join(lines))

@@ -23,7 +23,7 @@ from bot.render.texts import (
     N_,
     Button,
     Message,
-    _rows,
+    button_rows,
     card_text,
     cards_text,
 )
@@ -37,7 +37,7 @@ from bot.service.events import (
 )
 
 if TYPE_CHECKING:
-    from bot.render.renderer import Renderer
+    from bot.render.kit import Kit
 
 __all__ = [
     "PICKS_CARDS",
@@ -116,7 +116,7 @@ def selection_of(focus: str | None, size: int) -> frozenset[int]:
     return frozenset(i for i in range(size) if bits >> i & 1)
 
 
-def _plain_card(card: object) -> str:
+def plain_card(card: object) -> str:
     """A card as move strings name it (no deck mark)."""
     return str(card).rstrip("'")
 
@@ -175,11 +175,11 @@ def _meld_text(token: str) -> str:
     return "".join(out)
 
 
-def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
+def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Scala 40 game."""
     _ = t.gettext
     table, view = e.table, e.view
-    lines = [renderer._title(table, t) + " · " + _("hand {n}").format(n=view.hand_number)]
+    lines = [kit.title(table, t) + " · " + _("hand {n}").format(n=view.hand_number)]
     lines.append(
         _("Pile: {card} ({n}) · stock: {stock}").format(
             card=card_text(view.pile_top) if view.pile_top is not None else "—",
@@ -205,7 +205,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
                 "{name}: {n} in hand, {score} points",
                 abs(view.scores[seat]),
             ).format(
-                name=renderer.seat_name(table, seat, t),
+                name=kit.seat_name(table, seat, t),
                 n=view.hand_counts[seat],
                 score=view.scores[seat],
             )
@@ -214,9 +214,9 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
     lines.append(_("Out at {limit} points.").format(limit=view.elimination))
     if view.last_move is not None:
         seat, move = view.last_move
-        said = scala40_move_sentence(renderer.seat_name(table, seat, t), move, t)
+        said = scala40_move_sentence(kit.seat_name(table, seat, t), move, t)
         lines.append(_("Last move: {move}").format(move=said))
-    rows = renderer._table_state(table, view.current_player, lines, t)
+    rows = kit.table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
 
 
@@ -237,12 +237,12 @@ def played_card(move: str) -> str | None:
     return None
 
 
-def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
+def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand, the pile and the melds; on their turn a button per kind of move, or the
     cards to tap when the focus is a selection."""
     _ = t.gettext
     table, view = e.table, e.view
-    lines = [renderer._title(table, t)]
+    lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
     top = card_text(view.pile_top) if view.pile_top is not None else "—"
     lines.append(_("Pile: {card}").format(card=top))
@@ -250,22 +250,22 @@ def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -
         lines.append(f"  {i}. {cards_text(meld.cards)}")
     moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
     if not moves:
-        return renderer._waiting(table, view, lines, t)
+        return kit.waiting(table, view, lines, t)
     lines.append(_("Your turn: choose a move."))
     if e.focus is not None and e.focus.startswith(SELECT):
-        hand = [_plain_card(c) for c in view.hand]
+        hand = [plain_card(c) for c in view.hand]
         selected = selection_of(e.focus, len(hand))
         if selected:
             picked = " ".join(card_text(hand[i]) for i in sorted(selected))
             lines.append(_("Selected: {cards}").format(cards=picked))
-        rows = _selection(renderer, table, moves, hand, selected, t)
+        rows = _selection(kit, table, moves, hand, selected, t)
         return Message("\n".join(lines), rows, pick_cards=PICKS_CARDS)
-    buttons = _rows(_buttons(renderer, table, moves, e.focus, t))
+    buttons = button_rows(_buttons(kit, table, moves, e.focus, t))
     return Message("\n".join(lines), buttons, pick_cards=PICKS_CARDS)
 
 
 def _buttons(
-    renderer: Renderer,
+    kit: Kit,
     table: TableInfo,
     moves: Sequence[str],
     focus: str | None,
@@ -278,21 +278,21 @@ def _buttons(
         by_kind.setdefault(_scala40_kind(m), []).append(m)
     if focus is not None and focus in by_kind:
         options = by_kind[focus][: MAX_ROWS * MAX_PER_ROW - 1]
-        buttons = [renderer._button(table, scala40_move_text(m, t), m) for m in options]
-        buttons.append(renderer._button(table, t.gettext("« Back"), "@hand"))
+        buttons = [kit.button(table, scala40_move_text(m, t), m) for m in options]
+        buttons.append(kit.button(table, t.gettext("« Back"), "@hand"))
         return buttons
     buttons = []
     for kind, options in by_kind.items():
         if len(options) == 1:
-            buttons.append(renderer._button(table, scala40_move_text(options[0], t), options[0]))
+            buttons.append(kit.button(table, scala40_move_text(options[0], t), options[0]))
         else:
             label = t.gettext(SCALA40_KINDS.get(kind, kind))
-            buttons.append(renderer._button(table, f"{label}…", f"?{kind}"))
+            buttons.append(kit.button(table, f"{label}…", f"?{kind}"))
     return buttons
 
 
 def _selection(
-    renderer: Renderer,
+    kit: Kit,
     table: TableInfo,
     moves: Sequence[str],
     hand: Sequence[str],
@@ -311,15 +311,15 @@ def _selection(
     actions: list[Button] = []
     for kind in ("t", "p", "in", "out"):
         for m in by_kind.get(kind, ()):
-            actions.append(renderer._button(table, scala40_move_text(m, t), m))
+            actions.append(kit.button(table, scala40_move_text(m, t), m))
     for m in by_kind.get("o", ())[:1]:
-        actions.append(renderer._button(table, scala40_move_text(m, t), m))
+        actions.append(kit.button(table, scala40_move_text(m, t), m))
     playing = any(k in by_kind for k in ("o", "m", "a", "s", "d"))
     card_rows: list[tuple[Button, ...]] = []
     if playing:
         mask = sum(1 << i for i in selected)
         cards = [
-            renderer._button(
+            kit.button(
                 table,
                 ("✓ " if i in selected else "") + card_text(card),
                 f"?{SELECT}{mask ^ (1 << i):x}",
@@ -332,15 +332,15 @@ def _selection(
         for kind in ("o", "m", "a", "s", "d"):
             for m in by_kind.get(kind, ()):
                 if sorted(move_cards(m)) == chosen and m not in (b.data for b in actions):
-                    actions.append(renderer._button(table, scala40_move_text(m, t), m))
-        actions.append(renderer._button(table, _("Clear"), f"?{SELECT}0"))
+                    actions.append(kit.button(table, scala40_move_text(m, t), m))
+        actions.append(kit.button(table, _("Clear"), f"?{SELECT}0"))
     room = MAX_ROWS - len(card_rows)
     actions = actions[: max(room, 0) * MAX_PER_ROW]
     action_rows = [tuple(actions[i : i + MAX_PER_ROW]) for i in range(0, len(actions), MAX_PER_ROW)]
     return tuple(card_rows + action_rows)
 
 
-def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
     """The end of a hand: who closed it (in hand?), each seat's penalty and total, who is out."""
     _ = t.gettext
     table = e.table
@@ -350,27 +350,25 @@ def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTrans
         if not e.data.get("in_hand")
         else _("Hand {n} closed in hand by {name}!")
     )
-    lines = [text.format(n=e.number, name=renderer.seat_name(table, closer, t))]
+    lines = [text.format(n=e.number, name=kit.seat_name(table, closer, t))]
     for seat, score in enumerate(e.scores):
         lines.append(
             _("{name}: +{penalty}, total {points}").format(
-                name=renderer.seat_name(table, seat, t),
+                name=kit.seat_name(table, seat, t),
                 penalty=score.get("penalty", 0),
                 points=e.points[seat] if seat < len(e.points) else 0,
             )
         )
     for seat in e.data.get("eliminated", ()):
-        lines.append(_("{name} is out.").format(name=renderer.seat_name(table, seat, t)))
+        lines.append(_("{name} is out.").format(name=kit.seat_name(table, seat, t)))
     return Message("\n".join(lines))
 
 
-def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Message:
     """The end of the game: the ranking by score (as every game without its own)."""
-    return generic.game_over_message(renderer, e, t)
+    return generic.game_over_message(kit, e, t)
 
 
-def announcement_message(
-    renderer: Renderer, e: Announcement, t: gettext.NullTranslations
-) -> Message | None:
+def announcement_message(kit: Kit, e: Announcement, t: gettext.NullTranslations) -> Message | None:
     """Scala 40 has no announcement of its own (a closed hand comes as its summary)."""
     return None

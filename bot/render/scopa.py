@@ -17,7 +17,7 @@ from bot.render import generic
 from bot.render.texts import (
     Button,
     Message,
-    _rows,
+    button_rows,
     card_text,
     cards_text,
     move_text,
@@ -33,7 +33,7 @@ from bot.service.events import (
 )
 
 if TYPE_CHECKING:
-    from bot.render.renderer import Renderer
+    from bot.render.kit import Kit
 
 __all__ = [
     "PICKS_CARDS",
@@ -52,11 +52,11 @@ __all__ = [
 PICKS_CARDS = False
 
 
-def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations) -> Message:
+def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Scopa-family game."""
     _ = t.gettext
     table, view = e.table, e.view
-    lines = [renderer._title(table, t) + " · " + _("hand {n}").format(n=view.smazzata)]
+    lines = [kit.title(table, t) + " · " + _("hand {n}").format(n=view.smazzata)]
     lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
     lines.append(
         t.ngettext("Deck: {n} card", "Deck: {n} cards", view.deck_count).format(n=view.deck_count)
@@ -66,7 +66,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         lines.append(
             marker
             + _("{name}: {n} in hand").format(
-                name=renderer.seat_name(table, seat, t), n=view.hand_counts[seat]
+                name=kit.seat_name(table, seat, t), n=view.hand_counts[seat]
             )
         )
     for i, side in enumerate(_sides(table, view)):
@@ -76,7 +76,7 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
                 "{side}: {points} points (taken {taken}, scope {scope})",
                 abs(view.points[i]),  # -1 point, as 1 point
             ).format(
-                side=renderer.side_name(table, side, t),
+                side=kit.side_name(table, side, t),
                 points=view.points[i],
                 taken=view.captured_counts[i],
                 scope=view.scope[i],
@@ -92,10 +92,10 @@ def table_message(renderer: Renderer, e: TableView, t: gettext.NullTranslations)
         seat, move = view.last_move
         lines.append(
             _("Last move: {name} {move}").format(
-                name=renderer.seat_name(table, seat, t), move=move_text(move)
+                name=kit.seat_name(table, seat, t), move=move_text(move)
             )
         )
-    rows = renderer._table_state(table, view.current_player, lines, t)
+    rows = kit.table_state(table, view.current_player, lines, t)
     return Message("\n".join(lines), tuple(rows))
 
 
@@ -109,54 +109,52 @@ moves_line = generic.moves_line
 played_card = generic.played_card
 
 
-def hand_message(renderer: Renderer, e: HandView, t: gettext.NullTranslations) -> Message:
+def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand and the table; on their turn a button per card, or per capture of the
     card in focus (a card with several captures asks first: ``?<card>``)."""
     _ = t.gettext
     table, view = e.table, e.view
-    lines = [renderer._title(table, t)]
+    lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
     lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
     moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
     if not moves:
-        return renderer._waiting(table, view, lines, t)
+        return kit.waiting(table, view, lines, t)
     lines.append(_("Your turn: choose a move."))
     buttons: list[Button] = []
     if e.focus is not None:
         lines.append(_("Choose what {card} captures.").format(card=card_text(e.focus)))
         options = [m for m in moves if _played_card(m) == e.focus]
-        buttons = [renderer._button(table, move_text(m), m) for m in options]
-        buttons.append(renderer._button(table, _("« Back"), "@hand"))
+        buttons = [kit.button(table, move_text(m), m) for m in options]
+        buttons.append(kit.button(table, _("« Back"), "@hand"))
     else:
         by_card: dict[str, list[str]] = {}
         for m in moves:
             by_card.setdefault(_played_card(m), []).append(m)
         for card, options in by_card.items():
             if len(options) == 1:
-                buttons.append(renderer._button(table, move_text(options[0]), options[0]))
+                buttons.append(kit.button(table, move_text(options[0]), options[0]))
             else:
                 label = _("{card} (choose…)").format(card=card_text(card))
-                buttons.append(renderer._button(table, label, f"?{card}"))
-    return Message("\n".join(lines), _rows(buttons))
+                buttons.append(kit.button(table, label, f"?{card}"))
+    return Message("\n".join(lines), button_rows(buttons))
 
 
-def summary_message(renderer: Renderer, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
+def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -> Message:
     """The end of a smazzata: each side's points by name (cards, denari, settebello...)."""
-    return generic.summary_message(renderer, e, t)
+    return generic.summary_message(kit, e, t)
 
 
-def game_over_message(renderer: Renderer, e: GameOver, t: gettext.NullTranslations) -> Message:
+def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Message:
     """The end of the game: the ranking by points."""
-    return generic.game_over_message(renderer, e, t)
+    return generic.game_over_message(kit, e, t)
 
 
-def announcement_message(
-    renderer: Renderer, e: Announcement, t: gettext.NullTranslations
-) -> Message | None:
+def announcement_message(kit: Kit, e: Announcement, t: gettext.NullTranslations) -> Message | None:
     """A scopa, a fuori declared; ``None`` for a kind that is not Scopa's."""
     _ = t.gettext
     seat = e.data.get("seat")
-    name = renderer.seat_name(e.table, seat, t) if isinstance(seat, int) else ""
+    name = kit.seat_name(e.table, seat, t) if isinstance(seat, int) else ""
     if e.kind == "scopa":
         return Message(_("Scopa! {name}").format(name=name))
     if e.kind == "fuori":

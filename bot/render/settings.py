@@ -13,7 +13,8 @@ import gettext
 from collections.abc import Mapping
 from typing import Any
 
-from bot.render import GAME_NAMES, Button, Message, Renderer
+from bot.render.kit import Translator
+from bot.render.texts import DEFAULT_STYLE, GAME_NAMES, STYLE_LABELS, Button, Message
 from bot.service.settings import (
     GAME_OPTIONS,
     OPEN_CHOICES,
@@ -198,7 +199,7 @@ def sources_text(
     return "\n".join(lines)
 
 
-def render_settings(renderer: Renderer, event: SettingsView) -> Message:
+def render_settings(renderer: Translator, event: SettingsView) -> Message:
     """The settings menu page of ``event`` (text and buttons) in the event's language."""
     t = renderer.translations(event.locale)
     s = event.settings
@@ -228,8 +229,6 @@ def _language(s: ChatSettings, t: gettext.NullTranslations) -> str:
 
 
 def _style(s: ChatSettings, t: gettext.NullTranslations) -> str:
-    from bot.render.pictures import DEFAULT_STYLE, STYLE_LABELS
-
     key = s.style or DEFAULT_STYLE
     return t.gettext(STYLE_LABELS.get(key, key))
 
@@ -242,7 +241,7 @@ def _timer(s: ChatSettings, t: gettext.NullTranslations) -> str:
 
 
 def _defaults_line(
-    renderer: Renderer, s: ChatSettings, game: str, t: gettext.NullTranslations
+    renderer: Translator, s: ChatSettings, game: str, t: gettext.NullTranslations
 ) -> str:
     chosen = s.defaults.get(game, {})
     name = _game(game, t)
@@ -257,7 +256,7 @@ def _game(game: str, t: gettext.NullTranslations) -> str:
 
 
 def _main_page(
-    renderer: Renderer, s: ChatSettings, t: gettext.NullTranslations, *, saved: str | None
+    renderer: Translator, s: ChatSettings, t: gettext.NullTranslations, *, saved: str | None
 ) -> Message:
     _ = t.gettext
     on_off = _("on") if s.pictures else _("off")
@@ -308,8 +307,6 @@ def _choice_page(s: ChatSettings, page: str, t: gettext.NullTranslations) -> Mes
         choices.append((RESET, _("each player's own")))
         current = s.language or RESET
     elif page == "style":
-        from bot.render.pictures import STYLE_LABELS
-
         title = _("Deck style of the card pictures:")
         choices = [(style, _(STYLE_LABELS.get(style, style))) for style in STYLE_CHOICES]
         current = s.style or "default"
@@ -333,7 +330,7 @@ def _choice_page(s: ChatSettings, page: str, t: gettext.NullTranslations) -> Mes
 
 
 def _game_page(
-    renderer: Renderer, s: ChatSettings, game: str, t: gettext.NullTranslations
+    renderer: Translator, s: ChatSettings, game: str, t: gettext.NullTranslations
 ) -> Message:
     _ = t.gettext
     chosen = s.defaults.get(game, {})
@@ -367,7 +364,7 @@ def _menu_options(game: str, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _option_page(
-    renderer: Renderer, s: ChatSettings, game: str, name: str, t: gettext.NullTranslations
+    renderer: Translator, s: ChatSettings, game: str, name: str, t: gettext.NullTranslations
 ) -> Message:
     _ = t.gettext
     spec = option_spec(game, name)

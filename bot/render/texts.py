@@ -20,6 +20,7 @@ __all__ = [
     "ALERT_LIMIT",
     "BRISCOLA_FAMILIES",
     "COMMANDS",
+    "DEFAULT_STYLE",
     "GAME_NAMES",
     "HELP",
     "LEVEL_NAMES",
@@ -32,6 +33,7 @@ __all__ = [
     "POINT_NAMES",
     "QUIT",
     "REFUSAL_TEXTS",
+    "STYLE_LABELS",
     "SUIT_SYMBOLS",
     "Button",
     "Message",
@@ -79,6 +81,18 @@ GAME_NAMES = {
 }
 
 LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+# A deck style a chat or user has not chosen (bot.render.pictures draws the family's usual one).
+DEFAULT_STYLE = "default"
+
+# How each deck style is called in a chat (a style's own ``title`` is its Italian name).
+STYLE_LABELS = {
+    "napoletane": N_("Neapolitan cards"),
+    "piacentine": N_("Piacentine cards"),
+    "francesi": N_("French cards"),
+    "francesi4": N_("French cards, four colours"),
+    DEFAULT_STYLE: N_("Default (Neapolitan; French for Scala 40)"),
+}
 
 REFUSAL_TEXTS = {
     "no_table": N_("There is no open table here."),
@@ -182,7 +196,7 @@ _CARD_PARAMS = frozenset({"card", "cards", "meld", "choices", "wanted"})
 _CARD_TOKEN = re.compile(r"(?<![\w*])(?:10|[A2-9TJQK])[DCSB]'?(?![\w])|(?<![\w*])\*'?(?![\w*])")
 
 
-def _rule_value(key: str, value: str) -> str:
+def rule_value(key: str, value: str) -> str:
     """A rule text's param as shown: card codes (``7D``, ``*``) as the views write them."""
     if value[:1] in ("'", '"') and key in _TYPED_PARAMS:
         # The player's own text (a front end may have read their 7♦ as 7D): its words made
@@ -230,12 +244,12 @@ def _is_cardish(token: str) -> bool:
 QUIT = "@quit"
 
 
-def _rows(buttons: Sequence[Button], per_row: int = 4) -> tuple[tuple[Button, ...], ...]:
+def button_rows(buttons: Sequence[Button], per_row: int = 4) -> tuple[tuple[Button, ...], ...]:
     rows = [tuple(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
     return tuple(rows)
 
 
-def _bounded(message: Message) -> Message:
+def bounded(message: Message) -> Message:
     """Keep within every platform's limits (2000 characters, 5 rows of 5 buttons)."""
     text = message.text if len(message.text) <= MAX_TEXT else message.text[: MAX_TEXT - 1] + "…"
     buttons = [b for row in message.buttons for b in row]
@@ -250,21 +264,21 @@ def _bounded(message: Message) -> Message:
     return Message(text, rows, message.pick_cards)
 
 
-def _record(row: Any, t: gettext.NullTranslations) -> str:
+def record_text(row: Any, t: gettext.NullTranslations) -> str:
     """ "3 games, 1 win" with the plural forms of the language."""
     games = t.ngettext("{n} game", "{n} games", row.games).format(n=row.games)
     wins = t.ngettext("{n} win", "{n} wins", row.wins).format(n=row.wins)
     return f"{games}, {wins}"
 
 
-def _sides_of(table: TableInfo, count: int) -> tuple[tuple[int, ...], ...]:
+def sides_of(table: TableInfo, count: int) -> tuple[tuple[int, ...], ...]:
     if count == table.players:
         return tuple((i,) for i in range(count))
     # Pairs: seat i plays with seat i + count.
     return tuple(tuple(range(i, table.players, count)) for i in range(count))
 
 
-def _fields_text(view: Any, *, skip: Container[str]) -> list[str]:
+def fields_text(view: Any, *, skip: Container[str]) -> list[str]:
     """A readable line per field of a view we have no layout for."""
     try:
         fields = view.to_dict()

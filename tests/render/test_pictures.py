@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bot.render import SELECT, Renderer, _plain_card, move_cards, selection_of
+from bot.render import SELECT, Renderer, move_cards, plain_card, selection_of
 from bot.render.images import ImageRenderer
 from bot.render.pictures import STYLE, Pictures, deck_of, hand_scene, table_scene
 from bot.service import Audience, BoardRow, HandView, SeatInfo, Stats, TableInfo, TableView
@@ -163,7 +163,7 @@ def test_scala40_selection_keyboard_offers_every_selected_move(seed: int) -> Non
         seat = game.current_player
         assert seat is not None
         view = game.view(seat)
-        hand = [_plain_card(c) for c in view.hand]
+        hand = [plain_card(c) for c in view.hand]
         audience = Audience("user", "telegram", str(100 + seat))
         for move in view.legal_moves:
             if move.split()[0][:1] not in "masd" or len(move.split()) < 2:
