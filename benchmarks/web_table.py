@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -115,6 +116,8 @@ async def page(
     think: float,
     connected: asyncio.Barrier,
     go: asyncio.Event,
+    rng: random.Random,
+    jitter: float = 0.0,
 ) -> None:
     signed = {"init_data": init_data(user_id, table.table)}
     async with session.post(f"{url}/api/auth/telegram", json=signed) as r:
@@ -139,7 +142,7 @@ async def page(
                 if table.moves_left <= 0:
                     table.done.set()
                     break
-                await asyncio.sleep(think)
+                await asyncio.sleep(think * (1 + jitter * (2 * rng.random() - 1)))
                 table.moves_left -= 1
                 table.sent[version] = time.perf_counter()
                 await ws.send_json(
@@ -211,7 +214,18 @@ async def run(args: argparse.Namespace) -> None:
             async with aiohttp.ClientSession(connector=connector) as session:
                 tasks = [
                     asyncio.create_task(
-                        page(session, url, user, seat, table, args.think, connected, go)
+                        page(
+                            session,
+                            url,
+                            user,
+                            seat,
+                            table,
+                            args.think,
+                            connected,
+                            go,
+                            rng=random.Random(f"{args.seed}:{t['table']}:{seat}"),
+                            jitter=args.jitter,
+                        )
                     )
                     for table, t in zip(tables, info["tables"], strict=True)
                     for seat, user in enumerate(t["users"])
@@ -241,7 +255,7 @@ async def run(args: argparse.Namespace) -> None:
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(
         f"pages {pages} on {len(tables)} tables, {moves} moves in {elapsed:.1f} s "
-        f"({moves / elapsed:.1f} moves/s), think {args.think} s"
+        f"({moves / elapsed:.1f} moves/s), think {args.think} s +- {args.jitter:.0%}"
     )
     print(
         f"move-to-push latency over every seat: p50 {p50 * 1000:.1f} ms, "
@@ -265,6 +279,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="4-seat tables (pages: 4 each)")
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="each think drawn uniformly within +-JITTER of it (0.5: 0.5-1.5 s at --think 1;"
+        " 0: every table in lockstep, the worst case)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the jitter's seed")
     parser.add_argument("--moves", type=int, default=40, help="moves a table plays")
     parser.add_argument("--timeout", type=float, default=600.0, help="give up after (seconds)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
