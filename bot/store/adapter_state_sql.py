@@ -48,7 +48,7 @@ class AdapterStateStore:
         return None if row is None else json.loads(row[0])
 
     async def state_put(
-        self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
+        self, value: object, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)

@@ -5,6 +5,7 @@ and the columns to write, JSON encoded. The records themselves are the domain's
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -82,7 +83,7 @@ def table_row(row: sa.Row[Any]) -> TableRow:
     )
 
 
-def encode(values: dict[str, Any]) -> dict[str, Any]:
+def encode(values: Mapping[str, object]) -> dict[str, object]:
     """Column values of ``tables`` to write: its JSON columns encoded."""
     out = dict(values)
     for column in _JSON_COLUMNS:
@@ -91,7 +92,7 @@ def encode(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def encode_result(result: dict[str, Any]) -> dict[str, Any]:
+def encode_result(result: Mapping[str, object]) -> dict[str, object]:
     """Column values of ``results`` to write: its data encoded."""
     out = dict(result)
     out["data"] = dumps(out["data"])

@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from bot.domain.records import JSONObject
 from bot.store import schema
 from bot.store.base import Database
 from bot.store.rows import ChatRow, dumps
@@ -73,7 +74,7 @@ class SettingsStore:
             {"locale": locale, "name": name},
         )
 
-    async def chat_settings(self, *, platform: str, chat_id: str) -> dict[str, Any]:
+    async def chat_settings(self, *, platform: str, chat_id: str) -> JSONObject:
         """A chat's own settings, ``{key: value}`` (a setting never changed is absent)."""
         s = schema.chat_settings
         async with self.db.engine.connect() as conn:
@@ -86,7 +87,9 @@ class SettingsStore:
             ).all()
         return {key: json.loads(value) for key, value in rows}
 
-    async def set_chat_setting(self, value: Any, *, platform: str, chat_id: str, key: str) -> None:
+    async def set_chat_setting(
+        self, value: object, *, platform: str, chat_id: str, key: str
+    ) -> None:
         """Set one setting of a chat; ``None`` removes it (back to the bot's default)."""
         s = schema.chat_settings
         if not key or len(key) > 64:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -22,7 +22,9 @@ class TablesStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
+    async def insert_table(
+        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
+    ) -> int:
         """Insert a table; :class:`bot.domain.TableConflict` for a second rematch of a
         table."""
         try:
