@@ -36,11 +36,10 @@ exchange are in :mod:`~bot.store.rows`, the URL and engine set-up in :mod:`~bot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.domain.records import JSONObject
+from bot.domain.records import JSON, JSONObject
 from bot.store.adapter_state_sql import AdapterStateStore
 from bot.store.archive import ArchiveStore
 from bot.store.base import Database
@@ -249,9 +248,7 @@ class Store:
         return await self.settings.option_sources(table_id)
 
     # adapter_state: bot.store.adapter_state_sql
-    async def state_get(
-        self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any | None:
+    async def state_get(self, *, platform: str, kind: str, scope: str, table_id: int = 0) -> JSON:
         return await self.adapter_state.state_get(
             platform=platform, kind=kind, scope=scope, table_id=table_id
         )
@@ -272,7 +269,7 @@ class Store:
 
     async def state_of_table(
         self, *, platform: str, kind: str, table_id: int
-    ) -> list[tuple[str, Any]]:
+    ) -> list[tuple[str, JSON]]:
         return await self.adapter_state.state_of_table(
             platform=platform, kind=kind, table_id=table_id
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Protocol
 
 import sqlalchemy as sa
 
@@ -56,7 +56,14 @@ class StoreError(RuntimeError):
 _JSON_COLUMNS = ("options", "seats", "state")
 
 
-def table_row(row: sa.Row[Any]) -> TableRow:
+class _Row(Protocol):
+    """A row as SQLAlchemy returns it (``sa.Row``), read by column name."""
+
+    @property
+    def _mapping(self) -> sa.RowMapping: ...
+
+
+def table_row(row: _Row) -> TableRow:
     """A ``tables`` row as read, with its JSON columns decoded."""
     m = row._mapping
     return TableRow(

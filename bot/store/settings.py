@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Mapping
 
 import sqlalchemy as sa
 
@@ -35,7 +35,9 @@ class SettingsStore:
             return ChatRow(platform, chat_id, None, 1)
         return ChatRow(**dict(row._mapping))
 
-    async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
+    async def _upsert(
+        self, table: sa.Table, key: Mapping[str, object], values: Mapping[str, object]
+    ) -> None:
         """Update the row with this key, or insert it: plain SQL both dialects share."""
         async with self.db.engine.begin() as conn:
             updated = await conn.execute(
