@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.domain.records import (
+    JSON,
     ChatRow,
     DueTimer,
     Finish,
@@ -101,9 +102,7 @@ class MemoryState:
         self.limit = limit
         self._items: OrderedDict[tuple[str, str, str, int], str] = OrderedDict()
 
-    async def state_get(
-        self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any:  # read by key in the adapters (bot/telegram, bot/discord)
+    async def state_get(self, *, platform: str, kind: str, scope: str, table_id: int = 0) -> JSON:
         raw = self._items.get((platform, kind, scope, table_id))
         return None if raw is None else json.loads(raw)
 
@@ -125,7 +124,7 @@ class MemoryState:
 
     async def state_of_table(
         self, *, platform: str, kind: str, table_id: int
-    ) -> list[tuple[str, Any]]:
+    ) -> list[tuple[str, JSON]]:
         return [
             (key[2], json.loads(raw))
             for key, raw in self._items.items()
