@@ -3,7 +3,8 @@ imports the other; ``tests/test_layers.py`` checks it). It imports neither of th
 database or platform library.
 
 * :mod:`bot.domain.records`: the records of a table and its seats, a move, a chat, a rating, a
-  finished game (:class:`TableRow`, :class:`Seat`, :class:`MoveRow`, :class:`Finish`, ...).
+  finished game (:class:`TableRow`, :class:`Seat`, :class:`MoveRow`, :class:`Finish`, ...),
+  and the one spelling of a JSON document (:data:`JSON`, :data:`JSONObject`).
 * :mod:`bot.domain.actions`: a player's action, typed (:class:`Action`, :class:`Verb`), and its
   one codec to and from the short string of a button, an inline result or a web request.
 * :mod:`bot.domain.ports`: what the store implements (:class:`TableStore` for the service,
@@ -24,10 +25,12 @@ from bot.domain.ports import (
 )
 from bot.domain.records import (
     COMPUTER,
+    JSON,
     OPEN_STATUSES,
     ChatRow,
     DueTimer,
     Finish,
+    JSONObject,
     MoveRow,
     Participant,
     RateFunction,
@@ -35,6 +38,7 @@ from bot.domain.records import (
     RatingRow,
     SaveResult,
     Seat,
+    SeatDoc,
     TableRow,
     TableUpdate,
     dumps,
@@ -43,6 +47,7 @@ from bot.domain.records import (
 
 __all__ = [
     "COMPUTER",
+    "JSON",
     "MAX_BUTTON_BYTES",
     "MAX_KIND",
     "MAX_SCOPE",
@@ -52,6 +57,7 @@ __all__ = [
     "ChatRow",
     "DueTimer",
     "Finish",
+    "JSONObject",
     "MemoryState",
     "MoveRow",
     "Participant",
@@ -60,6 +66,7 @@ __all__ = [
     "RatingRow",
     "SaveResult",
     "Seat",
+    "SeatDoc",
     "TableConflict",
     "TableRow",
     "TableStore",

@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.domain.records import (
+    JSON,
     ChatRow,
     DueTimer,
     Finish,
+    JSONObject,
     MoveRow,
     RatingChange,
     RatingRow,
@@ -76,10 +78,10 @@ class AdapterState(Protocol):
 
     async def state_get(
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any | None: ...
+    ) -> Any: ...  # read by key in the adapters (bot/telegram, bot/discord)
 
     async def state_put(
-        self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
+        self, value: object, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None: ...
 
     async def state_delete(
@@ -100,14 +102,12 @@ class MemoryState:
         self.limit = limit
         self._items: OrderedDict[tuple[str, str, str, int], str] = OrderedDict()
 
-    async def state_get(
-        self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any | None:
+    async def state_get(self, *, platform: str, kind: str, scope: str, table_id: int = 0) -> JSON:
         raw = self._items.get((platform, kind, scope, table_id))
         return None if raw is None else json.loads(raw)
 
     async def state_put(
-        self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
+        self, value: object, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
         key = (platform, kind, scope, table_id)
@@ -124,7 +124,7 @@ class MemoryState:
 
     async def state_of_table(
         self, *, platform: str, kind: str, table_id: int
-    ) -> list[tuple[str, Any]]:
+    ) -> list[tuple[str, JSON]]:
         return [
             (key[2], json.loads(raw))
             for key, raw in self._items.items()
@@ -145,7 +145,7 @@ class TableStore(AdapterState, Protocol):
 
     # Tables.
     async def insert_table(
-        self, values: dict[str, Any], members: Iterable[tuple[str, str]]
+        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
     ) -> int: ...
 
     async def load_table(self, table_id: int) -> TableRow | None: ...
@@ -175,19 +175,19 @@ class TableStore(AdapterState, Protocol):
 
     async def moves(self, table_id: int, *, since: int = 0) -> list[MoveRow]: ...
 
-    async def result(self, table_id: int) -> dict[str, Any] | None: ...
+    async def result(self, table_id: int) -> JSONObject | None: ...
 
     # Imported games.
     async def import_table(
         self,
-        values: dict[str, Any],
+        values: Mapping[str, object],
         *,
         members: Iterable[tuple[str, str]],
         moves: Sequence[MoveRow],
         finish: Finish | None,
     ) -> tuple[int, bool, list[RatingChange]]: ...
 
-    async def table_of_origin(self, values: dict[str, Any]) -> int | None: ...
+    async def table_of_origin(self, values: Mapping[str, object]) -> int | None: ...
 
     # Ratings.
     async def leaderboard(
@@ -211,10 +211,10 @@ class TableStore(AdapterState, Protocol):
         self, *, platform: str, user_id: str, name: str, locale: str | None
     ) -> None: ...
 
-    async def chat_settings(self, *, platform: str, chat_id: str) -> dict[str, Any]: ...
+    async def chat_settings(self, *, platform: str, chat_id: str) -> JSONObject: ...
 
     async def set_chat_setting(
-        self, value: Any, *, platform: str, chat_id: str, key: str
+        self, value: object, *, platform: str, chat_id: str, key: str
     ) -> None: ...
 
     async def set_option_sources(self, table_id: int, sources: dict[str, str]) -> None: ...

@@ -10,14 +10,16 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
 __all__ = [
     "COMPUTER",
+    "JSON",
     "OPEN_STATUSES",
     "ChatRow",
     "DueTimer",
     "Finish",
+    "JSONObject",
     "MoveRow",
     "Participant",
     "RateFunction",
@@ -25,6 +27,7 @@ __all__ = [
     "RatingRow",
     "SaveResult",
     "Seat",
+    "SeatDoc",
     "TableRow",
     "TableUpdate",
     "dumps",
@@ -35,7 +38,13 @@ OPEN_STATUSES = ("lobby", "playing")
 COMPUTER = "ai"  # the platform of a computer's seat (its user id is its level)
 
 
-def dumps(value: Any) -> str:
+# A JSON document as decoded (``json.loads``) or to encode (:func:`dumps`): the document columns
+# of a table, a result's data, a chat setting, an adapter's state entry.
+JSON: TypeAlias = str | int | float | bool | list["JSON"] | dict[str, "JSON"] | None
+JSONObject: TypeAlias = dict[str, JSON]
+
+
+def dumps(value: object) -> str:
     """Compact JSON, the one encoding of every document column."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -47,6 +56,20 @@ def game_origin(row: TableRow) -> str:
         return row.origin
     key = dumps([row.platform, row.chat_id, row.game, row.seed, row.created_at, row.id])
     return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+class SeatDoc(TypedDict):
+    """A seat as stored in ``TableRow.seats`` (:class:`Seat` typed; older or imported documents
+    may lack the optional keys)."""
+
+    platform: str
+    user_id: str
+    name: str
+    level: NotRequired[str | None]
+    away: NotRequired[bool]
+    idle: NotRequired[int]
+    hint: NotRequired[str | None]
+    left: NotRequired[bool]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,22 +102,22 @@ class Seat:
         return self.computer or self.away
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> Seat:
+    def from_dict(cls, doc: SeatDoc | Mapping[str, object]) -> Seat:
         """The seat of a stored document (older or imported ones may lack the optional keys)."""
         return cls(
             platform=str(doc["platform"]),
             user_id=str(doc["user_id"]),
             name=str(doc["name"]),
-            level=doc.get("level"),
+            level=_optional_str(doc.get("level")),
             away=bool(doc.get("away", False)),
-            idle=int(doc.get("idle", 0)),
-            hint=doc.get("hint"),
+            idle=_int(doc.get("idle", 0)),
+            hint=_optional_str(doc.get("hint")),
             left=bool(doc.get("left", False)),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The stored document (``left`` written only once true, as the service writes it)."""
-        doc: dict[str, Any] = {
+        doc: JSONObject = {
             "platform": self.platform,
             "user_id": self.user_id,
             "name": self.name,
@@ -108,6 +131,14 @@ class Seat:
         return doc
 
 
+def _optional_str(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else int(str(value))
+
+
 @dataclass(slots=True)
 class TableRow:
     """One ``tables`` row with its JSON columns decoded."""
@@ -118,11 +149,12 @@ class TableRow:
     game: str
     family: str
     players: int
-    options: dict[str, Any]
+    options: JSONObject
     status: str
     creator: str
+    # Read by string key in bot/service (to convert to Seat: seat()/seated()); a SeatDoc once it is.
     seats: list[dict[str, Any] | None]
-    state: dict[str, Any] | None
+    state: JSONObject | None
     state_version: int
     seed: int
     version: int
@@ -217,7 +249,7 @@ RateFunction = Callable[
 class Finish:
     """What a game's last save also writes: its result, and the rating updates in each scope."""
 
-    result: dict[str, Any]
+    result: Mapping[str, object]
     scopes: Sequence[str]
     teams: list[list[Participant]]
     ranks: list[int]
@@ -234,7 +266,7 @@ class TableUpdate:
 
     table_id: int
     expected_version: int
-    values: dict[str, Any]
+    values: Mapping[str, object]
     move: MoveRow | None = None
     members: list[tuple[str, str]] | None = None
     finish: Finish | None = None

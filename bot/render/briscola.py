@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.render.texts import N_, SUIT_SYMBOLS, Message, card_text, cards_text, sides_of
 from bot.service.events import (
@@ -30,6 +30,8 @@ from engine.cards import parse_card
 if TYPE_CHECKING:
     from bot.render.images import BriscolaScene
     from bot.render.kit import Kit
+    from engine.briscola.records import Trick
+    from engine.briscola.view import BriscolaView
 
 __all__ = [
     "PICKS_CARDS",
@@ -116,19 +118,19 @@ def _bid_text(bid: str, t: gettext.NullTranslations) -> str:
 
 
 def _side_label(
-    kit: Kit, table: TableInfo, view: Any, side: int, t: gettext.NullTranslations
+    kit: Kit, table: TableInfo, view: BriscolaView, side: int, t: gettext.NullTranslations
 ) -> str:
     return kit.side_name(table, view.sides[side], t)
 
 
-def _score_unit(view: Any, count: int, t: gettext.NullTranslations) -> str:
+def _score_unit(view: BriscolaView, count: int, t: gettext.NullTranslations) -> str:
     if view.variant == "chiamata" or view.rules.deal_scoring == "points":
         return t.ngettext("{n} point", "{n} points", abs(count)).format(n=count)
     return t.ngettext("{n} game", "{n} games", count).format(n=count)
 
 
 def _contract_lines(
-    kit: Kit, table: TableInfo, view: Any, t: gettext.NullTranslations
+    kit: Kit, table: TableInfo, view: BriscolaView, t: gettext.NullTranslations
 ) -> list[str]:
     """Chiamata: the auction so far, or the call and what the caller's side needs."""
     _ = t.gettext
@@ -163,14 +165,14 @@ def _contract_lines(
     return lines
 
 
-def _trick_text(kit: Kit, table: TableInfo, view: Any, t: gettext.NullTranslations) -> str:
+def _trick_text(kit: Kit, table: TableInfo, view: BriscolaView, t: gettext.NullTranslations) -> str:
     plays: str = " · ".join(
         f"{kit.seat_name(table, seat, t)} {_card(card)}" for seat, card in view.trick
     )
     return t.gettext("On the table: {cards}").format(cards=plays or "—")
 
 
-def _last_trick(view: Any) -> Any:
+def _last_trick(view: BriscolaView) -> Trick | None:
     """The trick taken last, while the next is not led yet, and only within its own deal: at the
     start of a new deal its cards are in the new hands (the deal's summary said how it ended)."""
     if view.trick or not view.tricks or view.last_trick is None:
@@ -179,7 +181,7 @@ def _last_trick(view: Any) -> Any:
 
 
 def _last_trick_text(
-    kit: Kit, table: TableInfo, view: Any, t: gettext.NullTranslations
+    kit: Kit, table: TableInfo, view: BriscolaView, t: gettext.NullTranslations
 ) -> str | None:
     last = _last_trick(view)
     if last is None:
@@ -189,7 +191,7 @@ def _last_trick_text(
     )
 
 
-def _briscola_line(view: Any, t: gettext.NullTranslations) -> str | None:
+def _briscola_line(view: BriscolaView, t: gettext.NullTranslations) -> str | None:
     _ = t.gettext
     if view.variant == "chiamata":
         return None
@@ -268,7 +270,7 @@ def move_label(move: str, t: gettext.NullTranslations) -> str:
     return briscola_move_text(move, t)
 
 
-def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+def moves_line(view: object, t: gettext.NullTranslations) -> str:
     """The line above a list of the hand's moves: the cards of the trick in play."""
     _ = t.gettext
     trick = [card for _seat, card in getattr(view, "trick", ())]
@@ -324,7 +326,7 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     return Message("\n".join(lines), rows)
 
 
-def _hand_label(view: Any, move: str, t: gettext.NullTranslations) -> str:
+def _hand_label(view: BriscolaView, move: str, t: gettext.NullTranslations) -> str:
     """A hand's button: the scambio names the two cards it exchanges."""
     if move == "swap" and view.briscola is not None:
         rank = {"two": "2", "seven": "7"}.get(view.rules.swap)

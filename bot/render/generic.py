@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.render.texts import (
     POINT_NAMES,
@@ -57,7 +57,7 @@ def move_label(move: str, t: gettext.NullTranslations) -> str:
     return move_text(move)
 
 
-def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+def moves_line(view: object, t: gettext.NullTranslations) -> str:
     """The line above a list of the hand's moves (Telegram's inline answers): the table."""
     _ = t.gettext
     return _("Table: {cards}").format(cards=cards_text(getattr(view, "table", ())))

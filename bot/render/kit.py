@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.domain import Action
 from bot.render.i18n import Catalogs
@@ -90,7 +90,7 @@ class Kit:
         return []
 
     def waiting(
-        self, table: TableInfo, view: Any, lines: list[str], t: gettext.NullTranslations
+        self, table: TableInfo, view: object, lines: list[str], t: gettext.NullTranslations
     ) -> Message:
         """A hand with no move to make: its ``lines`` and whom it waits for."""
         current = getattr(view, "current_player", None)

@@ -21,7 +21,7 @@ import datetime as dt
 import gettext
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.render.images import (
     HandScene,
@@ -46,6 +46,10 @@ from bot.render.texts import (
 )
 from bot.service.events import HandView, Stats, TableInfo, TableView
 from bot.service.ports import AdapterState
+
+if TYPE_CHECKING:
+    from engine.scala40.view import Scala40View
+    from engine.scopa.view import ScopaView
 
 __all__ = [
     "DEFAULT_STYLE",
@@ -90,7 +94,7 @@ def table_scene(renderer: Renderer, event: TableView) -> TableScene | None:
 
 
 def _scopa_table(
-    renderer: Renderer, table: TableInfo, view: Any, t: gettext.NullTranslations
+    renderer: Renderer, table: TableInfo, view: ScopaView, t: gettext.NullTranslations
 ) -> TableScene:
     _ = t.gettext
     side_of = {seat: side for side, seats in enumerate(view.sides) for seat in seats}
@@ -121,7 +125,7 @@ def _scopa_table(
 
 
 def _scala40_table(
-    renderer: Renderer, table: TableInfo, view: Any, t: gettext.NullTranslations
+    renderer: Renderer, table: TableInfo, view: Scala40View, t: gettext.NullTranslations
 ) -> TableScene:
     _ = t.gettext
     names = [renderer.seat_name(table, seat, t) for seat in range(view.players)]

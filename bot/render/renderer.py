@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.render import briscola, generic, scala40, scopa
 from bot.render.i18n import Catalogs
@@ -77,7 +77,7 @@ class FamilyRenderer(Protocol):
 
     def move_label(self, move: str, t: gettext.NullTranslations) -> str: ...
 
-    def moves_line(self, view: Any, t: gettext.NullTranslations) -> str: ...
+    def moves_line(self, view: object, t: gettext.NullTranslations) -> str: ...
 
     def played_card(self, move: str) -> str | None: ...
 
@@ -108,7 +108,8 @@ class Renderer:
 
     def render(self, event: Event) -> Message:
         t = self.translations(event.locale)
-        renderers: dict[type, Callable[[Any, gettext.NullTranslations], Message]] = {
+        # Each takes its own kind of event (the dict cannot say which: hence the ``...``).
+        renderers: dict[type, Callable[..., Message]] = {
             LobbyView: self._lobby,
             TableView: self._table,
             HandView: self._hand,
@@ -365,7 +366,11 @@ class Renderer:
         return Message(f"{self.kit.title(table, t)}: {e.kind}")
 
     def options_text(
-        self, options: dict[str, Any], t: gettext.NullTranslations, *, players: int | None = None
+        self,
+        options: Mapping[str, object],
+        t: gettext.NullTranslations,
+        *,
+        players: int | None = None,
     ) -> str:
         """A table's rule options in words ("Asso piglia tutto: no; Points to win: 11"), those
         that matter at ``players`` players."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.render import generic
 from bot.render.texts import (
@@ -225,10 +225,11 @@ def move_label(move: str, t: gettext.NullTranslations) -> str:
     return scala40_move_text(move, t)
 
 
-def moves_line(view: Any, t: gettext.NullTranslations) -> str:
+def moves_line(view: object, t: gettext.NullTranslations) -> str:
     """The line above a list of the hand's moves: the top of the discard pile."""
     _ = t.gettext
-    top = card_text(view.pile_top) if view.pile_top is not None else "—"
+    pile_top = getattr(view, "pile_top")  # noqa: B009 (a Scala40View's; AttributeError for another)
+    top = card_text(pile_top) if pile_top is not None else "—"
     return _("Pile: {card}").format(card=top)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.render import generic
 from bot.render.texts import (
@@ -166,7 +166,7 @@ def _played_card(move: str) -> str:
     return move.rstrip("!").split(":", 1)[0]
 
 
-def _sides(table: TableInfo, view: Any) -> tuple[tuple[int, ...], ...]:
+def _sides(table: TableInfo, view: object) -> tuple[tuple[int, ...], ...]:
     """The view's sides (Scopone: the pairs), one seat a side otherwise."""
     sides = getattr(view, "sides", None)
     if sides:

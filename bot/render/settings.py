@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Mapping
-from typing import Any
 
 from bot.render.kit import Translator
 from bot.render.texts import DEFAULT_STYLE, GAME_NAMES, STYLE_LABELS, Button, Message
@@ -131,7 +130,7 @@ def parse_settings_data(data: str) -> tuple[str, str | None]:
 
 
 def option_label(
-    name: str, t: gettext.NullTranslations, options: Mapping[str, Any] | None = None
+    name: str, t: gettext.NullTranslations, options: Mapping[str, object] | None = None
 ) -> str:
     """An option's name in words; with the table's ``options``, the words that fit them (a
     Briscola match won deal by deal counts games, not points)."""
@@ -140,7 +139,7 @@ def option_label(
     return t.gettext(OPTION_LABELS.get(name, name))
 
 
-def shown_options(options: Mapping[str, Any], players: int | None) -> dict[str, Any]:
+def shown_options(options: Mapping[str, object], players: int | None) -> dict[str, object]:
     """The options worth showing at a table of ``players`` (``None``: unknown, all of them):
     Briscola's 2 taken out matters only at 3 players."""
     return {
@@ -150,7 +149,7 @@ def shown_options(options: Mapping[str, Any], players: int | None) -> dict[str, 
     }
 
 
-def value_label(value: Any, t: gettext.NullTranslations, option: str | None = None) -> str:
+def value_label(value: object, t: gettext.NullTranslations, option: str | None = None) -> str:
     """A rule option's value in words: yes/no, the named choices (``option``'s own words first,
     when given), numbers as they are."""
     _ = t.gettext
@@ -177,7 +176,7 @@ def timer_label(seconds: int, t: gettext.NullTranslations) -> str:
 
 
 def sources_text(
-    options: Mapping[str, Any], sources: Mapping[str, str], t: gettext.NullTranslations
+    options: Mapping[str, object], sources: Mapping[str, str], t: gettext.NullTranslations
 ) -> str:
     """Where the table's options came from, one line per source that set any, e.g.
     "Chat setting: Points to win 16" (the rest: the game's defaults)."""
@@ -300,7 +299,7 @@ def _main_page(
 
 def _choice_page(s: ChatSettings, page: str, t: gettext.NullTranslations) -> Message:
     _ = t.gettext
-    current: Any
+    current: object
     if page == "lang":
         title = _("Language of this chat's public messages:")
         choices = [(code, _(LANGUAGE_NAMES.get(code, code))) for code in s.languages]
@@ -355,7 +354,7 @@ def _game_page(
     return Message("\n".join(lines), tuple(rows))
 
 
-def _menu_options(game: str, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
+def _menu_options(game: str, chosen: Mapping[str, object]) -> Mapping[str, object]:
     """The options an option's name depends on: a Briscola match is won in games unless the
     chat chose card points (the menu offers games: 1, 2, 3, 5)."""
     if game == "briscola":

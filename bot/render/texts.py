@@ -12,7 +12,7 @@ import gettext
 import re
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from bot.service.events import TableInfo
 
@@ -264,7 +264,17 @@ def bounded(message: Message) -> Message:
     return Message(text, rows, message.pick_cards)
 
 
-def record_text(row: Any, t: gettext.NullTranslations) -> str:
+class _Record(Protocol):
+    """A player's record (a leaderboard's or a stats row)."""
+
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def wins(self) -> int: ...
+
+
+def record_text(row: _Record, t: gettext.NullTranslations) -> str:
     """ "3 games, 1 win" with the plural forms of the language."""
     games = t.ngettext("{n} game", "{n} games", row.games).format(n=row.games)
     wins = t.ngettext("{n} win", "{n} wins", row.wins).format(n=row.wins)
@@ -278,10 +288,10 @@ def sides_of(table: TableInfo, count: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(range(i, table.players, count)) for i in range(count))
 
 
-def fields_text(view: Any, *, skip: Container[str]) -> list[str]:
+def fields_text(view: object, *, skip: Container[str]) -> list[str]:
     """A readable line per field of a view we have no layout for."""
     try:
-        fields = view.to_dict()
+        fields = getattr(view, "to_dict")()  # noqa: B009 (any view: duck-typed)
     except AttributeError:
         fields = dict(vars(view)) if hasattr(view, "__dict__") else {}
     lines = []
@@ -292,7 +302,7 @@ def fields_text(view: Any, *, skip: Container[str]) -> list[str]:
     return lines
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     if isinstance(value, list | tuple):
         return " ".join(_plain(v) for v in value) or "—"
     if isinstance(value, str) and _is_cardish(value):

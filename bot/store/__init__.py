@@ -35,11 +35,11 @@ exchange are in :mod:`~bot.store.rows`, the URL and engine set-up in :mod:`~bot.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.domain.records import JSON, JSONObject
 from bot.store.adapter_state_sql import AdapterStateStore
 from bot.store.archive import ArchiveStore
 from bot.store.base import Database
@@ -141,7 +141,9 @@ class Store:
         await upgrade(self.db.engine)
 
     # tables: bot.store.tables
-    async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
+    async def insert_table(
+        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
+    ) -> int:
         return await self.tables.insert_table(values, members)
 
     async def rematch_of(self, table_id: int) -> int | None:
@@ -191,13 +193,13 @@ class Store:
     async def moves(self, table_id: int, *, since: int = 0) -> list[MoveRow]:
         return await self.games.moves(table_id, since=since)
 
-    async def result(self, table_id: int) -> dict[str, Any] | None:
+    async def result(self, table_id: int) -> JSONObject | None:
         return await self.games.result(table_id)
 
     # archive: bot.store.archive
     async def import_table(
         self,
-        values: dict[str, Any],
+        values: Mapping[str, object],
         *,
         members: Iterable[tuple[str, str]],
         moves: Sequence[MoveRow],
@@ -205,7 +207,7 @@ class Store:
     ) -> tuple[int, bool, list[RatingChange]]:
         return await self.archive.import_table(values, members=members, moves=moves, finish=finish)
 
-    async def table_of_origin(self, values: dict[str, Any]) -> int | None:
+    async def table_of_origin(self, values: Mapping[str, object]) -> int | None:
         return await self.archive.table_of_origin(values)
 
     # settings: bot.store.settings
@@ -229,10 +231,12 @@ class Store:
             platform=platform, user_id=user_id, name=name, locale=locale
         )
 
-    async def chat_settings(self, *, platform: str, chat_id: str) -> dict[str, Any]:
+    async def chat_settings(self, *, platform: str, chat_id: str) -> JSONObject:
         return await self.settings.chat_settings(platform=platform, chat_id=chat_id)
 
-    async def set_chat_setting(self, value: Any, *, platform: str, chat_id: str, key: str) -> None:
+    async def set_chat_setting(
+        self, value: object, *, platform: str, chat_id: str, key: str
+    ) -> None:
         return await self.settings.set_chat_setting(
             value, platform=platform, chat_id=chat_id, key=key
         )
@@ -244,15 +248,13 @@ class Store:
         return await self.settings.option_sources(table_id)
 
     # adapter_state: bot.store.adapter_state_sql
-    async def state_get(
-        self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any | None:
+    async def state_get(self, *, platform: str, kind: str, scope: str, table_id: int = 0) -> JSON:
         return await self.adapter_state.state_get(
             platform=platform, kind=kind, scope=scope, table_id=table_id
         )
 
     async def state_put(
-        self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
+        self, value: object, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         return await self.adapter_state.state_put(
             value, platform=platform, kind=kind, scope=scope, table_id=table_id
@@ -267,7 +269,7 @@ class Store:
 
     async def state_of_table(
         self, *, platform: str, kind: str, table_id: int
-    ) -> list[tuple[str, Any]]:
+    ) -> list[tuple[str, JSON]]:
         return await self.adapter_state.state_of_table(
             platform=platform, kind=kind, table_id=table_id
         )

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
-from typing import Any
+from collections.abc import Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from bot.domain import check_key
+from bot.domain.records import JSON
 from bot.store import schema
 from bot.store.base import Database
 from bot.store.rows import StoreError, dumps
@@ -28,9 +30,7 @@ class AdapterStateStore:
         # Writes waiting for their group commit, by key.
         self._state_writes: dict[tuple[str, str, str, int], asyncio.Future[bool | None]] = {}
 
-    async def state_get(
-        self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any | None:
+    async def state_get(self, *, platform: str, kind: str, scope: str, table_id: int = 0) -> JSON:
         params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
         writing = self._state_writes.get((platform, kind, scope, table_id))
         if writing is not None:
@@ -42,13 +42,13 @@ class AdapterStateStore:
             sql, order = self.db.fast.compiled_once(("<state_get>",), _state_get)
             rows = await self.db.fast.read(sql, tuple(params[name] for name in order))
             if rows is not None:
-                return json.loads(rows[0][0]) if rows else None
+                return json.loads(str(rows[0][0])) if rows else None
         async with self.db.engine.connect() as conn:
             row = (await conn.execute(_state_get(), params)).first()
         return None if row is None else json.loads(row[0])
 
     async def state_put(
-        self, value: Any, *, platform: str, kind: str, scope: str, table_id: int = 0
+        self, value: object, *, platform: str, kind: str, scope: str, table_id: int = 0
     ) -> None:
         """Insert or replace one entry (the last writer wins: entries are hints, not records)."""
         check_key(platform=platform, kind=kind, scope=scope, table_id=table_id)
@@ -59,7 +59,7 @@ class AdapterStateStore:
             params = {"platform": platform, "kind": kind, "scope": scope, "table_id": table_id}
             args = tuple({**params, **values}[name] for name in order)
 
-            def op(cursor: Any) -> bool:
+            def op(cursor: sqlite3.Cursor) -> bool:
                 cursor.execute(sql, args)
                 return True
 
@@ -91,7 +91,7 @@ class AdapterStateStore:
                 del self._state_writes[entry]
 
     async def _state_put_now(
-        self, values: dict[str, Any], *, platform: str, kind: str, scope: str, table_id: int
+        self, values: Mapping[str, object], *, platform: str, kind: str, scope: str, table_id: int
     ) -> None:
         a = schema.adapter_state
         key = (
@@ -135,7 +135,7 @@ class AdapterStateStore:
 
     async def state_of_table(
         self, *, platform: str, kind: str, table_id: int
-    ) -> list[tuple[str, Any]]:
+    ) -> list[tuple[str, JSON]]:
         """Every ``(scope, value)`` of one kind for a table (e.g. its players' hand messages)."""
         a = schema.adapter_state
         async with self.db.engine.connect() as conn:
@@ -154,7 +154,7 @@ class AdapterStateStore:
             await conn.execute(a.delete().where(a.c.platform == platform, a.c.table_id == table_id))
 
 
-def _state_get() -> Any:
+def _state_get() -> sa.Select[str]:
     a = schema.adapter_state
     return sa.select(a.c.value).where(
         a.c.platform == sa.bindparam("platform"),
@@ -164,7 +164,7 @@ def _state_get() -> Any:
     )
 
 
-def _state_upsert() -> Any:
+def _state_upsert() -> sa.ClauseElement:
     """Insert or replace one adapter state entry, in one statement (SQLite's upsert)."""
     a = schema.adapter_state
     columns = ("platform", "kind", "scope", "table_id", "value", "updated_at")

@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -29,7 +28,7 @@ class ArchiveStore:
 
     async def import_table(
         self,
-        values: dict[str, Any],
+        values: Mapping[str, object],
         *,
         members: Iterable[tuple[str, str]],
         moves: Sequence[MoveRow],
@@ -83,14 +82,14 @@ class ArchiveStore:
             return existing, False, []
         return table_id, True, changes
 
-    async def table_of_origin(self, values: dict[str, Any]) -> int | None:
+    async def table_of_origin(self, values: Mapping[str, object]) -> int | None:
         """The table holding the game of an import's ``values`` (see :meth:`import_table`)."""
         async with self.db.engine.connect() as conn:
             return await _table_of_origin(conn, str(values["origin"]), values)
 
 
 async def _table_of_origin(
-    conn: AsyncConnection, origin: str, values: dict[str, Any]
+    conn: AsyncConnection, origin: str, values: Mapping[str, object]
 ) -> int | None:
     """The table holding the game ``origin``: imported with it, or the native table whose
     derived origin it is (an export imported back into its own database)."""

@@ -4,9 +4,9 @@ pooled connection, or PostgreSQL (asyncpg) with a pool."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.store.rows import StoreError
@@ -66,7 +66,7 @@ def _sqlite_pragmas(engine: AsyncEngine, *, synchronous: str) -> None:
         )
 
     @sa.event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: object) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import sqlalchemy as sa
 
+from bot.domain.records import JSONObject
 from bot.store import schema
 from bot.store.base import Database
 from bot.store.ratings import finish_game
@@ -170,7 +170,7 @@ class GamesStore:
         async with self.db.engine.connect() as conn:
             return [MoveRow(**dict(r._mapping)) for r in await conn.execute(query)]
 
-    async def result(self, table_id: int) -> dict[str, Any] | None:
+    async def result(self, table_id: int) -> JSONObject | None:
         r = schema.results
         async with self.db.engine.connect() as conn:
             row = (await conn.execute(sa.select(r).where(r.c.table_id == table_id))).first()

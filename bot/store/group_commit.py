@@ -48,8 +48,8 @@ import contextlib
 import inspect
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TypeAlias, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -69,12 +69,15 @@ RUN_ATTRIBUTE = "_execute"
 CONNECTION_ATTRIBUTE = "_connection"
 
 # op(cursor) runs one save's statements on the worker thread: True if its compare-and-set held.
-Op = Callable[[Any], bool]
+Op = Callable[[sqlite3.Cursor], bool]
+# A value as SQLite hands it back, and a row of them.
+SQLiteValue: TypeAlias = int | float | str | bytes | None
+SQLiteRow: TypeAlias = tuple[SQLiteValue, ...]
 
 
 def worker_of(
     driver: object,
-) -> tuple[Callable[..., Awaitable[Any]], sqlite3.Connection] | None:
+) -> tuple[Callable[..., Awaitable[object]], sqlite3.Connection] | None:
     """``(run, connection)`` of an ``aiosqlite.Connection``: ``await run(fn, connection)`` calls
     ``fn(connection)`` on its worker thread. ``None`` when this aiosqlite does not have them."""
     run = getattr(driver, RUN_ATTRIBUTE, None)
@@ -84,10 +87,10 @@ def worker_of(
     return run, connection
 
 
-def positional(stmt: Any, engine: AsyncEngine) -> tuple[str, tuple[str, ...]]:
+def positional(stmt: sa.ClauseElement, engine: AsyncEngine) -> tuple[str, tuple[str, ...]]:
     """SQL text and parameter order of a Core statement, for the dialect's qmark style."""
     compiled = stmt.compile(dialect=engine.dialect)
-    order = tuple(compiled.positiontup or ())
+    order = tuple(getattr(compiled, "positiontup", None) or ())  # a SQLCompiler's
     return str(compiled), order
 
 
@@ -117,7 +120,7 @@ class GroupCommit:
                 self._reader.close()
             self._reader = None
 
-    async def save(self, update: TableUpdate, values: dict[str, Any]) -> bool | None:
+    async def save(self, update: TableUpdate, values: Mapping[str, object]) -> bool | None:
         """A move's save (``values``: the table's columns, encoded, with the new version),
         group-committed: saves that arrive while a commit is in flight are written together in
         the next one, in one call into aiosqlite's worker. Whether its compare-and-set held;
@@ -126,7 +129,7 @@ class GroupCommit:
         update_sql, update_order = self._table_update(tuple(sorted(values)))
         params = {**values, "_id": update.table_id, "_expected": update.expected_version}
         update_args = tuple(params[name] for name in update_order)
-        move_args: tuple[Any, ...] | None = None
+        move_args: tuple[object, ...] | None = None
         insert_sql = ""
         if update.move is not None:
             insert_sql, insert_order = self._move_insert()
@@ -141,7 +144,7 @@ class GroupCommit:
             }
             move_args = tuple(move_values[name] for name in insert_order)
 
-        def op(cursor: Any) -> bool:
+        def op(cursor: sqlite3.Cursor) -> bool:
             cursor.execute(update_sql, update_args)
             ok = bool(cursor.rowcount == 1)
             if ok and move_args is not None:
@@ -185,7 +188,7 @@ class GroupCommit:
     async def _write_batch(
         self, batch: list[tuple[Op, asyncio.Future[bool | None]]]
     ) -> list[bool | BaseException | None]:
-        def work(sqlite_conn: Any) -> list[bool | BaseException | None]:
+        def work(sqlite_conn: sqlite3.Connection) -> list[bool | BaseException | None]:
             results: list[bool | BaseException | None] = []
             # Explicit BEGIN/COMMIT: the driver must not open transactions of its own.
             previous = sqlite_conn.isolation_level
@@ -215,7 +218,9 @@ class GroupCommit:
         done = await self._on_worker(work)
         return [None] * len(batch) if done is None else done
 
-    async def read(self, sql: str, args: tuple[Any, ...], *, here: bool = True) -> list[Any] | None:
+    async def read(
+        self, sql: str, args: tuple[object, ...], *, here: bool = True
+    ) -> list[SQLiteRow] | None:
         """The rows of one small SELECT (a read needs no transaction: SQLite reads the last
         commit); ``None`` when neither fast way is possible.
 
@@ -230,7 +235,7 @@ class GroupCommit:
         if rows is not None:
             return rows
 
-        def work(sqlite_conn: Any) -> list[Any]:
+        def work(sqlite_conn: sqlite3.Connection) -> list[SQLiteRow]:
             cursor = sqlite_conn.cursor()
             try:
                 cursor.execute(sql, args)
@@ -240,7 +245,7 @@ class GroupCommit:
 
         return await self._on_worker(work)
 
-    def _read_here(self, sql: str, args: tuple[Any, ...]) -> list[Any] | None:
+    def _read_here(self, sql: str, args: tuple[object, ...]) -> list[SQLiteRow] | None:
         """``sql`` on this thread's read-only connection; ``None`` if it cannot (then the worker
         reads: a lock held longer than a moment, another thread, a closed store)."""
         if self.reader_path is None:
@@ -256,7 +261,7 @@ class GroupCommit:
             logger.debug("direct read failed (%s): through the driver", error)
             return None
 
-    async def _on_worker(self, work: Callable[[Any], _T]) -> _T | None:
+    async def _on_worker(self, work: Callable[[sqlite3.Connection], _T]) -> _T | None:
         """``work(sqlite3_connection)`` in one call into aiosqlite's worker thread, with the
         pooled connection checked out; ``None`` when the driver exposes no worker."""
         async with self.engine.connect() as conn:
@@ -272,11 +277,11 @@ class GroupCommit:
                 self.enabled = False
                 return None
             run, sqlite_conn = handle
-            result: _T = await run(work, sqlite_conn)
-            return result
+            # run(fn, connection) returns what fn returned.
+            return cast(_T, await run(work, sqlite_conn))
 
     def compiled_once(
-        self, key: tuple[str, ...], build: Callable[[], Any]
+        self, key: tuple[str, ...], build: Callable[[], sa.ClauseElement]
     ) -> tuple[str, tuple[str, ...]]:
         """SQL text and parameter order of the statement ``build()`` makes, compiled once."""
         found = self._compiled.get(key)
@@ -285,7 +290,7 @@ class GroupCommit:
         return found
 
     def _table_update(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-        def build() -> Any:
+        def build() -> sa.ClauseElement:
             t = schema.tables
             return (
                 t.update()
@@ -296,7 +301,7 @@ class GroupCommit:
         return self.compiled_once(columns, build)
 
     def _move_insert(self) -> tuple[str, tuple[str, ...]]:
-        def build() -> Any:
+        def build() -> sa.ClauseElement:
             m = schema.moves
             return m.insert().values({c.name: sa.bindparam(c.name) for c in m.columns})
 

@@ -5,7 +5,8 @@ and the columns to write, JSON encoded. The records themselves are the domain's
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Protocol
 
 import sqlalchemy as sa
 
@@ -55,7 +56,14 @@ class StoreError(RuntimeError):
 _JSON_COLUMNS = ("options", "seats", "state")
 
 
-def table_row(row: sa.Row[Any]) -> TableRow:
+class _Row(Protocol):
+    """A row as SQLAlchemy returns it (``sa.Row``), read by column name."""
+
+    @property
+    def _mapping(self) -> sa.RowMapping: ...
+
+
+def table_row(row: _Row) -> TableRow:
     """A ``tables`` row as read, with its JSON columns decoded."""
     m = row._mapping
     return TableRow(
@@ -82,7 +90,7 @@ def table_row(row: sa.Row[Any]) -> TableRow:
     )
 
 
-def encode(values: dict[str, Any]) -> dict[str, Any]:
+def encode(values: Mapping[str, object]) -> dict[str, object]:
     """Column values of ``tables`` to write: its JSON columns encoded."""
     out = dict(values)
     for column in _JSON_COLUMNS:
@@ -91,7 +99,7 @@ def encode(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def encode_result(result: dict[str, Any]) -> dict[str, Any]:
+def encode_result(result: Mapping[str, object]) -> dict[str, object]:
     """Column values of ``results`` to write: its data encoded."""
     out = dict(result)
     out["data"] = dumps(out["data"])

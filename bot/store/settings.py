@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Mapping
 
 import sqlalchemy as sa
 
+from bot.domain.records import JSONObject
 from bot.store import schema
 from bot.store.base import Database
 from bot.store.rows import ChatRow, dumps
@@ -34,7 +35,9 @@ class SettingsStore:
             return ChatRow(platform, chat_id, None, 1)
         return ChatRow(**dict(row._mapping))
 
-    async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
+    async def _upsert(
+        self, table: sa.Table, key: Mapping[str, object], values: Mapping[str, object]
+    ) -> None:
         """Update the row with this key, or insert it: plain SQL both dialects share."""
         async with self.db.engine.begin() as conn:
             updated = await conn.execute(
@@ -73,7 +76,7 @@ class SettingsStore:
             {"locale": locale, "name": name},
         )
 
-    async def chat_settings(self, *, platform: str, chat_id: str) -> dict[str, Any]:
+    async def chat_settings(self, *, platform: str, chat_id: str) -> JSONObject:
         """A chat's own settings, ``{key: value}`` (a setting never changed is absent)."""
         s = schema.chat_settings
         async with self.db.engine.connect() as conn:
@@ -86,7 +89,9 @@ class SettingsStore:
             ).all()
         return {key: json.loads(value) for key, value in rows}
 
-    async def set_chat_setting(self, value: Any, *, platform: str, chat_id: str, key: str) -> None:
+    async def set_chat_setting(
+        self, value: object, *, platform: str, chat_id: str, key: str
+    ) -> None:
         """Set one setting of a chat; ``None`` removes it (back to the bot's default)."""
         s = schema.chat_settings
         if not key or len(key) > 64:

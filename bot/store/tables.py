@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -22,7 +21,9 @@ class TablesStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def insert_table(self, values: dict[str, Any], members: Iterable[tuple[str, str]]) -> int:
+    async def insert_table(
+        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
+    ) -> int:
         """Insert a table; :class:`bot.domain.TableConflict` for a second rematch of a
         table."""
         try:
@@ -132,12 +133,12 @@ class TablesStore:
             # (its own transaction) is read after it commits, as before.
             rows = await self.db.fast.read(sql, tuple(params[name] for name in order), here=False)
             if rows is not None:
-                return [int(row[0]) for row in rows]
+                return [int(row[0]) for row in rows if row[0] is not None]
         async with self.db.engine.connect() as conn:
             return [int(row[0]) for row in await conn.execute(_user_table_ids(), params)]
 
 
-def _user_table_ids() -> Any:
+def _user_table_ids() -> sa.Select[int]:
     t, m = schema.tables, schema.members
     return (
         sa.select(t.c.id)

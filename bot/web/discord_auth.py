@@ -23,13 +23,18 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import aiohttp
 from aiohttp import web
 
+from bot.domain.records import JSONObject
 from bot.service import ChatRef, Result, TableInfo, UserRef
 from bot.web.auth import AuthError, Identity
+
+if TYPE_CHECKING:  # the types only: bot.web.server imports this module
+    from bot.config import Settings
+    from bot.web.server import WebTable
 
 __all__ = [
     "DISCORD_API",
@@ -103,7 +108,7 @@ class DiscordAuthConfig:
         return f"DiscordAuthConfig(client_id={self.client_id!r}, api_url={self.api_url!r})"
 
 
-def discord_auth_config(settings: Any) -> DiscordAuthConfig | None:
+def discord_auth_config(settings: Settings) -> DiscordAuthConfig | None:
     """The Activity's sign-in from the settings (``bot.config.Settings``): None unless
     ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` are set. The composition root passes it
     as ``WebConfig.discord``."""
@@ -215,7 +220,10 @@ class DiscordOAuth:
             return UNSUPPORTED
         except DiscordAuthError:
             return False
-        return any(isinstance(g, dict) and g.get("id") == guild_id for g in guilds["items"])
+        items = guilds["items"]
+        return isinstance(items, list) and any(
+            isinstance(g, dict) and g.get("id") == guild_id for g in items
+        )
 
     def _bot(self) -> dict[str, str]:
         if not self.config.bot_token:
@@ -224,7 +232,7 @@ class DiscordOAuth:
 
     async def _get(
         self, path: str, headers: dict[str, str], *, refused: str, listing: bool = False
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         try:
             async with self._http().get(self._url(path), headers=headers) as response:
                 if response.status != 200:
@@ -254,8 +262,8 @@ async def _no_route(response: aiohttp.ClientResponse) -> bool:
 class DiscordActivity:
     """``POST /api/auth/discord``: the Activity's sign-in (see the module's docstring)."""
 
-    def __init__(self, web_table: Any, config: DiscordAuthConfig) -> None:
-        self.w = web_table  # bot.web.server.WebTable (not imported: no cycle)
+    def __init__(self, web_table: WebTable, config: DiscordAuthConfig) -> None:
+        self.w = web_table
         self.config = config
         self.oauth = DiscordOAuth(config)
         self._calls = asyncio.Semaphore(MAX_EXCHANGES)
@@ -294,7 +302,7 @@ class DiscordActivity:
             return web.json_response({"error": "too many requests"}, status=429)
         return web.json_response(answer)
 
-    async def _sign_in(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def _sign_in(self, body: JSONObject) -> JSONObject:
         code, channel, guild = body.get("code"), body.get("channel_id"), body.get("guild_id")
         if not isinstance(code, str) or not _CODE.fullmatch(code):
             raise DiscordAuthError("no code")
@@ -390,7 +398,9 @@ class DiscordActivity:
             self.w.spawn(deliver(result))
 
 
-def add_discord_routes(app: web.Application, web_table: Any, config: DiscordAuthConfig) -> None:
+def add_discord_routes(
+    app: web.Application, web_table: WebTable, config: DiscordAuthConfig
+) -> None:
     """Register ``POST /api/auth/discord`` on the web table's application."""
     activity = DiscordActivity(web_table, config)
     app.router.add_get("/api/auth/discord", activity.settings)

@@ -20,12 +20,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.render import Message, Renderer
 from bot.service import TableChange, TableInfo
 from bot.service.presence import Presence
-from bot.web.state import Viewer, build_state, event_texts, seat_of
+from bot.web.state import SharedKey, Viewer, build_state, event_texts, seat_of
 
 __all__ = ["Connection", "Hub"]
 
@@ -37,6 +36,8 @@ LOG_LINES = 8  # the recent announcements a page gets with its first state
 RECENT_TABLES = 2000  # tables whose recent announcements are kept
 
 Send = Callable[[str], Awaitable[None]]
+Frame = dict[str, object]  # a JSON frame to send (docs/web-protocol.md)
+Item = TableChange | Frame | None
 StyleFor = Callable[[TableInfo, Viewer], Awaitable[str]]
 
 
@@ -49,7 +50,8 @@ class Connection:
     table: int | None = None
     version: int = 0  # the last version sent
     deck: str = ""
-    queue: asyncio.Queue[tuple[str, Any]] = field(default_factory=asyncio.Queue)
+    # (kind, item): a "frame" to send as is, a "first" or "change" to render, a "close".
+    queue: asyncio.Queue[tuple[str, Item]] = field(default_factory=asyncio.Queue)
     sender: asyncio.Task[None] | None = None
     closed: bool = False
 
@@ -79,7 +81,7 @@ class Hub:
         self.clock = clock
         self._feeds: dict[int, _Feed] = {}
         # The public messages of recent versions, rendered once for all the pages of a table.
-        self._shared: OrderedDict[tuple[Any, ...], Message] = OrderedDict()
+        self._shared: OrderedDict[SharedKey, Message] = OrderedDict()
         self._recent: OrderedDict[int, deque[TableChange]] = OrderedDict()
         self.pushed = 0  # state frames sent (metrics)
         # Seconds from a version's commit (the listener's call) to its frame written to each
@@ -212,7 +214,7 @@ class Hub:
             and self.presence.on_page(s.platform, s.user_id, table.id)
         )
 
-    def _put(self, conn: Connection, kind: str, item: Any) -> None:
+    def _put(self, conn: Connection, kind: str, item: Item) -> None:
         if conn.closed:
             return
         if conn.queue.qsize() >= MAX_QUEUE:
@@ -222,9 +224,9 @@ class Hub:
             return
         conn.queue.put_nowait((kind, item))
 
-    def state_frame(self, conn: Connection, change: TableChange, *, first: bool) -> dict[str, Any]:
+    def state_frame(self, conn: Connection, change: TableChange, *, first: bool) -> Frame:
         table = change.table
-        shared: dict[tuple[Any, ...], Message] = {}
+        shared: dict[SharedKey, Message] = {}
         for kind in ("lobby", "table"):
             key = (kind, table.id, table.version, conn.viewer.locale)
             if key in self._shared:
@@ -241,7 +243,7 @@ class Hub:
             self._shared[key] = message
         while len(self._shared) > 2048:
             self._shared.popitem(last=False)
-        frame: dict[str, Any] = {
+        frame: Frame = {
             "type": "state",
             "table": table.id,
             "version": table.version,
@@ -275,7 +277,9 @@ class Hub:
             if kind == "frame":
                 await conn.send(json.dumps(item, ensure_ascii=False))
                 continue
-            change: TableChange = item
+            if not isinstance(item, TableChange):
+                continue
+            change = item
             if conn.table != change.table.id:
                 continue
             if kind == "change" and change.table.version <= conn.version:

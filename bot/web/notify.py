@@ -13,10 +13,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Protocol
 
 from bot.service import TableChange, TableService
 from bot.web.hub import Hub
+
+
+class _Listening(Protocol):
+    """What is used of an ``asyncpg.Connection`` (asyncpg ships no types)."""
+
+    def get_server_pid(self) -> int: ...
+
+    def add_listener(
+        self, channel: str, callback: Callable[[object, int, str, str], None]
+    ) -> Awaitable[None]: ...
+
+    def add_termination_listener(self, callback: Callable[[object], None]) -> None: ...
+
+    def is_closed(self) -> bool: ...
+
+    def execute(self, query: str, *args: object) -> Awaitable[str]: ...
+
+    def close(self) -> Awaitable[None]: ...
+
 
 __all__ = ["CHANNEL", "PgAnnouncer", "asyncpg_dsn"]
 
@@ -43,7 +63,7 @@ class PgAnnouncer:
         self.service = service
         self.hub = hub
         self.dsn = dsn
-        self._conn: Any = None
+        self._conn: _Listening | None = None
         self._pid: int | None = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -59,12 +79,13 @@ class PgAnnouncer:
     async def _connect(self) -> None:
         import asyncpg  # type: ignore[import-untyped]
 
-        self._conn = await asyncpg.connect(self.dsn)
-        self._pid = self._conn.get_server_pid()
-        await self._conn.add_listener(CHANNEL, self._heard)
-        self._conn.add_termination_listener(self._lost)
+        conn: _Listening = await asyncpg.connect(self.dsn)
+        self._conn = conn
+        self._pid = conn.get_server_pid()
+        await conn.add_listener(CHANNEL, self._heard)
+        conn.add_termination_listener(self._lost)
 
-    def _lost(self, _conn: Any) -> None:
+    def _lost(self, _conn: object) -> None:
         """The listening connection closed (PostgreSQL restarted, the network): listen again."""
         if self._closed:
             return
@@ -101,7 +122,7 @@ class PgAnnouncer:
                 await self._conn.close()
             self._conn = None
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -124,7 +145,7 @@ class PgAnnouncer:
                 logger.warning("could not announce a table version: %s", exc)
                 await asyncio.sleep(1.0)
 
-    def _heard(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+    def _heard(self, _conn: object, pid: int, _channel: str, payload: str) -> None:
         if pid == self._pid:
             return  # our own
         table_text, _, version_text = payload.partition(":")

@@ -19,10 +19,11 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from bot.domain.records import JSON, JSONObject
 from bot.render import Renderer
 from bot.service import (
     ChatRef,
@@ -39,6 +40,10 @@ from bot.web.auth import AuthError, Identity, TokenSigner, check_init_data
 from bot.web.hub import Connection, Hub
 from bot.web.state import Viewer
 from bot.web.texts import page_texts
+
+if TYPE_CHECKING:  # imported when used: the Activity and the pictures are optional
+    from bot.render.images.sprites import SpriteCache
+    from bot.web.discord_auth import DiscordAuthConfig
 
 __all__ = ["LOCAL_CHAT", "STATIC_DIR", "WebConfig", "WebTable", "build_web_app"]
 
@@ -77,7 +82,7 @@ class WebConfig:
     sign in again after a restart, which Telegram's init data lets them do)."""
 
     bot_token: str | None = None
-    discord: Any = None  # bot.web.discord_auth.DiscordAuthConfig: the Activity's sign-in
+    discord: DiscordAuthConfig | None = None  # the Activity's sign-in
     local: bool = False
     local_name: str = "player"
     local_locale: str | None = None
@@ -151,10 +156,10 @@ class WebTable:
         self.connections: set[Connection] = set()
         self.sockets: set[web.WebSocketResponse] = set()
         self.open_pages: Counter[tuple[str, str]] = Counter()
-        self._sprite_cache: Any = None
+        self._sprite_cache: SpriteCache | None = None
         service.add_table_listener(self.hub.table_changed)
 
-    def sprites(self) -> Any:
+    def sprites(self) -> SpriteCache:
         """The card sprites (``bot.render.images``), made on the first card asked for."""
         if self._sprite_cache is None:
             from bot.render.images.sprites import Fonts, SpriteCache
@@ -346,7 +351,7 @@ class _Routes:
             locale=self.w.config.local_locale,
         )
         answer = await self._signed_in(who)
-        games = []
+        games: list[JSON] = []
         for game in GAMES:
             kind = self.w.service.registry.get(game)
             if kind is not None:
@@ -356,7 +361,7 @@ class _Routes:
         answer["games"] = games
         return web.json_response(answer)
 
-    async def _signed_in(self, who: Identity) -> dict[str, Any]:
+    async def _signed_in(self, who: Identity) -> JSONObject:
         user = UserRef(who.platform, who.user_id, who.name, who.locale)
         tables = await self.w.service.tables_of(user)
         if who.platform == LOCAL_CHAT.platform:
@@ -435,7 +440,7 @@ class _Session:
         self.w, self.conn, self.who, self.user, self.ws = w, conn, who, user, ws
         self.chats: dict[int, ChatRef] = {}
 
-    async def send(self, frame: dict[str, Any]) -> None:
+    async def send(self, frame: Mapping[str, object]) -> None:
         await self.conn.send(json.dumps(frame, ensure_ascii=False))
 
     async def fail(self, reason: str) -> None:
@@ -483,7 +488,7 @@ class _Session:
         await self.fail("unknown frame type")
         return False
 
-    async def watch(self, frame: dict[str, Any]) -> bool:
+    async def watch(self, frame: JSONObject) -> bool:
         table, since = frame.get("table"), frame.get("since")
         if (
             not isinstance(table, int)
@@ -519,7 +524,7 @@ class _Session:
             return True
         return self.who.start == str(table.id)
 
-    async def act(self, frame: dict[str, Any]) -> bool:
+    async def act(self, frame: JSONObject) -> bool:
         ident, table, version, action = (
             frame.get("id"),
             frame.get("table"),
@@ -564,7 +569,7 @@ class _Session:
         else:
             result = await service.play(chat, self.user, table, version=version, move=action)
         if result.refusal is not None:
-            answer: dict[str, Any] = {
+            answer: JSONObject = {
                 "type": "refused",
                 "id": ident,
                 "code": result.refusal.code,
@@ -574,7 +579,7 @@ class _Session:
                 answer["version"] = self.w.hub.version_of(table)
             await self.send(answer)
         else:
-            ack: dict[str, Any] = {"type": "ack", "id": ident}
+            ack: JSONObject = {"type": "ack", "id": ident}
             if result.table is not None:
                 ack["version"] = result.table.version
                 if result.table.id != table:
@@ -590,7 +595,7 @@ class _Session:
         if deliver is not None:
             self.w.spawn(deliver(result))
 
-    async def new(self, frame: dict[str, Any]) -> bool:
+    async def new(self, frame: JSONObject) -> bool:
         """Local play only: a new game against the computer."""
         ident = frame.get("id")
         if not self.w.config.local or self.who.platform != LOCAL_CHAT.platform:
@@ -646,7 +651,7 @@ class _Session:
         return True
 
 
-def _draw_card(sprites: Any, style: str, name: str) -> bytes:
+def _draw_card(sprites: SpriteCache, style: str, name: str) -> bytes:
     """A card's picture as PNG bytes (``back``, ``joker``, or a card in engine notation)."""
     import io
 

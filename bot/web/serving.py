@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -114,9 +114,9 @@ async def start_web(app: App, *, metrics: Metrics, health: Health) -> web.AppRun
 
 def _metrics(web_table: WebTable, metrics: Metrics) -> None:
     """The web table's series in the process's registry."""
-    from prometheus_client import Gauge
+    from prometheus_client import CollectorRegistry, Gauge
 
-    registry: Any = metrics.registry
+    registry: CollectorRegistry = metrics.registry
     connections = Gauge(
         "tavolo_web_connections", "Web table pages connected to this process.", registry=registry
     )

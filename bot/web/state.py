@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from bot.render import Message, Renderer, card_text, family_renderer
 from bot.render.scala40 import move_cards
@@ -29,7 +29,57 @@ from bot.service import (
     decode_button,
 )
 
-__all__ = ["Viewer", "build_state", "event_texts", "seat_of"]
+__all__ = ["SharedKey", "TableState", "Viewer", "build_state", "event_texts", "seat_of"]
+
+# A public message rendered once per version and language: (kind, table, version, locale).
+SharedKey = tuple[str, int, int, str]
+
+
+class SeatState(TypedDict):
+    seat: int
+    name: str
+    free: bool
+    computer: bool
+    you: bool
+    connected: bool
+    team: int | None
+
+
+class MoveState(TypedDict):
+    move: str
+    label: str
+    card: str | None
+    cards: list[str]
+
+
+class TextState(TypedDict):
+    table: str
+    hand: str
+
+
+class TableState(TypedDict):
+    """The ``state`` of a frame (docs/web-protocol.md)."""
+
+    game: str
+    family: str
+    status: str
+    closed: str
+    locale: str
+    deck: str
+    title: str
+    game_name: str
+    players: int
+    seats: list[SeatState]
+    you: int | None
+    turn: int | None
+    creator: bool
+    actions: list[dict[str, str]]
+    moves: list[MoveState]
+    view: dict[str, object] | None
+    text: TextState
+    rematch_of: int | None
+    away: bool
+
 
 # Card tokens in a move string (Scopa "7D:3C+4S", Briscola "KB", Scala 40 "o 7D8D9D").
 # Whole tokens only: "pass" names no ace of spades.
@@ -101,8 +151,8 @@ def build_state(
     *,
     deck: str,
     connected: frozenset[int] = frozenset(),
-    shared: dict[tuple[Any, ...], Message] | None = None,
-) -> dict[str, Any]:
+    shared: dict[SharedKey, Message] | None = None,
+) -> TableState:
     """The ``state`` of ``change``'s version as ``viewer`` may see it (see the module doc).
     ``shared``: the public messages already rendered for this version (by locale), filled in."""
     shared = {} if shared is None else shared
@@ -112,7 +162,7 @@ def build_state(
     seat = seat_of(table, viewer)
     chat = Audience("chat", table.platform, table.chat_id)
     status = {"lobby": "lobby", "playing": "playing"}.get(table.status, "over")
-    seats = [
+    seats: list[SeatState] = [
         {
             "seat": i,
             "name": renderer.seat_name(table, i, t),
@@ -124,7 +174,7 @@ def build_state(
         }
         for i, info in enumerate(table.seats)
     ]
-    state: dict[str, Any] = {
+    state: TableState = {
         "game": table.game,
         "family": table.family,
         "status": status,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from bot.render import GAME_NAMES, LEVEL_NAMES, N_, Renderer
 from engine.cards import FRENCH_RANKS, ITALIAN_RANKS, SUITS
@@ -52,7 +52,15 @@ CARD_NAME = N_("{rank} of {suit}")
 JOKER = N_("Joker")
 
 
-def page_texts(renderer: Renderer, locale: str) -> dict[str, Any]:
+class PageTexts(TypedDict):
+    locale: str
+    texts: dict[str, str]
+    games: dict[str, str]
+    levels: dict[str, str]
+    cards: dict[str, dict[str, str]]
+
+
+def page_texts(renderer: Renderer, locale: str) -> PageTexts:
     """``{"locale", "texts", "games", "levels", "cards": {"italian": {...}, "french": {...}}}``
     in ``locale``; card codes as the engine writes them (``7D``, ``TD``, ``*``)."""
     t = renderer.translations(locale)

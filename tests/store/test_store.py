@@ -7,6 +7,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from bot.domain import Seat
 from bot.store import MoveRow, Store, StoreError, TableUpdate
 from bot.store.schema import metadata
 
@@ -121,6 +122,35 @@ async def test_chat_and_user_settings(db_url: str) -> None:
         assert await store.user_locale(platform="telegram", user_id="u") is None
         await store.set_user_locale(platform="telegram", user_id="u", name="U", locale="en")
         assert await store.user_locale(platform="telegram", user_id="u") == "en"
+    finally:
+        await store.close()
+
+
+async def test_a_loaded_table_hands_out_typed_seats(db_url: str) -> None:
+    """The seats come back as the documents written, and typed (``TableRow.seat``/``seated``),
+    an older document without the optional keys included."""
+    docs = [
+        {"platform": "ai", "user_id": "easy", "name": "CPU-easy"},
+        None,
+        Seat(platform="telegram", user_id="7", name="Ada", away=True, level="hard").to_dict(),
+    ]
+    store = Store.open(db_url)
+    try:
+        await store.upgrade()
+        table_id = await store.insert_table(
+            table_values(players=3, seats=docs), [("telegram", "7")]
+        )
+        row = await store.load_table(table_id)
+        assert row is not None
+        assert row.seats == docs
+        assert row.seated() == [
+            Seat(platform="ai", user_id="easy", name="CPU-easy"),
+            None,
+            Seat(platform="telegram", user_id="7", name="Ada", away=True, level="hard"),
+        ]
+        assert row.seat(1) is None
+        seat = row.seat(2)
+        assert seat is not None and seat.plays_computer and not seat.computer
     finally:
         await store.close()
 
