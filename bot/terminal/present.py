@@ -25,7 +25,6 @@ from bot.service import (
     TableService,
     TableView,
     TurnNotice,
-    UserRef,
 )
 
 from .console import PLATFORM, Console
@@ -42,13 +41,40 @@ class _Seen:
     moves: int = 0
 
 
-class Presenter(Console):
-    """Showing what happened (a mixin of ``TerminalPlay``, which sets these)."""
+class Presenter:
+    """Showing what happened, given the session's ``Console``, the service (the move log) and
+    the player's id (their seat); it remembers how far the move log was shown and the hand
+    last shown."""
 
-    service: TableService
-    user: UserRef
-    _seen: _Seen
-    _held: tuple[Any, ...]  # the player's hand as last shown (its cards)
+    def __init__(self, console: Console, service: TableService, user_id: str) -> None:
+        self.console = console
+        self.service = service
+        self.user_id = user_id
+        self.renderer = console.renderer
+        self._seen = _Seen()
+        self._held: tuple[Any, ...] = ()  # the player's hand as last shown (its cards)
+
+    def _(self, text: str, locale: str | None = None) -> str:
+        return self.console.translate(text, locale)
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    def _label(self, family: str, move: str) -> str:
+        return self.console.label(family, move)
+
+    def restart(self, seen: int = 0) -> None:
+        """A new game (or a resumed one): the move log is shown from move ``seen``."""
+        self._seen = _Seen(seen)
+
+    def show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
+        self._show(events, refusal=refusal)
+
+    async def present(self, happened: Sequence[Event], now: Result) -> None:
+        await self._present(happened, now)
+
+    async def moves(self, table_id: int) -> list[dict[str, Any]]:
+        return await self._moves(table_id)
 
     def _show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
         """Render events as they come (a refusal instead, when given)."""
@@ -60,7 +86,8 @@ class Presenter(Console):
                 continue  # the terminal player sees the hand prompt instead
             if isinstance(event, Announcement) and event.kind == "scopa":
                 continue  # marked on the move that made it (the move log)
-            self._locale = getattr(event, "locale", self._locale) or self._locale
+            locale = self.console.locale
+            self.console.locale = getattr(event, "locale", locale) or locale
             if isinstance(event, TableView | HandView):
                 self.say("")
             self.say(self.renderer.render(event).text)
@@ -147,8 +174,8 @@ class Presenter(Console):
         self._seen.moves = len(moves)
         if not fresh:
             return []
-        tr = self.renderer.translations(self._locale)
-        me = table.seat_of(PLATFORM, self.user.user_id)
+        tr = self.renderer.translations(self.console.locale)
+        me = table.seat_of(PLATFORM, self.user_id)
         marked = _scopa_moves(fresh, scope)
         ends = _summary_places(fresh, summaries)
         takers = self._trick_takers(table, moves, len(moves) - len(fresh))
