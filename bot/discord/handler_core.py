@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from bot.service import (
     Event,
     HandView,
     Refusal,
+    Result,
     Stats,
     TableEvent,
     TableService,
@@ -85,6 +86,10 @@ class SlashCall:
     options: Mapping[str, Any]
 
 
+# A slash command's part: its reply sent already (None), or a service result to deliver.
+CommandRun = Callable[[SlashCall], Awaitable[Result | None]]
+
+
 class HandlerCore:
     """The handler's dependencies and the helpers every part of it uses."""
 
@@ -134,7 +139,7 @@ class HandlerCore:
     def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
         return ChatRef(PLATFORM, str(interaction.channel_id))
 
-    async def _chat_for(self, interaction: discord.Interaction[Any], table_id: int) -> ChatRef:
+    async def chat_for(self, interaction: discord.Interaction[Any], table_id: int) -> ChatRef:
         """A press in a DM (a hand sent there) plays at the table's own channel."""
         if interaction.guild_id is not None:
             return self.chat_of(interaction)
@@ -172,7 +177,7 @@ class HandlerCore:
         picture = found.get("picture")
         return found["message_id"], picture if isinstance(picture, str) else None
 
-    async def _keep_table_message(
+    async def keep_table_message(
         self, picture: str | None, *, table_id: int, message_id: int
     ) -> None:
         await self.state.state_put(
@@ -200,28 +205,28 @@ class HandlerCore:
         found = await self.state.state_get(platform=PLATFORM, kind=NOTIFY, scope=str(user_id))
         return not (isinstance(found, dict) and found.get("on") is False)
 
-    async def _set_notify(self, user_id: int, on: bool) -> None:
+    async def set_notify(self, user_id: int, on: bool) -> None:
         await self.state.state_put({"on": on}, platform=PLATFORM, kind=NOTIFY, scope=str(user_id))
 
-    async def _set_dm(self, user_id: int, wanted: bool) -> None:
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
         if wanted:
             await self.state.state_put(True, platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
         else:
             await self.state.state_delete(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
 
-    def _hint_chat(self, interaction: discord.Interaction[Any]) -> None:
+    def hint_chat(self, interaction: discord.Interaction[Any]) -> None:
         """A server's preferred language is its channels' language until one is set."""
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
 
-    def _seen(self, interaction: discord.Interaction[Any]) -> None:
+    def mark_seen(self, interaction: discord.Interaction[Any]) -> None:
         """The user interacted: they are looking at their game (``bot.service.presence``)."""
         self.presence.seen(PLATFORM, str(interaction.user.id))
 
-    def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
+    def client_of(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)
 
-    async def _alert(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def alert(self, interaction: discord.Interaction[Any], text: str) -> None:
         """A refusal, privately (a command's public "thinking" reply is removed first)."""
         if original_pending(interaction):
             if interaction.extras.get(DEFERRED) == "private":
