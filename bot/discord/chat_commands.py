@@ -12,6 +12,7 @@ import discord
 
 from bot.discord.delivery import answer
 from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, CommandRun, HandlerCore, SlashCall
+from bot.discord.interaction import Interaction
 from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import is_channel_admin
 from bot.render.pictures import DEFAULT_STYLE
@@ -95,7 +96,7 @@ class ChatCommands:
         """/settings: the channel's settings menu."""
         await self.core.settings_menu.command(call.interaction, call.chat, call.user)
 
-    async def _locale(self, interaction: discord.Interaction[Any]) -> str:
+    async def _locale(self, interaction: Interaction) -> str:
         """The interacting user's language: their /lang, else their Discord client's."""
         return await self.core.service.user_locale(
             self.core.user_of(interaction), chat=self.core.chat_of(interaction)
@@ -126,9 +127,7 @@ class ChatCommands:
             ephemeral=not for_chat,
         )
 
-    async def _style(
-        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
-    ) -> str:
+    async def _style(self, interaction: Interaction, options: Mapping[str, Any]) -> str:
         """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
         locale = await self._locale(interaction)
         if self.core.pictures is None or not self.core.pictures.enabled:
@@ -142,7 +141,7 @@ class ChatCommands:
         label = self.core.pictures.style_label(deck, locale)
         return self.core.renderer.notice("style_set", locale).format(style=label)
 
-    async def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
+    async def _help(self, interaction: Interaction, locale: str) -> str:
         """The slash commands with their descriptions, in the user's language (the command
         catalog's own text: what to type, not how to play). Each command is a mention
         (``</name:id>``, the ids of the synced commands), which the client shows under the

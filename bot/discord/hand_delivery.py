@@ -21,6 +21,7 @@ from bot.discord.delivery import (
 )
 from bot.discord.handler_core import HandlerCore
 from bot.discord.hands import HandPlace
+from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content
 from bot.discord.replies import fill_original, pending_private
 from bot.render import Message
@@ -40,7 +41,7 @@ class HandDelivery:
         self,
         event: HandView,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         client: discord.Client | None,
         can_edit_source: bool,
@@ -108,7 +109,7 @@ class HandDelivery:
         event: HandView,
         message: Message,
         place: HandPlace | None,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         client: discord.Client | None,
         view: discord.ui.View | None,
@@ -169,7 +170,7 @@ class HandDelivery:
 
     async def to_interacting_user(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         event: Event,
         message: Message,
         *,

@@ -63,6 +63,7 @@ from bot.discord.handler_core import (
 from bot.discord.hands import LiveHands
 from bot.discord.idmap import MAX_REMEMBERED, FileIdMap, IdMap, MemoryIdMap
 from bot.discord.inflight import InFlight
+from bot.discord.interaction import Interaction
 from bot.discord.message_views import PICK_CARDS, hand_view, view_of
 from bot.discord.presses import OPEN_ACTIONS, Presses
 
@@ -207,27 +208,23 @@ class ServiceHandler:
     async def notify_on(self, user_id: int) -> bool:
         return await self.core.notify_on(user_id)
 
-    async def deliver(
-        self, result: Result, interaction: discord.Interaction[Any] | None = None
-    ) -> None:
+    async def deliver(self, result: Result, interaction: Interaction | None = None) -> None:
         await self.routing.deliver(result, interaction)
 
-    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         return await self.presses.may_act(interaction, ref)
 
-    async def act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
-    ) -> None:
+    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         await self.presses.act(interaction, ref, values)
 
-    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+    async def unknown_component(self, interaction: Interaction) -> None:
         await self.presses.unknown_component(interaction)
 
-    async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def failed(self, interaction: Interaction, error: Exception) -> None:
         await self.core.failed(interaction, error)
 
     async def command(
-        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, Any]
     ) -> None:
         """Run a slash command (one service use case each)."""
         self.core.mark_seen(interaction)
@@ -235,7 +232,7 @@ class ServiceHandler:
             await self._command(interaction, name, options)
 
     async def _command(
-        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, Any]
     ) -> None:
         core = self.core
         call = SlashCall(interaction, core.chat_of(interaction), core.user_of(interaction), options)

@@ -20,6 +20,7 @@ import discord
 from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
 from bot.discord.inflight import InFlight
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
 from bot.discord.newest import Newest
@@ -80,7 +81,7 @@ def locale_hint(locale: discord.Locale | None) -> str:
 class SlashCall:
     """A slash command as the handler's parts receive it (unset options left out)."""
 
-    interaction: discord.Interaction[Any]
+    interaction: Interaction
     chat: ChatRef
     user: UserRef
     options: Mapping[str, Any]
@@ -131,15 +132,15 @@ class HandlerCore:
         self.client = client
 
     @staticmethod
-    def user_of(interaction: discord.Interaction[Any]) -> UserRef:
+    def user_of(interaction: Interaction) -> UserRef:
         user = interaction.user
         return UserRef(PLATFORM, str(user.id), user.display_name, locale_hint(interaction.locale))
 
     @staticmethod
-    def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
+    def chat_of(interaction: Interaction) -> ChatRef:
         return ChatRef(PLATFORM, str(interaction.channel_id))
 
-    async def chat_for(self, interaction: discord.Interaction[Any], table_id: int) -> ChatRef:
+    async def chat_for(self, interaction: Interaction, table_id: int) -> ChatRef:
         """A press in a DM (a hand sent there) plays at the table's own channel."""
         if interaction.guild_id is not None:
             return self.chat_of(interaction)
@@ -214,19 +215,19 @@ class HandlerCore:
         else:
             await self.state.state_delete(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
 
-    def hint_chat(self, interaction: discord.Interaction[Any]) -> None:
+    def hint_chat(self, interaction: Interaction) -> None:
         """A server's preferred language is its channels' language until one is set."""
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
 
-    def mark_seen(self, interaction: discord.Interaction[Any]) -> None:
+    def mark_seen(self, interaction: Interaction) -> None:
         """The user interacted: they are looking at their game (``bot.service.presence``)."""
         self.presence.seen(PLATFORM, str(interaction.user.id))
 
-    def client_of(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
+    def client_of(self, interaction: Interaction | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)
 
-    async def alert(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def alert(self, interaction: Interaction, text: str) -> None:
         """A refusal, privately (a command's public "thinking" reply is removed first)."""
         if original_pending(interaction):
             if interaction.extras.get(DEFERRED) == "private":
@@ -236,12 +237,12 @@ class HandlerCore:
             interaction.extras[FILLED] = True
         await answer(interaction, text, ephemeral=True)
 
-    async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def failed(self, interaction: Interaction, error: Exception) -> None:
         """A command or press raised: logged with its stack; the user sees a generic refusal."""
         async with self.in_flight.track():
             await self._failed(interaction, error)
 
-    async def _failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def _failed(self, interaction: Interaction, error: Exception) -> None:
         logger.error("interaction %s failed", interaction.id, exc_info=error)
         text = self.renderer.refusal(
             Refusal("bad_button", locale_hint(interaction.locale)), limit=MAX_CONTENT

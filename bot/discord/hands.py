@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord.delivery import picture_to_edit
+from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content
 from bot.render.images import RenderedImage
 from bot.service.ports import AdapterState
@@ -100,7 +101,7 @@ class LiveHands:
 
     def hook(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         message: discord.Message | None,
         *,
         original: bool,

@@ -13,6 +13,7 @@ import discord
 from bot.discord.components import ActionRef
 from bot.discord.delivery import answer, picture_to_edit, shown_picture
 from bot.discord.handler_core import PLATFORM, TURN_HAND, HandlerCore, locale_hint
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT, fit_content
 from bot.discord.message_views import PICK_CARDS, hand_view
 from bot.discord.routing import EventRouting
@@ -44,12 +45,12 @@ class Presses:
         self.core = core
         self.routing = routing
 
-    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         """Lobby buttons are for anyone; moves only for a player seated at that table."""
         async with self.core.in_flight.track():
             return await self._may_act(interaction, ref)
 
-    async def _may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+    async def _may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
             return True
         try:
@@ -68,17 +69,13 @@ class Presses:
         )
         return False
 
-    async def act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
-    ) -> None:
+    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         """A button press or a select: acknowledge at once, then hand it to the service."""
         self.core.mark_seen(interaction)
         async with self.core.in_flight.track():
             await self._act(interaction, ref, values)
 
-    async def _act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
-    ) -> None:
+    async def _act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()
         self.core.hint_chat(interaction)
@@ -140,7 +137,7 @@ class Presses:
 
     async def _redraw_hand(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         ref: ActionRef,
         *,
         picked: Sequence[str],
@@ -190,13 +187,13 @@ class Presses:
         except Exception as error:
             await self.core.failed(interaction, error)
 
-    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+    async def unknown_component(self, interaction: Interaction) -> None:
         """A button or menu that is not Tavolo's current kind (left by an older version):
         acknowledged with a short notice instead of Discord's "This interaction failed"."""
         async with self.core.in_flight.track():
             await self._unknown_component(interaction)
 
-    async def _unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+    async def _unknown_component(self, interaction: Interaction) -> None:
         text = self.core.text("old_button", locale_hint(interaction.locale))
         try:
             await answer(interaction, text, ephemeral=True)

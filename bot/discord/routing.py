@@ -22,6 +22,7 @@ from bot.discord.delivery import (
 )
 from bot.discord.hand_delivery import HandDelivery
 from bot.discord.handler_core import PLATFORM, TURN_HAND, TURN_MESSAGE, HandlerCore
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT, fit_content, split_text
 from bot.discord.message_views import view_of
 from bot.discord.replies import DEFERRED, FILLED, fill_original, original_pending
@@ -49,9 +50,7 @@ class EventRouting:
         self.core = core
         self.hand_delivery = hand_delivery
 
-    async def deliver(
-        self, result: Result, interaction: discord.Interaction[Any] | None = None
-    ) -> None:
+    async def deliver(self, result: Result, interaction: Interaction | None = None) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
         if self.core.closing and interaction is None:
             # The process is stopping and the HTTP session is going: the table shows this
@@ -63,7 +62,7 @@ class EventRouting:
             await self._deliver(result, interaction)
 
     async def _deliver_to_channel(
-        self, event: Event, message: Message, interaction: discord.Interaction[Any] | None
+        self, event: Event, message: Message, interaction: Interaction | None
     ) -> None:
         """A public event: the table message edited (a closed table closes the hands too), or
         a post in the channel."""
@@ -84,7 +83,7 @@ class EventRouting:
         elif isinstance(event, Announcement) and event.kind == "left":
             await self._hand_left(event, interaction)
 
-    async def _deliver(self, result: Result, interaction: discord.Interaction[Any] | None) -> None:
+    async def _deliver(self, result: Result, interaction: Interaction | None) -> None:
         if result.refusal is not None:
             if interaction is not None:
                 await self.core.alert(
@@ -166,7 +165,7 @@ class EventRouting:
             await self._settle(interaction)
 
     @staticmethod
-    async def _settle(interaction: discord.Interaction[Any]) -> None:
+    async def _settle(interaction: Interaction) -> None:
         """An interaction whose events all went elsewhere still gets its answer."""
         if original_pending(interaction):
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
@@ -179,9 +178,7 @@ class EventRouting:
     def _forget_hand_edits(self, table_id: int) -> None:
         self.core.hand_edits.forget(lambda key: isinstance(key, tuple) and key[1] == table_id)
 
-    async def _hand_left(
-        self, event: Announcement, interaction: discord.Interaction[Any] | None
-    ) -> None:
+    async def _hand_left(self, event: Announcement, interaction: Interaction | None) -> None:
         """A player left the game (or was removed): their hand message keeps no buttons."""
         seat = event.data.get("seat")
         info = event.table.seats[seat] if isinstance(seat, int) else None
@@ -212,7 +209,7 @@ class EventRouting:
         self,
         event: TableEvent,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
     ) -> None:
         """Edit the table's channel message in place, or post it (as the reply of the command
         that opened the table)."""
@@ -280,7 +277,7 @@ class EventRouting:
         self,
         channel_id: int,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         event: Event,
     ) -> None:
@@ -311,7 +308,7 @@ class EventRouting:
         self,
         event: TurnNotice,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         hand_shown: bool,
     ) -> None:
@@ -372,7 +369,7 @@ class EventRouting:
         self,
         event: Announcement,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
     ) -> None:
         """A closed table: its channel message says so and keeps no buttons (nor a picture of
         a game that is over); its turn notice goes, its hands lose their buttons."""
@@ -398,9 +395,7 @@ class EventRouting:
             logger.info("table message of closed table %s not edited: %s", table_id, error.status)
         await self.core.keep_table_message(None, table_id=table_id, message_id=known)
 
-    async def _clear_turn_message(
-        self, table_id: int, interaction: discord.Interaction[Any] | None
-    ) -> None:
+    async def _clear_turn_message(self, table_id: int, interaction: Interaction | None) -> None:
         """Delete a table's last turn notice: it has served (the channel keeps one at most)."""
         found = await self.core.state.state_get(
             platform=PLATFORM, kind=TURN_MESSAGE, scope="", table_id=table_id
@@ -440,7 +435,7 @@ def latest_table_views(events: Iterable[Event]) -> list[Event]:
 
 
 def reply_first(
-    events: list[Event], interaction: discord.Interaction[Any], *, table_id: int | None = None
+    events: list[Event], interaction: Interaction, *, table_id: int | None = None
 ) -> list[Event]:
     """The events with the one that answers the interaction first: Discord hears back as soon
     as the service has decided, before the other messages are edited. An event of the result's
