@@ -43,6 +43,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.activity import CoalescedEdits
 from bot.discord.chat_commands import ChatCommands
 from bot.discord.components import ActionRef
 from bot.discord.hand_delivery import HandDelivery
@@ -192,11 +193,11 @@ class ServiceHandler:
         self.core.activity = on
 
     @property
-    def table_edits(self) -> Any:
+    def table_edits(self) -> CoalescedEdits | None:
         return self.core.table_edits
 
     @table_edits.setter
-    def table_edits(self, edits: Any) -> None:
+    def table_edits(self, edits: CoalescedEdits | None) -> None:
         self.core.table_edits = edits
 
     def bind(self, client: discord.Client) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.activity import CoalescedEdits
 from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
 from bot.discord.inflight import InFlight
@@ -125,7 +126,7 @@ class HandlerCore:
         # The web table as an Activity (bot/discord/activity.py): the table message's launch
         # button when on (who has the table open is in ``presence``: no mention for them).
         self.activity = False
-        self.table_edits: Any = None  # bot.discord.activity.CoalescedEdits while pages look
+        self.table_edits: CoalescedEdits | None = None  # while pages look
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""
