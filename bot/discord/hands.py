@@ -55,7 +55,7 @@ class HandPlace:
     picture: str | None = None
 
     @classmethod
-    def from_value(cls, value: Any) -> HandPlace | None:
+    def from_value(cls, value: object) -> HandPlace | None:
         if not isinstance(value, dict) or value.get("via") not in ("hook", "dm"):
             return None
         try:

@@ -9,7 +9,7 @@ adapter's own action), so they still work after a restart.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Iterable
 
 import discord
 
@@ -99,7 +99,7 @@ class SettingsMenu:
                 content=fit_content(message.text), view=settings_view(message)
             )
 
-    def _rendered(self, events: list[Any]) -> Message | None:
+    def _rendered(self, events: Iterable[object]) -> Message | None:
         for event in events:
             if isinstance(event, SettingsView):
                 return render_settings(self.renderer, event)
