@@ -15,10 +15,12 @@ Modules:
 * ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
 * ``hands``      each player's one hand message, edited through interaction webhooks or in DMs.
 * ``bot``        ``TavoloBot``: the ``commands.Bot`` subclass all of it hangs on, deps injected.
-* ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages; built
-                 from ``handler_core`` (dependencies, identities, adapter state),
-                 ``hand_delivery`` (hands, DMs), ``routing`` (a result to its places), ``presses``
-                 (buttons, menus), ``table_commands`` and ``chat_commands`` (slash commands).
+* ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages;
+                 composed of parts, each given what it uses: ``handler_core`` (dependencies,
+                 identities, adapter state), ``hand_delivery`` (hands, DMs), ``routing`` (a result
+                 to its places), ``presses`` (buttons, menus), ``table_commands`` and
+                 ``chat_commands`` (the slash commands' groups).
+* ``interaction`` the one ``Interaction`` type the adapter's functions take.
 * ``message_views`` the components of rendered messages, a hand's card picker.
 * ``replies``    a slash command's deferred reply.
 * ``idmap``      the JSON id maps of earlier versions (read once into the store).

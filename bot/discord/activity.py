@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_LABEL, clip
 from bot.render import N_
 
@@ -55,14 +56,14 @@ class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LA
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> ActivityButton:
         return cls(int(match["table"]), label=getattr(item, "label", None) or "?")
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         try:
             await interaction.response.launch_activity()
         except discord.HTTPException as exc:

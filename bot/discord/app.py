@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.discord.activity import CoalescedEdits, channel_guild_lookup
 from bot.discord.bot import TavoloBot, sync_commands_once
+from bot.discord.components import ActionRef
 from bot.discord.endpoint import point_library_at
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
+from bot.discord.interaction import Interaction
 from bot.discord.sync import FileSyncState
 from bot.service.ports import AdapterState
 
@@ -134,16 +137,18 @@ def shard_options(settings: Settings) -> dict[str, Any]:
 class _RestOnly:
     """The handler of a bot that only syncs commands over REST: it never gets interactions."""
 
-    async def command(self, interaction: Any, name: str, options: Any) -> None:
+    async def command(
+        self, interaction: Interaction, name: str, options: Mapping[str, object]
+    ) -> None:
         raise RuntimeError("a sync-only bot handles no interactions")
 
-    async def may_act(self, interaction: Any, ref: Any) -> bool:
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         raise RuntimeError("a sync-only bot handles no interactions")
 
-    async def act(self, interaction: Any, ref: Any, values: Any) -> None:
+    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         raise RuntimeError("a sync-only bot handles no interactions")
 
-    async def failed(self, interaction: Any, error: Exception) -> None:
+    async def failed(self, interaction: Interaction, error: Exception) -> None:
         raise RuntimeError("a sync-only bot handles no interactions")
 
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.discord.activity import LAUNCH_TEMPLATE, ActivityButton
 from bot.discord.commands import ItalianTranslator, register_commands
 from bot.discord.components import ActionButton, ActionRef, ActionSelect
+from bot.discord.interaction import Interaction
 from bot.discord.sync import SyncState, sync_commands
 
 logger = logging.getLogger(__name__)
@@ -30,16 +31,16 @@ class Handler(Protocol):
     """The adapter's translation layer: interactions in, service calls, messages out."""
 
     async def command(
-        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, Any]
     ) -> None: ...
 
-    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool: ...
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool: ...
 
     async def act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+        self, interaction: Interaction, ref: ActionRef, values: Sequence[str]
     ) -> None: ...
 
-    async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def failed(self, interaction: Interaction, error: Exception) -> None:
         """A command raised: log it and, if the interaction is still open, say so."""
 
 
@@ -99,7 +100,7 @@ class TavoloBot(commands.Bot):
             self._command_ids = {command.name: command.id for command in fetched}
         return self._command_ids
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_interaction(self, interaction: Interaction) -> None:
         """A component whose custom id is not Tavolo's current format (an older version's, or
         someone else's) matches no persistent item, and discord.py would leave it unanswered
         ("This interaction failed"): the handler acknowledges it with a short notice."""
@@ -117,7 +118,7 @@ class TavoloBot(commands.Bot):
                 await unknown(interaction)
 
     async def _on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
         await self.handler.failed(interaction, original)

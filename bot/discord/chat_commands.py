@@ -11,20 +11,37 @@ from typing import Any
 import discord
 
 from bot.discord.delivery import answer
-from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, SlashCall
+from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, CommandRun, HandlerCore, SlashCall
+from bot.discord.interaction import Interaction
 from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import is_channel_admin
 from bot.render.pictures import DEFAULT_STYLE
 from bot.service import Audience, Event, Leaderboard, Result, Stats, UserRef
 
 
-class ChatCommands(EventRouting):
+class ChatCommands:
     """/leaderboard, /stats, /lang, /style, /notify, /help, /settings."""
+
+    def __init__(self, core: HandlerCore, routing: EventRouting) -> None:
+        self.core = core
+        self.routing = routing
+
+    def commands(self) -> dict[str, CommandRun]:
+        """This group's slash commands by name."""
+        return {
+            "leaderboard": self._leaderboard_command,
+            "stats": self._stats_command,
+            "lang": self._lang_command,
+            "notify": self._notify_command,
+            "help": self._help_command,
+            "style": self._style_command,
+            "settings": self._settings_command,
+        }
 
     async def _leaderboard_command(self, call: SlashCall) -> Result:
         """/leaderboard: a game's board, everyone's or this channel's, this season or all time."""
         scoped = call.options.get("scope") == "chat"
-        result = await self.service.leaderboard(
+        result = await self.core.service.leaderboard(
             call.options.get("family") or "scopa",
             user=call.user,
             chat=call.chat if scoped else None,
@@ -33,7 +50,7 @@ class ChatCommands(EventRouting):
         if not scoped and call.interaction.guild_id is not None:
             # The global board too is a public answer in the channel, like the chat's.
             where = Audience("chat", PLATFORM, call.chat.chat_id)
-            locale = await self.service.chat_locale(call.chat)
+            locale = await self.core.service.chat_locale(call.chat)
             result = retarget(result, where, locale)
         return result
 
@@ -43,21 +60,21 @@ class ChatCommands(EventRouting):
         who = call.user
         if isinstance(player, discord.abc.User):
             who = UserRef(PLATFORM, str(player.id), player.display_name, call.user.locale)
-        result = await self.service.stats(who, chat=call.chat)
+        result = await self.core.service.stats(who, chat=call.chat)
         if who.user_id != call.user.user_id:
             # About another player, but for the asker to read, in the asker's language.
             asker = Audience("user", PLATFORM, call.user.user_id)
-            locale = await self.service.user_locale(call.user, chat=call.chat)
+            locale = await self.core.service.user_locale(call.user, chat=call.chat)
             result = retarget(result, asker, locale)
         return result
 
     async def _notify_command(self, call: SlashCall) -> None:
         """/notify: turn the user's turn mentions on or off."""
         on = call.options.get("state") != "off"
-        await self._set_notify(call.interaction.user.id, on)
-        text = self.text(
+        await self.core.set_notify(call.interaction.user.id, on)
+        text = self.core.text(
             "notify_on" if on else "notify_off",
-            await self.service.user_locale(call.user, chat=call.chat),
+            await self.core.service.user_locale(call.user, chat=call.chat),
         )
         await answer(call.interaction, text, ephemeral=True)
 
@@ -77,12 +94,12 @@ class ChatCommands(EventRouting):
 
     async def _settings_command(self, call: SlashCall) -> None:
         """/settings: the channel's settings menu."""
-        await self.settings_menu.command(call.interaction, call.chat, call.user)
+        await self.core.settings_menu.command(call.interaction, call.chat, call.user)
 
-    async def _locale(self, interaction: discord.Interaction[Any]) -> str:
+    async def _locale(self, interaction: Interaction) -> str:
         """The interacting user's language: their /lang, else their Discord client's."""
-        return await self.service.user_locale(
-            self.user_of(interaction), chat=self.chat_of(interaction)
+        return await self.core.service.user_locale(
+            self.core.user_of(interaction), chat=self.core.chat_of(interaction)
         )
 
     async def _lang_command(self, call: SlashCall) -> None:
@@ -92,45 +109,45 @@ class ChatCommands(EventRouting):
         if for_chat and not is_channel_admin(call.interaction):
             await answer(
                 call.interaction,
-                self.text("lang_admin", await self._locale(call.interaction)),
+                self.core.text("lang_admin", await self._locale(call.interaction)),
                 ephemeral=True,
             )
             return
-        result = await self.service.set_language(
+        result = await self.core.service.set_language(
             code, user=call.user, chat=call.chat if for_chat else None
         )
         if result.refusal is not None:
-            await self.deliver(result, call.interaction)
+            await self.routing.deliver(result, call.interaction)
             return
         name = LANGUAGE_NAMES.get(code, code)
         key = "lang_chat" if for_chat else "lang_user"
         await answer(
-            call.interaction, self.text(key, code).format(language=name), ephemeral=not for_chat
+            call.interaction,
+            self.core.text(key, code).format(language=name),
+            ephemeral=not for_chat,
         )
 
-    async def _style(
-        self, interaction: discord.Interaction[Any], options: Mapping[str, Any]
-    ) -> str:
+    async def _style(self, interaction: Interaction, options: Mapping[str, Any]) -> str:
         """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
         locale = await self._locale(interaction)
-        if self.pictures is None or not self.pictures.enabled:
-            return self.renderer.notice("style_off", locale)
+        if self.core.pictures is None or not self.core.pictures.enabled:
+            return self.core.renderer.notice("style_off", locale)
         deck = str(options.get("deck") or DEFAULT_STYLE)
-        if deck not in self.pictures.style_choices():
+        if deck not in self.core.pictures.style_choices():
             deck = DEFAULT_STYLE
         mine = options.get("scope") == "me" or interaction.guild_id is None
         owner = str(interaction.user.id) if mine else str(interaction.channel_id)
-        await self.pictures.set_style(deck, platform=PLATFORM, owner=owner)
-        label = self.pictures.style_label(deck, locale)
-        return self.renderer.notice("style_set", locale).format(style=label)
+        await self.core.pictures.set_style(deck, platform=PLATFORM, owner=owner)
+        label = self.core.pictures.style_label(deck, locale)
+        return self.core.renderer.notice("style_set", locale).format(style=label)
 
-    async def _help(self, interaction: discord.Interaction[Any], locale: str) -> str:
+    async def _help(self, interaction: Interaction, locale: str) -> str:
         """The slash commands with their descriptions, in the user's language (the command
         catalog's own text: what to type, not how to play). Each command is a mention
         (``</name:id>``, the ids of the synced commands), which the client shows under the
         name it knows in its own language and lets the user click; ``/name`` when the ids are
         not known."""
-        translations = self.renderer.translations(locale)
+        translations = self.core.renderer.translations(locale)
         client = interaction.client
         tree = getattr(client, "tree", None)
         ids: Mapping[str, int] = {}

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-import discord
 from discord.app_commands import Choice, locale_str
+
+from bot.discord.interaction import Interaction
 
 __all__ = ["CommandHandler", "forward", "named", "t"]
 
@@ -18,19 +19,19 @@ __all__ = ["CommandHandler", "forward", "named", "t"]
 @runtime_checkable
 class CommandHandler(Protocol):
     async def command(
-        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, Any]
     ) -> None:
         """Run the slash command ``name`` with the options the user gave (unset ones left out)."""
 
 
-def _handler(interaction: discord.Interaction[Any]) -> CommandHandler:
+def _handler(interaction: Interaction) -> CommandHandler:
     handler = getattr(interaction.client, "handler", None)
     if not isinstance(handler, CommandHandler):
         raise TypeError("the client has no command handler: use bot.discord.bot.TavoloBot")
     return handler
 
 
-async def forward(interaction: discord.Interaction[Any], name: str, **options: Any) -> None:
+async def forward(interaction: Interaction, name: str, **options: Any) -> None:
     """Hand the command to the client's handler, with the options the user set."""
     given = {key: value for key, value in options.items() if value is not None}
     await _handler(interaction).command(interaction, name, given)

@@ -29,6 +29,7 @@ from bot.discord.command_base import forward as _forward
 from bot.discord.command_base import t as _t
 from bot.discord.command_texts import ITALIAN_NAMES, TEXTS, ItalianTranslator
 from bot.discord.game_commands import build_game_commands
+from bot.discord.interaction import Interaction
 from bot.discord.option_choices import OptionChoices
 from bot.service import Registry
 
@@ -60,7 +61,7 @@ def build_commands(
         period=named(("this season", "season"), ("all time", "all")),
     )
     async def leaderboard_command(
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: str | None = None,
         scope: str | None = None,
         period: str | None = None,
@@ -71,16 +72,14 @@ def build_commands(
     @app_commands.command(name=_t("stats"), description=_t("Show a player's statistics"))
     @app_commands.rename(player=_t("player"))
     @app_commands.describe(player=_t("The player (default: you)"))
-    async def stats_command(
-        interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
+    async def stats_command(interaction: Interaction, player: discord.User | None = None) -> None:
         """Show a player's statistics."""
         await _forward(interaction, "stats", player=player)
 
     @app_commands.command(
         name=_t("rules"), description=_t("Show the rules of this channel's table")
     )
-    async def rules_command(interaction: discord.Interaction[Any]) -> None:
+    async def rules_command(interaction: Interaction) -> None:
         """Show the rule options of the channel's table."""
         await _forward(interaction, "rules")
 
@@ -90,12 +89,12 @@ def build_commands(
     @app_commands.rename(dm=_t("dm"))
     @app_commands.describe(dm=_t("Send it, and your turn notices, by direct message"))
     @app_commands.guild_only()
-    async def hand_command(interaction: discord.Interaction[Any], dm: bool = False) -> None:
+    async def hand_command(interaction: Interaction, dm: bool = False) -> None:
         """Show the user's hand (privately, or by DM)."""
         await _forward(interaction, "hand", dm=dm)
 
     @app_commands.command(name=_t("help"), description=_t("How to play with Tavolo"))
-    async def help_command(interaction: discord.Interaction[Any]) -> None:
+    async def help_command(interaction: Interaction) -> None:
         """Show how to play."""
         await _forward(interaction, "help")
 
@@ -108,9 +107,7 @@ def build_commands(
         language=named(("Italiano", "it"), ("English", "en")),
         scope=named(("just me", "me"), ("this channel", "chat")),
     )
-    async def lang_command(
-        interaction: discord.Interaction[Any], language: str, scope: str = "me"
-    ) -> None:
+    async def lang_command(interaction: Interaction, language: str, scope: str = "me") -> None:
         """Set the user's language, or the channel's."""
         await _forward(interaction, "lang", language=language, scope=scope)
 
@@ -127,9 +124,7 @@ def build_commands(
         ),
         scope=named(("this channel", "chat"), ("just me", "me")),
     )
-    async def style_command(
-        interaction: discord.Interaction[Any], deck: str, scope: str = "chat"
-    ) -> None:
+    async def style_command(interaction: Interaction, deck: str, scope: str = "chat") -> None:
         """Choose the deck style of the pictures (the channel's, or one's own)."""
         await _forward(interaction, "style", deck=deck, scope=scope)
 
@@ -138,7 +133,7 @@ def build_commands(
         description=_t("Close this channel's table for everyone (its creator or an admin)"),
     )
     @app_commands.guild_only()
-    async def abandon_command(interaction: discord.Interaction[Any]) -> None:
+    async def abandon_command(interaction: Interaction) -> None:
         """Close the channel's table, without a result (its creator or an admin)."""
         await _forward(interaction, "abandon")
 
@@ -147,7 +142,7 @@ def build_commands(
         description=_t("Leave your game: the computer plays your seat to the end"),
     )
     @app_commands.guild_only()
-    async def leave_command(interaction: discord.Interaction[Any]) -> None:
+    async def leave_command(interaction: Interaction) -> None:
         """Leave the lobby, or the game (a computer plays the seat; it counts as a loss)."""
         await _forward(interaction, "leave")
 
@@ -158,9 +153,7 @@ def build_commands(
     @app_commands.rename(player=_t("player"))
     @app_commands.describe(player=_t("The player to remove (none: choose from a list)"))
     @app_commands.guild_only()
-    async def kick_command(
-        interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
+    async def kick_command(interaction: Interaction, player: discord.User | None = None) -> None:
         """Remove a seated player (the table's creator or an admin)."""
         await _forward(interaction, "kick", player=player)
 
@@ -168,12 +161,12 @@ def build_commands(
     @app_commands.rename(state=_t("state"))
     @app_commands.describe(state=_t("Mention me in the channel when it is my turn"))
     @app_commands.choices(state=named(("on", "on"), ("off", "off")))
-    async def notify_command(interaction: discord.Interaction[Any], state: str) -> None:
+    async def notify_command(interaction: Interaction, state: str) -> None:
         """Turn the user's turn mentions on or off."""
         await _forward(interaction, "notify", state=state)
 
     @app_commands.command(name=_t("settings"), description=_t("Settings of this chat"))
-    async def settings_command(interaction: discord.Interaction[Any]) -> None:
+    async def settings_command(interaction: Interaction) -> None:
         """The channel's settings (its admins; anyone in a DM with the bot)."""
         await _forward(interaction, "settings")
 

@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
+from bot.discord.interaction import Interaction
 from bot.discord.limits import (
     MAX_BUTTONS,
     MAX_CUSTOM_ID,
@@ -94,16 +95,14 @@ class ActionRef:
 class ActionHandler(Protocol):
     """What the components need from the bot: who may act, and doing the action."""
 
-    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         """True to go on; when False the handler has already answered the interaction."""
 
-    async def act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
-    ) -> None:
+    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         """Do the action (``values``: the options chosen in a select menu, else empty)."""
 
 
-def _handler(interaction: discord.Interaction[Any]) -> ActionHandler:
+def _handler(interaction: Interaction) -> ActionHandler:
     handler = getattr(interaction.client, "action_handler", None)
     if not isinstance(handler, ActionHandler):
         raise TypeError("the client has no action_handler: use bot.discord.bot.TavoloBot")
@@ -131,7 +130,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -140,10 +139,10 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         style = getattr(item, "style", discord.ButtonStyle.secondary)
         return cls(ActionRef._from_match(match), label=label, style=style)
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+    async def interaction_check(self, interaction: Interaction) -> bool:
         return await _handler(interaction).may_act(interaction, self.ref)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         await _handler(interaction).act(interaction, self.ref, ())
 
 
@@ -181,7 +180,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -195,10 +194,10 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
             max_values=getattr(item, "max_values", 1),
         )
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+    async def interaction_check(self, interaction: Interaction) -> bool:
         return await _handler(interaction).may_act(interaction, self.ref)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         await _handler(interaction).act(interaction, self.ref, values)

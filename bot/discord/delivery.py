@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content, split_text
 from bot.render.images import RenderedImage
 
@@ -79,7 +80,7 @@ def _embed(image: RenderedImage) -> discord.Embed:
     return discord.Embed().set_image(url=f"attachment://{image.filename}")
 
 
-async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+async def acknowledge(interaction: Interaction, *, ephemeral: bool = False) -> None:
     """Defer the interaction unless it is already answered (keeps Discord's 3 s promise)."""
     if interaction.response.is_done():
         return
@@ -91,7 +92,7 @@ async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool 
 
 
 async def answer(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     content: str,
     *,
     view: discord.ui.View | None = None,
@@ -117,7 +118,7 @@ async def answer(
 
 
 async def edit_source(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     content: str,
     *,
     view: discord.ui.View | None = None,
@@ -136,7 +137,7 @@ async def send_private(
     content: str,
     *,
     view: discord.ui.View | None = None,
-    interaction: discord.Interaction[Any] | None = None,
+    interaction: Interaction | None = None,
     fallback_hint: str = "",
     image: RenderedImage | None = None,
 ) -> Delivered:

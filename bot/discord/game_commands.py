@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot.discord.command_base import forward as _forward
 from bot.discord.command_base import t as _t
+from bot.discord.interaction import Interaction
 from bot.discord.option_choices import OptionChoices
 
 __all__ = ["build_game_commands"]
@@ -51,7 +51,7 @@ def build_game_commands(choices: OptionChoices) -> list[app_commands.Command[Any
     @app_commands.choices(level=levels, primiera=choices.words("scopa", "primiera_missing_suit"))
     @app_commands.guild_only()
     async def scopa_command(
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         players: int | None = None,
         target: int | None = None,
         computers: int | None = None,
@@ -105,7 +105,7 @@ def build_game_commands(choices: OptionChoices) -> list[app_commands.Command[Any
     )
     @app_commands.guild_only()
     async def scopone_command(
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         variant: str | None = None,
         target: int | None = None,
         computers: int | None = None,
@@ -158,7 +158,7 @@ def build_game_commands(choices: OptionChoices) -> list[app_commands.Command[Any
     )
     @app_commands.guild_only()
     async def scala40_command(
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         players: int | None = None,
         computers: int | None = None,
         level: str | None = None,
@@ -210,7 +210,7 @@ def build_game_commands(choices: OptionChoices) -> list[app_commands.Command[Any
     )
     @app_commands.guild_only()
     async def briscola_command(
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         players: int | None = None,
         computers: int | None = None,
         level: str | None = None,
@@ -249,7 +249,7 @@ def build_game_commands(choices: OptionChoices) -> list[app_commands.Command[Any
     @app_commands.choices(level=levels)
     @app_commands.guild_only()
     async def chiamata_command(
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         computers: int | None = None,
         level: str | None = None,
         deals: int | None = None,

@@ -21,6 +21,7 @@ from bot.discord.delivery import (
 )
 from bot.discord.handler_core import HandlerCore
 from bot.discord.hands import HandPlace
+from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content
 from bot.discord.replies import fill_original, pending_private
 from bot.render import Message
@@ -30,14 +31,17 @@ from bot.service import Event, HandView
 logger = logging.getLogger(__name__)
 
 
-class HandDelivery(HandlerCore):
+class HandDelivery:
     """Hands and private events, to the player's screen or their DMs."""
 
-    async def _deliver_hand(
+    def __init__(self, core: HandlerCore) -> None:
+        self.core = core
+
+    async def deliver_hand(
         self,
         event: HandView,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         client: discord.Client | None,
         can_edit_source: bool,
@@ -48,27 +52,29 @@ class HandDelivery(HandlerCore):
         is theirs) or it is their turn in DM mode. Returns (the hand is on their screen, the
         pressed message was edited)."""
         user_id, table_id = int(event.audience.id), event.table.id
-        place = await self.hands.get(user_id, table_id)
-        view = self.view_for(event, message)
-        image = await self.picture(event)
-        if await self.wants_dm(user_id):
+        place = await self.core.hands.get(user_id, table_id)
+        view = self.core.view_for(event, message)
+        image = await self.core.picture(event)
+        if await self.core.wants_dm(user_id):
             shown = await self._dm_hand(
                 event, message, place, interaction, client=client, view=view, image=image, turn=turn
             )
             if shown or interaction is None:
                 return shown, False
-            place = await self.hands.get(user_id, table_id)  # DMs closed: ephemeral after all
+            place = await self.core.hands.get(user_id, table_id)  # DMs closed: ephemeral after all
         if interaction is None:
             # Another player's move changed this hand: edit it where it is, if we still can.
-            if place is None or client is None or not self.hands.usable(place):
+            if place is None or client is None or not self.core.hands.usable(place):
                 return False, False
             try:
-                place = await self.hands.edit(client, place, message.text, view=view, image=image)
+                place = await self.core.hands.edit(
+                    client, place, message.text, view=view, image=image
+                )
             except discord.HTTPException as error:
                 logger.info("hand of user %s unreachable (%s): forgotten", user_id, error.status)
-                await self.hands.forget(user_id, table_id)
+                await self.core.hands.forget(user_id, table_id)
                 return False, False
-            await self.hands.put(user_id, table_id, place)
+            await self.core.hands.put(user_id, table_id, place)
             return True, False
         source = interaction.message
         picture = None if image is None else image.filename
@@ -81,21 +87,21 @@ class HandDelivery(HandlerCore):
             }
             await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
             if place is not None and not place.is_message(source) and client is not None:
-                await self.hands.remove(client, place)
-            new = self.hands.hook(interaction, source, original=True, picture=picture)
-            await self.hands.put(user_id, table_id, new)
+                await self.core.hands.remove(client, place)
+            new = self.core.hands.hook(interaction, source, original=True, picture=picture)
+            await self.core.hands.put(user_id, table_id, new)
             return True, True
         # "My hand" on the table or a turn notice, or /hand: a new hand message, the old one
         # removed so no stale buttons stay on screen.
         if pending_private(interaction):
             filled = await fill_original(interaction, message.text, view, image)
-            new = self.hands.hook(interaction, filled, original=True, picture=picture)
+            new = self.core.hands.hook(interaction, filled, original=True, picture=picture)
         else:
             sent = await answer(interaction, message.text, view=view, ephemeral=True, image=image)
-            new = self.hands.hook(interaction, sent, original=False, picture=picture)
+            new = self.core.hands.hook(interaction, sent, original=False, picture=picture)
         if place is not None and client is not None:
-            await self.hands.remove(client, place)
-        await self.hands.put(user_id, table_id, new)
+            await self.core.hands.remove(client, place)
+        await self.core.hands.put(user_id, table_id, new)
         return True, False
 
     async def _dm_hand(
@@ -103,7 +109,7 @@ class HandDelivery(HandlerCore):
         event: HandView,
         message: Message,
         place: HandPlace | None,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         client: discord.Client | None,
         view: discord.ui.View | None,
@@ -121,8 +127,10 @@ class HandDelivery(HandlerCore):
         )
         if place is not None and place.via == "dm" and not (turn or asked):
             try:
-                place = await self.hands.edit(client, place, message.text, view=view, image=image)
-                await self.hands.put(user_id, table_id, place)
+                place = await self.core.hands.edit(
+                    client, place, message.text, view=view, image=image
+                )
+                await self.core.hands.put(user_id, table_id, place)
                 return True
             except discord.HTTPException as error:
                 logger.info("DM hand of user %s not editable (%s)", user_id, error.status)
@@ -136,31 +144,33 @@ class HandDelivery(HandlerCore):
             if error.code != CANNOT_MESSAGE_USER:
                 raise
             logger.info("DMs to user %s are closed", user_id)
-            await self._set_dm(user_id, False)
+            await self.core.set_dm(user_id, False)
             if interaction is not None:
-                hint = self.renderer.notice("dm_closed_discord", event.locale)
+                hint = self.core.renderer.notice("dm_closed_discord", event.locale)
                 text = f"{message.text}\n\n{hint}"
                 picture = None if image is None else image.filename
                 if pending_private(interaction):
                     filled = await fill_original(interaction, text, view, image)
-                    new = self.hands.hook(interaction, filled, original=True, picture=picture)
+                    new = self.core.hands.hook(interaction, filled, original=True, picture=picture)
                 else:
                     sent_here = await answer(
                         interaction, text, view=view, ephemeral=True, image=image
                     )
-                    new = self.hands.hook(interaction, sent_here, original=False, picture=picture)
-                await self.hands.put(user_id, table_id, new)
+                    new = self.core.hands.hook(
+                        interaction, sent_here, original=False, picture=picture
+                    )
+                await self.core.hands.put(user_id, table_id, new)
                 return True
             return False
         if place is not None:
-            await self.hands.remove(client, place)
+            await self.core.hands.remove(client, place)
         picture = None if image is None else image.filename
-        await self.hands.put(user_id, table_id, self.hands.dm(sent, picture=picture))
+        await self.core.hands.put(user_id, table_id, self.core.hands.dm(sent, picture=picture))
         return True
 
-    async def _to_interacting_user(
+    async def to_interacting_user(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         event: Event,
         message: Message,
         *,
@@ -168,11 +178,11 @@ class HandDelivery(HandlerCore):
     ) -> bool:
         """Deliver a private event to the user pressing; True when the source message was
         edited in place (only once per interaction)."""
-        view = self.view_for(event, message)
-        image = await self.picture(event)
-        if await self.wants_dm(interaction.user.id):
+        view = self.core.view_for(event, message)
+        image = await self.core.picture(event)
+        if await self.core.wants_dm(interaction.user.id):
             # Why a hand arrived here instead of by DM (the renderer's catalogs say it).
-            hint = self.renderer.notice("dm_closed_discord", event.locale)
+            hint = self.core.renderer.notice("dm_closed_discord", event.locale)
             delivered = await send_private(
                 interaction.client,
                 interaction.user.id,
@@ -183,7 +193,7 @@ class HandDelivery(HandlerCore):
                 image=image,
             )
             if delivered is Delivered.EPHEMERAL:
-                await self._set_dm(interaction.user.id, False)
+                await self.core.set_dm(interaction.user.id, False)
             return False
         source = interaction.message
         if (

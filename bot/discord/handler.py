@@ -22,22 +22,31 @@ commands (leaderboard, stats, rules, help, language) answer directly.
 
 No rule and no game text here: the service decides, ``bot.render`` writes.
 
-``ServiceHandler`` is assembled from one module per concern, each a layer over the one before:
-``handler_core`` (dependencies, identities, the adapter's state), ``hand_delivery`` (hands and
-private messages), ``routing`` (a result to its places), ``presses`` (buttons and menus),
-``table_commands`` and ``chat_commands`` (the slash commands); components of rendered messages are
-in ``message_views``, a command's deferred reply in ``replies``. Every name that lived here is
-still importable from here.
+``ServiceHandler`` is composed of one object per concern, each given the parts it uses (no
+part inherits another): ``handler_core.HandlerCore`` (dependencies, identities, the adapter's
+state), ``hand_delivery.HandDelivery`` (hands and private messages; given the core),
+``routing.EventRouting`` (a result to its places; given the core and the hand delivery),
+``presses.Presses`` (buttons and menus), ``table_commands.TableCommands`` and
+``chat_commands.ChatCommands`` (the slash commands' groups, each listing its own by name; given the
+core and the routing). The slash commands themselves are plain ``app_commands.Command`` objects
+registered on the tree (``commands``, ``game_commands``) that forward to ``command``. Components
+of rendered messages are in ``message_views``, a command's deferred reply in ``replies``. Every
+name that lived here is still importable from here, and the core's attributes the app and the
+tests use are properties of the handler.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 
+from bot.discord.activity import CoalescedEdits
 from bot.discord.chat_commands import ChatCommands
+from bot.discord.components import ActionRef
+from bot.discord.hand_delivery import HandDelivery
 from bot.discord.handler_core import (
     DM_WISH,
     LANGUAGE_NAMES,
@@ -47,18 +56,28 @@ from bot.discord.handler_core import (
     TEXTS,
     TURN_HAND,
     TURN_MESSAGE,
+    CommandRun,
+    HandlerCore,
     SlashCall,
     locale_hint,
 )
+from bot.discord.hands import LiveHands
 from bot.discord.idmap import MAX_REMEMBERED, FileIdMap, IdMap, MemoryIdMap
+from bot.discord.inflight import InFlight
+from bot.discord.interaction import Interaction
 from bot.discord.message_views import PICK_CARDS, hand_view, view_of
 from bot.discord.presses import OPEN_ACTIONS, Presses
 
 # The tests of the handler's pure parts import it from here.
+from bot.discord.routing import EventRouting
 from bot.discord.routing import latest_table_views as _latest_table_views
+from bot.discord.settings_menu import SettingsMenu
 from bot.discord.table_commands import DEFER_AFTER, SEATING_OPTIONS, TableCommands
-from bot.render import N_
-from bot.service import Result
+from bot.render import N_, Renderer
+from bot.render.pictures import Pictures
+from bot.service import Result, TableService
+from bot.service.ports import AdapterState
+from bot.service.presence import Presence
 
 __all__ = [
     "DEFER_AFTER",
@@ -86,49 +105,146 @@ __all__ = [
     "view_of",
 ]
 
-# A slash command's part: its reply sent already (None), or a service result to deliver.
-CommandRun = Callable[[SlashCall], Awaitable[Result | None]]
 
+class ServiceHandler:
+    """The Discord front end of a :class:`TableService` (implements ``bot.discord.bot.Handler``),
+    composed of its parts, each given what it needs: the ``core`` (dependencies and the
+    adapter's state), the hand delivery, the event ``routing``, the slash command groups
+    (``table_commands``, ``chat_commands``) and the ``presses``."""
 
-class ServiceHandler(TableCommands, ChatCommands, Presses):
-    """The Discord front end of a :class:`TableService` (implements ``bot.discord.bot.Handler``)."""
+    def __init__(
+        self,
+        service: TableService,
+        renderer: Renderer,
+        *,
+        state: AdapterState | None = None,
+        pictures: Pictures | None = None,
+        clock: Callable[[], float] = time.time,
+        presence: Presence | None = None,
+    ) -> None:
+        self.core = HandlerCore(
+            service, renderer, state=state, pictures=pictures, clock=clock, presence=presence
+        )
+        self.hand_delivery = HandDelivery(self.core)
+        self.routing = EventRouting(self.core, self.hand_delivery)
+        self.table_commands = TableCommands(self.core, self.routing)
+        self.chat_commands = ChatCommands(self.core, self.routing)
+        self.presses = Presses(self.core, self.routing)
+        self._commands: dict[str, CommandRun] = {
+            **self.table_commands.commands(),
+            **self.chat_commands.commands(),
+        }
+
+    # The core's attributes, as they were when the handler was one object.
+    @property
+    def service(self) -> TableService:
+        return self.core.service
+
+    @property
+    def renderer(self) -> Renderer:
+        return self.core.renderer
+
+    @property
+    def pictures(self) -> Pictures | None:
+        return self.core.pictures
+
+    @property
+    def state(self) -> AdapterState:
+        return self.core.state
+
+    @property
+    def hands(self) -> LiveHands:
+        return self.core.hands
+
+    @property
+    def in_flight(self) -> InFlight:
+        return self.core.in_flight
+
+    @property
+    def settings_menu(self) -> SettingsMenu:
+        return self.core.settings_menu
+
+    @property
+    def client(self) -> discord.Client | None:
+        return self.core.client
+
+    @property
+    def presence(self) -> Presence:
+        return self.core.presence
+
+    @presence.setter
+    def presence(self, presence: Presence) -> None:
+        self.core.presence = presence
+
+    @property
+    def closing(self) -> bool:
+        return self.core.closing
+
+    @closing.setter
+    def closing(self, closing: bool) -> None:
+        self.core.closing = closing
+
+    @property
+    def activity(self) -> bool:
+        return self.core.activity
+
+    @activity.setter
+    def activity(self, on: bool) -> None:
+        self.core.activity = on
+
+    @property
+    def table_edits(self) -> CoalescedEdits | None:
+        return self.core.table_edits
+
+    @table_edits.setter
+    def table_edits(self, edits: CoalescedEdits | None) -> None:
+        self.core.table_edits = edits
+
+    def bind(self, client: discord.Client) -> None:
+        self.core.bind(client)
+
+    async def wants_dm(self, user_id: int) -> bool:
+        return await self.core.wants_dm(user_id)
+
+    async def notify_on(self, user_id: int) -> bool:
+        return await self.core.notify_on(user_id)
+
+    async def deliver(self, result: Result, interaction: Interaction | None = None) -> None:
+        await self.routing.deliver(result, interaction)
+
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
+        return await self.presses.may_act(interaction, ref)
+
+    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
+        await self.presses.act(interaction, ref, values)
+
+    async def unknown_component(self, interaction: Interaction) -> None:
+        await self.presses.unknown_component(interaction)
+
+    async def failed(self, interaction: Interaction, error: Exception) -> None:
+        await self.core.failed(interaction, error)
 
     async def command(
-        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, Any]
     ) -> None:
         """Run a slash command (one service use case each)."""
-        self._seen(interaction)
-        async with self.in_flight.track():
+        self.core.mark_seen(interaction)
+        async with self.core.in_flight.track():
             await self._command(interaction, name, options)
 
     async def _command(
-        self, interaction: discord.Interaction[Any], name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, Any]
     ) -> None:
-        call = SlashCall(interaction, self.chat_of(interaction), self.user_of(interaction), options)
-        self._hint_chat(interaction)
+        core = self.core
+        call = SlashCall(interaction, core.chat_of(interaction), core.user_of(interaction), options)
+        core.hint_chat(interaction)
         result: Result | None
-        if self.service.registry.get(name) is not None:  # a game: open a table
-            result = await self._table_command(call, name)
+        if core.service.registry.get(name) is not None:  # a game: open a table
+            result = await self.table_commands.open_game(call, name)
         else:
-            run = self._commands().get(name)
+            run = self._commands.get(name)
             if run is None:
                 raise ValueError(f"unknown command {name!r}")
             result = await run(call)
         if result is not None:
-            await self.deliver(result, interaction)
-
-    def _commands(self) -> dict[str, CommandRun]:
-        return {
-            "hand": self._hand_command,
-            "leaderboard": self._leaderboard_command,
-            "stats": self._stats_command,
-            "rules": self._rules_command,
-            "lang": self._lang_command,
-            "abandon": self._abandon_command,
-            "leave": self._leave_command,
-            "kick": self._kick_command,
-            "notify": self._notify_command,
-            "help": self._help_command,
-            "style": self._style_command,
-            "settings": self._settings_command,
-        }
+            await self.routing.deliver(result, interaction)

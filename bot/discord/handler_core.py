@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.discord.activity import CoalescedEdits
 from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
 from bot.discord.inflight import InFlight
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT
 from bot.discord.message_views import hand_view, view_of
 from bot.discord.newest import Newest
@@ -33,6 +35,7 @@ from bot.service import (
     Event,
     HandView,
     Refusal,
+    Result,
     Stats,
     TableEvent,
     TableService,
@@ -79,10 +82,14 @@ def locale_hint(locale: discord.Locale | None) -> str:
 class SlashCall:
     """A slash command as the handler's parts receive it (unset options left out)."""
 
-    interaction: discord.Interaction[Any]
+    interaction: Interaction
     chat: ChatRef
     user: UserRef
     options: Mapping[str, Any]
+
+
+# A slash command's part: its reply sent already (None), or a service result to deliver.
+CommandRun = Callable[[SlashCall], Awaitable[Result | None]]
 
 
 class HandlerCore:
@@ -119,22 +126,22 @@ class HandlerCore:
         # The web table as an Activity (bot/discord/activity.py): the table message's launch
         # button when on (who has the table open is in ``presence``: no mention for them).
         self.activity = False
-        self.table_edits: Any = None  # bot.discord.activity.CoalescedEdits while pages look
+        self.table_edits: CoalescedEdits | None = None  # while pages look
 
     def bind(self, client: discord.Client) -> None:
         """The client used for deliveries with no interaction at hand (turn timers)."""
         self.client = client
 
     @staticmethod
-    def user_of(interaction: discord.Interaction[Any]) -> UserRef:
+    def user_of(interaction: Interaction) -> UserRef:
         user = interaction.user
         return UserRef(PLATFORM, str(user.id), user.display_name, locale_hint(interaction.locale))
 
     @staticmethod
-    def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
+    def chat_of(interaction: Interaction) -> ChatRef:
         return ChatRef(PLATFORM, str(interaction.channel_id))
 
-    async def _chat_for(self, interaction: discord.Interaction[Any], table_id: int) -> ChatRef:
+    async def chat_for(self, interaction: Interaction, table_id: int) -> ChatRef:
         """A press in a DM (a hand sent there) plays at the table's own channel."""
         if interaction.guild_id is not None:
             return self.chat_of(interaction)
@@ -172,7 +179,7 @@ class HandlerCore:
         picture = found.get("picture")
         return found["message_id"], picture if isinstance(picture, str) else None
 
-    async def _keep_table_message(
+    async def keep_table_message(
         self, picture: str | None, *, table_id: int, message_id: int
     ) -> None:
         await self.state.state_put(
@@ -200,28 +207,28 @@ class HandlerCore:
         found = await self.state.state_get(platform=PLATFORM, kind=NOTIFY, scope=str(user_id))
         return not (isinstance(found, dict) and found.get("on") is False)
 
-    async def _set_notify(self, user_id: int, on: bool) -> None:
+    async def set_notify(self, user_id: int, on: bool) -> None:
         await self.state.state_put({"on": on}, platform=PLATFORM, kind=NOTIFY, scope=str(user_id))
 
-    async def _set_dm(self, user_id: int, wanted: bool) -> None:
+    async def set_dm(self, user_id: int, wanted: bool) -> None:
         if wanted:
             await self.state.state_put(True, platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
         else:
             await self.state.state_delete(platform=PLATFORM, kind=DM_WISH, scope=str(user_id))
 
-    def _hint_chat(self, interaction: discord.Interaction[Any]) -> None:
+    def hint_chat(self, interaction: Interaction) -> None:
         """A server's preferred language is its channels' language until one is set."""
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self.service.chat_hint(self.chat_of(interaction), locale_hint(interaction.guild_locale))
 
-    def _seen(self, interaction: discord.Interaction[Any]) -> None:
+    def mark_seen(self, interaction: Interaction) -> None:
         """The user interacted: they are looking at their game (``bot.service.presence``)."""
         self.presence.seen(PLATFORM, str(interaction.user.id))
 
-    def _client(self, interaction: discord.Interaction[Any] | None) -> discord.Client | None:
+    def client_of(self, interaction: Interaction | None) -> discord.Client | None:
         return self.client or (interaction.client if interaction is not None else None)
 
-    async def _alert(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def alert(self, interaction: Interaction, text: str) -> None:
         """A refusal, privately (a command's public "thinking" reply is removed first)."""
         if original_pending(interaction):
             if interaction.extras.get(DEFERRED) == "private":
@@ -231,12 +238,12 @@ class HandlerCore:
             interaction.extras[FILLED] = True
         await answer(interaction, text, ephemeral=True)
 
-    async def failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def failed(self, interaction: Interaction, error: Exception) -> None:
         """A command or press raised: logged with its stack; the user sees a generic refusal."""
         async with self.in_flight.track():
             await self._failed(interaction, error)
 
-    async def _failed(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def _failed(self, interaction: Interaction, error: Exception) -> None:
         logger.error("interaction %s failed", interaction.id, exc_info=error)
         text = self.renderer.refusal(
             Refusal("bad_button", locale_hint(interaction.locale)), limit=MAX_CONTENT

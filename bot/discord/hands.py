@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord.delivery import picture_to_edit
+from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content
 from bot.render.images import RenderedImage
 from bot.service.ports import AdapterState
@@ -54,7 +55,7 @@ class HandPlace:
     picture: str | None = None
 
     @classmethod
-    def from_value(cls, value: Any) -> HandPlace | None:
+    def from_value(cls, value: object) -> HandPlace | None:
         if not isinstance(value, dict) or value.get("via") not in ("hook", "dm"):
             return None
         try:
@@ -100,7 +101,7 @@ class LiveHands:
 
     def hook(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         message: discord.Message | None,
         *,
         original: bool,

@@ -12,7 +12,8 @@ import discord
 
 from bot.discord.components import ActionRef
 from bot.discord.delivery import answer, picture_to_edit, shown_picture
-from bot.discord.handler_core import PLATFORM, TURN_HAND, locale_hint
+from bot.discord.handler_core import PLATFORM, TURN_HAND, HandlerCore, locale_hint
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT, fit_content
 from bot.discord.message_views import PICK_CARDS, hand_view
 from bot.discord.routing import EventRouting
@@ -37,54 +38,54 @@ OPEN_ACTIONS = (
 )
 
 
-class Presses(EventRouting):
+class Presses:
     """Component presses -> ``TableService.press``."""
 
-    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+    def __init__(self, core: HandlerCore, routing: EventRouting) -> None:
+        self.core = core
+        self.routing = routing
+
+    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         """Lobby buttons are for anyone; moves only for a player seated at that table."""
-        async with self.in_flight.track():
+        async with self.core.in_flight.track():
             return await self._may_act(interaction, ref)
 
-    async def _may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
+    async def _may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
         if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
             return True
         try:
-            chat = await self._chat_for(interaction, ref.table_id)
-            tables = await self.service.open_tables(chat)
+            chat = await self.core.chat_for(interaction, ref.table_id)
+            tables = await self.core.service.open_tables(chat)
         except Exception as error:
             # discord.py would drop the press silently: say something and log why.
-            await self.failed(interaction, error)
+            await self.core.failed(interaction, error)
             return False
         table = next((t for t in tables if t.id == ref.table_id), None)
         if table is None or table.seat_of(PLATFORM, str(interaction.user.id)) is not None:
             return True  # an unknown or closed table: the service gives the precise refusal
         refusal = Refusal("not_seated", locale_hint(interaction.locale))
         await interaction.response.send_message(
-            self.renderer.refusal(refusal, limit=MAX_CONTENT), ephemeral=True
+            self.core.renderer.refusal(refusal, limit=MAX_CONTENT), ephemeral=True
         )
         return False
 
-    async def act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
-    ) -> None:
+    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         """A button press or a select: acknowledge at once, then hand it to the service."""
-        self._seen(interaction)
-        async with self.in_flight.track():
+        self.core.mark_seen(interaction)
+        async with self.core.in_flight.track():
             await self._act(interaction, ref, values)
 
-    async def _act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
-    ) -> None:
+    async def _act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()
-        self._hint_chat(interaction)
+        self.core.hint_chat(interaction)
         if ref.action.startswith(SETTINGS_ACTION):
             try:
-                await self.settings_menu.press(
-                    interaction, ref, self.chat_of(interaction), self.user_of(interaction)
+                await self.core.settings_menu.press(
+                    interaction, ref, self.core.chat_of(interaction), self.core.user_of(interaction)
                 )
             except Exception as error:
-                await self.failed(interaction, error)
+                await self.core.failed(interaction, error)
             return
         action = ref.action
         if action == TURN_HAND:
@@ -99,21 +100,21 @@ class Presses(EventRouting):
             # picked for a meld: "<action>7D+8D+9D").
             action = action + "+".join(values)
         try:
-            chat = await self._chat_for(interaction, ref.table_id)
-            user = self.user_of(interaction)
-            result = await self.service.press(
+            chat = await self.core.chat_for(interaction, ref.table_id)
+            user = self.core.user_of(interaction)
+            result = await self.core.service.press(
                 chat,
                 user,
                 f"{ref.table_id}:{ref.version}:{action}",
                 is_admin=is_channel_admin(interaction),
             )
-            await self.deliver(result, interaction)
+            await self.routing.deliver(result, interaction)
             source = interaction.message
             if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
                 # Left the game from the hand's question: the hand says so, with no buttons.
                 try:
                     assert result.table is not None
-                    text = await self.left_hand_text(
+                    text = await self.routing.left_hand_text(
                         result.table, interaction.user.id, removed=False
                     )
                     await interaction.edit_original_response(
@@ -132,11 +133,11 @@ class Presses(EventRouting):
                 # An old hand message: it heals, showing the current hand (and becomes the hand).
                 await self._redraw_hand(interaction, ref, picked=(), page=0)
         except Exception as error:
-            await self.failed(interaction, error)
+            await self.core.failed(interaction, error)
 
     async def _redraw_hand(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         ref: ActionRef,
         *,
         picked: Sequence[str],
@@ -144,11 +145,13 @@ class Presses(EventRouting):
     ) -> None:
         """Show the hand message again with the moves narrowed to the picked cards."""
         try:
-            chat = await self._chat_for(interaction, ref.table_id)
-            result = await self.service.show(chat, self.user_of(interaction), ref.table_id)
+            chat = await self.core.chat_for(interaction, ref.table_id)
+            result = await self.core.service.show(
+                chat, self.core.user_of(interaction), ref.table_id
+            )
             if result.refusal is not None:
-                await self._alert(
-                    interaction, self.renderer.refusal(result.refusal, limit=MAX_CONTENT)
+                await self.core.alert(
+                    interaction, self.core.renderer.refusal(result.refusal, limit=MAX_CONTENT)
                 )
                 return
             mine = str(interaction.user.id)
@@ -158,9 +161,11 @@ class Presses(EventRouting):
             )
             if hand is None:
                 return
-            message = self.renderer.render(hand)
-            view = hand_view(hand, message, picked=picked, page=page, label=self.move_label(hand))
-            image = await self.picture(hand, picked=picked)
+            message = self.core.renderer.render(hand)
+            view = hand_view(
+                hand, message, picked=picked, page=page, label=self.core.move_label(hand)
+            )
+            image = await self.core.picture(hand, picked=picked)
             kwargs: dict[str, Any] = {
                 "view": view,
                 **picture_to_edit(image, shown_picture(interaction.message), alt=message.text),
@@ -170,26 +175,26 @@ class Presses(EventRouting):
             if source is not None and source.flags.ephemeral:
                 # The pressed message is the player's hand from now on, with a fresh token.
                 user_id, table_id = interaction.user.id, hand.table.id
-                place = await self.hands.get(user_id, table_id)
+                place = await self.core.hands.get(user_id, table_id)
                 if place is not None and not place.is_message(source):
-                    await self.hands.remove(interaction.client, place)
+                    await self.core.hands.remove(interaction.client, place)
                 picture = None if image is None else image.filename
-                await self.hands.put(
+                await self.core.hands.put(
                     user_id,
                     table_id,
-                    self.hands.hook(interaction, source, original=True, picture=picture),
+                    self.core.hands.hook(interaction, source, original=True, picture=picture),
                 )
         except Exception as error:
-            await self.failed(interaction, error)
+            await self.core.failed(interaction, error)
 
-    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+    async def unknown_component(self, interaction: Interaction) -> None:
         """A button or menu that is not Tavolo's current kind (left by an older version):
         acknowledged with a short notice instead of Discord's "This interaction failed"."""
-        async with self.in_flight.track():
+        async with self.core.in_flight.track():
             await self._unknown_component(interaction)
 
-    async def _unknown_component(self, interaction: discord.Interaction[Any]) -> None:
-        text = self.text("old_button", locale_hint(interaction.locale))
+    async def _unknown_component(self, interaction: Interaction) -> None:
+        text = self.core.text("old_button", locale_hint(interaction.locale))
         try:
             await answer(interaction, text, ephemeral=True)
         except discord.HTTPException:

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.delivery import picture_to_edit
+from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content
 from bot.render.images import RenderedImage
 
@@ -17,19 +18,19 @@ DEFERRED = "tavolo.deferred"  # "public" or "private": how a command was deferre
 FILLED = "tavolo.filled"  # the deferred reply got its content (or was deleted)
 
 
-async def defer_command(interaction: discord.Interaction[Any], *, private: bool) -> None:
+async def defer_command(interaction: Interaction, *, private: bool) -> None:
     """Answer "thinking…" now (only the user sees it when ``private``), the content later."""
     await interaction.response.defer(ephemeral=private, thinking=True)
     interaction.extras[DEFERRED] = "private" if private else "public"
 
 
-def original_pending(interaction: discord.Interaction[Any]) -> bool:
+def original_pending(interaction: Interaction) -> bool:
     """A command was deferred and its "thinking" reply still waits for content."""
     return DEFERRED in interaction.extras and not interaction.extras.get(FILLED)
 
 
 async def fill_original(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     text: str,
     view: discord.ui.View | None,
     image: RenderedImage | None = None,
@@ -42,6 +43,6 @@ async def fill_original(
     return sent
 
 
-def pending_private(interaction: discord.Interaction[Any]) -> bool:
+def pending_private(interaction: Interaction) -> bool:
     """A command deferred privately still waits for its reply's content."""
     return original_pending(interaction) and interaction.extras.get(DEFERRED) == "private"

@@ -21,7 +21,8 @@ from bot.discord.delivery import (
     shown_picture,
 )
 from bot.discord.hand_delivery import HandDelivery
-from bot.discord.handler_core import PLATFORM, TURN_HAND, TURN_MESSAGE
+from bot.discord.handler_core import PLATFORM, TURN_HAND, TURN_MESSAGE, HandlerCore
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT, fit_content, split_text
 from bot.discord.message_views import view_of
 from bot.discord.replies import DEFERRED, FILLED, fill_original, original_pending
@@ -42,24 +43,26 @@ from bot.service import (
 logger = logging.getLogger(__name__)
 
 
-class EventRouting(HandDelivery):
+class EventRouting:
     """``deliver``: every event of a service result where it belongs."""
 
-    async def deliver(
-        self, result: Result, interaction: discord.Interaction[Any] | None = None
-    ) -> None:
+    def __init__(self, core: HandlerCore, hand_delivery: HandDelivery) -> None:
+        self.core = core
+        self.hand_delivery = hand_delivery
+
+    async def deliver(self, result: Result, interaction: Interaction | None = None) -> None:
         """Send a service result where it belongs (``interaction`` absent: a turn timer)."""
-        if self.closing and interaction is None:
+        if self.core.closing and interaction is None:
             # The process is stopping and the HTTP session is going: the table shows this
             # result at its next change (the move itself is committed).
             table = result.table.id if result.table is not None else None
             logger.warning("Discord is closing: a timer result of table %s not delivered", table)
             return
-        async with self.in_flight.track():
+        async with self.core.in_flight.track():
             await self._deliver(result, interaction)
 
     async def _deliver_to_channel(
-        self, event: Event, message: Message, interaction: discord.Interaction[Any] | None
+        self, event: Event, message: Message, interaction: Interaction | None
     ) -> None:
         """A public event: the table message edited (a closed table closes the hands too), or
         a post in the channel."""
@@ -67,9 +70,9 @@ class EventRouting(HandDelivery):
             await self._show_table(event, message, interaction)
             if event.table.status not in ("lobby", "playing"):
                 await self._clear_turn_message(event.table.id, interaction)
-                client = self._client(interaction)
+                client = self.core.client_of(interaction)
                 if client is not None:
-                    await self.hands.close_table(
+                    await self.core.hands.close_table(
                         client, event.table.id, self._closed_hand_text(event.table)
                     )
                 self._forget_hand_edits(event.table.id)
@@ -80,11 +83,11 @@ class EventRouting(HandDelivery):
         elif isinstance(event, Announcement) and event.kind == "left":
             await self._hand_left(event, interaction)
 
-    async def _deliver(self, result: Result, interaction: discord.Interaction[Any] | None) -> None:
+    async def _deliver(self, result: Result, interaction: Interaction | None) -> None:
         if result.refusal is not None:
             if interaction is not None:
-                await self._alert(
-                    interaction, self.renderer.refusal(result.refusal, limit=MAX_CONTENT)
+                await self.core.alert(
+                    interaction, self.core.renderer.refusal(result.refusal, limit=MAX_CONTENT)
                 )
             return
         edited_source = False
@@ -108,7 +111,7 @@ class EventRouting(HandDelivery):
                 and event.audience.id in with_hand
             ):
                 continue
-            message = self.renderer.render(event)
+            message = self.core.renderer.render(event)
             if event.audience.kind == "chat":
                 await self._deliver_to_channel(event, message, interaction)
                 continue
@@ -116,20 +119,20 @@ class EventRouting(HandDelivery):
             mine = interaction is not None and interaction.user.id == target
             if isinstance(event, HandView):
                 delivery = functools.partial(
-                    self._deliver_hand,
+                    self.hand_delivery.deliver_hand,
                     event,
                     message,
                     interaction if mine else None,
-                    client=self._client(interaction),
+                    client=self.core.client_of(interaction),
                     can_edit_source=not edited_source,
                     # A DM hand is posted anew (a notification) when the turn comes, unless
                     # the player is looking: then it is edited in place like the others.
                     turn=event.audience.id in turns
-                    and not self.presence.looking(PLATFORM, event.audience.id, event.table.id),
+                    and not self.core.presence.looking(PLATFORM, event.audience.id, event.table.id),
                 )
                 # The player's own press is always answered; another's hand shows only the
                 # newest state (a newer one on its way or shown: this one is dropped).
-                outcome = await self.hand_edits.run(
+                outcome = await self.core.hand_edits.run(
                     (event.audience.id, event.table.id),
                     event.table.version,
                     delivery,
@@ -149,20 +152,20 @@ class EventRouting(HandDelivery):
                 continue
             if mine:
                 assert interaction is not None
-                edited_source |= await self._to_interacting_user(
+                edited_source |= await self.hand_delivery.to_interacting_user(
                     interaction, event, message, can_edit_source=not edited_source
                 )
-            elif await self.wants_dm(target):
-                client = self._client(interaction)
+            elif await self.core.wants_dm(target):
+                client = self.core.client_of(interaction)
                 if client is not None:
-                    view = self.view_for(event, message)
-                    image = await self.picture(event)
+                    view = self.core.view_for(event, message)
+                    image = await self.core.picture(event)
                     await send_private(client, target, message.text, view=view, image=image)
         if interaction is not None:
             await self._settle(interaction)
 
     @staticmethod
-    async def _settle(interaction: discord.Interaction[Any]) -> None:
+    async def _settle(interaction: Interaction) -> None:
         """An interaction whose events all went elsewhere still gets its answer."""
         if original_pending(interaction):
             # A deferred command whose events all went elsewhere: clear its "thinking" reply.
@@ -173,34 +176,32 @@ class EventRouting(HandDelivery):
             await answer(interaction, "✓", ephemeral=True)
 
     def _forget_hand_edits(self, table_id: int) -> None:
-        self.hand_edits.forget(lambda key: isinstance(key, tuple) and key[1] == table_id)
+        self.core.hand_edits.forget(lambda key: isinstance(key, tuple) and key[1] == table_id)
 
-    async def _hand_left(
-        self, event: Announcement, interaction: discord.Interaction[Any] | None
-    ) -> None:
+    async def _hand_left(self, event: Announcement, interaction: Interaction | None) -> None:
         """A player left the game (or was removed): their hand message keeps no buttons."""
         seat = event.data.get("seat")
         info = event.table.seats[seat] if isinstance(seat, int) else None
-        client = self._client(interaction)
+        client = self.core.client_of(interaction)
         if info is None or client is None or info.platform != PLATFORM:
             return
         if info.user_id.isdigit():
             text = await self.left_hand_text(
                 event.table, int(info.user_id), removed=bool(event.data.get("by"))
             )
-            await self.hands.close_hand(client, int(info.user_id), event.table.id, text)
+            await self.core.hands.close_hand(client, int(info.user_id), event.table.id, text)
 
     async def left_hand_text(self, table: TableInfo, user_id: int, *, removed: bool) -> str:
         """What the hand of a player who left (or was removed) says, in their language."""
-        locale = await self.service.user_locale(UserRef(PLATFORM, str(user_id)))
-        return self.renderer.closed_hand(table, locale, left="removed" if removed else "left")
+        locale = await self.core.service.user_locale(UserRef(PLATFORM, str(user_id)))
+        return self.core.renderer.closed_hand(table, locale, left="removed" if removed else "left")
 
     def _closed_hand_text(self, table: TableInfo) -> Callable[[int], Awaitable[str]]:
         """What each player's hand of a table no longer in play says, in their language."""
 
         async def text(user_id: int) -> str:
-            locale = await self.service.user_locale(UserRef(PLATFORM, str(user_id)))
-            return self.renderer.closed_hand(table, locale)
+            locale = await self.core.service.user_locale(UserRef(PLATFORM, str(user_id)))
+            return self.core.renderer.closed_hand(table, locale)
 
         return text
 
@@ -208,24 +209,26 @@ class EventRouting(HandDelivery):
         self,
         event: TableEvent,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
     ) -> None:
         """Edit the table's channel message in place, or post it (as the reply of the command
         that opened the table)."""
         channel_id = int(event.audience.id)
         table_id = event.table.id
-        edits = self.table_edits
+        edits = self.core.table_edits
         if edits is not None:
             # Players in the Activity see every move: the channel's message can wait a little.
-            if interaction is None and edits.wanted(self.presence, table_id, event.table.status):
+            if interaction is None and edits.wanted(
+                self.core.presence, table_id, event.table.status
+            ):
                 edits.later(table_id, lambda: self._show_table(event, message, None))
                 return
             edits.now(table_id)
         view = view_of(message)
-        if self.activity and event.table.status in ("lobby", "playing"):
-            label = self.renderer.translations(event.locale).gettext(LAUNCH_LABEL)
+        if self.core.activity and event.table.status in ("lobby", "playing"):
+            label = self.core.renderer.translations(event.locale).gettext(LAUNCH_LABEL)
             view = add_launch_button(view, table_id, label)
-        image = await self.picture(event)
+        image = await self.core.picture(event)
         if (
             interaction is not None
             and interaction.channel_id == channel_id
@@ -234,7 +237,7 @@ class EventRouting(HandDelivery):
         ):
             sent = await fill_original(interaction, message.text, view, image)
             picture = None if image is None else image.filename
-            await self._keep_table_message(picture, table_id=table_id, message_id=sent.id)
+            await self.core.keep_table_message(picture, table_id=table_id, message_id=sent.id)
             return
         if (
             interaction is not None
@@ -247,13 +250,13 @@ class EventRouting(HandDelivery):
             if reply is None:
                 reply = await interaction.original_response()
             picture = None if image is None else image.filename
-            await self._keep_table_message(picture, table_id=table_id, message_id=reply.id)
+            await self.core.keep_table_message(picture, table_id=table_id, message_id=reply.id)
             return
-        client = self._client(interaction)
+        client = self.core.client_of(interaction)
         if client is None:
             logger.warning("no Discord client to show table %s", table_id)
             return
-        known, shown = await self.table_message(table_id)
+        known, shown = await self.core.table_message(table_id)
         source = None if interaction is None else interaction.message
         if (
             source is not None
@@ -268,18 +271,18 @@ class EventRouting(HandDelivery):
             client, channel_id, known, message.text, view=view, image=image, shown=shown
         )
         picture = None if image is None else image.filename
-        await self._keep_table_message(picture, table_id=table_id, message_id=message_id)
+        await self.core.keep_table_message(picture, table_id=table_id, message_id=message_id)
 
     async def _post(
         self,
         channel_id: int,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         event: Event,
     ) -> None:
         view = view_of(message)
-        image = await self.picture(event)
+        image = await self.core.picture(event)
         if (
             interaction is not None
             and interaction.channel_id == channel_id
@@ -288,7 +291,7 @@ class EventRouting(HandDelivery):
             # A command answered at once (a leaderboard, an abandon): the reply is the message.
             await answer(interaction, message.text, view=view, image=image)
             return
-        client = self._client(interaction)
+        client = self.core.client_of(interaction)
         if client is None:
             logger.warning("no Discord client to post in %s", channel_id)
             return
@@ -305,7 +308,7 @@ class EventRouting(HandDelivery):
         self,
         event: TurnNotice,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
         *,
         hand_shown: bool,
     ) -> None:
@@ -316,22 +319,22 @@ class EventRouting(HandDelivery):
         their hand could not be updated, as a fresh "My hand" prompt. A reminder adds nothing
         (one notification a turn)."""
         user_id = int(event.audience.id)
-        client = self._client(interaction)
+        client = self.core.client_of(interaction)
         if client is None:
             return
-        if await self.wants_dm(user_id):
+        if await self.core.wants_dm(user_id):
             if not hand_shown or event.reminder:
                 await send_private(client, user_id, message.text)
             return
         if event.reminder:
             return  # the turn's notice (and its "My hand" button) is in the channel already
-        if looking(self.presence, event.table.id, user_id):
+        if looking(self.core.presence, event.table.id, user_id):
             return  # they have the table open in the Activity: they see their turn live
         humans = sum(1 for seat in event.table.seats if seat is not None and not seat.computer)
         mention = (
             humans > 1
-            and not self.presence.looking(PLATFORM, str(user_id), event.table.id)
-            and await self.notify_on(user_id)
+            and not self.core.presence.looking(PLATFORM, str(user_id), event.table.id)
+            and await self.core.notify_on(user_id)
         )
         if not mention and hand_shown:
             # Nothing to post; an older notice (another player's turn) has served too.
@@ -348,13 +351,13 @@ class EventRouting(HandDelivery):
             name = discord.utils.escape_markdown(seat.name) if seat is not None else ""
             text = f"**{name}** {message.text}" if name else message.text
             allowed = discord.AllowedMentions.none()
-        label = self.renderer.translations(event.locale).gettext("My hand")
+        label = self.core.renderer.translations(event.locale).gettext("My hand")
         view = discord.ui.View(timeout=None)
         view.add_item(ActionButton(ActionRef(table.id, table.version, TURN_HAND), label=label))
         channel = client.get_partial_messageable(int(table.chat_id))
         sent = await channel.send(fit_content(text), view=view, allowed_mentions=allowed)
         await self._clear_turn_message(table.id, interaction)
-        await self.state.state_put(
+        await self.core.state.state_put(
             {"channel_id": sent.channel.id, "message_id": sent.id},
             platform=PLATFORM,
             kind=TURN_MESSAGE,
@@ -366,20 +369,20 @@ class EventRouting(HandDelivery):
         self,
         event: Announcement,
         message: Message,
-        interaction: discord.Interaction[Any] | None,
+        interaction: Interaction | None,
     ) -> None:
         """A closed table: its channel message says so and keeps no buttons (nor a picture of
         a game that is over); its turn notice goes, its hands lose their buttons."""
         table_id = event.table.id
-        if self.table_edits is not None:
-            self.table_edits.now(table_id)  # the closed table's text is the last word
-        client = self._client(interaction)
+        if self.core.table_edits is not None:
+            self.core.table_edits.now(table_id)  # the closed table's text is the last word
+        client = self.core.client_of(interaction)
         await self._clear_turn_message(table_id, interaction)
         if client is None:
             return
-        await self.hands.close_table(client, table_id, self._closed_hand_text(event.table))
+        await self.core.hands.close_table(client, table_id, self._closed_hand_text(event.table))
         self._forget_hand_edits(table_id)
-        known, shown = await self.table_message(table_id)
+        known, shown = await self.core.table_message(table_id)
         if known is None:
             return
         channel = client.get_partial_messageable(int(event.audience.id))
@@ -390,21 +393,19 @@ class EventRouting(HandDelivery):
             )
         except discord.HTTPException as error:
             logger.info("table message of closed table %s not edited: %s", table_id, error.status)
-        await self._keep_table_message(None, table_id=table_id, message_id=known)
+        await self.core.keep_table_message(None, table_id=table_id, message_id=known)
 
-    async def _clear_turn_message(
-        self, table_id: int, interaction: discord.Interaction[Any] | None
-    ) -> None:
+    async def _clear_turn_message(self, table_id: int, interaction: Interaction | None) -> None:
         """Delete a table's last turn notice: it has served (the channel keeps one at most)."""
-        found = await self.state.state_get(
+        found = await self.core.state.state_get(
             platform=PLATFORM, kind=TURN_MESSAGE, scope="", table_id=table_id
         )
         if not isinstance(found, dict):
             return
-        await self.state.state_delete(
+        await self.core.state.state_delete(
             platform=PLATFORM, kind=TURN_MESSAGE, scope="", table_id=table_id
         )
-        client = self._client(interaction)
+        client = self.core.client_of(interaction)
         if client is None:
             return
         try:
@@ -434,7 +435,7 @@ def latest_table_views(events: Iterable[Event]) -> list[Event]:
 
 
 def reply_first(
-    events: list[Event], interaction: discord.Interaction[Any], *, table_id: int | None = None
+    events: list[Event], interaction: Interaction, *, table_id: int | None = None
 ) -> list[Event]:
     """The events with the one that answers the interaction first: Discord hears back as soon
     as the service has decided, before the other messages are edited. An event of the result's

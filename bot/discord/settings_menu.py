@@ -9,12 +9,13 @@ adapter's own action), so they still work after a restart.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Iterable
 
 import discord
 
 from bot.discord.components import ActionButton, ActionRef
 from bot.discord.delivery import answer
+from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT, MAX_ROW_BUTTONS, MAX_ROWS, fit_content
 from bot.render import Message, Renderer
 from bot.render.settings import parse_settings_data, render_settings
@@ -29,7 +30,7 @@ logger = logging.getLogger(__name__)
 ACTION_PREFIX = "~" + SETTINGS_PREFIX
 
 
-def is_channel_admin(interaction: discord.Interaction[Any]) -> bool:
+def is_channel_admin(interaction: Interaction) -> bool:
     """Whoever may manage the server (or administers it); anyone in a DM with the bot."""
     if interaction.guild_id is None:
         return True
@@ -59,9 +60,7 @@ class SettingsMenu:
         self.service = service
         self.renderer = renderer
 
-    async def command(
-        self, interaction: discord.Interaction[Any], chat: ChatRef, user: UserRef
-    ) -> None:
+    async def command(self, interaction: Interaction, chat: ChatRef, user: UserRef) -> None:
         """/settings: the menu, privately (the channel's admins; anyone in a DM)."""
         if not is_channel_admin(interaction):
             await answer(interaction, await self._not_admin(chat, user), ephemeral=True)
@@ -75,7 +74,7 @@ class SettingsMenu:
         )
 
     async def press(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, chat: ChatRef, user: UserRef
+        self, interaction: Interaction, ref: ActionRef, chat: ChatRef, user: UserRef
     ) -> None:
         """A menu button (the interaction already deferred): a page or a change, shown in the
         menu's own message; a refusal as a private follow-up."""
@@ -100,7 +99,7 @@ class SettingsMenu:
                 content=fit_content(message.text), view=settings_view(message)
             )
 
-    def _rendered(self, events: list[Any]) -> Message | None:
+    def _rendered(self, events: Iterable[object]) -> Message | None:
         for event in events:
             if isinstance(event, SettingsView):
                 return render_settings(self.renderer, event)

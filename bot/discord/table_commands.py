@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.handler_core import PLATFORM, SlashCall
+from bot.discord.handler_core import PLATFORM, CommandRun, HandlerCore, SlashCall
 from bot.discord.replies import defer_command
 from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import is_channel_admin
@@ -23,10 +23,24 @@ SEATING_OPTIONS = ("players", "computers", "level")
 DEFER_AFTER = 1.5
 
 
-class TableCommands(EventRouting):
+class TableCommands:
     """/scopa, /scopone, /scala40, /briscola, /chiamata, /hand, /rules, /abandon, /leave, /kick."""
 
-    async def _table_command(self, call: SlashCall, game: str) -> Result:
+    def __init__(self, core: HandlerCore, routing: EventRouting) -> None:
+        self.core = core
+        self.routing = routing
+
+    def commands(self) -> dict[str, CommandRun]:
+        """This group's slash commands by name (the games' own: ``open_game``)."""
+        return {
+            "hand": self._hand_command,
+            "rules": self._rules_command,
+            "abandon": self._abandon_command,
+            "leave": self._leave_command,
+            "kick": self._kick_command,
+        }
+
+    async def open_game(self, call: SlashCall, game: str) -> Result:
         """Open a table of ``game``. No public "thinking…" unless the service is slow: a refusal
         (a table is already open here) then stays private, and a new table is the command's own
         reply."""
@@ -49,7 +63,7 @@ class TableCommands(EventRouting):
         is_admin: bool = False,
     ) -> Result:
         rules = {k: v for k, v in options.items() if k not in SEATING_OPTIONS}
-        return await self.service.create_table(
+        return await self.core.service.create_table(
             chat,
             user,
             game,
@@ -62,23 +76,23 @@ class TableCommands(EventRouting):
 
     async def _hand_command(self, call: SlashCall) -> Result:
         """/hand: the user's hand, privately (``dm:True``: by DM from now on)."""
-        await self._set_dm(call.interaction.user.id, bool(call.options.get("dm")))
+        await self.core.set_dm(call.interaction.user.id, bool(call.options.get("dm")))
         await defer_command(call.interaction, private=True)
-        return await self.service.show(call.chat, call.user)
+        return await self.core.service.show(call.chat, call.user)
 
     async def _rules_command(self, call: SlashCall) -> Result:
         """/rules: the rule options of the channel's table."""
-        return await self.service.rules(call.chat, call.user)
+        return await self.core.service.rules(call.chat, call.user)
 
     async def _abandon_command(self, call: SlashCall) -> Result:
         """/abandon: close the channel's table without a result (its creator or an admin)."""
-        return await self.service.abandon(
+        return await self.core.service.abandon(
             call.chat, call.user, is_admin=is_channel_admin(call.interaction)
         )
 
     async def _leave_command(self, call: SlashCall) -> Result:
         """/leave: leave the lobby, or the game (a computer plays the seat)."""
-        return await self.service.leave(call.chat, call.user)
+        return await self.core.service.leave(call.chat, call.user)
 
     async def _kick_command(self, call: SlashCall) -> Result:
         """/kick: remove a player (none named: the service offers a list)."""
@@ -86,6 +100,6 @@ class TableCommands(EventRouting):
         target = None
         if isinstance(player, discord.abc.User):
             target = UserRef(PLATFORM, str(player.id), player.display_name)
-        return await self.service.kick(
+        return await self.core.service.kick(
             call.chat, call.user, target=target, is_admin=is_channel_admin(call.interaction)
         )

@@ -22,10 +22,27 @@ _ARROWS = re.compile(r"➜|→|->|=>")
 _OUTLINE = str.maketrans({"♢": "♦", "♡": "♥", "♤": "♠", "♧": "♣", "\ufe0f": None})
 
 
-class MoveChooser(Console):
-    """Reading the player's move (a mixin of ``TerminalPlay``)."""
+class MoveChooser:
+    """Reading the player's move, given the session's ``Console`` (where it says why a line
+    names no move, in the player's language)."""
 
-    def _choose(
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    @property
+    def _locale(self) -> str:
+        return self.console.locale
+
+    def _(self, text: str) -> str:
+        return self.console.translate(text)
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    def _label(self, family: str, move: str) -> str:
+        return self.console.label(family, move)
+
+    def choose(
         self,
         line: str,
         moves: list[str],
@@ -159,7 +176,7 @@ class MoveChooser(Console):
             ).format(card=what)
         )
         items = [f"{moves.index(c) + 1}) {self._label(family, c)}" for c in found if c in moves]
-        for row in columns(items, self._width() - 1):
+        for row in columns(items, self.console.width() - 1):
             self.say(row)
 
     def _unknown(self, line: str, count: int) -> None:

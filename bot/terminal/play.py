@@ -1,7 +1,7 @@
 """Terminal play's session: who is playing, the table to play (resumed or new), the game loop
 (the menu of moves, a line read, the move played while the next line is read ahead), leaving
-(the game saved) and playing again. ``TerminalPlay`` joins the move reader (``choose``) and the
-screen after moves (``present``)."""
+(the game saved) and playing again. ``TerminalPlay`` is given its parts: the ``Console`` it and
+they write to, the move reader (``choose``) and the screen after moves (``present``)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from bot.service import (
 )
 
 from .choose import MoveChooser
-from .console import PLATFORM
-from .layout import columns, terminal_width
-from .present import Presenter, _Seen
+from .console import PLATFORM, Console
+from .layout import columns
+from .present import Presenter
 from .texts import HELP, PROMPT_SCOPA, PROMPTS, QUIT, TABLE, YES
 
 __all__ = ["DEFAULT_GAME", "MAX_CATCH_UPS", "MAX_PROMPTS", "NameBook", "TerminalPlay"]
@@ -46,7 +46,7 @@ class NameBook(Protocol):
     async def put(self, name: str) -> None: ...
 
 
-class TerminalPlay(MoveChooser, Presenter):
+class TerminalPlay:
     """One human at the keyboard, computers in the other seats."""
 
     def __init__(
@@ -73,13 +73,12 @@ class TerminalPlay(MoveChooser, Presenter):
         self.chat = ChatRef(PLATFORM, chat_id)
         self._read = read
         self.out = out
+        self.console = Console(renderer, out, locale=user.locale or "it", width=width)
+        self.chooser = MoveChooser(self.console)
+        self.presenter = Presenter(self.console, service, user.user_id)
         self.resume_command = resume_command
         self.names = names
         self.ask_name = ask_name
-        self._width = width or terminal_width
-        self._seen = _Seen()
-        self._held: tuple[Any, ...] = ()
-        self._locale = user.locale or "it"
         self._saved_game = False  # a game of this player's is saved: leaving says how to resume
         self._started = False  # this run got as far as a table (else: nothing played yet)
         self._ahead: asyncio.Future[str | None] | None = None  # a line read while computers played
@@ -91,6 +90,33 @@ class TerminalPlay(MoveChooser, Presenter):
         self.typed_ahead = typed_ahead
         # A folder where an earlier version kept terminal play's games (data/ here).
         self.earlier_save = earlier_save
+
+    @property
+    def _locale(self) -> str:
+        """The player's language as last shown (the events shown may change it)."""
+        return self.console.locale
+
+    def _(self, text: str, locale: str | None = None) -> str:
+        return self.console.translate(text, locale)
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    def _label(self, family: str, move: str) -> str:
+        return self.console.label(family, move)
+
+    def _help(self, family: str) -> str:
+        return self.console.help(family)
+
+    def _choose(
+        self,
+        line: str,
+        moves: list[str],
+        labels: list[str],
+        family: str,
+        hand: HandView | None = None,
+    ) -> str | None:
+        return self.chooser.choose(line, moves, labels, family, hand)
 
     async def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -286,7 +312,7 @@ class TerminalPlay(MoveChooser, Presenter):
             # Refused before any saved game is given up: create_table says why.
             result = await self.service.create_table(self.chat, self.user, wanted, players=players)
             if result.refusal is not None and result.refusal.code != "too_many_tables":
-                self._show(result.events, refusal=result)
+                self.presenter.show(result.events, refusal=result)
                 return None, None
         # Room for one table of each game in the terminal's chat.
         await self.service.set_max_open_tables(self.chat, len(self.service.registry.names))
@@ -300,7 +326,7 @@ class TerminalPlay(MoveChooser, Presenter):
         self._saved_game = False
         result = await self.service.create_table(self.chat, self.user, wanted, players=players)
         if result.refusal is not None:
-            self._show(result.events, refusal=result)
+            self.presenter.show(result.events, refusal=result)
             return None, None
         assert result.table is not None
         self._started = True
@@ -310,9 +336,9 @@ class TerminalPlay(MoveChooser, Presenter):
         started = await self._thinking(
             self.service.start(self.chat, self.user, result.table.id, fill_with=level)
         )
-        self._seen = _Seen()
+        self.presenter.restart()
         if started.refusal is not None:
-            self._show(started.events, refusal=started)
+            self.presenter.show(started.events, refusal=started)
             return None, None
         self._saved_game = True
         return started.table, started
@@ -328,7 +354,7 @@ class TerminalPlay(MoveChooser, Presenter):
                 self.service.start(self.chat, self.user, table.id, fill_with=level)
             )
             if result.refusal is not None:
-                self._show(result.events, refusal=result)
+                self.presenter.show(result.events, refusal=result)
                 return None, None
             self._saved_game = True
             self._also_saved([t for t in mine if t.id != table.id])
@@ -365,10 +391,10 @@ class TerminalPlay(MoveChooser, Presenter):
 
     async def _resume_log(self, table: TableInfo) -> None:
         """On resuming, the moves since the player's own last one are shown again."""
-        moves = await self._moves(table.id)
+        moves = await self.presenter.moves(table.id)
         seat = table.seat_of(PLATFORM, self.user.user_id)
         mine = [i for i, m in enumerate(moves) if m["seat"] == seat]
-        self._seen.moves = mine[-1] if mine else 0
+        self.presenter.restart(mine[-1] if mine else 0)
 
     async def _catch_up(self, table_id: int) -> list[Event] | None:
         """Play the computers' turns left over (the process stopped while they thought); None
@@ -389,12 +415,12 @@ class TerminalPlay(MoveChooser, Presenter):
                 return self._left()
             happened = caught
         shown = await self.service.show(self.chat, self.user, table_id)
-        await self._present(happened, shown)
+        await self.presenter.present(happened, shown)
         waits = 0
         for _ in range(MAX_PROMPTS):
             table = shown.table
             if table is None:
-                self._show([], refusal=shown)
+                self.presenter.show([], refusal=shown)
                 return 1
             if table.status != "playing":
                 return await self._finished(table)
@@ -411,13 +437,13 @@ class TerminalPlay(MoveChooser, Presenter):
                     self.say(self._("The game cannot go on: nobody is to move."))
                     return 1
                 shown = await self.service.show(self.chat, self.user, table_id)
-                await self._present(happened, shown)
+                await self.presenter.present(happened, shown)
                 continue
             waits = 0
             self._drop_typed_ahead()
             labels = [self._label(table.family, m) for m in moves]
             menu = [f"{i}) {label}" for i, label in enumerate(labels, 1)]
-            for row in columns(menu, self._width() - 1):
+            for row in columns(menu, self.console.width() - 1):
                 self.say(row)
             prompt = PROMPTS.get(table.family, PROMPT_SCOPA)
             line = await self.ask(self._(prompt))
@@ -433,7 +459,7 @@ class TerminalPlay(MoveChooser, Presenter):
                 continue
             if line.lower() in TABLE:
                 shown = await self.service.show(self.chat, self.user, table_id)
-                self._show(shown.events, refusal=shown)
+                self.presenter.show(shown.events, refusal=shown)
                 continue
             move = self._choose(line, moves, labels, table.family, hand)
             if move is None:
@@ -445,10 +471,10 @@ class TerminalPlay(MoveChooser, Presenter):
                 return self._left()
             result = played
             if result.refusal is not None:
-                self._show([], refusal=result)
+                self.presenter.show([], refusal=result)
                 continue
             shown = await self.service.show(self.chat, self.user, table_id)
-            await self._present(result.events, shown)
+            await self.presenter.present(result.events, shown)
         return 1
 
     async def _finished(self, table: TableInfo) -> int:
@@ -457,9 +483,9 @@ class TerminalPlay(MoveChooser, Presenter):
         line = await self.ask(self._("Play again? [y/N] "))
         if line is not None and line.lower() in YES:
             result = await self._thinking(self.service.rematch(self.chat, self.user, table.id))
-            self._seen = _Seen()
+            self.presenter.restart()
             if result.refusal is not None or result.table is None:
-                self._show(result.events, refusal=result)
+                self.presenter.show(result.events, refusal=result)
                 return 1
             await self._remember(result.table)
             return await self._loop(result.table.id, result)

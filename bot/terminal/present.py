@@ -8,7 +8,7 @@ import gettext
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from bot.render import BRISCOLA_FAMILIES, REFUSAL_TEXTS, cards_text
 from bot.render.renderer import family_renderer
@@ -25,14 +25,22 @@ from bot.service import (
     TableService,
     TableView,
     TurnNotice,
-    UserRef,
 )
 
 from .console import PLATFORM, Console
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Presenter"]
+__all__ = ["LoggedMove", "Presenter"]
+
+
+class LoggedMove(TypedDict, total=False):
+    """One move of the game's move log (the export document's ``moves``), as the screen reads
+    it: who moved, the move, and the table's version after it."""
+
+    seat: int
+    move: str
+    version: int
 
 
 @dataclass(slots=True)
@@ -42,13 +50,40 @@ class _Seen:
     moves: int = 0
 
 
-class Presenter(Console):
-    """Showing what happened (a mixin of ``TerminalPlay``, which sets these)."""
+class Presenter:
+    """Showing what happened, given the session's ``Console``, the service (the move log) and
+    the player's id (their seat); it remembers how far the move log was shown and the hand
+    last shown."""
 
-    service: TableService
-    user: UserRef
-    _seen: _Seen
-    _held: tuple[Any, ...]  # the player's hand as last shown (its cards)
+    def __init__(self, console: Console, service: TableService, user_id: str) -> None:
+        self.console = console
+        self.service = service
+        self.user_id = user_id
+        self.renderer = console.renderer
+        self._seen = _Seen()
+        self._held: tuple[object, ...] = ()  # the player's hand as last shown (its cards)
+
+    def _(self, text: str, locale: str | None = None) -> str:
+        return self.console.translate(text, locale)
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    def _label(self, family: str, move: str) -> str:
+        return self.console.label(family, move)
+
+    def restart(self, seen: int = 0) -> None:
+        """A new game (or a resumed one): the move log is shown from move ``seen``."""
+        self._seen = _Seen(seen)
+
+    def show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
+        self._show(events, refusal=refusal)
+
+    async def present(self, happened: Sequence[Event], now: Result) -> None:
+        await self._present(happened, now)
+
+    async def moves(self, table_id: int) -> list[LoggedMove]:
+        return await self._moves(table_id)
 
     def _show(self, events: Iterable[Event], *, refusal: Result | None = None) -> None:
         """Render events as they come (a refusal instead, when given)."""
@@ -60,7 +95,8 @@ class Presenter(Console):
                 continue  # the terminal player sees the hand prompt instead
             if isinstance(event, Announcement) and event.kind == "scopa":
                 continue  # marked on the move that made it (the move log)
-            self._locale = getattr(event, "locale", self._locale) or self._locale
+            locale = self.console.locale
+            self.console.locale = getattr(event, "locale", locale) or locale
             if isinstance(event, TableView | HandView):
                 self.say("")
             self.say(self.renderer.render(event).text)
@@ -123,7 +159,7 @@ class Presenter(Console):
         self._show([e for e in rest if e not in over])
         self._show(over)
 
-    async def _moves(self, table_id: int) -> list[dict[str, Any]]:
+    async def _moves(self, table_id: int) -> list[LoggedMove]:
         try:
             document = await self.service.export_game(table_id)
         except Exception:  # the log is a courtesy: never stop the game for it
@@ -136,7 +172,7 @@ class Presenter(Console):
         table: TableInfo,
         scope: list[int],
         summaries: Sequence[SmazzataSummary] = (),
-        held: tuple[Any, ...] = (),
+        held: tuple[object, ...] = (),
     ) -> list[SmazzataSummary]:
         """Every move since the last one shown: who, what, what it took, scopa (``scope``: the
         seats that made one, in order), the card the player drew (Scala 40: ``held`` is their
@@ -147,8 +183,8 @@ class Presenter(Console):
         self._seen.moves = len(moves)
         if not fresh:
             return []
-        tr = self.renderer.translations(self._locale)
-        me = table.seat_of(PLATFORM, self.user.user_id)
+        tr = self.renderer.translations(self.console.locale)
+        me = table.seat_of(PLATFORM, self.user_id)
         marked = _scopa_moves(fresh, scope)
         ends = _summary_places(fresh, summaries)
         takers = self._trick_takers(table, moves, len(moves) - len(fresh))
@@ -208,7 +244,7 @@ class Presenter(Console):
         return told
 
     def _trick_takers(
-        self, table: TableInfo, moves: list[dict[str, Any]], first: int
+        self, table: TableInfo, moves: list[LoggedMove], first: int
     ) -> dict[int, int]:
         """Briscola: the seat that took each trick completed among the moves from ``first``
         (by their index from ``first``): the one who leads the next trick, or, when it is not
@@ -233,7 +269,7 @@ class Presenter(Console):
         return out
 
     def _drawn(
-        self, table: TableInfo, fresh: list[dict[str, Any]], me: int | None, held: tuple[Any, ...]
+        self, table: TableInfo, fresh: list[LoggedMove], me: int | None, held: tuple[object, ...]
     ) -> tuple[int, str]:
         """Scala 40: the player's own draw among ``fresh`` (its index) and the card it drew,
         shown to them alone: the one card of their hand now that ``held`` (their hand before)
@@ -252,7 +288,7 @@ class Presenter(Console):
         return own[0], cards_text(now)
 
 
-def _scopa_moves(fresh: list[dict[str, Any]], scope: list[int]) -> set[int]:
+def _scopa_moves(fresh: list[LoggedMove], scope: list[int]) -> set[int]:
     """The indices of the moves that made a scopa: the latest capture of each seat in
     ``scope`` (in order) among ``fresh``."""
     marked: set[int] = set()
@@ -266,7 +302,7 @@ def _scopa_moves(fresh: list[dict[str, Any]], scope: list[int]) -> set[int]:
 
 
 def _summary_places(
-    fresh: list[dict[str, Any]], summaries: Sequence[SmazzataSummary]
+    fresh: list[LoggedMove], summaries: Sequence[SmazzataSummary]
 ) -> dict[int, list[SmazzataSummary]]:
     """Each summary at the index of the move that ended its deal (the move log's version)."""
     ends: dict[int, list[SmazzataSummary]] = {}
