@@ -63,9 +63,8 @@ class TelegramBot:
 
     async def start(self) -> None:
         await self.runner.start()
-        if self.delivery.inline is not None:
-            # Deletions a previous process left waiting (the group's budget was short).
-            await self.delivery.inline.resume()
+        # Deletions a previous process left waiting (the group's budget was short).
+        await self.delivery.inline.resume()
         if self.service is not None:
             # Tables whose last delivery is not known to have gone out (the process died, or
             # Telegram failed it) are delivered anew once.
@@ -76,8 +75,7 @@ class TelegramBot:
         delivered anew at the next start); the updates in hand finish; then close."""
         await self.runner.stop_polling()
         await self.delivery.close(grace=self.stop_grace)
-        if self.delivery.inline is not None:
-            await self.delivery.inline.close()
+        await self.delivery.inline.close()
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:

@@ -189,7 +189,10 @@ class InlinePlay:
     def showing_table(self, table: TableInfo) -> AbstractAsyncContextManager[None]:
         return self._ground.showing_table(table)
 
-    # The delivery hooks and the turn mentions.
+    def hurry(self, chat_id: int) -> None:
+        self._ground.sweeper.hurry(chat_id)
+
+    # The delivery hooks (``bot.telegram.inline_hooks.InlineHooks``) and the turn mentions.
     def table_markup(
         self, event: TableView, markup: InlineKeyboardMarkup | None
     ) -> InlineKeyboardMarkup | None:
