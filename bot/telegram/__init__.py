@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -63,9 +62,8 @@ class TelegramBot:
 
     async def start(self) -> None:
         await self.runner.start()
-        if self.delivery.inline is not None:
-            # Deletions a previous process left waiting (the group's budget was short).
-            await self.delivery.inline.resume()
+        # Deletions a previous process left waiting (the group's budget was short).
+        await self.delivery.inline.resume()
         if self.service is not None:
             # Tables whose last delivery is not known to have gone out (the process died, or
             # Telegram failed it) are delivered anew once.
@@ -76,8 +74,7 @@ class TelegramBot:
         delivered anew at the next start); the updates in hand finish; then close."""
         await self.runner.stop_polling()
         await self.delivery.close(grace=self.stop_grace)
-        if self.delivery.inline is not None:
-            await self.delivery.inline.close()
+        await self.delivery.inline.close()
         await self.runner.stop()
 
     async def deliver(self, result: Result) -> None:
@@ -162,13 +159,7 @@ def watch_presence(application: Application, presence: Presence) -> None:  # typ
 
 async def serve(app: App) -> None:
     """Run the Telegram bot until ``app.stop`` is set (``app``: the composition root's App)."""
-    token = app.settings.telegram_token
-    env = dict(os.environ)
-    env["TELEGRAM_TOKEN"] = token.get_secret_value() if token is not None else ""
-    if app.settings.telegram_api_url:
-        env["TELEGRAM_API_URL"] = app.settings.telegram_api_url
-    env.update(_webhook_env(app.settings))
-    settings = TelegramSettings.from_env(env)
+    settings = TelegramSettings.from_settings(app.settings)
     if settings is None:
         raise RuntimeError("TELEGRAM_TOKEN is not set")
     redact_token_in_logs(settings.token)
@@ -215,7 +206,8 @@ def _web_links(app: App) -> WebLinks | None:
 
 def _webhook_env(settings: Settings) -> dict[str, str]:
     """The TELEGRAM_WEBHOOK_* (and other) values of ``bot.config.Settings``, as this adapter's
-    variables: the composition root's settings (validated, from env and .env) win."""
+    variables. ``serve`` no longer uses it (``TelegramSettings.from_settings``); kept for
+    tests/deploy/test_config_cli.py until that test reads ``from_settings``."""
     env = {
         "TELEGRAM_WEBHOOK_LISTEN": settings.telegram_webhook_listen,
         "TELEGRAM_WEBHOOK_PORT": str(settings.telegram_webhook_port),

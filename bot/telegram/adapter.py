@@ -21,17 +21,22 @@ from telegram.ext import (
     filters,
 )
 
+from bot.render import Renderer
+from bot.service import TableService
 from bot.telegram.buttons import HEALED, Buttons, Press
 from bot.telegram.commands import Commands, leaderboard_family
+from bot.telegram.delivery import Delivery
 from bot.telegram.handling import (
     PICKER_PREFIX,
     QUICK_GAME,
     QUICK_LEVEL,
     STYLE_PREFIX,
+    Handling,
     parse_table_args,
     user_ref,
     where_of_message,
 )
+from bot.telegram.inline import InlinePlay
 
 __all__ = [
     "HEALED",
@@ -48,35 +53,53 @@ __all__ = [
 ]
 
 
-class TelegramAdapter(Commands, Buttons):
-    """The handlers; every dependency comes in through the constructor."""
+class TelegramAdapter:
+    """The handlers; every dependency comes in through the constructor.
+
+    Composed: the shared ground (``Handling``) is given to the commands and the button presses.
+    """
+
+    def __init__(
+        self,
+        *,
+        service: TableService,
+        renderer: Renderer,
+        delivery: Delivery,
+        inline: InlinePlay | None = None,
+    ) -> None:
+        self._ground = Handling(
+            service=service, renderer=renderer, delivery=delivery, inline=inline
+        )
+        self.commands = Commands(self._ground)
+        self.buttons = Buttons(self._ground)
 
     def install(self, application: Application) -> None:  # type: ignore[type-arg]
         """Register the handlers on ``application``."""
+        commands, inline = self.commands, self._ground.inline
         add = application.add_handler
-        add(CommandHandler("start", self.on_start))
-        add(CommandHandler("play", self.on_play))
+        add(CommandHandler("start", commands.on_start))
+        add(CommandHandler("play", commands.on_play))
         # One command per game kind of the service (/scopa, /scala40...).
-        add(CommandHandler(list(self._service.registry.names), self.on_game))
-        add(CommandHandler("new", self.on_new))
-        add(CommandHandler("leaderboard", self.on_leaderboard))
-        add(CommandHandler("stats", self.on_stats))
-        add(CommandHandler("rules", self.on_rules))
-        add(CommandHandler("abandon", self.on_abandon))
-        add(CommandHandler("leave", self.on_leave))
-        add(CommandHandler("kick", self.on_kick))
-        add(CommandHandler("lang", self.on_lang))
-        add(CommandHandler("help", self.on_help))
-        add(CommandHandler("style", self.on_style))
-        add(CommandHandler("settings", self.on_settings))
-        add(CallbackQueryHandler(self.on_button))
-        add(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
+        add(CommandHandler(list(self._ground.service.registry.names), commands.on_game))
+        add(CommandHandler("new", commands.on_new))
+        add(CommandHandler("leaderboard", commands.on_leaderboard))
+        add(CommandHandler("stats", commands.on_stats))
+        add(CommandHandler("rules", commands.on_rules))
+        add(CommandHandler("abandon", commands.on_abandon))
+        add(CommandHandler("leave", commands.on_leave))
+        add(CommandHandler("kick", commands.on_kick))
+        add(CommandHandler("lang", commands.on_lang))
+        add(CommandHandler("help", commands.on_help))
+        add(CommandHandler("style", commands.on_style))
+        add(CommandHandler("settings", commands.on_settings))
+        add(CallbackQueryHandler(self.buttons.on_button))
+        add(MessageHandler(filters.StatusUpdate.MIGRATE, commands.on_migrate))
         # Group 1 runs beside the commands: every group message the bot sees moves the table
         # message further up (with privacy mode on, Telegram only shows it some of them).
-        add(MessageHandler(filters.ChatType.GROUPS, self.on_chatter), group=1)
-        if self._inline is not None:
-            add(CommandHandler("notify", self._inline.on_notify))
-            add(InlineQueryHandler(self._inline.on_inline_query))
-            add(ChosenInlineResultHandler(self._inline.on_chosen))
+        add(MessageHandler(filters.ChatType.GROUPS, commands.on_chatter), group=1)
+        if inline is not None:
+            add(CommandHandler("notify", inline.on_notify))
+            add(InlineQueryHandler(inline.on_inline_query))
+            add(ChosenInlineResultHandler(inline.on_chosen))
             # Group 2: a move posted "via @bot" is also chatter (group 1) first.
-            add(MessageHandler(filters.VIA_BOT, self._inline.on_via_message), group=2)
+            add(MessageHandler(filters.VIA_BOT, inline.on_via_message), group=2)

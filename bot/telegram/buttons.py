@@ -54,8 +54,11 @@ class Press:
                 logger.exception("could not send the presser's view again")
 
 
-class Buttons(Handling):
+class Buttons:
     """The handler of every inline button."""
+
+    def __init__(self, ground: Handling) -> None:
+        self._ground = ground
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Any inline button: one service call, answered at once; its messages follow."""
@@ -82,33 +85,33 @@ class Buttons(Handling):
         data = query.data or ""
         user = user_ref(query.from_user)
         if message is not None:
-            self._delivery.book.saw(message.chat.id, message.message_id)
+            self._ground.delivery.book.saw(message.chat.id, message.message_id)
         if data.startswith(PICKER_PREFIX) and message is not None:
             game = data.removeprefix(PICKER_PREFIX)
             if message.chat.type == ChatType.PRIVATE:
-                await self._open(message, query.from_user, game, [])
+                await self._ground.open_table(message, query.from_user, game, [])
                 return None
-            result = await self._service.create_table(
-                self._chat(message),
+            result = await self._ground.service.create_table(
+                self._ground.chat(message),
                 user,
                 game,
                 is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, query.from_user.id),
             )
-            await self._delivery.deliver(result, origin=where_of_message(message))
-            return self._alert(result)
+            await self._ground.delivery.deliver(result, origin=where_of_message(message))
+            return self._ground.alert(result)
         if data.startswith(STYLE_PREFIX) and message is not None:
             return await self._press_style(message, query.from_user, data)
         if data.startswith(SETTINGS_PREFIX) and message is not None:
-            return await self._settings_menu.press(
+            return await self._ground.settings_menu.press(
                 message,
                 query.from_user,
                 data,
-                chat=self._chat(message),
+                chat=self._ground.chat(message),
                 where=where_of_message(message),
             )
         chat = await self._chat_of_press(message, user, data)
         bot = query.get_bot()
-        result = await self._service.press(
+        result = await self._ground.service.press(
             chat,
             user,
             data,
@@ -120,10 +123,10 @@ class Buttons(Handling):
             press.learn = functools.partial(
                 self._after_press, result, message, data, query.from_user.id
             )
-            self._delivery.submit(result, origin=origin, gate=press.gate)
+            self._ground.delivery.submit(result, origin=origin, gate=press.gate)
         elif result.refusal is not None and result.refusal.code in HEALED:
             press.heal = functools.partial(self._heal, chat, user, data)
-        return self._alert(result)
+        return self._ground.alert(result)
 
     async def _heal(self, chat: ChatRef, user: UserRef, data: str) -> None:
         """A stale or refused press: the presser's hand (and the table, if its message is
@@ -132,36 +135,38 @@ class Buttons(Handling):
             table_id = decode_button(data).table_id
         except ValueError:
             return
-        shown = await self._service.show(chat, user, table_id, public=True)
+        shown = await self._ground.service.show(chat, user, table_id, public=True)
         if shown.ok:
-            await self._delivery.heal(shown, user_id=int(user.user_id))
+            await self._ground.delivery.heal(shown, user_id=int(user.user_id))
 
     async def _press_style(self, message: Message, user: User, data: str) -> str | None:
         """A deck-style button: set it, and say so in the button's message."""
-        pictures = self._delivery.pictures
+        pictures = self._ground.delivery.pictures
         style = data.removeprefix(STYLE_PREFIX)
-        t_locale = await self._reply_locale(message, user)
+        t_locale = await self._ground.reply_locale(message, user)
         if pictures is None or style not in pictures.style_choices():
-            return self._renderer.notice("style_off", t_locale) if pictures is None else None
-        await self._set_style(message, style)
-        text = self._renderer.notice("style_set", t_locale).format(
+            return self._ground.renderer.notice("style_off", t_locale) if pictures is None else None
+        await self._ground.set_style(message, style)
+        text = self._ground.renderer.notice("style_set", t_locale).format(
             style=pictures.style_label(style, t_locale)
         )
-        await self._delivery.messenger.edit(where_of_message(message), message.message_id, text)
+        await self._ground.delivery.messenger.edit(
+            where_of_message(message), message.message_id, text
+        )
         return None
 
     async def _chat_of_press(self, message: Message | None, user: UserRef, data: str) -> ChatRef:
         """The table's chat: where the button is, or, for a hand in private, the table's own."""
         if message is None:
             return ChatRef(PLATFORM, user.user_id)
-        here = self._chat(message)
+        here = self._ground.chat(message)
         if message.chat.type != ChatType.PRIVATE:
             return here
         try:
             table_id = decode_button(data).table_id
         except ValueError:
             return here
-        for table in await self._service.tables_of(user):
+        for table in await self._ground.service.tables_of(user):
             if table.id == table_id:
                 return ChatRef(PLATFORM, table.chat_id)
         return here
@@ -172,15 +177,15 @@ class Buttons(Handling):
         """Once a press is answered: the pressed message noted, and a leaver's hands closed (a
         hand's own "leave" confirmation keeps no buttons)."""
         if message is not None:
-            await self._delivery.learn(message, data, user_id=user_id)
-        await self._close_left_hands(result)
+            await self._ground.delivery.learn(message, data, user_id=user_id)
+        await self._ground.close_left_hands(result)
         if (
             message is not None
             and data.endswith(":@leave")
             and message.chat.type == ChatType.PRIVATE
         ):
             with contextlib.suppress(TelegramError):
-                await self._delivery.messenger.edit_markup(
+                await self._ground.delivery.messenger.edit_markup(
                     where_of_message(message), message.message_id, None
                 )
 

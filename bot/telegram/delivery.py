@@ -25,10 +25,9 @@ import contextlib
 import functools
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import TelegramError
@@ -58,6 +57,7 @@ from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
 from bot.telegram.healing import HEAL_EVERY, LATE_CALLS, RESYNC_AFTER, RETRY_DELAYS, Healing
 from bot.telegram.ids import PLATFORM, chat_key, deep_link, hand_payload, where_of
+from bot.telegram.inline_hooks import InlineHooks, NoInline
 from bot.telegram.lanes import CLOSE_WAIT, GATE_TIMEOUT, Outbox, Ticket, asked_hands, foldable
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
@@ -65,7 +65,6 @@ from bot.telegram.photo_files import FILE, PhotoFiles
 from bot.telegram.private_chats import RECHECK_BLOCKED_AFTER, RETRY_BLOCKED_AFTER, PrivateChats
 
 if TYPE_CHECKING:
-    from bot.telegram.inline import InlinePlay
     from bot.telegram.web_links import WebLinks
 
 __all__ = [
@@ -85,6 +84,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
@@ -106,15 +107,16 @@ def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-class Delivery(Healing, PrivateChats, PhotoFiles):
+class Delivery(Healing):
     """Puts rendered events on Telegram; remembers which message shows what.
 
     Its parts, one module each: ``Lanes`` (``bot.telegram.lanes``: a table's results queued
     per chat, one call at a time, only the newest state of a message sent), ``Healing``
     (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure,
-    each message behind its table's version after a restart), ``PrivateChats``
-    (``bot.telegram.private_chats``: refused private chats) and ``PhotoFiles``
-    (``bot.telegram.photo_files``: pictures sent again by file id). This class
+    each message behind its table's version after a restart); given to it: ``PrivateChats``
+    (``bot.telegram.private_chats``: refused private chats, ``self.private_chats``) and
+    ``PhotoFiles`` (``bot.telegram.photo_files``: pictures sent again by file id,
+    ``self.photo_files``). This class
     puts one event in its place: the table's message, the player's hand, a new message.
     """
 
@@ -137,12 +139,12 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         self._renderer = renderer
         self.book = book
         self.pictures = pictures
-        self._retry_blocked_after = retry_blocked_after
         self.clock = clock
-        self._file_ids: OrderedDict[str, str] = OrderedDict()
-        # Refused private chats seen by this process: user id -> (mark, when last checked
-        # against the adapter state). Users not in it are assumed reachable.
-        self._blocked: dict[int, tuple[Blocked, float]] = {}
+        # (Through ``self.clock``: tests and restarts may set it later.)
+        self.private_chats = PrivateChats(
+            book=book, clock=lambda: self.clock(), retry_blocked_after=retry_blocked_after
+        )
+        self.photo_files = PhotoFiles(book)
         # Every view of a table as it stands (the service's ``views``): to heal after a failure;
         # after a restart, with the turn notice of the player to move.
         self._views = views if views is not None or service is None else service.views
@@ -170,13 +172,32 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         self._unsettled: set[int] = set()
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
-        self.inline: InlinePlay | None = None
+        self.inline: InlineHooks = NoInline()
         # The web table (bot.telegram.web_links), when served: its buttons, who is looking,
         # and the group table edits held back while pages show the table.
         self.web: WebLinks | None = None
         self._held: dict[int, TableView] = {}
         self._held_tasks: dict[int, asyncio.Task[None]] = {}
         self._edited_at: dict[int, float] = {}
+
+    # The parts given to the delivery, as the adapter and inline play call them.
+    async def unblocked(self, user_id: int) -> None:
+        """The user opened the private chat: hands go there again (in every process)."""
+        await self.private_chats.unblocked(user_id)
+
+    async def refuses_private(self, user_id: int) -> bool:
+        """Whether the user's private chat is known to refuse messages."""
+        return await self.private_chats.refuses_private(user_id)
+
+    async def with_photo(
+        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
+    ) -> _T:
+        """``call`` with the picture's known file id, or its bytes."""
+        return await self.photo_files.with_photo(image, call)
+
+    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        """Remember the file id Telegram gave a picture."""
+        await self.photo_files.learn_file(image, file_id)
 
     @property
     def messenger(self) -> Messenger:
@@ -188,15 +209,15 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         """Post a text; ``None`` if Telegram refused (a private chat never opened), or refuses
         that private chat as far as we know."""
         private = where.chat_id > 0  # Telegram: users' (private chats') ids are positive
-        if private and await self._is_blocked(where.chat_id):
+        if private and await self.private_chats.is_blocked(where.chat_id):
             return None
         try:
             message_id = await self.messenger.send(where, text, markup)
         except BlockedError:
             if private:
-                await self._refused(where.chat_id)
+                await self.private_chats.refused(where.chat_id)
             return None
-        if private and where.chat_id in self._blocked:
+        if private and self.private_chats.known(where.chat_id) is not None:
             await self.unblocked(where.chat_id)  # a retry got through: the chat is open now
         self.book.saw(where.chat_id, message_id)
         return message_id
@@ -207,8 +228,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         if result.table is None:
             async with self.book.batch():
                 events, asked = asked_hands(list(result.events))
-                if self.inline is not None:
-                    self.inline.plan(events)
+                self.inline.plan(events)
                 await self._deliver_chain(events, origin=origin, asked=asked)
             return
         await self.submit(result, origin=origin).wait()
@@ -233,8 +253,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
                 await self._close_hands(event.table.id)
-                if self.inline is not None:
-                    await self.inline.table_closed(event.table)
+                await self.inline.table_closed(event.table)
                 await self._close_copies(event.table)
                 await self.book.forget_table(event.table.id)
 
@@ -288,7 +307,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         rendered = self._renderer.render(event)
         text = "\n".join([rendered.text, *extra]) if extra else rendered.text
         markup = keyboard(rendered)
-        if self.inline is not None and isinstance(event, TableView):
+        if isinstance(event, TableView):
             markup = self.inline.table_markup(event, markup)
         if self.web is not None:
             if isinstance(event, HandView | TurnNotice) and self.web.looking(
@@ -301,7 +320,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             return
         user_id = int(event.audience.id)
         if isinstance(event, HandView):
-            if self.inline is not None and not await self.inline.private_hand(
+            if not await self.inline.private_hand(
                 event,
                 user_id,
                 asked=user_id in asked or (origin is not None and origin.chat_id == user_id),
@@ -316,7 +335,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             surface = user_id in asked and (origin is None or origin.chat_id != user_id)
             await self._show_hand(event, user_id, text, markup, image, asked=surface)
         elif isinstance(event, TurnNotice):
-            if self.inline is None or not await self.inline.turn_notice(event, user_id):
+            if not await self.inline.turn_notice(event, user_id):
                 await self._notice(event, user_id, text)
         elif (
             await self._say_event(event, Where(user_id), text, markup) is None
@@ -336,7 +355,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         image = None
         if isinstance(event, TableView) and self.pictures is not None:
             image = await self.pictures.table(event)
-        if self.inline is not None and isinstance(event, TableView):
+        if isinstance(event, TableView):
             # The old copy and the posted moves it now shows go in one deletion.
             async with self.inline.showing_table(event.table):
                 await self._show_table(event, where, text, markup, image)
@@ -471,9 +490,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         markup: InlineKeyboardMarkup | None,
         image: RenderedImage | None = None,
     ) -> None:
-        if self.inline is not None and await self.inline.table_with_mention(
-            event, where, text, markup, image
-        ):
+        if await self.inline.table_with_mention(event, where, text, markup, image):
             self._edited(event)
             return  # posted anew with the turn's mention
         if self._hold(event):
@@ -564,8 +581,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                         await self.messenger.edit(where, copy.message_id, text, None)
                 except TelegramError as error:
                     logger.info("could not close a copy of table %s: %s", table.id, error)
-        if self.inline is not None:
-            self.inline.sweeper.hurry(where.chat_id)
+        self.inline.hurry(where.chat_id)
 
     async def _closed_text(self, table: TableInfo, *, full: bool = True) -> str:
         """The table message of a closed table: its last state saying it was closed (a lobby,
@@ -600,8 +616,10 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         and other messages came after it in the private chat, post it anew at the bottom (the
         old one loses its buttons)."""
         table_id = event.table.id
-        if await self._is_blocked(user_id):
-            await self._offer_link(event, user_id, self._blocked[user_id][0])
+        if await self.private_chats.is_blocked(user_id):
+            mark = self.private_chats.known(user_id)  # (as is_blocked refreshed it)
+            assert mark is not None
+            await self._offer_link(event, user_id, mark)
             return
         shown = await self.book.private(table_id, user_id)
         if shown is not None and event.table.version < shown.version:
@@ -616,9 +634,9 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                     Where(user_id), shown, event.table.version, text, markup, image
                 )
         except BlockedError:
-            await self._offer_link(event, user_id, await self._refused(user_id))
+            await self._offer_link(event, user_id, await self.private_chats.refused(user_id))
             return
-        if user_id in self._blocked:
+        if self.private_chats.known(user_id) is not None:
             await self.unblocked(user_id)  # a retry got through: the chat is open now
         if shown is not None and shown_now.message_id != shown.message_id:
             # Posted anew (asked for, or a picture replaced by a text): the old copy's buttons
@@ -669,7 +687,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                 # The same picture: only the caption and buttons change, nothing is uploaded.
                 ok = await messenger.edit_caption(where, shown.message_id, text, markup)
             else:
-                ok, file_id = await self._with_photo(
+                ok, file_id = await self.photo_files.with_photo(
                     image,
                     lambda photo: messenger.edit_photo(
                         where,
@@ -680,19 +698,19 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
                         markup=markup,
                     ),
                 )
-                await self._learn_file(image, file_id)
+                await self.photo_files.learn_file(image, file_id)
             return replace(shown, version=version, digest=image.digest) if ok else None
         if shown.photo or shown.companion is None:
             return None
         if shown.digest != image.digest:
             companion = shown.companion
-            ok, file_id = await self._with_photo(
+            ok, file_id = await self.photo_files.with_photo(
                 image,
                 lambda photo: messenger.edit_photo(
                     where, companion, photo, filename=image.filename
                 ),
             )
-            await self._learn_file(image, file_id)
+            await self.photo_files.learn_file(image, file_id)
             if not ok:
                 return None
         if not await messenger.edit(where, shown.message_id, text, markup):
@@ -712,19 +730,19 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
             message_id = await messenger.send(where, text, markup)
             return Shown(where, message_id, version)
         if len(text) <= CAPTION_LIMIT:
-            message_id, file_id = await self._with_photo(
+            message_id, file_id = await self.photo_files.with_photo(
                 image,
                 lambda photo: messenger.send_photo(
                     where, photo, filename=image.filename, caption=text, markup=markup
                 ),
             )
-            await self._learn_file(image, file_id)
+            await self.photo_files.learn_file(image, file_id)
             return Shown(where, message_id, version, photo=True, digest=image.digest)
         # Too long for a caption: the picture, then the text with the buttons under it.
-        companion, file_id = await self._with_photo(
+        companion, file_id = await self.photo_files.with_photo(
             image, lambda photo: messenger.send_photo(where, photo, filename=image.filename)
         )
-        await self._learn_file(image, file_id)
+        await self.photo_files.learn_file(image, file_id)
         message_id = await messenger.send(where, text, markup)
         return Shown(where, message_id, version, digest=image.digest, companion=companion)
 
@@ -752,7 +770,7 @@ class Delivery(Healing, PrivateChats, PhotoFiles):
         """A fresh message notifies (an edit does not); the previous notice is removed. A
         notice whose turn has passed by now (a newer state of the table was submitted
         meanwhile) is not sent."""
-        if await self._is_blocked(user_id):
+        if await self.private_chats.is_blocked(user_id):
             return
         table_id = event.table.id
         old = await self.book.notice(table_id, user_id)

@@ -2,8 +2,9 @@
 and reply.
 
 ``Handling`` holds the adapter's state (the service, the renderer, the delivery, inline play,
-the settings menu); ``bot.telegram.commands`` and ``bot.telegram.buttons`` are its handlers,
-put together as ``bot.telegram.adapter.TelegramAdapter``.
+the settings menu) and the helpers its handlers share; ``bot.telegram.commands`` and
+``bot.telegram.buttons`` are each given it, put together by
+``bot.telegram.adapter.TelegramAdapter``.
 """
 
 from __future__ import annotations
@@ -60,36 +61,36 @@ class Handling:
         delivery: Delivery,
         inline: InlinePlay | None = None,
     ) -> None:
-        self._service = service
-        self._renderer = renderer
-        self._delivery = delivery
-        self._inline = inline
-        self._settings_menu = SettingsMenu(service=service, renderer=renderer, delivery=delivery)
+        self.service = service
+        self.renderer = renderer
+        self.delivery = delivery
+        self.inline = inline
+        self.settings_menu = SettingsMenu(service=service, renderer=renderer, delivery=delivery)
 
-    def _seen(self, update: Update) -> tuple[Message | None, User | None]:
+    def seen(self, update: Update) -> tuple[Message | None, User | None]:
         """The message and its sender; notes the message id (the repost distance needs it)."""
         message, user = update.effective_message, update.effective_user
         if message is not None:
-            self._delivery.book.saw(message.chat.id, message.message_id)
+            self.delivery.book.saw(message.chat.id, message.message_id)
         if user is not None and user.is_bot:
             return None, None
         return message, user
 
     @staticmethod
-    def _chat(message: Message) -> ChatRef:
+    def chat(message: Message) -> ChatRef:
         return ChatRef(PLATFORM, chat_key(where_of_message(message)))
 
-    async def _open(self, message: Message, user: User, game: str, args: list[str]) -> None:
+    async def open_table(self, message: Message, user: User, game: str, args: list[str]) -> None:
         """A lobby in a group; in private, a table against the computer dealt at once.
 
         ``args``: an optional number of players, then rule options as ``name=value`` (checked by
         the engine through the service, which names the allowed values).
         """
         players, options = parse_table_args(args)
-        chat, who = self._chat(message), user_ref(user)
+        chat, who = self.chat(message), user_ref(user)
         origin = where_of_message(message)
         if message.chat.type != ChatType.PRIVATE:
-            result = await self._service.create_table(
+            result = await self.service.create_table(
                 chat,
                 who,
                 game,
@@ -97,72 +98,70 @@ class Handling:
                 options=options,
                 is_admin=lambda: is_chat_admin(message.get_bot(), message.chat, user.id),
             )
-            await self._reply(message, result)
+            await self.reply(message, result)
             return
         # One quick game at a time in a private chat: a new one replaces the old.
-        for table in await self._service.open_tables(chat):
-            await self._service.abandon(chat, who, table.id, is_admin=True)
-            await self._delivery.book.forget_table(table.id)
-        created = await self._service.create_table(
+        for table in await self.service.open_tables(chat):
+            await self.service.abandon(chat, who, table.id, is_admin=True)
+            await self.delivery.book.forget_table(table.id)
+        created = await self.service.create_table(
             chat, who, game, players=players, options=options, is_admin=True
         )
         if created.refusal is not None or created.table is None:
-            await self._reply(message, created)
+            await self.reply(message, created)
             return
-        result = await self._service.start(chat, who, created.table.id, fill_with=QUICK_LEVEL)
-        await self._delivery.deliver(result, origin=origin)
+        result = await self.service.start(chat, who, created.table.id, fill_with=QUICK_LEVEL)
+        await self.delivery.deliver(result, origin=origin)
         if result.refusal is not None:
-            await self._reply(message, result)
+            await self.reply(message, result)
 
-    async def _deliver_hand(self, message: Message, user: User, table_id: int) -> None:
+    async def deliver_hand(self, message: Message, user: User, table_id: int) -> None:
         """The player's hand of ``table_id`` in this private chat (after the deep link)."""
         who = user_ref(user)
-        for table in await self._service.tables_of(who):
+        for table in await self.service.tables_of(who):
             if table.id == table_id:
-                result = await self._service.show(ChatRef(PLATFORM, table.chat_id), who, table_id)
+                result = await self.service.show(ChatRef(PLATFORM, table.chat_id), who, table_id)
                 hands: list[Event] = [e for e in result.events if isinstance(e, HandView)]
-                await self._delivery.deliver(Result(hands, result.table), origin=None)
+                await self.delivery.deliver(Result(hands, result.table), origin=None)
                 if hands:
                     return
         # A private answer: in the user's own language (/lang), else their client's.
-        t = self._renderer.translations(await self._service.user_locale(who))
-        await self._delivery.say(where_of_message(message), t.gettext(phrases.NO_HAND))
+        t = self.renderer.translations(await self.service.user_locale(who))
+        await self.delivery.say(where_of_message(message), t.gettext(phrases.NO_HAND))
 
-    async def _reply(self, message: Message, result: Result) -> None:
+    async def reply(self, message: Message, result: Result) -> None:
         """Deliver the events; a refusal is said in the chat where the command came."""
         origin = where_of_message(message)
-        await self._delivery.deliver(result, origin=origin)
+        await self.delivery.deliver(result, origin=origin)
         refusal = result.refusal
         if refusal is not None:
             if message.chat.type != ChatType.PRIVATE:
                 # Said in the group: in the group's language, as every public message.
-                locale = await self._service.chat_locale(self._chat(message))
+                locale = await self.service.chat_locale(self.chat(message))
                 refusal = replace(refusal, locale=locale)
-            text = self._renderer.refusal(refusal, limit=MAX_TEXT)
-            await self._delivery.say(origin, text)
+            text = self.renderer.refusal(refusal, limit=MAX_TEXT)
+            await self.delivery.say(origin, text)
 
-    def _alert(self, result: Result) -> str | None:
-        return None if result.refusal is None else self._renderer.refusal(result.refusal)
+    def alert(self, result: Result) -> str | None:
+        return None if result.refusal is None else self.renderer.refusal(result.refusal)
 
-    async def _reply_locale(self, message: Message, user: User) -> str:
+    async def reply_locale(self, message: Message, user: User) -> str:
         """The language of the adapter's own reply: in a group the chat's (/settings) first,
         in private the user's."""
         private = message.chat.type == ChatType.PRIVATE
-        return await self._service.locale_for(
-            self._chat(message), user_ref(user), public=not private
-        )
+        return await self.service.locale_for(self.chat(message), user_ref(user), public=not private)
 
     @staticmethod
-    def _style_owner(message: Message) -> str:
+    def style_owner(message: Message) -> str:
         """Whose style: the group's (its topic's) or, in private, the user's own."""
         return chat_key(where_of_message(message))
 
-    async def _set_style(self, message: Message, style: str) -> None:
-        pictures = self._delivery.pictures
+    async def set_style(self, message: Message, style: str) -> None:
+        pictures = self.delivery.pictures
         assert pictures is not None
-        await pictures.set_style(style, platform=PLATFORM, owner=self._style_owner(message))
+        await pictures.set_style(style, platform=PLATFORM, owner=self.style_owner(message))
 
-    async def _close_left_hands(self, result: Result) -> None:
+    async def close_left_hands(self, result: Result) -> None:
         """A player left the game (or was kicked): their private hand keeps no move buttons."""
         for event in result.events:
             if not isinstance(event, Announcement) or event.kind != "left":
@@ -171,11 +170,11 @@ class Handling:
             info = event.table.seats[seat] if isinstance(seat, int) else None
             if info is None or info.platform != PLATFORM or not info.user_id.isdigit():
                 continue
-            shown = await self._delivery.book.private(event.table.id, int(info.user_id))
+            shown = await self.delivery.book.private(event.table.id, int(info.user_id))
             if shown is None:
                 continue
             with contextlib.suppress(TelegramError):
-                await self._delivery.messenger.edit_markup(shown.where, shown.message_id, None)
+                await self.delivery.messenger.edit_markup(shown.where, shown.message_id, None)
 
 
 def parse_table_args(args: list[str]) -> tuple[int | None, dict[str, object]]:

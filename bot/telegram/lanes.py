@@ -51,7 +51,7 @@ from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Where
 
 if TYPE_CHECKING:
-    from bot.telegram.inline import InlinePlay
+    from bot.telegram.inline_hooks import InlineHooks
 
 logger = logging.getLogger(__name__)
 
@@ -299,7 +299,7 @@ class Lanes:
     """The outboxes of the tables being delivered, and the tasks that empty their lanes."""
 
     book: MessageBook
-    inline: InlinePlay | None
+    inline: InlineHooks
     _renderer: Renderer
     _service: TableService | None
     _outboxes: dict[int, Outbox]
@@ -377,8 +377,7 @@ class Lanes:
             outbox = self._outboxes[table.id] = Outbox(table.id)
         outbox.saw(table)
         events, asked = asked_hands(list(result.events))
-        if self.inline is not None:
-            self.inline.plan(events)
+        self.inline.plan(events)
         gates = [gate] if gate is not None and not gate.is_set() else []
         if any(closes(e) for e in events):
             outbox.closed = True
@@ -556,7 +555,7 @@ class Lanes:
         if others:
             await asyncio.wait(others, timeout=CLOSE_WAIT)
         await self._close_hands(table_id)
-        if self.inline is not None and table is not None:
+        if table is not None:
             await self.inline.table_closed(table)
         if table is not None:
             await self._close_copies(table)

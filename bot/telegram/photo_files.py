@@ -4,7 +4,7 @@ A picture uploaded once gets a file id from Telegram; it is remembered as "diges
 (in memory, and in the adapter state so other processes and restarts reuse it), and a file id
 Telegram no longer accepts is dropped and the bytes uploaded again.
 
-``PhotoFiles`` is a part of ``bot.telegram.delivery.Delivery``.
+``PhotoFiles`` is a part given to ``bot.telegram.delivery.Delivery``.
 """
 
 from __future__ import annotations
@@ -33,20 +33,11 @@ FILE = "file"
 class PhotoFiles:
     """The file ids of the pictures this process (or another) uploaded."""
 
-    book: MessageBook
-    _file_ids: OrderedDict[str, str]
+    def __init__(self, book: MessageBook) -> None:
+        self.book = book
+        self._file_ids: OrderedDict[str, str] = OrderedDict()
 
     async def with_photo(
-        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
-    ) -> _T:
-        """``call`` with the picture's file id or bytes (see ``_with_photo``)."""
-        return await self._with_photo(image, call)
-
-    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
-        """Remember the file id Telegram gave a picture."""
-        await self._learn_file(image, file_id)
-
-    async def _with_photo(
         self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
     ) -> _T:
         """``call`` with the picture's known file id, or its bytes; a file id Telegram no
@@ -74,7 +65,8 @@ class PhotoFiles:
             known = stored if isinstance(stored, str) else None
         return known or image.data
 
-    async def _learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
+        """Remember the file id Telegram gave a picture."""
         if file_id is None or self._file_ids.get(image.digest) == file_id:
             return
         self._file_ids[image.digest] = file_id

@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 DEFAULT_API_URL = "https://api.telegram.org"
 
@@ -69,6 +73,27 @@ class TelegramSettings:
     @property
     def uses_webhook(self) -> bool:
         return self.webhook_url is not None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TelegramSettings | None:
+        """This adapter's part of the composition root's ``Settings`` (validated, from the
+        environment and .env); ``None`` when no token is configured."""
+        token = settings.telegram_token
+        if token is None or not token.get_secret_value():
+            return None
+        secret = settings.telegram_webhook_secret
+        return cls(
+            token=token.get_secret_value(),
+            api_url=settings.telegram_api_url or DEFAULT_API_URL,
+            webhook_url=settings.telegram_webhook_url or None,
+            webhook_secret=secret.get_secret_value() if secret is not None else None,
+            webhook_listen=settings.telegram_webhook_listen,
+            webhook_port=settings.telegram_webhook_port,
+            webhook_path=settings.telegram_webhook_path.strip("/"),
+            max_retries=settings.telegram_max_retries,
+            repost_after=settings.telegram_repost_after,
+            media_chat=settings.telegram_media_chat,
+        )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> TelegramSettings | None:

@@ -67,3 +67,33 @@ def test_hand_deep_links() -> None:
     assert len(payload) <= 64 and payload.replace("-", "").isalnum()
     for other in ("", "hand-", "hand-x", "hand-1-2", "join-3"):
         assert parse_hand_payload(other) is None
+
+
+def test_settings_from_the_composition_roots_settings() -> None:
+    from bot.config import load_settings
+
+    assert TelegramSettings.from_settings(load_settings(telegram_token="")) is None
+    settings = TelegramSettings.from_settings(
+        load_settings(
+            telegram_token="1:abc",
+            telegram_api_url="http://127.0.0.1:8081/",
+            telegram_webhook_url="https://bot.example.org/tg",
+            telegram_webhook_secret="s3cret_",
+            telegram_webhook_port="9443",
+            telegram_webhook_listen="0.0.0.0",
+            telegram_webhook_path="/hook/",
+            telegram_repost_after="7",
+            telegram_max_retries="5",
+            telegram_media_chat="-100123",
+        )
+    )
+    assert settings is not None and settings.token == "1:abc"
+    assert settings.base_url == "http://127.0.0.1:8081/bot"
+    assert settings.uses_webhook and settings.webhook_secret == "s3cret_"
+    assert (settings.webhook_listen, settings.webhook_port) == ("0.0.0.0", 9443)
+    assert settings.webhook_path == "hook"
+    assert (settings.repost_after, settings.max_retries) == (7, 5)
+    assert settings.media_chat == -100123
+    default = TelegramSettings.from_settings(load_settings(telegram_token="1:abc"))
+    assert default is not None and default.base_url == "https://api.telegram.org/bot"
+    assert not default.uses_webhook and default.webhook_secret is None

@@ -54,7 +54,26 @@ when the group's budget has room).
 
 from __future__ import annotations
 
-from bot.telegram.inline.answers import InlineAnswers
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.render import Renderer
+from bot.render.images import RenderedImage
+from bot.service import (
+    Event,
+    HandView,
+    TableEvent,
+    TableInfo,
+    TableService,
+    TableView,
+    TurnNotice,
+)
+from bot.service.presence import Presence
+from bot.telegram.inline.answers import InlineAnswers, result_id
 from bot.telegram.inline.base import (
     CAPTION_LIMIT,
     HANDS,
@@ -71,6 +90,7 @@ from bot.telegram.inline.base import (
     CardPhotos,
     Choice,
     Handled,
+    InlineBase,
     NoticeWay,
     parse_query,
     utf16_length,
@@ -78,6 +98,10 @@ from bot.telegram.inline.base import (
 from bot.telegram.inline.choices import InlineChoices
 from bot.telegram.inline.mentions import TurnMentions
 from bot.telegram.inline.sweeper import RETRY_DELETE_AFTER, Sweeper
+from bot.telegram.messenger import Where
+
+if TYPE_CHECKING:
+    from bot.telegram.delivery import Delivery
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -104,5 +128,112 @@ __all__ = [
 ]
 
 
-class InlinePlay(TurnMentions, InlineAnswers, InlineChoices):
-    """Inline queries and chosen results -> service calls; the delivery hooks for inline play."""
+class InlinePlay:
+    """Inline queries and chosen results -> service calls; the delivery hooks for inline play.
+
+    Composed: the common ground (``InlineBase``: state, memory, deletions) is given to each
+    part (``TurnMentions``, ``InlineAnswers``, ``InlineChoices``); this object only delegates.
+    """
+
+    def __init__(
+        self,
+        *,
+        service: TableService,
+        renderer: Renderer,
+        delivery: Delivery,
+        bot: Callable[[], Bot],
+        photos: CardPhotos | None = None,
+        presence: Presence | None = None,
+    ) -> None:
+        self._ground = InlineBase(
+            service=service,
+            renderer=renderer,
+            delivery=delivery,
+            bot=bot,
+            photos=photos,
+            presence=presence,
+        )
+        self._mentions = TurnMentions(self._ground)
+        self._answers = InlineAnswers(self._ground)
+        self._choices = InlineChoices(self._ground)
+
+    # The common ground.
+    @property
+    def sweeper(self) -> Sweeper:
+        return self._ground.sweeper
+
+    def enabled(self) -> bool:
+        return self._ground.enabled()
+
+    def help(self, locale: str | None) -> str:
+        return self._ground.help(locale)
+
+    def cards_button(self, table_id: int, locale: str | None) -> InlineKeyboardButton:
+        return self._ground.cards_button(table_id, locale)
+
+    async def notify_on(self, user_id: int) -> bool:
+        return await self._ground.notify_on(user_id)
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        await self._ground.set_notify(user_id, on)
+
+    async def prefer_private(self, user_id: int) -> None:
+        await self._ground.prefer_private(user_id)
+
+    async def resume(self) -> None:
+        await self._ground.resume()
+
+    async def close(self) -> None:
+        await self._ground.close()
+
+    def showing_table(self, table: TableInfo) -> AbstractAsyncContextManager[None]:
+        return self._ground.showing_table(table)
+
+    def hurry(self, chat_id: int) -> None:
+        self._ground.sweeper.hurry(chat_id)
+
+    # The delivery hooks (``bot.telegram.inline_hooks.InlineHooks``) and the turn mentions.
+    def table_markup(
+        self, event: TableView, markup: InlineKeyboardMarkup | None
+    ) -> InlineKeyboardMarkup | None:
+        return self._mentions.table_markup(event, markup)
+
+    async def private_hand(self, event: HandView, user_id: int, *, asked: bool) -> bool:
+        return await self._mentions.private_hand(event, user_id, asked=asked)
+
+    async def turn_notice(self, event: TurnNotice, user_id: int) -> bool:
+        return await self._mentions.turn_notice(event, user_id)
+
+    def plan(self, events: Sequence[Event]) -> None:
+        self._mentions.plan(events)
+
+    async def table_with_mention(
+        self,
+        event: TableEvent,
+        where: Where,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        image: RenderedImage | None,
+    ) -> bool:
+        return await self._mentions.table_with_mention(event, where, text, markup, image)
+
+    async def table_shown(self, event: TableView) -> None:
+        await self._mentions.table_shown(event)
+
+    async def table_closed(self, table: TableInfo) -> None:
+        await self._mentions.table_closed(table)
+
+    # The handlers.
+    async def on_notify(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._mentions.on_notify(update, context)
+
+    async def on_inline_query(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._answers.on_inline_query(update, context)
+
+    async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._choices.on_chosen(update, context)
+
+    async def on_via_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._choices.on_via_message(update, context)
+
+    _result_id = staticmethod(result_id)

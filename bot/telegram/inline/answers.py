@@ -31,8 +31,11 @@ from bot.telegram.inline.moves import first_token, moves_of
 logger = logging.getLogger(__name__)
 
 
-class InlineAnswers(InlineBase):
+class InlineAnswers:
     """Inline queries -> the asker's results."""
+
+    def __init__(self, ground: InlineBase) -> None:
+        self._ground = ground
 
     async def on_inline_query(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """An inline query: the asker's own moves (or hand) at their tables, nobody else's."""
@@ -44,17 +47,17 @@ class InlineAnswers(InlineBase):
         table_id, wanted = parse_query(query.query)
         # A choice of this user being made right now goes first: the answer offers the moves
         # after it, not the one just made (a move waits for nothing else, so this is short).
-        async with self._lock(user.id):
+        async with self._ground.lock(user.id):
             pass
         # From a group, the group tables (Telegram does not say which group); from the
         # private chat with the bot, a quick game too.
         in_group = query.chat_type in ("group", "supergroup")
         tables = [
             t
-            for t in await self._service.tables_of(who)
+            for t in await self._ground.service.tables_of(who)
             if t.status == "playing"
             and (table_id is None or t.id == table_id)
-            and (self._group_table(t) or not in_group)
+            and (self._ground.group_table(t) or not in_group)
         ]
         # Where it is the player's turn first, then the newest.
         tables.sort(key=lambda t: (t.current_seat != t.seat_of(PLATFORM, who.user_id), -t.id))
@@ -62,9 +65,9 @@ class InlineAnswers(InlineBase):
         texts: dict[str, str] = {}
         used: set[str] = set()
         button: InlineQueryResultsButton | None = None
-        locale = await self._service.user_locale(who)
+        locale = await self._ground.service.user_locale(who)
         for table in tables:
-            hand = await self._hand(who, table)
+            hand = await self._ground.hand(who, table)
             if hand is None:
                 continue
             built, header = await self._results(
@@ -76,20 +79,22 @@ class InlineAnswers(InlineBase):
             locale = hand.locale
         if not tables:
             button = InlineQueryResultsButton(
-                text=self._t(locale, "not_playing"), start_parameter="help"
+                text=self._ground.t(locale, "not_playing"), start_parameter="help"
             )
         offset = int(query.offset) if query.offset.isdigit() else 0
         page = results[offset : offset + MAX_RESULTS]
-        await self._recall_offered(user.id)  # (after a restart: the earlier answers' results)
-        offered = self._per_user(self._offered_ids, user.id)
+        await self._ground.recall_offered(
+            user.id
+        )  # (after a restart: the earlier answers' results)
+        offered = self._ground.per_user(self._ground.offered_ids, user.id)
         for result in page:
-            self._remember(offered, result.id, None)
+            self._ground.remember(offered, result.id, None)
             content = result.input_message_content
             if isinstance(content, InputTextMessageContent):
                 text = content.message_text
                 # Two results with one text cannot be told apart from their message.
                 texts[text] = "" if text in texts and texts[text] != result.id else result.id
-        self._remember_offered(user.id, texts)
+        self._ground.remember_offered(user.id, texts)
         more = offset + MAX_RESULTS < len(results)
         try:
             await query.answer(
@@ -102,7 +107,7 @@ class InlineAnswers(InlineBase):
         except TelegramError as error:
             logger.info("answerInlineQuery failed: %s", error)
         # After the answer (the player waits for it): kept for a result chosen across a restart.
-        await self._keep_offered(user.id)
+        await self._ground.keep_offered(user.id)
 
     async def _results(
         self, hand: HandView, *, several: bool, wanted: str, used: set[str]
@@ -110,30 +115,32 @@ class InlineAnswers(InlineBase):
         """The results of one table, and the header button above them (``used``: the texts
         the answer's results post so far)."""
         table, view = hand.table, hand.view
-        t = self._renderer.translations(hand.locale)
-        prefix = f"{self._renderer.game_name(table, t)} #{table.id} · " if several else ""
+        t = self._ground.renderer.translations(hand.locale)
+        prefix = f"{self._ground.renderer.game_name(table, t)} #{table.id} · " if several else ""
         moves: Sequence[str] = tuple(getattr(view, "legal_moves", ()) or ())
         hand_cards = cards_text(view.hand)
         # What a result posts is public: in the table's chat's language (the panel itself
         # speaks the player's).
         public = hand.locale
-        if self._group_table(table):
-            public = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
-        said_t = self._renderer.translations(public)
-        markup = InlineKeyboardMarkup([[self.cards_button(table.id, public)]])
+        if self._ground.group_table(table):
+            public = await self._ground.service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        said_t = self._ground.renderer.translations(public)
+        markup = InlineKeyboardMarkup([[self._ground.cards_button(table.id, public)]])
         listing = moves_of(table.family)
         context = listing.context(view, t)
         results: list[Any] = []
         if not moves:
             current = getattr(view, "current_player", None)
-            name = self._renderer.seat_name(table, current, t) if current is not None else "—"
-            waiting = self._t(hand.locale, "waiting").format(name=name)
-            looking = self._t(public, "looking")
+            name = (
+                self._ground.renderer.seat_name(table, current, t) if current is not None else "—"
+            )
+            waiting = self._ground.t(hand.locale, "waiting").format(name=name)
+            looking = self._ground.t(public, "looking")
             results.append(
                 self._article(
                     encode_button(table.id, table.version, LOOK),
                     prefix + waiting,
-                    self._t(hand.locale, "your_hand").format(cards=hand_cards),
+                    self._ground.t(hand.locale, "your_hand").format(cards=hand_cards),
                     looking,
                     markup,
                 )
@@ -161,7 +168,7 @@ class InlineAnswers(InlineBase):
                 continue
             result_id = self._result_id(table, move, index)
             description = (
-                context + " · " + self._t(hand.locale, "your_hand").format(cards=hand_cards)
+                context + " · " + self._ground.t(hand.locale, "your_hand").format(cards=hand_cards)
             )
             # The posted text names the move; two moves that read alike (Scala 40's two decks
             # hold twin cards) get a number, so the message alone tells which was chosen.
@@ -184,17 +191,14 @@ class InlineAnswers(InlineBase):
         header: InlineQueryResultsButton | None = None
         if listing.picks_in_private:
             header = InlineQueryResultsButton(
-                text=self._t(hand.locale, "pick_private"),
+                text=self._ground.t(hand.locale, "pick_private"),
                 start_parameter=hand_payload(table.id),
             )
         return results, header
 
     @staticmethod
     def _result_id(table: TableInfo, move: str, index: int) -> str:
-        try:
-            return encode_button(table.id, table.version, move)
-        except ValueError:
-            return encode_button(table.id, table.version, f"{INDEX}{index}")
+        return result_id(table, move, index)
 
     @staticmethod
     def _article(
@@ -225,8 +229,8 @@ class InlineAnswers(InlineBase):
         """A card's picture (a cached photo: the result shows it, the posted message carries
         only ``text``) when pictures are on for the table, else a plain article."""
         file_id = None
-        if self._photos is not None:
-            file_id = await self._photos.file_id(card, hand.table)
+        if self._ground.photos is not None:
+            file_id = await self._ground.photos.file_id(card, hand.table)
         if file_id is None:
             return self._article(result_id, title, description, text, markup)
         return InlineQueryResultCachedPhoto(
@@ -237,3 +241,11 @@ class InlineAnswers(InlineBase):
             input_message_content=InputTextMessageContent(text),
             reply_markup=markup,
         )
+
+
+def result_id(table: TableInfo, move: str, index: int) -> str:
+    """A result's id: the button data of ``move``, or its ``index`` when the move is too long."""
+    try:
+        return encode_button(table.id, table.version, move)
+    except ValueError:
+        return encode_button(table.id, table.version, f"{INDEX}{index}")

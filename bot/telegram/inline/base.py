@@ -143,7 +143,7 @@ def parse_query(query: str) -> tuple[int | None, str]:
 
 
 class InlineBase:
-    """The state and the helpers shared by the parts of ``InlinePlay``."""
+    """The state and the helpers shared by the parts of ``InlinePlay``: each part is given it."""
 
     def __init__(
         self,
@@ -156,118 +156,118 @@ class InlineBase:
         presence: Presence | None = None,
     ) -> None:
         # A getter, not a Bot: the Application (and its bot) is built after the adapter.
-        self._bot = bot
+        self.bot = bot
         # Who is looking at their game (every update marks its user): no mention for them.
-        self._presence = presence if presence is not None else Presence()
-        self._service = service
-        self._renderer = renderer
-        self._delivery = delivery
-        self._photos = photos
+        self.presence = presence if presence is not None else Presence()
+        self.service = service
+        self.renderer = renderer
+        self.delivery = delivery
+        self.photos = photos
         # Per user: result texts of the latest answers -> result id (to match a message
         # posted "via @bot" when feedback is off), and the result ids already handled.
-        self._offered: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
-        self._texts: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        self.offered: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
+        self.texts: OrderedDict[int, OrderedDict[str, str]] = OrderedDict()
         # Per user: the result ids offered lately. A chosen result the bot never offered that
         # user (forged, or offered before a restart) makes no move.
-        self._offered_ids: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
+        self.offered_ids: OrderedDict[int, OrderedDict[str, None]] = OrderedDict()
         # Per user: the results handled; those whose move was made are kept across a restart
         # with the offered ones (``_keep_offered``).
-        self._handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
+        self.handled: OrderedDict[int, OrderedDict[str, Handled]] = OrderedDict()
         # Inline feedback seen (chosen_inline_result updates come): moves wait for it, and
         # posted messages that came first wait here, per user, for their result.
-        self._feedback = False
-        self._parked: OrderedDict[int, OrderedDict[tuple[int, int], str]] = OrderedDict()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.feedback = False
+        self.parked: OrderedDict[int, OrderedDict[tuple[int, int], str]] = OrderedDict()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Turn notices that may ride in their table message, by (table, version): see plan.
-        self._planned: dict[tuple[int, int], Planned] = {}
+        self.planned: dict[tuple[int, int], Planned] = {}
         # Tables with a separate turn mention message (the table message could not carry it).
-        self._mentioned: set[int] = set()
+        self.mentioned: set[int] = set()
         # Tables whose game ended in the result being delivered, the final table posted anew.
-        self._closing: set[int] = set()
+        self.closing: set[int] = set()
         # Posted moves waiting for their table message to show them, per table:
         # (version after the move, chat, message id); and the version each table shows.
-        self._posted: dict[int, list[tuple[int, int, int]]] = {}
-        self._showing: OrderedDict[int, int] = OrderedDict()
+        self.posted: dict[int, list[tuple[int, int, int]]] = {}
+        self.showing: OrderedDict[int, int] = OrderedDict()
         # A table's turn mention is posted and removed by different chains of one delivery.
-        self._mention_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+        self.mention_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        self._wishes: dict[int, str] = {}
+        self.wishes: dict[int, str] = {}
         # The deletions, per chat, sent when they delay nothing the players wait for.
         self.sweeper = Sweeper(
             bot=bot, state=delivery.book.state, book=delivery.book, clock=delivery.clock
         )
         # The deletions of the update being handled (see _deleting_together).
-        self._trash: ContextVar[list[tuple[int, int, bool]] | None] = ContextVar(
+        self.trash: ContextVar[list[tuple[int, int, bool]] | None] = ContextVar(
             f"trash-{id(self)}", default=None
         )
 
     def enabled(self) -> bool:
         """Inline mode is on for the bot (``getMe``); an API that does not say counts as on."""
         try:
-            supports = self._bot().supports_inline_queries
+            supports = self.bot().supports_inline_queries
         except RuntimeError:  # not initialized yet
             return False
         return supports is not False
 
     @staticmethod
-    def _group_table(table: TableInfo) -> bool:
+    def group_table(table: TableInfo) -> bool:
         try:
             return where_of(table.chat_id).chat_id < 0
         except ValueError:
             return False
 
-    def _t(self, locale: str | None, key: str) -> str:
-        return self._renderer.translations(locale).gettext(TEXTS[key])
+    def t(self, locale: str | None, key: str) -> str:
+        return self.renderer.translations(locale).gettext(TEXTS[key])
 
     def help(self, locale: str | None) -> str:
         """How to play inline, for /help."""
-        return self._t(locale, "help")
+        return self.t(locale, "help")
 
     def cards_button(self, table_id: int, locale: str | None) -> InlineKeyboardButton:
         return InlineKeyboardButton(
-            self._t(locale, "my_cards"), switch_inline_query_current_chat=str(table_id)
+            self.t(locale, "my_cards"), switch_inline_query_current_chat=str(table_id)
         )
 
     async def notify_on(self, user_id: int) -> bool:
         """Whether the user wants turn mentions (``/notify``; on unless they said off)."""
-        found = await self._delivery.book.state.state_get(
+        found = await self.delivery.book.state.state_get(
             platform=PLATFORM, kind=NOTIFY, scope=str(user_id)
         )
         return not (isinstance(found, dict) and found.get("on") is False)
 
     async def set_notify(self, user_id: int, on: bool) -> None:
-        await self._delivery.book.state.state_put(
+        await self.delivery.book.state.state_put(
             {"on": on}, platform=PLATFORM, kind=NOTIFY, scope=str(user_id)
         )
 
-    async def _wish(self, user_id: int) -> str | None:
-        if user_id in self._wishes:
-            return self._wishes[user_id]
-        found = await self._delivery.book.state.state_get(
+    async def wish(self, user_id: int) -> str | None:
+        if user_id in self.wishes:
+            return self.wishes[user_id]
+        found = await self.delivery.book.state.state_get(
             platform=PLATFORM, kind=HANDS, scope=str(user_id)
         )
         wish = found if isinstance(found, str) else None
-        if len(self._wishes) >= _USERS:
-            self._wishes.clear()
-        self._wishes[user_id] = wish or ""
+        if len(self.wishes) >= _USERS:
+            self.wishes.clear()
+        self.wishes[user_id] = wish or ""
         return wish
 
-    async def _set_wish(self, user_id: int, wish: str) -> None:
-        if self._wishes.get(user_id) == wish:
+    async def set_wish(self, user_id: int, wish: str) -> None:
+        if self.wishes.get(user_id) == wish:
             return
-        self._wishes[user_id] = wish
-        await self._delivery.book.state.state_put(
+        self.wishes[user_id] = wish
+        await self.delivery.book.state.state_put(
             wish, platform=PLATFORM, kind=HANDS, scope=str(user_id)
         )
 
     async def prefer_private(self, user_id: int) -> None:
         """The user asked for their hand in the private chat (the deep link)."""
-        await self._set_wish(user_id, "private")
+        await self.set_wish(user_id, "private")
 
-    async def _hand(self, who: UserRef, table: TableInfo) -> HandView | None:
-        result = await self._service.show(ChatRef(PLATFORM, table.chat_id), who, table.id)
+    async def hand(self, who: UserRef, table: TableInfo) -> HandView | None:
+        result = await self.service.show(ChatRef(PLATFORM, table.chat_id), who, table.id)
         hands = [e for e in result.events if isinstance(e, HandView)]
         return hands[0] if hands else None
 
@@ -278,29 +278,29 @@ class InlineBase:
     async def close(self) -> None:
         """On shutdown: stop waiting for feedback, keep the waiting deletions for the next
         start, finish the pictures' uploads."""
-        for task in list(self._tasks):
+        for task in list(self.tasks):
             task.cancel()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.tasks:
+            await asyncio.gather(*self.tasks, return_exceptions=True)
         await self.sweeper.close()
-        if self._photos is not None:
-            await self._photos.close()
+        if self.photos is not None:
+            await self.photos.close()
 
     @contextlib.asynccontextmanager
-    async def _deleting_together(self) -> AsyncIterator[None]:
+    async def deleting_together(self) -> AsyncIterator[None]:
         """Messages deleted inside go in one ``deleteMessages`` per chat at the end: a move's
         posted message and the old turn mention cost one request, not two (a group allows
         the bot about 20 a minute, edits and deletions included)."""
-        if self._trash.get() is not None:
+        if self.trash.get() is not None:
             yield
             return
         trash: list[tuple[int, int, bool]] = []
-        token = self._trash.set(trash)
+        token = self.trash.set(trash)
         try:
             yield
         finally:
-            self._trash.reset(token)
-            await self._delete_now(trash)
+            self.trash.reset(token)
+            await self.delete_now(trash)
 
     @contextlib.asynccontextmanager
     async def showing_table(self, table: TableInfo) -> AsyncIterator[None]:
@@ -308,77 +308,77 @@ class InlineBase:
         old copy) and the posted moves it now shows go together, in one ``deleteMessages``.
         Posted moves go only once the table message was shown (no error inside)."""
         trash: list[tuple[int, int, bool]] = []
-        token = self._trash.set(trash)
+        token = self.trash.set(trash)
         try:
             yield
-            await self._posted_shown(table)
+            await self.posted_shown(table)
         finally:
-            self._trash.reset(token)
-            await self._delete_now(trash)
+            self.trash.reset(token)
+            await self.delete_now(trash)
 
-    async def _posted_shown(self, table: TableInfo) -> None:
+    async def posted_shown(self, table: TableInfo) -> None:
         """The table message shows ``table.version``: the posted moves it shows go."""
-        if self._showing.get(table.id, -1) < table.version:
-            self._showing[table.id] = table.version
-        self._showing.move_to_end(table.id)
-        while len(self._showing) > _USERS:
-            self._showing.popitem(last=False)
-        waiting = self._posted.get(table.id)
+        if self.showing.get(table.id, -1) < table.version:
+            self.showing[table.id] = table.version
+        self.showing.move_to_end(table.id)
+        while len(self.showing) > _USERS:
+            self.showing.popitem(last=False)
+        waiting = self.posted.get(table.id)
         if not waiting:
             return
         due = [entry for entry in waiting if entry[0] <= table.version]
         left = [entry for entry in waiting if entry[0] > table.version]
         if left:
-            self._posted[table.id] = left
+            self.posted[table.id] = left
         else:
-            del self._posted[table.id]
+            del self.posted[table.id]
         for _, chat_id, message_id in due:
-            await self._delete(chat_id, message_id, own=False)
+            await self.delete(chat_id, message_id, own=False)
 
-    async def _delete(self, chat_id: object, message_id: object, *, own: bool = True) -> None:
+    async def delete(self, chat_id: object, message_id: object, *, own: bool = True) -> None:
         """Delete a message (``own``: the bot's; else a user's, which needs admin rights)."""
         if not isinstance(chat_id, int) or not isinstance(message_id, int):
             return
         if not self.sweeper.may_delete(chat_id, own=own):
             return  # not an admin there (as of a few minutes ago): the message stays
-        trash = self._trash.get()
+        trash = self.trash.get()
         if trash is not None:
             trash.append((chat_id, message_id, own))
             return
-        await self._delete_now([(chat_id, message_id, own)])
+        await self.delete_now([(chat_id, message_id, own)])
 
-    async def _delete_now(self, trash: list[tuple[int, int, bool]]) -> None:
+    async def delete_now(self, trash: list[tuple[int, int, bool]]) -> None:
         """Hand deletions to the sweeper: at once while the group's budget has room, else
         gathered into fewer ``deleteMessages`` calls (``bot.telegram.inline.sweeper``)."""
         if trash:
             await self.sweeper.add(trash)
 
-    async def _keep_offered(self, user_id: int) -> None:
+    async def keep_offered(self, user_id: int) -> None:
         """Put the user's latest offered results in the adapter state (for a restart)."""
-        ids = list(self._offered_ids.get(user_id, {}))[-OFFER_KEPT:]
-        texts = [[t, r] for t, r in self._offered.get(user_id, {}).items() if r][-OFFER_KEPT:]
-        handled: Mapping[str, Handled] = self._handled.get(user_id, {})
+        ids = list(self.offered_ids.get(user_id, {}))[-OFFER_KEPT:]
+        texts = [[t, r] for t, r in self.offered.get(user_id, {}).items() if r][-OFFER_KEPT:]
+        handled: Mapping[str, Handled] = self.handled.get(user_id, {})
         made = [r for r, h in handled.items() if h.choice.kind == "move"][-OFFER_KEPT:]
         value = {
-            "until": self._delivery.clock() + OFFER_TTL,
+            "until": self.delivery.clock() + OFFER_TTL,
             "ids": ids,
             "texts": texts,
             "made": made,
         }
         try:
-            await self._delivery.book.state.state_put(
+            await self.delivery.book.state.state_put(
                 value, platform=PLATFORM, kind=OFFERED, scope=str(user_id)
             )
         except Exception as error:
             logger.warning("could not keep the results offered to %s: %s", user_id, error)
 
-    async def _recall_offered(self, user_id: int) -> None:
+    async def recall_offered(self, user_id: int) -> None:
         """The results offered to the user before a restart (once per user and process)."""
-        if user_id in self._offered_ids:
+        if user_id in self.offered_ids:
             return
-        offered: OrderedDict[str, None] = self._per_user(self._offered_ids, user_id)
+        offered: OrderedDict[str, None] = self.per_user(self.offered_ids, user_id)
         try:
-            found = await self._delivery.book.state.state_get(
+            found = await self.delivery.book.state.state_get(
                 platform=PLATFORM, kind=OFFERED, scope=str(user_id)
             )
         except Exception as error:
@@ -387,47 +387,47 @@ class InlineBase:
         if not isinstance(found, dict):
             return
         until = found.get("until")
-        if not isinstance(until, int | float) or until < self._delivery.clock():
+        if not isinstance(until, int | float) or until < self.delivery.clock():
             return
         for result_id in found.get("ids") or ():
             if isinstance(result_id, str) and result_id not in offered:
-                self._remember(offered, result_id, None)
+                self.remember(offered, result_id, None)
         # A result whose move was made before the restart: its other update (the posted message
         # after its feedback, or the reverse) or a second tap on it changes nothing, as within
         # one process, and is not refused as stale.
-        handled: OrderedDict[str, Handled] = self._per_user(self._handled, user_id)
+        handled: OrderedDict[str, Handled] = self.per_user(self.handled, user_id)
         for result_id in found.get("made") or ():
             if isinstance(result_id, str) and result_id not in handled:
-                self._remember(handled, result_id, Handled(Choice("move")))
+                self.remember(handled, result_id, Handled(Choice("move")))
         texts: dict[str, str] = {}
         for pair in found.get("texts") or ():
             if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
                 texts[pair[0]] = pair[1]
-        known = self._per_user(self._offered, user_id)
-        self._remember_offered(user_id, {t: r for t, r in texts.items() if t not in known})
+        known = self.per_user(self.offered, user_id)
+        self.remember_offered(user_id, {t: r for t, r in texts.items() if t not in known})
 
-    def _lock(self, user_id: int) -> asyncio.Lock:
-        lock = self._locks.get(user_id)
+    def lock(self, user_id: int) -> asyncio.Lock:
+        lock = self.locks.get(user_id)
         if lock is None:
-            lock = self._locks[user_id] = asyncio.Lock()
+            lock = self.locks[user_id] = asyncio.Lock()
         return lock
 
-    def _table_lock(self, table_id: int) -> asyncio.Lock:
-        lock = self._mention_locks.get(table_id)
+    def table_lock(self, table_id: int) -> asyncio.Lock:
+        lock = self.mention_locks.get(table_id)
         if lock is None:
-            lock = self._mention_locks[table_id] = asyncio.Lock()
+            lock = self.mention_locks[table_id] = asyncio.Lock()
         return lock
 
-    def _remember_offered(self, user_id: int, texts: dict[str, str]) -> None:
-        known = self._per_user(self._offered, user_id)
-        back = self._per_user(self._texts, user_id)
+    def remember_offered(self, user_id: int, texts: dict[str, str]) -> None:
+        known = self.per_user(self.offered, user_id)
+        back = self.per_user(self.texts, user_id)
         for text, result_id in texts.items():
-            self._remember(known, text, result_id)
+            self.remember(known, text, result_id)
             if result_id:
-                self._remember(back, result_id, text)
+                self.remember(back, result_id, text)
 
     @staticmethod
-    def _per_user(memory: OrderedDict[int, Any], user_id: int) -> Any:
+    def per_user(memory: OrderedDict[int, Any], user_id: int) -> Any:
         found = memory.get(user_id)
         if found is None:
             found = memory[user_id] = OrderedDict()
@@ -437,7 +437,7 @@ class InlineBase:
         return found
 
     @staticmethod
-    def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    def remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
         memory[key] = value
         memory.move_to_end(key)
         while len(memory) > REMEMBERED:

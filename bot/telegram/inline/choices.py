@@ -29,8 +29,11 @@ from bot.telegram.lanes import Ticket
 logger = logging.getLogger(__name__)
 
 
-class InlineChoices(InlineBase):
+class InlineChoices:
     """Chosen results -> moves, once per user and result."""
+
+    def __init__(self, ground: InlineBase) -> None:
+        self._ground = ground
 
     async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A chosen inline result (inline feedback on): make its move, once."""
@@ -38,23 +41,25 @@ class InlineChoices(InlineBase):
         if chosen is None:
             return
         user = chosen.from_user
-        self._feedback = True
-        async with self._lock(user.id), self._deleting_together():
-            await self._recall_offered(user.id)
+        self._ground.feedback = True
+        async with self._ground.lock(user.id), self._ground.deleting_together():
+            await self._ground.recall_offered(user.id)
             handled = await self._handle(user, chosen.result_id)
             edited = False
             if handled.choice.kind == "refused" and chosen.inline_message_id is not None:
                 # The posted message becomes the notice (it showed a move that was not made).
                 try:
-                    await self._bot().edit_message_text(
+                    await self._ground.bot().edit_message_text(
                         handled.choice.notice, inline_message_id=chosen.inline_message_id
                     )
                 except TelegramError as error:
                     logger.info("could not turn a refused result into its notice: %s", error)
                 else:
                     edited = True
-            text = self._per_user(self._texts, user.id).get(chosen.result_id)
-            parked: OrderedDict[tuple[int, int], str] = self._per_user(self._parked, user.id)
+            text = self._ground.per_user(self._ground.texts, user.id).get(chosen.result_id)
+            parked: OrderedDict[tuple[int, int], str] = self._ground.per_user(
+                self._ground.parked, user.id
+            )
             waiting = [where for where, said in parked.items() if said == text]
             for chat_id, message_id in waiting[:1]:
                 del parked[(chat_id, message_id)]
@@ -73,26 +78,26 @@ class InlineChoices(InlineBase):
         user = message.from_user
         if user is None:
             return
-        async with self._lock(user.id), self._deleting_together():
-            await self._recall_offered(user.id)
+        async with self._ground.lock(user.id), self._ground.deleting_together():
+            await self._ground.recall_offered(user.id)
             text = message.text or ""
-            result_id = self._per_user(self._offered, user.id).get(text)
+            result_id = self._ground.per_user(self._ground.offered, user.id).get(text)
             if not result_id:
                 # Not a result we can match (an answer older than an hour, or two results had
                 # this text): it makes no move here; inline feedback, if on, makes it.
-                await self._delete(message.chat.id, message.message_id, own=False)
+                await self._ground.delete(message.chat.id, message.message_id, own=False)
                 return
-            handled = self._per_user(self._handled, user.id).get(result_id)
-            if handled is None and self._feedback:
+            handled = self._ground.per_user(self._ground.handled, user.id).get(result_id)
+            if handled is None and self._ground.feedback:
                 # Feedback names the result exactly (an old panel's result may have this
                 # text too): the move waits for it, a little (feedback may be off after all,
                 # or sampled: then the message decides).
-                parked = self._per_user(self._parked, user.id)
+                parked = self._ground.per_user(self._ground.parked, user.id)
                 where = (message.chat.id, message.message_id)
-                self._remember(parked, where, text)
+                self._ground.remember(parked, where, text)
                 task = asyncio.get_running_loop().create_task(self._unpark(user, where, result_id))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._ground.tasks.add(task)
+                task.add_done_callback(self._ground.tasks.discard)
                 return
             if handled is None:
                 handled = await self._handle(user, result_id)
@@ -101,10 +106,12 @@ class InlineChoices(InlineBase):
     async def _unpark(self, user: User, where: tuple[int, int], result_id: str) -> None:
         """A posted message whose feedback did not come in time: the message makes the move."""
         # The task started inside its update's deletions (a copy of that context): its own.
-        self._trash.set(None)
+        self._ground.trash.set(None)
         await asyncio.sleep(PARK_WAIT)
-        async with self._lock(user.id), self._deleting_together():
-            parked: OrderedDict[tuple[int, int], str] = self._per_user(self._parked, user.id)
+        async with self._ground.lock(user.id), self._ground.deleting_together():
+            parked: OrderedDict[tuple[int, int], str] = self._ground.per_user(
+                self._ground.parked, user.id
+            )
             if parked.pop(where, None) is None:
                 return  # its feedback came
             handled = await self._handle(user, result_id)
@@ -127,35 +134,35 @@ class InlineChoices(InlineBase):
             task = asyncio.get_running_loop().create_task(
                 self._notice_refused(handled.choice.notice, chat_id, message_id)
             )
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._ground.tasks.add(task)
+            task.add_done_callback(self._ground.tasks.discard)
             return
         shown, made = handled.shown, handled.made
         if handled.choice.kind == "move" and shown is not None and made is not None:
             table_id, version = made
-            if not shown.done and self._showing.get(table_id, -1) < version:
+            if not shown.done and self._ground.showing.get(table_id, -1) < version:
                 # The table message does not show the move yet (the group's budget is short):
                 # the posted message stays until it does, and goes with the old table copy.
                 entry = (version, chat_id, message_id)
-                self._posted.setdefault(table_id, []).append(entry)
+                self._ground.posted.setdefault(table_id, []).append(entry)
                 task = asyncio.get_running_loop().create_task(
                     self._delete_when_shown(shown, table_id, entry)
                 )
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._ground.tasks.add(task)
+                task.add_done_callback(self._ground.tasks.discard)
                 return
-        await self._delete(chat_id, message_id, own=False)
+        await self._ground.delete(chat_id, message_id, own=False)
 
     async def _notice_refused(self, notice: str, chat_id: int, message_id: int) -> None:
         """A posted move that was not made: the notice says why, in reply, then it goes."""
-        self._trash.set(None)  # (started inside its update's deletions: its own)
+        self._ground.trash.set(None)  # (started inside its update's deletions: its own)
         try:
             with contextlib.suppress(TelegramError):
-                await self._bot().send_message(
+                await self._ground.bot().send_message(
                     chat_id=chat_id, text=notice, reply_to_message_id=message_id
                 )
         finally:
-            await self._delete(chat_id, message_id, own=False)
+            await self._ground.delete(chat_id, message_id, own=False)
 
     async def _delete_when_shown(
         self, shown: Ticket, table_id: int, entry: tuple[int, int, int]
@@ -164,28 +171,28 @@ class InlineChoices(InlineBase):
         it goes once its move's messages are out anyway (bounded; stopping, the deletion
         waits in the sweeper's queue for the next start)."""
         # The task started inside its update's deletions (a copy of that context): its own.
-        self._trash.set(None)
+        self._ground.trash.set(None)
         try:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(shown.wait(), SHOWN_WAIT)
         finally:
-            waiting = self._posted.get(table_id) or []
+            waiting = self._ground.posted.get(table_id) or []
             if entry in waiting:
                 waiting.remove(entry)
                 if not waiting:
-                    self._posted.pop(table_id, None)
-                await self._delete(entry[1], entry[2], own=False)
+                    self._ground.posted.pop(table_id, None)
+                await self._ground.delete(entry[1], entry[2], own=False)
 
     async def _handle(self, user: User, result_id: str) -> Handled:
         """The outcome of a result, made once per user and result whichever update comes."""
-        memory: OrderedDict[str, Handled] = self._per_user(self._handled, user.id)
+        memory: OrderedDict[str, Handled] = self._ground.per_user(self._ground.handled, user.id)
         handled = memory.get(result_id)
         if handled is None:
             handled = Handled(Choice("refused"))
             handled.choice = await self._choose(user, result_id, handled)
-            self._remember(memory, result_id, handled)
+            self._ground.remember(memory, result_id, handled)
             if handled.choice.kind == "move":
-                await self._keep_offered(user.id)  # known as made after a restart too
+                await self._ground.keep_offered(user.id)  # known as made after a restart too
         return handled
 
     async def _choose(self, user: User, result_id: str, handled: Handled) -> Choice:
@@ -203,30 +210,32 @@ class InlineChoices(InlineBase):
         if action.startswith(("@", "?")):
             # Inline results only ever carry moves: anything else is forged.
             return await self._refused(who, "bad_button")
-        if result_id not in self._per_user(self._offered_ids, user.id):
+        if result_id not in self._ground.per_user(self._ground.offered_ids, user.id):
             return await self._refused(who, "stale")
-        table = next((t for t in await self._service.tables_of(who) if t.id == data.table_id), None)
+        table = next(
+            (t for t in await self._ground.service.tables_of(who) if t.id == data.table_id), None
+        )
         if table is None:
             return await self._refused(who, "not_seated")
         chat = ChatRef(PLATFORM, table.chat_id)
         move: str | None = action
         if action.startswith(INDEX):
             move = await self._indexed_move(who, table, data.version, action[len(INDEX) :])
-        result = await self._service.play(
+        result = await self._ground.service.play(
             chat, who, table.id, version=data.version, move=move or action
         )
         if result.refusal is not None:
             return Choice("refused", self._notice(result.refusal))
         # A move made inline: the player's next tables are played inline too.
-        await self._set_wish(user.id, "inline")
+        await self._ground.set_wish(user.id, "inline")
         # Queued outside this update's deletions: the delivery's own go when it makes them.
-        token = self._trash.set(None)
+        token = self._ground.trash.set(None)
         try:
-            handled.shown = self._delivery.submit(result, origin=None)
+            handled.shown = self._ground.delivery.submit(result, origin=None)
             if result.table is not None:
                 handled.made = (result.table.id, result.table.version)
         finally:
-            self._trash.reset(token)
+            self._ground.trash.reset(token)
         return Choice("move")
 
     async def _indexed_move(
@@ -234,14 +243,14 @@ class InlineChoices(InlineBase):
     ) -> str | None:
         if version != table.version or not index.isdigit():
             return None
-        hand = await self._hand(who, table)
+        hand = await self._ground.hand(who, table)
         moves = tuple(getattr(hand.view, "legal_moves", ()) or ()) if hand else ()
         position = int(index)
         return moves[position] if position < len(moves) else None
 
     async def _refused(self, who: UserRef, code: str) -> Choice:
-        locale = await self._service.user_locale(who)
+        locale = await self._ground.service.user_locale(who)
         return Choice("refused", self._notice(Refusal(code, locale)))
 
     def _notice(self, refusal: Refusal) -> str:
-        return "⚠️ " + self._renderer.refusal(refusal)
+        return "⚠️ " + self._ground.renderer.refusal(refusal)

@@ -52,19 +52,22 @@ from bot.telegram.messenger import Where
 logger = logging.getLogger(__name__)
 
 
-class TurnMentions(InlineBase):
+class TurnMentions:
     """Delivery's hooks for inline play, and the turn mentions."""
+
+    def __init__(self, ground: InlineBase) -> None:
+        self._ground = ground
 
     def table_markup(
         self, event: TableView, markup: InlineKeyboardMarkup | None
     ) -> InlineKeyboardMarkup | None:
         """The group table message of a game in play gets "🂠 My cards" (inline) first, and its
         "My hand" button says that it opens the private chat."""
-        if not self.enabled() or event.table.status != "playing":
+        if not self._ground.enabled() or event.table.status != "playing":
             return markup
-        if not self._group_table(event.table):
+        if not self._ground.group_table(event.table):
             return markup
-        mine = self.cards_button(event.table.id, event.locale)
+        mine = self._ground.cards_button(event.table.id, event.locale)
         rows: list[list[InlineKeyboardButton]] = []
         for row in markup.inline_keyboard if markup is not None else ():
             out = []
@@ -72,7 +75,7 @@ class TurnMentions(InlineBase):
                 data = button.callback_data
                 if isinstance(data, str) and data.endswith(":@hand"):
                     button = InlineKeyboardButton(
-                        self._t(event.locale, "in_private"), callback_data=data
+                        self._ground.t(event.locale, "in_private"), callback_data=data
                     )
                 out.append(button)
             rows.append(out)
@@ -84,29 +87,29 @@ class TurnMentions(InlineBase):
 
     async def private_hand(self, event: HandView, user_id: int, *, asked: bool) -> bool:
         """Whether this hand goes to the player's private chat (else they play inline)."""
-        if not self.enabled() or not self._group_table(event.table):
+        if not self._ground.enabled() or not self._ground.group_table(event.table):
             return True
         if asked:
-            await self._set_wish(user_id, "private")
+            await self._ground.set_wish(user_id, "private")
             return True
-        if await self._delivery.book.private(event.table.id, user_id) is not None:
+        if await self._ground.delivery.book.private(event.table.id, user_id) is not None:
             return True
-        return await self._wish(user_id) == "private"
+        return await self._ground.wish(user_id) == "private"
 
     async def turn_notice(self, event: TurnNotice, user_id: int) -> bool:
         """Handle a turn notice in the group (a mention) when the player plays inline or cannot
         be written to privately; ``False``: the private notice goes as before."""
         table = event.table
-        if not self._group_table(table):
+        if not self._ground.group_table(table):
             return False
         key = (table.id, table.version)
-        planned = self._planned.get(key)
+        planned = self._ground.planned.get(key)
         decision: NoticeWay | None = None
         if planned is not None and planned.notice is event:
             # The table message of the same result may carry the mention (see plan).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(planned.done.wait(), timeout=PLAN_WAIT)
-            self._planned.pop(key, None)
+            self._ground.planned.pop(key, None)
             if planned.folded:
                 return True
             decision = planned.decision
@@ -116,7 +119,7 @@ class TurnMentions(InlineBase):
             return False
         if decision == "none":
             return True
-        async with self._table_lock(table.id):
+        async with self._ground.table_lock(table.id):
             await self._mention(event, user_id)
         return True
 
@@ -126,20 +129,20 @@ class TurnMentions(InlineBase):
         looking: an update from them within PING_AFTER_IDLE_SECONDS, so the table is edited in
         place instead of posted anew with the mention, sparing the group's requests)."""
         table = event.table
-        web = self._delivery.web
+        web = self._ground.delivery.web
         if web is not None and web.looking(user_id, table.id):
             return "none"  # they have the table open in its page: they see their turn there
-        inline = self.enabled() and await self._wish(user_id) != "private"
-        if inline and await self._delivery.book.private(table.id, user_id) is not None:
+        inline = self._ground.enabled() and await self._ground.wish(user_id) != "private"
+        if inline and await self._ground.delivery.book.private(table.id, user_id) is not None:
             inline = False  # they follow this table in the private chat
-        if not inline and not await self._delivery.refuses_private(user_id):
+        if not inline and not await self._ground.delivery.refuses_private(user_id):
             return "private"
         if event.reminder:
             return "none"  # the turn's mention is in the group already: one notification a turn
         humans = sum(1 for s in table.seats if s is not None and not s.computer)
-        if humans < 2 or not await self.notify_on(user_id):
+        if humans < 2 or not await self._ground.notify_on(user_id):
             return "none"
-        if self._presence.looking(PLATFORM, str(user_id)):
+        if self._ground.presence.looking(PLATFORM, str(user_id)):
             return "none"
         return "group"
 
@@ -151,20 +154,22 @@ class TurnMentions(InlineBase):
         shown = {
             (e.table.id, e.table.version)
             for e in events
-            if isinstance(e, TableView) and e.audience.kind == "chat" and self._group_table(e.table)
+            if isinstance(e, TableView)
+            and e.audience.kind == "chat"
+            and self._ground.group_table(e.table)
         }
         ended = {e.table.id for e in events if isinstance(e, GameOver)}
-        self._closing.update(table_id for table_id, _ in shown if table_id in ended)
-        while len(self._closing) > REMEMBERED:
-            self._closing.pop()
+        self._ground.closing.update(table_id for table_id, _ in shown if table_id in ended)
+        while len(self._ground.closing) > REMEMBERED:
+            self._ground.closing.pop()
         for event in events:
             if not isinstance(event, TurnNotice) or event.reminder:
                 continue
             key = (event.table.id, event.table.version)
             if key in shown:
-                self._planned[key] = Planned(event, asyncio.Event())
-                while len(self._planned) > REMEMBERED:
-                    self._planned.pop(next(iter(self._planned)))
+                self._ground.planned[key] = Planned(event, asyncio.Event())
+                while len(self._ground.planned) > REMEMBERED:
+                    self._ground.planned.pop(next(iter(self._ground.planned)))
 
     async def table_with_mention(
         self,
@@ -176,7 +181,7 @@ class TurnMentions(InlineBase):
     ) -> bool:
         """Post the table message anew, opening with the mention of the player whose turn it
         now is, when the result plans it; ``False``: the delivery shows it as usual."""
-        planned = self._planned.get((event.table.id, event.table.version))
+        planned = self._ground.planned.get((event.table.id, event.table.version))
         if planned is None or not isinstance(event, TableView):
             return False
         try:
@@ -205,7 +210,7 @@ class TurnMentions(InlineBase):
         markup: InlineKeyboardMarkup | None,
         image: RenderedImage | None,
     ) -> bool:
-        table, book = event.table, self._delivery.book
+        table, book = event.table, self._ground.delivery.book
         shown = await book.public(table.id, where)
         if shown is not None and table.version < shown.version:
             return False  # a newer view is showing: the notice goes on its own
@@ -213,13 +218,13 @@ class TurnMentions(InlineBase):
         seat = table.seats[notice.seat] if 0 <= notice.seat < len(table.seats) else None
         name = (seat.name if seat is not None else "") or str(user_id)
         # A public message: the mention in the group's language, as the table under it.
-        full = f"{name}, {self._t(event.locale, 'your_turn')}\n{text}"
+        full = f"{name}, {self._ground.t(event.locale, 'your_turn')}\n{text}"
         entities = [
             MessageEntity(
                 MessageEntity.TEXT_MENTION, 0, utf16_length(name), user=User(user_id, name, False)
             )
         ]
-        bot = self._bot()
+        bot = self._ground.bot()
         if image is None:
             if len(full) > MAX_MESSAGE:
                 return False
@@ -245,25 +250,28 @@ class TurnMentions(InlineBase):
                     message_thread_id=where.thread_id,
                 )
 
-            message = await self._delivery.with_photo(image, send)
+            message = await self._ground.delivery.with_photo(image, send)
             if message.photo:
-                await self._delivery.learn_file(image, message.photo[-1].file_id)
+                await self._ground.delivery.learn_file(image, message.photo[-1].file_id)
             now = Shown(where, message.message_id, table.version, photo=True, digest=image.digest)
         else:
             return False  # a picture with a long text below it: the notice goes on its own
         await book.keep_public(table.id, now)
         if shown is not None:
-            await self._delete(where.chat_id, shown.message_id)
+            await self._ground.delete(where.chat_id, shown.message_id)
             if shown.companion is not None:
-                await self._delete(where.chat_id, shown.companion)
+                await self._ground.delete(where.chat_id, shown.companion)
         return True
 
     async def table_shown(self, event: TableView) -> None:
         """A table message was updated: a turn mention whose turn is over goes."""
-        if not self._group_table(event.table) or event.table.id not in self._mentioned:
+        if (
+            not self._ground.group_table(event.table)
+            or event.table.id not in self._ground.mentioned
+        ):
             return  # (a separate mention is rare: the table message carries it)
-        async with self._table_lock(event.table.id):
-            found = await self._delivery.book.state.state_get(
+        async with self._ground.table_lock(event.table.id):
+            found = await self._ground.delivery.book.state.state_get(
                 platform=PLATFORM, kind=MENTION, scope="", table_id=event.table.id
             )
             if not isinstance(found, dict):
@@ -278,29 +286,29 @@ class TurnMentions(InlineBase):
         and so does its table message when the same result posts the final table anew (the
         old one would still say whose turn it was)."""
         table_id = table.id
-        async with self._table_lock(table_id):
-            found = await self._delivery.book.state.state_get(
+        async with self._ground.table_lock(table_id):
+            found = await self._ground.delivery.book.state.state_get(
                 platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
             )
             if isinstance(found, dict):
                 await self._drop_mention(table_id, found)
-        if table_id in self._closing and self._group_table(table):
-            self._closing.discard(table_id)
+        if table_id in self._ground.closing and self._ground.group_table(table):
+            self._ground.closing.discard(table_id)
             where = where_of(table.chat_id)
-            shown = await self._delivery.book.public(table_id, where)
+            shown = await self._ground.delivery.book.public(table_id, where)
             if shown is not None:
-                await self._delete(where.chat_id, shown.message_id)
+                await self._ground.delete(where.chat_id, shown.message_id)
                 if shown.companion is not None:
-                    await self._delete(where.chat_id, shown.companion)
+                    await self._ground.delete(where.chat_id, shown.companion)
 
     async def _mention(self, event: TurnNotice, user_id: int) -> None:
         table = event.table
         seat = table.seats[event.seat] if 0 <= event.seat < len(table.seats) else None
         name = (seat.name if seat is not None else "") or str(user_id)
         # A public message: in the group's language, not the player's.
-        locale = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
-        game = self._renderer.game_name(table, self._renderer.translations(locale))
-        text = f"{name}, {self._t(locale, 'your_turn')} · {game} #{table.id}"
+        locale = await self._ground.service.chat_locale(ChatRef(PLATFORM, table.chat_id))
+        game = self._ground.renderer.game_name(table, self._ground.renderer.translations(locale))
+        text = f"{name}, {self._ground.t(locale, 'your_turn')} · {game} #{table.id}"
         entity = MessageEntity(
             MessageEntity.TEXT_MENTION,
             0,
@@ -308,9 +316,9 @@ class TurnMentions(InlineBase):
             user=User(user_id, name, is_bot=False),
         )
         where = where_of(table.chat_id)
-        markup = InlineKeyboardMarkup([[self.cards_button(table.id, locale)]])
+        markup = InlineKeyboardMarkup([[self._ground.cards_button(table.id, locale)]])
         try:
-            sent = await self._bot().send_message(
+            sent = await self._ground.bot().send_message(
                 chat_id=where.chat_id,
                 text=text,
                 entities=[entity],
@@ -320,14 +328,14 @@ class TurnMentions(InlineBase):
         except TelegramError as error:
             logger.info("could not post the turn mention of table %s: %s", table.id, error)
             return
-        self._delivery.book.saw(where.chat_id, sent.message_id)
-        self._mentioned.add(table.id)
-        while len(self._mentioned) > REMEMBERED:
-            self._mentioned.pop()
-        old = await self._delivery.book.state.state_get(
+        self._ground.delivery.book.saw(where.chat_id, sent.message_id)
+        self._ground.mentioned.add(table.id)
+        while len(self._ground.mentioned) > REMEMBERED:
+            self._ground.mentioned.pop()
+        old = await self._ground.delivery.book.state.state_get(
             platform=PLATFORM, kind=MENTION, scope="", table_id=table.id
         )
-        await self._delivery.book.state.state_put(
+        await self._ground.delivery.book.state.state_put(
             {"chat": where.chat_id, "message_id": sent.message_id, "seat": event.seat},
             platform=PLATFORM,
             kind=MENTION,
@@ -335,21 +343,21 @@ class TurnMentions(InlineBase):
             table_id=table.id,
         )
         if isinstance(old, dict) and old.get("message_id") != sent.message_id:
-            await self._delete(old.get("chat"), old.get("message_id"))
+            await self._ground.delete(old.get("chat"), old.get("message_id"))
 
     async def _drop_mention(self, table_id: int, found: dict[str, Any]) -> None:
-        self._mentioned.discard(table_id)
-        await self._delivery.book.state.state_delete(
+        self._ground.mentioned.discard(table_id)
+        await self._ground.delivery.book.state.state_delete(
             platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
         )
-        await self._delete(found.get("chat"), found.get("message_id"))
+        await self._ground.delete(found.get("chat"), found.get("message_id"))
 
     async def on_notify(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/notify on|off: the user's turn mentions in groups."""
         message, user = update.effective_message, update.effective_user
         if message is None or user is None or user.is_bot:
             return
-        self._delivery.book.saw(message.chat.id, message.message_id)
+        self._ground.delivery.book.saw(message.chat.id, message.message_id)
         wanted = (context.args[0].lower() if context.args else "").strip()
         who = UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
         chat = message.chat
@@ -357,13 +365,13 @@ class TurnMentions(InlineBase):
         where = Where(chat.id, thread)
         if chat.type in ("group", "supergroup"):
             # Said in the group: in the group's language, as every public message.
-            locale = await self._service.chat_locale(ChatRef(PLATFORM, chat_key(where)))
+            locale = await self._ground.service.chat_locale(ChatRef(PLATFORM, chat_key(where)))
         else:
-            locale = await self._service.user_locale(who)
+            locale = await self._ground.service.user_locale(who)
         if wanted not in ("on", "off"):
-            key = "notify_on" if await self.notify_on(user.id) else "notify_off"
-            text = self._t(locale, key) + "\n" + self._t(locale, "notify_usage")
+            key = "notify_on" if await self._ground.notify_on(user.id) else "notify_off"
+            text = self._ground.t(locale, key) + "\n" + self._ground.t(locale, "notify_usage")
         else:
-            await self.set_notify(user.id, wanted == "on")
-            text = self._t(locale, "notify_on" if wanted == "on" else "notify_off")
-        await self._delivery.say(where, text)
+            await self._ground.set_notify(user.id, wanted == "on")
+            text = self._ground.t(locale, "notify_on" if wanted == "on" else "notify_off")
+        await self._ground.delivery.say(where, text)
