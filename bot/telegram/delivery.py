@@ -16,6 +16,12 @@ caption is the text view (past 1024 characters: the picture alone, the text unde
 picture is swapped in place with ``editMessageMedia``; an unchanged one only gets its caption and
 keyboard edited, and a picture uploaded once is sent again by Telegram's file id. Message ids and
 file ids live in the adapter state (the store), so restarts and other processes share them.
+
+Why this file is over 600 lines: ``Delivery`` still holds the showing of every event kind (the
+table message and its copies, the hands, notices, the web table's buttons and coalesced edits)
+over the lanes and the healing it inherits (``Delivery(Healing)``, ``Healing(Lanes)``), which
+share the message book and each message's state. The next step of splitting it is to make the
+lanes and the healing parts given to it, as its private chats and photo files already are.
 """
 
 from __future__ import annotations
