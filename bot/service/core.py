@@ -75,7 +75,7 @@ class TableCore(Languages):
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_size = cache_size
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._settings = SettingsKeeper(store)
+        self.kept_settings = SettingsKeeper(store)
         self._lobbies_dated = False  # fire_due_timers dates old lobbies once per process
         if season not in seasons.LENGTHS:
             raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
@@ -194,7 +194,7 @@ class TableCore(Languages):
     ) -> _Locked:
         return _Locked(self, chat, user, table_id, lobby)
 
-    async def _check_room(self, chat: ChatRef) -> None:
+    async def check_room(self, chat: ChatRef) -> None:
         settings = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
         open_now = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         if len(open_now) >= settings.max_open_tables:

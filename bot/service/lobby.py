@@ -77,7 +77,7 @@ class Lobby(Turns):
                 sources[seating.REJOIN] = rejoin_source
             # A lobby nobody started, past its expiry, gives its place to the new table.
             replaced = await lobby_timer.close_stale(self, chat)
-            await self._check_room(chat)
+            await self.check_room(chat)
             now = self.clock()
             seats: list[dict[str, Any] | None] = [None] * count
             seats[0] = player_doc(user)
@@ -109,7 +109,7 @@ class Lobby(Turns):
             await self._lobby_events(call, live)
             return Result(call.events, self._info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Take the first free seat of the chat's lobby."""
@@ -131,7 +131,7 @@ class Lobby(Turns):
         try:
             found = await self._find(chat, user, table_id, lobby=True)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
         if found.row.status == "playing":
             try:
                 async with self._table(chat, user, found.row.id) as live:
@@ -142,7 +142,7 @@ class Lobby(Turns):
                         raise Refused("not_seated")
                     return await seating.leave_game(self, live, seat)
             except Refused as r:
-                return await self._refusal(r, chat, user)
+                return await self.refusal(r, chat, user)
         table_id = found.row.id
 
         def change(live: Live) -> None:
@@ -232,7 +232,7 @@ class Lobby(Turns):
                 await self._deal(call, live, seats)
                 return Result(call.events, self._info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
         """Whether a new table lets players who left take their seat back, and where that
@@ -241,7 +241,7 @@ class Lobby(Turns):
             if not isinstance(given, bool):
                 raise Refused("bad_option", f"rejoin must be on or off, not {given!r}")
             return given, "command"
-        chosen = (await self._settings.raw(chat.platform, chat.chat_id)).get(seating.REJOIN)
+        chosen = (await self.kept_settings.raw(chat.platform, chat.chat_id)).get(seating.REJOIN)
         if isinstance(chosen, bool):
             return chosen, "chat"
         return False, None
@@ -250,7 +250,7 @@ class Lobby(Turns):
         self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
     ) -> None:
         """Where the chat lets only admins open tables, refuse everyone else."""
-        raw = await self._settings.raw(chat.platform, chat.chat_id)
+        raw = await self.kept_settings.raw(chat.platform, chat.chat_id)
         if raw.get("open") != "admins":
             return
         allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
@@ -264,7 +264,7 @@ class Lobby(Turns):
         game; and where each option came from. A default that cannot go with the command's
         options (or this player count) is left out, never the command's own."""
         given = dict(options or {})
-        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, kind.name)
+        defaults = await self.kept_settings.game_defaults(chat.platform, chat.chat_id, kind.name)
         chosen = {k: v for k, v in defaults.items() if k not in given}
         try:
             rules = kind.rules(count, {**chosen, **given})
@@ -328,7 +328,7 @@ class Lobby(Turns):
                 await self._lobby_events(call, live)
                 return Result(call.events, self._info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def _lobby_events(self, call: Call, live: Live) -> None:
         head = await self._chat_head(live)

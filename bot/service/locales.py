@@ -57,7 +57,7 @@ class Languages:
         """Set the language of the chat (when ``chat`` is given) or else of the user."""
         code = locale.strip().lower()[:2]
         if code not in self.locales:
-            return await self._refusal(
+            return await self.refusal(
                 Refused("bad_locale", ", ".join(self.locales), locale=locale), chat, user
             )
         if chat is not None:
@@ -77,6 +77,18 @@ class Languages:
             self._user_locales[(user.platform, user.user_id)] = code
             self._locale_epoch += 1
         return Result()
+
+    async def reset_chat_language(self, chat: ChatRef) -> None:
+        """Forget the chat's own language: its public messages follow the hint or default."""
+        current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        await self.store.set_chat(
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            locale=None,
+            max_open_tables=current.max_open_tables,
+        )
+        self._chat_locales[(chat.platform, chat.chat_id)] = None
+        self._locale_epoch += 1
 
     def chat_hint(self, chat: ChatRef, locale: str | None) -> None:
         """The platform's language hint for a chat (Discord: the server's preferred locale):
@@ -106,12 +118,13 @@ class Languages:
         user's, their platform's hint, the default); for a private one the user's first."""
         if not public or chat is None:
             return await self._locale_for_user(user, None, chat=chat)
-        chosen = await self._chat_choice(chat.platform, chat.chat_id)
+        chosen = await self.chat_choice(chat.platform, chat.chat_id)
         if chosen:
             return chosen
         return await self._locale_for_user(user, None)
 
-    async def _refusal(self, r: Refused, chat: ChatRef | None, user: UserRef) -> Result:
+    async def refusal(self, r: Refused, chat: ChatRef | None, user: UserRef) -> Result:
+        """The answer refusing ``r``, in the language of the one who asked."""
         locale = await self._locale_for_user(user, None, chat=chat)
         return Result(refusal=Refusal(r.code, locale, r.detail, dict(r.params)))
 
@@ -123,7 +136,8 @@ class Languages:
             )
         return self._user_locales[key]
 
-    async def _chat_choice(self, platform: str, chat_id: str) -> str | None:
+    async def chat_choice(self, platform: str, chat_id: str) -> str | None:
+        """The chat's own language, ``None`` when it chose none."""
         key = (platform, chat_id)
         if key not in self._chat_locales:
             self._chat_locales[key] = (
@@ -144,7 +158,7 @@ class Languages:
 
     async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
         return (
-            await self._chat_choice(platform, chat_id)
+            await self.chat_choice(platform, chat_id)
             or self._chat_hints.get((platform, chat_id))
             or self._hint(hint)
             or self.default_locale

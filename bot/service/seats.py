@@ -91,8 +91,8 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
     values: dict[str, Any] = {"seats": row.seats, "updated_at": service.clock()}
     if live.started.current_player == seat:
         # The computer plays this turn right away (the deadline covers a crash before it).
-        turn = await service._turn_timer(row)
-        values.update(service._deadline(live, live.started, None, turn))
+        turn = await service.turn_timer(row)
+        values.update(service.deadline(live, live.started, None, turn))
     if not await service._save(live, values):
         raise Refused("conflict")
     if "deadline" in values:
@@ -142,7 +142,7 @@ async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Re
         hand = await service._hand(live, seat, info)
         return Result([replace(hand, focus=QUIT)], info)
     except Refused as r:
-        return await service._refusal(r, chat, user)
+        return await service.refusal(r, chat, user)
 
 
 async def kick(
@@ -191,7 +191,7 @@ async def kick(
                 return await _kick_from_lobby(service, live, seat)
             return await leave_game(service, live, seat, by=user)
     except Refused as r:
-        return await service._refusal(r, chat, user)
+        return await service.refusal(r, chat, user)
 
 
 async def _kick_from_lobby(service: Lobby, live: Live, seat: int) -> Result:

@@ -1,8 +1,8 @@
 """The table service: :class:`TableService`, one async method per use case (see the package
 docstring).
 
-``TableService`` is put together from one class per concern, each in its own module, every one
-standing on the core:
+``TableService`` is a tower of three classes still (``Lobby`` on ``Turns`` on ``TableCore``
+on ``Languages``) and a facade for the use-case objects it is composed of:
 
 * ``locales.Languages``: the language of every message, and ``/lang``;
 * ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
@@ -10,9 +10,10 @@ standing on the core:
 * ``turns.Turns``: the deal, a move committed and announced, the computers' turns, the turn
   deadlines, a finished game's result, the closing events of a call;
 * ``lobby.Lobby``: opening a table, taking and leaving seats, seating computers, the deal;
-* ``transfer.Transfer``: games exported and imported;
-* ``chat_settings.SettingsMenu``: a chat's ``/settings``;
-* ``boards.Boards``: leaderboards and stats.
+* given the service in their constructor (composed, not inherited; their use cases are
+  delegated here): ``transfer.Transfer`` (games exported and imported),
+  ``chat_settings.SettingsMenu`` (a chat's ``/settings``), ``boards.Boards`` (leaderboards and
+  stats).
 
 Here are the use cases of a table in play: a move, a button press, taking a seat back,
 abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions that
@@ -24,11 +25,12 @@ expiry), ``timers`` (a claimed turn timer fired), ``archive`` (the export docume
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.domain import Action, TableConflict, Verb
+from bot.domain import Action, TableConflict, TableStore, Verb
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
@@ -45,7 +47,9 @@ from bot.service.events import (
     TableView,
     UserRef,
 )
+from bot.service.games import Registry
 from bot.service.lobby import Lobby
+from bot.service.players import ComputerPlayers
 from bot.service.tables import (
     Call,
     Refused,
@@ -64,12 +68,54 @@ logger = logging.getLogger(__name__)
 __all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
 
-class TableService(Lobby, Transfer, SettingsMenu, Boards):
+class TableService(Lobby):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
     ``clock`` returns UNIX seconds; ``seeds`` draws a new game's seed (both injectable for tests).
+    The settings menu, the boards and the transfer of games are objects given this service
+    (its tables); their use cases are delegated here, so callers keep one facade.
     """
+
+    def __init__(
+        self,
+        store: TableStore,
+        *,
+        registry: Registry,
+        computers: ComputerPlayers,
+        timers: TimerSettings | None = None,
+        default_locale: str = "it",
+        locales: Sequence[str] = ("it", "en"),
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] | None = None,
+        cache_size: int = 5000,
+        season: str = "month",
+    ) -> None:
+        super().__init__(
+            store,
+            registry=registry,
+            computers=computers,
+            timers=timers,
+            default_locale=default_locale,
+            locales=locales,
+            clock=clock,
+            seeds=seeds,
+            cache_size=cache_size,
+            season=season,
+        )
+        self.settings_menu = SettingsMenu(self)
+        self.boards = Boards(self)
+        self.transfer = Transfer(self)
+        # The use cases of the parts, delegated (same names and signatures as before).
+        self.chat_settings = self.settings_menu.chat_settings
+        self.settings_view = self.settings_menu.settings_view
+        self.change_setting = self.settings_menu.change_setting
+        self.pictures_on = self.settings_menu.pictures_on
+        self.set_max_open_tables = self.settings_menu.set_max_open_tables
+        self.leaderboard = self.boards.leaderboard
+        self.stats = self.boards.stats
+        self.export_game = self.transfer.export_game
+        self.import_game = self.transfer.import_game
 
     # ------------------------------------------------------------------ playing --------------
 
@@ -122,7 +168,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                         raise Refused("conflict")
                 raise Refused("conflict")
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def catch_up(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """Play the computers' turns left over at the user's table (a process stopped while they
@@ -144,7 +190,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 await self._after(call, live, before)
                 return Result(call.events, self._info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def press(  # noqa: C901 - one branch per verb of the action codec (bot.domain.Action)
         self,
@@ -166,7 +212,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         try:
             action = Action.decode(data)
         except ValueError:
-            return await self._refusal(Refused("bad_button"), chat, user)
+            return await self.refusal(Refused("bad_button"), chat, user)
         tid, verb = action.table_id, action.verb
         cached = self._cache.get(tid)
         if cached is not None and action.version > cached.row.version:
@@ -201,7 +247,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             return await self.abandon(chat, user, tid)
         if verb is Verb.KICK:
             return await self.kick(chat, user, seat=action.number, table_id=tid, is_admin=is_admin)
-        return await self._refusal(Refused("bad_button"), chat, user)
+        return await self.refusal(Refused("bad_button"), chat, user)
 
     async def _focus(
         self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
@@ -224,7 +270,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             hand = await self._hand(live, seat, info)
             return Result([replace(hand, focus=card)], info)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def kick(
         self,
@@ -273,7 +319,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 await self._after(call, live, before, force_hands={seat})
                 return Result(call.events, self._info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def abandon(
         self, chat: ChatRef, user: UserRef, table_id: int | None = None, *, is_admin: bool = False
@@ -301,7 +347,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 self._forget(live.row.id)
                 return Result(call.events, self._info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """A new game with the same seats and options, dealt at once (any seated player)."""
@@ -309,7 +355,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             async with self._lock(table_id):
                 return await self._rematch(chat, user, table_id)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def _rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         live = await self._live(table_id)
@@ -321,7 +367,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             raise Refused("not_seated")
         existing = await self.store.rematch_of(table_id)
         if existing is None:
-            await self._check_room(chat)
+            await self.check_room(chat)
             now = self.clock()
             seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
             values = lobby_row(
@@ -397,7 +443,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 call.events.append(await self._hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     async def views(self, table_id: int, *, notice: bool = False) -> Result:
         """Every view of a table as it stands: the lobby or the table for its chat, and each
@@ -492,7 +538,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             )
             return Result([event], info)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.refusal(r, chat, user)
 
     # ------------------------------------------------------------------ timers ---------------
 

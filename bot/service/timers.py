@@ -76,7 +76,7 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
         call = Call()
         info = service._info(live)
         if row.deadline_kind == "remind":
-            turn = await service._turn_timer(row)
+            turn = await service.turn_timer(row)
             reminder, autoplay = turn or (service.timers.reminder, service.timers.autoplay)
             deadline = now + max(autoplay - reminder, 0.0)
             if not await service.store.move_deadline(

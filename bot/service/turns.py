@@ -3,7 +3,7 @@ the result of a finished game, and the closing events of a call.
 
 A move is committed compare-and-set on the table's version (:meth:`Turns._commit_move`), with
 its move row, the timer columns of the next turn and, at the end, the result and the rating
-updates (:meth:`Turns._finish`); the full state every ``SNAPSHOT_EVERY`` versions. Then the
+updates (:meth:`Turns.finish`); the full state every ``SNAPSHOT_EVERY`` versions. Then the
 chat hears what the move did (the engine's events: ``bot.service.announcements``, Briscola's
 ``bot.service.briscola``), the computers to move play off the event loop, and
 :meth:`Turns._after` closes the call: the public view, the hands that changed, the turn notice.
@@ -64,12 +64,12 @@ class Turns(TableCore):
     """The turns of a dealt table (see the module docstring); the use cases that move a game
     on call these with the table's lock held."""
 
-    async def _turn_timer(self, row: TableRow) -> tuple[float, float] | None:
+    async def turn_timer(self, row: TableRow) -> tuple[float, float] | None:
         """(reminder, autoplay) seconds of a turn at this table's chat; ``None``: no timers."""
         base = (self.timers.reminder, self.timers.autoplay) if self.timers.enabled else None
         if not self.timers.chat_timers:
             return base
-        chosen = (await self._settings.raw(row.platform, row.chat_id)).get("timer")
+        chosen = (await self.kept_settings.raw(row.platform, row.chat_id)).get("timer")
         if not isinstance(chosen, int) or not is_timer(chosen):
             return base
         if chosen == 0:
@@ -94,7 +94,7 @@ class Turns(TableCore):
             "state_version": row.version + 1,
             "updated_at": self.clock(),
         }
-        values.update(self._deadline(live, game, None, await self._turn_timer(row)))
+        values.update(self.deadline(live, game, None, await self.turn_timer(row)))
         if not await self._save(live, values, notify=False):
             raise Refused("conflict")
         row.state_version = values["state_version"]
@@ -106,7 +106,7 @@ class Turns(TableCore):
         await self._computer_turns(call, live)
         await self._after(call, live, before, force_hands=set(range(row.players)))
 
-    def _deadline(
+    def deadline(
         self, live: Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
     ) -> dict[str, Any]:
         """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
@@ -143,11 +143,11 @@ class Turns(TableCore):
             values["state_version"] = row.version + 1
         if seats_changed:
             values["seats"] = row.seats
-        values.update(self._deadline(live, game, seat, await self._turn_timer(row)))
+        values.update(self.deadline(live, game, seat, await self.turn_timer(row)))
         finish = None
         if game.is_over:
             values["status"] = "finished"
-            finish = self._finish(live, game, now)
+            finish = self.finish(live, game, now)
         saved = await self._save(
             live,
             values,
@@ -173,7 +173,7 @@ class Turns(TableCore):
         self._changed(live, call.events[told:])
         return True
 
-    def _finish(self, live: Live, game: GameState, now: float) -> Finish:
+    def finish(self, live: Live, game: GameState, now: float) -> Finish:
         row = live.row
         outcome = game.outcome()
         assert outcome is not None, "a finished game has an outcome"
