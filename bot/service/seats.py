@@ -27,7 +27,6 @@ from bot.service.tables import Call, Live, Refused, present, seat_index
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore
-    from bot.service.lobby import Lobby
     from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
@@ -85,7 +84,7 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
     if doc is None or doc["platform"] == "ai" or doc.get("left"):
         raise Refused("not_seated")
     level = table_level(service, row.seats)
-    before = service._snapshot(live)
+    before = service.snapshot(live)
     row.seats[seat] = dict(doc, away=True, left=True, level=level, idle=0)
     live.locales = {}
     values: dict[str, Any] = {"seats": row.seats, "updated_at": service.clock()}
@@ -93,7 +92,7 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
         # The computer plays this turn right away (the deadline covers a crash before it).
         turn = await service.turn_timer(row)
         values.update(service.deadline(live, live.started, None, turn))
-    if not await service._save(live, values):
+    if not await service.save(live, values):
         raise Refused("conflict")
     if "deadline" in values:
         row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
@@ -106,7 +105,7 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
     )
     back = await may_rejoin(service, row.id, row.platform)
     call = Call(caller=(by.platform, by.user_id) if by is not None else None)
-    head = await service._chat_head(live)
+    head = await service.chat_head(live)
     call.events.append(
         Announcement(
             **head,
@@ -120,33 +119,33 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
             },
         )
     )
-    await service._computer_turns(call, live)
+    await service.computer_turns(call, live)
     # The seats changed the table's version: the player to move gets buttons that carry it.
     current = live.started.current_player
-    await service._after(call, live, before, force_hands={current} if current is not None else None)
-    return Result(call.events, service._info(live))
+    await service.after(call, live, before, force_hands={current} if current is not None else None)
+    return Result(call.events, service.info(live))
 
 
 async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Result:
     """The hand's "Leave the game…": the question, at the table's current version (the hand's
     button may be older: a waiting hand is not redrawn at every move)."""
     try:
-        live = await service._live(table_id)
-        service._check_chat(live, chat)
+        live = await service.live(table_id)
+        service.check_chat(live, chat)
         seat = seat_index(live.row, user)
         if seat is None or not present(live.row, seat):
             raise Refused("not_seated")
         if live.row.status != "playing":
             raise Refused("not_playing")
-        info = service._info(live)
-        hand = await service._hand(live, seat, info)
+        info = service.info(live)
+        hand = await service.hand(live, seat, info)
         return Result([replace(hand, focus=QUIT)], info)
     except Refused as r:
         return await service.refusal(r, chat, user)
 
 
 async def kick(
-    service: Lobby,
+    service: Turns,
     chat: ChatRef,
     user: UserRef,
     *,
@@ -158,7 +157,7 @@ async def kick(
     """``/kick``: by the table's creator or a chat admin. With no target, the list of players
     who can be kicked comes back to the user as buttons (an Announcement "kick_list")."""
     try:
-        async with service._table(chat, user, table_id, lobby=True) as live:
+        async with service.table(chat, user, table_id, lobby=True) as live:
             row = live.row
             if row.status not in ("lobby", "playing"):
                 raise Refused("not_playing")
@@ -179,11 +178,11 @@ async def kick(
                 event = Announcement(
                     audience=Audience("user", user.platform, user.user_id),
                     locale=await service.locale_for(chat, user, public=False),
-                    table=service._info(live),
+                    table=service.info(live),
                     kind="kick_list",
                     data={"seats": choices},
                 )
-                return Result([event], service._info(live))
+                return Result([event], service.info(live))
             doc = row.seats[seat] if 0 <= seat < len(row.seats) else None
             if doc is None or doc["platform"] == "ai" or doc.get("left"):
                 raise Refused("no_player", name="")
@@ -194,7 +193,7 @@ async def kick(
         return await service.refusal(r, chat, user)
 
 
-async def _kick_from_lobby(service: Lobby, live: Live, seat: int) -> Result:
+async def _kick_from_lobby(service: Turns, live: Live, seat: int) -> Result:
     row = live.row
     row.seats[seat] = None
     if not any(s is not None and s["platform"] != "ai" for s in row.seats):
@@ -206,8 +205,8 @@ async def _kick_from_lobby(service: Lobby, live: Live, seat: int) -> Result:
     else:
         values.update(deadline=None, deadline_kind=None)
     humans = [(s["platform"], s["user_id"]) for s in row.seats if s and s["platform"] != "ai"]
-    if not await service._save(live, values, members=humans):
+    if not await service.save(live, values, members=humans):
         raise Refused("conflict")
     call = Call()
-    await service._lobby_events(call, live)
-    return Result(call.events, service._info(live))
+    await service.lobby_events(call, live)
+    return Result(call.events, service.info(live))

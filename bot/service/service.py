@@ -1,17 +1,18 @@
 """The table service: :class:`TableService`, one async method per use case (see the package
 docstring).
 
-``TableService`` is a tower of three classes still (``Lobby`` on ``Turns`` on ``TableCore``
-on ``Languages``) and a facade for the use-case objects it is composed of:
+``TableService`` stands on the tables (``Turns`` on ``TableCore`` on ``Languages``, one base
+class each) and is the facade of the use-case objects it is composed of:
 
 * ``locales.Languages``: the language of every message, and ``/lang``;
 * ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
-  the table meant, the compare-and-set save, the table snapshot);
+  the table meant, ``table()`` -- find it and hold its lock --, the compare-and-set ``save``,
+  the table snapshot ``info``);
 * ``turns.Turns``: the deal, a move committed and announced, the computers' turns, the turn
-  deadlines, a finished game's result, the closing events of a call;
-* ``lobby.Lobby``: opening a table, taking and leaving seats, seating computers, the deal;
+  deadlines, a finished game's result, the closing events of a call (``after``);
 * given the service in their constructor (composed, not inherited; their use cases are
-  delegated here): ``transfer.Transfer`` (games exported and imported),
+  delegated here under the same names): ``lobby.Lobby`` (opening a table, taking and leaving
+  seats, seating computers, the start), ``transfer.Transfer`` (games exported and imported),
   ``chat_settings.SettingsMenu`` (a chat's ``/settings``), ``boards.Boards`` (leaderboards and
   stats).
 
@@ -62,13 +63,14 @@ from bot.service.tables import (
 )
 from bot.service.timers import TimerSettings, fire_timer
 from bot.service.transfer import Imported, Transfer
+from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
 
-class TableService(Lobby):
+class TableService(Turns):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
@@ -103,10 +105,17 @@ class TableService(Lobby):
             cache_size=cache_size,
             season=season,
         )
+        self.lobby = Lobby(self)
         self.settings_menu = SettingsMenu(self)
         self.boards = Boards(self)
         self.transfer = Transfer(self)
         # The use cases of the parts, delegated (same names and signatures as before).
+        self.create_table = self.lobby.create_table
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.add_computer = self.lobby.add_computer
+        self.choose_seat = self.lobby.choose_seat
+        self.start = self.lobby.start
         self.chat_settings = self.settings_menu.chat_settings
         self.settings_view = self.settings_menu.settings_view
         self.change_setting = self.settings_menu.change_setting
@@ -124,14 +133,14 @@ class TableService(Lobby):
     ) -> Result:
         """Play ``move`` (a move string) for the user at ``version``; computers answer."""
         try:
-            async with self._lock(table_id):
-                live = await self._live(table_id)
-                self._check_chat(live, chat)
+            async with self.lock(table_id):
+                live = await self.live(table_id)
+                self.check_chat(live, chat)
                 for attempt in range(2):
                     if version > live.row.version and not attempt:
                         # The player saw a newer version than this process's copy: another
                         # process sharing the database moved since. Catch up, then judge.
-                        live = await self._reload(table_id)
+                        live = await self.reload(table_id)
                     row = live.row
                     if row.status != "playing":
                         raise Refused("not_playing")
@@ -150,20 +159,20 @@ class TableService(Lobby):
                             "illegal_move", str(exc), move=move, **rule_text(exc)
                         ) from exc
                     call = Call(caller=(user.platform, user.user_id))
-                    before = self._snapshot(live)
+                    before = self.snapshot(live)
                     seat_doc = row.seats[seat]
                     assert seat_doc is not None
                     seats_changed = seat_doc["idle"] != 0
                     if seats_changed:
                         row.seats[seat] = dict(seat_doc, idle=0)
-                    if await self._commit_move(
+                    if await self.commit_move(
                         call, live, seat, move, game, actor="human", seats_changed=seats_changed
                     ):
-                        await self._computer_turns(call, live)
-                        await self._after(call, live, before)
-                        return Result(call.events, self._info(live))
+                        await self.computer_turns(call, live)
+                        await self.after(call, live, before)
+                        return Result(call.events, self.info(live))
                     # Another process moved first: reload and check the request again.
-                    live = await self._reload(table_id)
+                    live = await self.reload(table_id)
                     if attempt:
                         raise Refused("conflict")
                 raise Refused("conflict")
@@ -175,20 +184,20 @@ class TableService(Lobby):
         thought: the terminal, which runs no turn timers, on Ctrl-C); then, like ``play``, the
         moves' events. A table where no computer is to move answers with no events."""
         try:
-            async with self._lock(table_id):
-                live = await self._live(table_id)
-                self._check_chat(live, chat)
+            async with self.lock(table_id):
+                live = await self.live(table_id)
+                self.check_chat(live, chat)
                 row = live.row
                 if seat_index(row, user) is None:
                     raise Refused("not_seated")
                 seat = live.started.current_player if row.status == "playing" else None
                 if seat is None or not plays_computer(row.seats[seat]):
-                    return Result([], self._info(live))
+                    return Result([], self.info(live))
                 call = Call(caller=(user.platform, user.user_id))
-                before = self._snapshot(live)
-                await self._computer_turns(call, live)
-                await self._after(call, live, before)
-                return Result(call.events, self._info(live))
+                before = self.snapshot(live)
+                await self.computer_turns(call, live)
+                await self.after(call, live, before)
+                return Result(call.events, self.info(live))
         except Refused as r:
             return await self.refusal(r, chat, user)
 
@@ -218,7 +227,7 @@ class TableService(Lobby):
         if cached is not None and action.version > cached.row.version:
             # The button is newer than this process's copy: another process sharing the
             # database changed the table since. Read it afresh before judging the press.
-            self._forget(tid)
+            self.forget(tid)
         if verb is Verb.FOCUS:
             return await self._focus(chat, user, tid, version=action.version, card=action.arg)
         if verb is Verb.QUIT:
@@ -255,10 +264,10 @@ class TableService(Lobby):
         """A press on a card with several captures: the player's hand again, offering that
         card's choices only (``HandView.focus``)."""
         try:
-            live = await self._live(table_id)
+            live = await self.live(table_id)
             if version > live.row.version:
-                live = await self._reload(table_id)  # another process moved since: catch up
-            self._check_chat(live, chat)
+                live = await self.reload(table_id)  # another process moved since: catch up
+            self.check_chat(live, chat)
             seat = seat_index(live.row, user)
             if seat is None or not present(live.row, seat):
                 raise Refused("not_seated")
@@ -266,8 +275,8 @@ class TableService(Lobby):
                 raise Refused("not_playing")
             if version != live.row.version:
                 raise Refused("stale", version=live.row.version)
-            info = self._info(live)
-            hand = await self._hand(live, seat, info)
+            info = self.info(live)
+            hand = await self.hand(live, seat, info)
             return Result([replace(hand, focus=card)], info)
         except Refused as r:
             return await self.refusal(r, chat, user)
@@ -292,7 +301,7 @@ class TableService(Lobby):
     async def take_back(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """A player whose seat a computer took over plays again."""
         try:
-            async with self._table(chat, user, table_id) as live:
+            async with self.table(chat, user, table_id) as live:
                 row = live.row
                 if row.status != "playing":
                     raise Refused("not_playing")
@@ -305,19 +314,19 @@ class TableService(Lobby):
                     raise Refused("not_away")
                 if doc.get("left") and not await seating.may_rejoin(self, row.id, row.platform):
                     raise Refused("no_return")
-                before = self._snapshot(live)
+                before = self.snapshot(live)
                 row.seats[seat] = dict(doc, away=False, idle=0, left=False)
                 call = Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
-                if not await self._save(live, values):
+                if not await self.save(live, values):
                     raise Refused("conflict")
                 call.events.append(
                     Announcement(
-                        **await self._chat_head(live), kind="taken_back", data={"seat": seat}
+                        **await self.chat_head(live), kind="taken_back", data={"seat": seat}
                     )
                 )
-                await self._after(call, live, before, force_hands={seat})
-                return Result(call.events, self._info(live))
+                await self.after(call, live, before, force_hands={seat})
+                return Result(call.events, self.info(live))
         except Refused as r:
             return await self.refusal(r, chat, user)
 
@@ -326,7 +335,7 @@ class TableService(Lobby):
     ) -> Result:
         """Close a table without a result: by its creator or a chat admin."""
         try:
-            async with self._table(chat, user, table_id, lobby=True) as live:
+            async with self.table(chat, user, table_id, lobby=True) as live:
                 row = live.row
                 if row.status not in ("lobby", "playing"):
                     raise Refused("not_playing")
@@ -339,27 +348,27 @@ class TableService(Lobby):
                     "deadline_kind": None,
                     "updated_at": self.clock(),
                 }
-                if not await self._save(live, values):
+                if not await self.save(live, values):
                     raise Refused("conflict")
                 call = Call()
-                head = await self._chat_head(live)
+                head = await self.chat_head(live)
                 call.events.append(Announcement(**head, kind="abandoned", data={"by": user.name}))
-                self._forget(live.row.id)
-                return Result(call.events, self._info(live))
+                self.forget(live.row.id)
+                return Result(call.events, self.info(live))
         except Refused as r:
             return await self.refusal(r, chat, user)
 
     async def rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """A new game with the same seats and options, dealt at once (any seated player)."""
         try:
-            async with self._lock(table_id):
+            async with self.lock(table_id):
                 return await self._rematch(chat, user, table_id)
         except Refused as r:
             return await self.refusal(r, chat, user)
 
     async def _rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
-        live = await self._live(table_id)
-        self._check_chat(live, chat)
+        live = await self.live(table_id)
+        self.check_chat(live, chat)
         old = live.row
         if old.status != "finished":
             raise Refused("not_playing")
@@ -379,7 +388,7 @@ class TableService(Lobby):
                 options=old.options,
                 creator=user.user_id,
                 seats=seats,
-                seed=self._seeds(),
+                seed=self.seeds(),
                 rematch_of=old.id,
                 now=now,
             )
@@ -394,11 +403,11 @@ class TableService(Lobby):
                     await self.store.set_option_sources(new_id, sources)
                 rejoin = await seating.may_rejoin(self, old.id, old.platform)
                 await seating.set_rejoin(self, new_id, old.platform, rejoin)
-                async with self._lock(new_id):
-                    new = await self._live(new_id)
+                async with self.lock(new_id):
+                    new = await self.live(new_id)
                     call = Call(caller=(user.platform, user.user_id))
-                    await self._deal(call, new, list(new.row.seats))
-                    return Result(call.events, self._info(new))
+                    await self.deal(call, new, list(new.row.seats))
+                    return Result(call.events, self.info(new))
         # Someone (maybe in another process) pressed "rematch" first: show that table.
         if existing is None:
             raise Refused("conflict")
@@ -418,8 +427,8 @@ class TableService(Lobby):
         — spectating) and, for a seated player, their hand ("My hand")."""
         try:
             if table_id is not None:
-                await self._refresh(table_id)
-            live = await self._find(chat, user, table_id, lobby=True)
+                await self.refresh(table_id)
+            live = await self.find(chat, user, table_id, lobby=True)
             call = Call()
             audience = (
                 Audience("chat", chat.platform, chat.chat_id)
@@ -429,7 +438,7 @@ class TableService(Lobby):
             locale = await (
                 self._chat_locale(live.row) if public else self._locale_for_user(user, live.row)
             )
-            info = self._info(live)
+            info = self.info(live)
             if live.row.status == "lobby":
                 call.events.append(LobbyView(audience=audience, locale=locale, table=info))
                 return Result(call.events, info)
@@ -440,7 +449,7 @@ class TableService(Lobby):
             )
             seat = seat_index(live.row, user)
             if seat is not None and live.row.status == "playing" and present(live.row, seat):
-                call.events.append(await self._hand(live, seat, info))
+                call.events.append(await self.hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
             return await self.refusal(r, chat, user)
@@ -452,11 +461,11 @@ class TableService(Lobby):
         cannot tell whether it went out). A table that is gone or closed gives only the public
         view, or nothing."""
         try:
-            live = await self._live(table_id)
+            live = await self.live(table_id)
         except Refused as r:
             return Result(refusal=Refusal(r.code, self.default_locale, r.detail, dict(r.params)))
-        info = self._info(live)
-        head = await self._chat_head(live, info)
+        info = self.info(live)
+        head = await self.chat_head(live, info)
         if live.row.status == "lobby":
             return Result([LobbyView(**head)], info)
         if live.game is None:
@@ -465,11 +474,11 @@ class TableService(Lobby):
         if live.row.status == "playing":
             for seat, doc in enumerate(live.row.seats):
                 if doc is not None and is_human(doc):
-                    events.append(await self._hand(live, seat, info))
+                    events.append(await self.hand(live, seat, info))
             current = live.started.current_player
             doc = None if current is None else live.row.seats[current]
             if notice and current is not None and self._notified(doc):
-                events.append(await self._turn_notice(live, current, info))
+                events.append(await self.turn_notice(live, current, info))
         return Result(events, info)
 
     @staticmethod
@@ -482,11 +491,11 @@ class TableService(Lobby):
         of it: what a page that starts watching a table is sent first. Read through to the
         database when another process moved the table on."""
         try:
-            await self._refresh(table_id)
-            live = await self._live(table_id)
+            await self.refresh(table_id)
+            live = await self.live(table_id)
         except Refused:
             return None
-        return TableChange(table=self._info(live), game=live.game, rematch_of=live.row.rematch_of)
+        return TableChange(table=self.info(live), game=live.game, rematch_of=live.row.rematch_of)
 
     async def table_versions(self, platform: str) -> dict[int, int]:
         """``{table id: version}`` of the platform's open tables (lobbies and games)."""
@@ -502,7 +511,7 @@ class TableService(Lobby):
             platform=chat.platform, old=chat.chat_id, new=new_chat_id
         )
         for table_id in moved:
-            self._forget(table_id)
+            self.forget(table_id)
         self._chat_locales.pop((chat.platform, chat.chat_id), None)
         self._chat_locales.pop((chat.platform, new_chat_id), None)
         events: list[Event] = []
@@ -516,8 +525,8 @@ class TableService(Lobby):
     async def rules(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """The rule options of the chat's table (an Announcement of kind "rules" to the user)."""
         try:
-            live = await self._find(chat, user, table_id, lobby=True)
-            info = self._info(live)
+            live = await self.find(chat, user, table_id, lobby=True)
+            info = self.info(live)
             event = Announcement(
                 audience=Audience("user", user.platform, user.user_id),
                 locale=await self._locale_for_user(user, live.row),
@@ -575,8 +584,8 @@ class TableService(Lobby):
         rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         out = []
         for row in rows:
-            live = await self._live(row.id)
-            out.append(self._info(live))
+            live = await self.live(row.id)
+            out.append(self.info(live))
         return out
 
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
@@ -584,5 +593,5 @@ class TableService(Lobby):
         out = []
         ids = await self.store.user_table_ids(platform=user.platform, user_id=user.user_id)
         for table_id in ids:
-            out.append(self._info(await self._live(table_id)))
+            out.append(self.info(await self.live(table_id)))
         return out

@@ -1,12 +1,12 @@
 """Turns: the deal, each move stored and announced, the computers' turns, the turn deadlines,
 the result of a finished game, and the closing events of a call.
 
-A move is committed compare-and-set on the table's version (:meth:`Turns._commit_move`), with
+A move is committed compare-and-set on the table's version (:meth:`Turns.commit_move`), with
 its move row, the timer columns of the next turn and, at the end, the result and the rating
 updates (:meth:`Turns.finish`); the full state every ``SNAPSHOT_EVERY`` versions. Then the
 chat hears what the move did (the engine's events: ``bot.service.announcements``, Briscola's
 ``bot.service.briscola``), the computers to move play off the event loop, and
-:meth:`Turns._after` closes the call: the public view, the hands that changed, the turn notice.
+:meth:`Turns.after` closes the call: the public view, the hands that changed, the turn notice.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.service.events import (
     Audience,
     GameOver,
     HandView,
+    LobbyView,
     RatingDelta,
     SmazzataSummary,
     TableEvent,
@@ -79,11 +80,11 @@ class Turns(TableCore):
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
 
-    async def _deal(self, call: Call, live: Live, seats: list[dict[str, Any] | None]) -> None:
+    async def deal(self, call: Call, live: Live, seats: list[dict[str, Any] | None]) -> None:
         row = live.row
         rules = live.kind.rules(row.players, row.options)
         game = live.kind.new_game(rules, row.seed)
-        before = self._snapshot(live)
+        before = self.snapshot(live)
         row.seats = seats
         live.locales = {}
         row.status = "playing"
@@ -95,16 +96,16 @@ class Turns(TableCore):
             "updated_at": self.clock(),
         }
         values.update(self.deadline(live, game, None, await self.turn_timer(row)))
-        if not await self._save(live, values, notify=False):
+        if not await self.save(live, values, notify=False):
             raise Refused("conflict")
         row.state_version = values["state_version"]
         live.game = game
         call.dealt = True
-        started = Announcement(**await self._chat_head(live), kind="started")
+        started = Announcement(**await self.chat_head(live), kind="started")
         call.events.append(started)
-        self._changed(live, [started])
-        await self._computer_turns(call, live)
-        await self._after(call, live, before, force_hands=set(range(row.players)))
+        self.changed(live, [started])
+        await self.computer_turns(call, live)
+        await self.after(call, live, before, force_hands=set(range(row.players)))
 
     def deadline(
         self, live: Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
@@ -122,7 +123,7 @@ class Turns(TableCore):
             return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
         return {"deadline": self.clock() + turn[0], "deadline_kind": "remind"}
 
-    async def _commit_move(
+    async def commit_move(
         self,
         call: Call,
         live: Live,
@@ -148,7 +149,7 @@ class Turns(TableCore):
         if game.is_over:
             values["status"] = "finished"
             finish = self.finish(live, game, now)
-        saved = await self._save(
+        saved = await self.save(
             live,
             values,
             move=MoveRow(
@@ -170,7 +171,7 @@ class Turns(TableCore):
             row.status = "finished"
         told = len(call.events)
         await self._announce(call, live, move, game, saved.rating_changes, version=row_version)
-        self._changed(live, call.events[told:])
+        self.changed(live, call.events[told:])
         return True
 
     def finish(self, live: Live, game: GameState, now: float) -> Finish:
@@ -230,7 +231,7 @@ class Turns(TableCore):
             initial=self.ratings.initial,
         )
 
-    async def _computer_turns(self, call: Call, live: Live) -> None:
+    async def computer_turns(self, call: Call, live: Live) -> None:
         for _ in range(MAX_COMPUTER_MOVES):
             game = live.started
             seat = game.current_player
@@ -238,8 +239,8 @@ class Turns(TableCore):
                 return
             doc = live.row.seats[seat]
             assert doc is not None
-            move = await self._computer_move(live, seat, doc["level"] or "easy")
-            if not await self._commit_move(
+            move = await self.computer_move(live, seat, doc["level"] or "easy")
+            if not await self.commit_move(
                 call, live, seat, move, game.play(move), actor="computer"
             ):
                 # Another process moved this table on (it plays the computers from there); the
@@ -248,7 +249,7 @@ class Turns(TableCore):
                 return
         logger.error("table %s: computer players did not finish", live.row.id)
 
-    async def _computer_move(self, live: Live, seat: int, level: str) -> str:
+    async def computer_move(self, live: Live, seat: int, level: str) -> str:
         view = live.view(seat)
         rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
         family = live.kind.family
@@ -272,7 +273,7 @@ class Turns(TableCore):
         """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
         summary), then game over. A deal's summary says in ``data["version"]`` the version of
         the move that ended it (the move log's), so that a list of moves can put it in place."""
-        head = await self._chat_head(live)
+        head = await self.chat_head(live)
         told = len(call.events)
         if live.kind.family in briscola.FAMILIES:
             briscola.announce(call.events, head, live.view(None))
@@ -307,7 +308,7 @@ class Turns(TableCore):
                 )
             )
 
-    def _snapshot(self, live: Live) -> dict[int, object]:
+    def snapshot(self, live: Live) -> dict[int, object]:
         """What each human seat's private message shows (``hand_key``), to send the hands
         whose message would change: after a move, every present human's."""
         out: dict[int, object] = {}
@@ -318,7 +319,14 @@ class Turns(TableCore):
                 out[i] = hand_key(live.view(i))
         return out
 
-    async def _after(
+    async def lobby_events(self, call: Call, live: Live) -> None:
+        """The chat's lobby view of the table (and its closing, when abandoned)."""
+        head = await self.chat_head(live)
+        if live.row.status == "abandoned":
+            call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))
+        call.events.append(LobbyView(**head))
+
+    async def after(
         self,
         call: Call,
         live: Live,
@@ -329,8 +337,8 @@ class Turns(TableCore):
         """The closing events of a call: the public view, changed hands, the turn notice.
 
         Every event carries the final snapshot, so buttons carry the version now current."""
-        info = self._info(live)
-        head = await self._chat_head(live, info)
+        info = self.info(live)
+        head = await self.chat_head(live, info)
         call.events = [
             replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
         ]
@@ -344,16 +352,16 @@ class Turns(TableCore):
                 continue
             forced = force_hands is not None and seat in force_hands
             if forced or before.get(seat) != hand_key(live.view(seat)):
-                call.events.append(await self._hand(live, seat, info))
+                call.events.append(await self.hand(live, seat, info))
         # Scala 40: a player who drew or melded is still to move, and needs no new notice.
         notify = call.turn_passed or call.dealt
         if notify and current is not None and is_human(live.row.seats[current]):
             doc = live.row.seats[current]
             assert doc is not None
             if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
-                call.events.append(await self._turn_notice(live, current, info))
+                call.events.append(await self.turn_notice(live, current, info))
 
-    async def _turn_notice(
+    async def turn_notice(
         self, live: Live, seat: int, info: TableInfo, *, reminder: bool = False
     ) -> TurnNotice:
         """The seat's player is to move (``reminder``: the turn timer's reminder)."""
@@ -367,7 +375,7 @@ class Turns(TableCore):
             reminder=reminder,
         )
 
-    async def _hand(self, live: Live, seat: int, info: TableInfo) -> HandView:
+    async def hand(self, live: Live, seat: int, info: TableInfo) -> HandView:
         """The seat's private view (its hand, and its legal moves on its turn)."""
         doc = live.row.seats[seat]
         assert doc is not None
