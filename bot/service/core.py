@@ -1,11 +1,12 @@
 """The table service's core: its parts, and the tables it holds in memory.
 
-:class:`TableCore` is the base of :class:`bot.service.TableService` that every use case stands
-on: the cache of live tables (loaded from the store, replayed from the last snapshot, dropped
-when another process sharing the database moved a table on), a lock per table, finding the
+:class:`TableCore` is the base of :class:`bot.service.TableService`, the tables every
+use-case object is given: the cache of live tables (loaded from the store, replayed from the
+last snapshot, dropped when another process sharing the database moved a table on), a lock
+per table, finding the
 table a command means, the compare-and-set save, and the :class:`TableInfo` snapshot every
-event carries. The use cases are in the modules of each concern (``lobby``, ``turns``,
-``transfer``, ``chat_settings``, ``boards``, ``service``).
+event carries. The use cases are objects given it, one module per concern (``turns``,
+``lobby``, ``transfer``, ``chat_settings``, ``boards``), and ``service``.
 """
 
 from __future__ import annotations

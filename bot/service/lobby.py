@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.service import lobby_timer
 from bot.service import seats as seating
+from bot.service.core import TableCore
 from bot.service.events import ChatRef, Result, UserRef
 from bot.service.games import GameKind
 from bot.service.players import LEVELS
@@ -42,7 +43,8 @@ __all__ = ["Lobby"]
 class Lobby:
     """The lobby's use cases (see the module docstring), given the tables and turns."""
 
-    def __init__(self, turns: Turns) -> None:
+    def __init__(self, tables: TableCore, turns: Turns) -> None:
+        self.tables = tables
         self.turns = turns
 
     async def create_table(
@@ -64,9 +66,9 @@ class Lobby:
         them. Where the chat lets only admins open tables, ``is_admin`` must say so (a bool, or
         a coroutine function asked only then: a platform call the other chats need not make)."""
         try:
-            kind = self.turns.registry.get(game)
+            kind = self.tables.registry.get(game)
             if kind is None:
-                raise Refused("unknown_game", ", ".join(self.turns.registry.names), game=game)
+                raise Refused("unknown_game", ", ".join(self.tables.registry.names), game=game)
             count = players if players is not None else kind.default_players
             if count not in kind.players:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
@@ -79,9 +81,9 @@ class Lobby:
             if rejoin_source is not None:
                 sources[seating.REJOIN] = rejoin_source
             # A lobby nobody started, past its expiry, gives its place to the new table.
-            replaced = await lobby_timer.close_stale(self.turns, chat)
-            await self.turns.check_room(chat)
-            now = self.turns.clock()
+            replaced = await lobby_timer.close_stale(self.tables, chat)
+            await self.tables.check_room(chat)
+            now = self.tables.clock()
             seats: list[dict[str, Any] | None] = [None] * count
             seats[0] = player_doc(user)
             for seat in range(1, 1 + min(max(computers, 0), count - 1)):
@@ -95,24 +97,24 @@ class Lobby:
                 options=_stored_options(rules, kind),
                 creator=user.user_id,
                 seats=seats,
-                seed=self.turns.seeds(),
+                seed=self.tables.seeds(),
                 rematch_of=None,
                 now=now,
             )
-            values.update(lobby_timer.lobby_deadline(self.turns, now))
-            table_id = await self.turns.store.insert_table(values, [(user.platform, user.user_id)])
+            values.update(lobby_timer.lobby_deadline(self.tables, now))
+            table_id = await self.tables.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
-                await self.turns.store.set_option_sources(table_id, sources)
-            await seating.set_rejoin(self.turns, table_id, chat.platform, rejoin)
-            row = await self.turns.store.load_table(table_id)
+                await self.tables.store.set_option_sources(table_id, sources)
+            await seating.set_rejoin(self.tables, table_id, chat.platform, rejoin)
+            row = await self.tables.store.load_table(table_id)
             assert row is not None
             live = Live(row, kind, None)
-            self.turns.remember(live)
+            self.tables.remember(live)
             call = Call(events=list(replaced))
             await self.turns.lobby_events(call, live)
-            return Result(call.events, self.turns.info(live))
+            return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self.turns.refusal(r, chat, user)
+            return await self.tables.refusal(r, chat, user)
 
     async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Take the first free seat of the chat's lobby."""
@@ -132,12 +134,12 @@ class Lobby:
         of the table's level plays the seat to the end, and the game counts as lost for the
         leaver (``bot.service.seats``)."""
         try:
-            found = await self.turns.find(chat, user, table_id, lobby=True)
+            found = await self.tables.find(chat, user, table_id, lobby=True)
         except Refused as r:
-            return await self.turns.refusal(r, chat, user)
+            return await self.tables.refusal(r, chat, user)
         if found.row.status == "playing":
             try:
-                async with self.turns.table(chat, user, found.row.id) as live:
+                async with self.tables.table(chat, user, found.row.id) as live:
                     if live.row.status != "playing":
                         raise Refused("not_playing")
                     seat = seat_index(live.row, user)
@@ -145,7 +147,7 @@ class Lobby:
                         raise Refused("not_seated")
                     return await seating.leave_game(self.turns, live, seat)
             except Refused as r:
-                return await self.turns.refusal(r, chat, user)
+                return await self.tables.refusal(r, chat, user)
         table_id = found.row.id
 
         def change(live: Live) -> None:
@@ -212,7 +214,7 @@ class Lobby:
         """Deal: by the creator, with every seat taken (``fill_with`` a level seats computers
         in the free seats first)."""
         try:
-            async with self.turns.table(chat, user, table_id, lobby=True) as live:
+            async with self.tables.table(chat, user, table_id, lobby=True) as live:
                 row = live.row
                 if row.status != "lobby":
                     raise Refused("not_in_lobby")
@@ -233,9 +235,9 @@ class Lobby:
                     raise Refused("not_full", free=sum(s is None for s in seats))
                 call = Call(caller=(user.platform, user.user_id))
                 await self.turns.deal(call, live, seats)
-                return Result(call.events, self.turns.info(live))
+                return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self.turns.refusal(r, chat, user)
+            return await self.tables.refusal(r, chat, user)
 
     async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
         """Whether a new table lets players who left take their seat back, and where that
@@ -244,7 +246,7 @@ class Lobby:
             if not isinstance(given, bool):
                 raise Refused("bad_option", f"rejoin must be on or off, not {given!r}")
             return given, "command"
-        chosen = (await self.turns.kept_settings.raw(chat.platform, chat.chat_id)).get(
+        chosen = (await self.tables.kept_settings.raw(chat.platform, chat.chat_id)).get(
             seating.REJOIN
         )
         if isinstance(chosen, bool):
@@ -255,7 +257,7 @@ class Lobby:
         self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
     ) -> None:
         """Where the chat lets only admins open tables, refuse everyone else."""
-        raw = await self.turns.kept_settings.raw(chat.platform, chat.chat_id)
+        raw = await self.tables.kept_settings.raw(chat.platform, chat.chat_id)
         if raw.get("open") != "admins":
             return
         allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
@@ -269,7 +271,7 @@ class Lobby:
         game; and where each option came from. A default that cannot go with the command's
         options (or this player count) is left out, never the command's own."""
         given = dict(options or {})
-        defaults = await self.turns.kept_settings.game_defaults(
+        defaults = await self.tables.kept_settings.game_defaults(
             chat.platform, chat.chat_id, kind.name
         )
         chosen = {k: v for k, v in defaults.items() if k not in given}
@@ -303,7 +305,7 @@ class Lobby:
         change: Callable[[Live], None],
     ) -> Result:
         try:
-            async with self.turns.table(chat, user, table_id, lobby=True) as live:
+            async with self.tables.table(chat, user, table_id, lobby=True) as live:
                 saved = (list(live.row.seats), live.row.status)
                 live.locales = {}
                 try:
@@ -311,7 +313,7 @@ class Lobby:
                 except Refused:
                     live.row.seats, live.row.status = saved
                     raise
-                now = self.turns.clock()
+                now = self.tables.clock()
                 values: dict[str, Any] = {
                     "seats": live.row.seats,
                     "status": live.row.status,
@@ -319,7 +321,7 @@ class Lobby:
                 }
                 # Every change of seats gives the lobby its full time again.
                 if live.row.status == "lobby":
-                    values.update(lobby_timer.lobby_deadline(self.turns, now))
+                    values.update(lobby_timer.lobby_deadline(self.tables, now))
                 else:
                     values.update(deadline=None, deadline_kind=None)
                 humans = [
@@ -327,15 +329,15 @@ class Lobby:
                     for s in live.row.seats
                     if s is not None and is_human(s)
                 ]
-                if not await self.turns.save(live, values, members=humans):
+                if not await self.tables.save(live, values, members=humans):
                     raise Refused("conflict")
                 live.row.deadline = values["deadline"]
                 live.row.deadline_kind = values["deadline_kind"]
                 call = Call()
                 await self.turns.lobby_events(call, live)
-                return Result(call.events, self.turns.info(live))
+                return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self.turns.refusal(r, chat, user)
+            return await self.tables.refusal(r, chat, user)
 
 
 def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:

@@ -1,20 +1,20 @@
 """The table service: :class:`TableService`, one async method per use case (see the package
 docstring).
 
-``TableService`` stands on the tables (``Turns`` on ``TableCore`` on ``Languages``, one base
-class each) and is the facade of the use-case objects it is composed of:
+``TableService`` is the tables (``core.TableCore``, standing on ``locales.Languages``) and the
+facade of the use-case objects it is composed of, each given the tables in its constructor:
 
 * ``locales.Languages``: the language of every message, and ``/lang``;
 * ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
   the table meant, ``table()`` -- find it and hold its lock --, the compare-and-set ``save``,
   the table snapshot ``info``);
-* ``turns.Turns``: the deal, a move committed and announced, the computers' turns, the turn
-  deadlines, a finished game's result, the closing events of a call (``after``);
-* given the service in their constructor (composed, not inherited; their use cases are
-  delegated here under the same names): ``lobby.Lobby`` (opening a table, taking and leaving
-  seats, seating computers, the start), ``transfer.Transfer`` (games exported and imported),
-  ``chat_settings.SettingsMenu`` (a chat's ``/settings``), ``boards.Boards`` (leaderboards and
-  stats).
+* ``turns.Turns`` (``service.turns``): the deal, a move committed and announced, the
+  computers' turns, the turn deadlines, a finished game's result, the closing events of a
+  call (``after``);
+* ``lobby.Lobby`` (opening a table, taking and leaving seats, seating computers, the start),
+  ``transfer.Transfer`` (games exported and imported), ``chat_settings.SettingsMenu`` (a
+  chat's ``/settings``), ``boards.Boards`` (leaderboards and stats): their use cases are
+  delegated here under the same names.
 
 Here are the use cases of a table in play: a move, a button press, taking a seat back,
 abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions that
@@ -35,6 +35,7 @@ from bot.domain import Action, TableConflict, TableStore, Verb
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
+from bot.service.core import TableCore
 from bot.service.events import (
     Announcement,
     Audience,
@@ -70,7 +71,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
 
-class TableService(Turns):
+class TableService(TableCore):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
@@ -105,10 +106,11 @@ class TableService(Turns):
             cache_size=cache_size,
             season=season,
         )
-        self.lobby = Lobby(self)
+        self.turns = Turns(self)
+        self.lobby = Lobby(self, self.turns)
         self.settings_menu = SettingsMenu(self)
         self.boards = Boards(self)
-        self.transfer = Transfer(self)
+        self.transfer = Transfer(self, self.turns)
         # The use cases of the parts, delegated (same names and signatures as before).
         self.create_table = self.lobby.create_table
         self.join = self.lobby.join
@@ -159,17 +161,17 @@ class TableService(Turns):
                             "illegal_move", str(exc), move=move, **rule_text(exc)
                         ) from exc
                     call = Call(caller=(user.platform, user.user_id))
-                    before = self.snapshot(live)
+                    before = self.turns.snapshot(live)
                     seat_doc = row.seats[seat]
                     assert seat_doc is not None
                     seats_changed = seat_doc["idle"] != 0
                     if seats_changed:
                         row.seats[seat] = dict(seat_doc, idle=0)
-                    if await self.commit_move(
+                    if await self.turns.commit_move(
                         call, live, seat, move, game, actor="human", seats_changed=seats_changed
                     ):
-                        await self.computer_turns(call, live)
-                        await self.after(call, live, before)
+                        await self.turns.computer_turns(call, live)
+                        await self.turns.after(call, live, before)
                         return Result(call.events, self.info(live))
                     # Another process moved first: reload and check the request again.
                     live = await self.reload(table_id)
@@ -194,9 +196,9 @@ class TableService(Turns):
                 if seat is None or not plays_computer(row.seats[seat]):
                     return Result([], self.info(live))
                 call = Call(caller=(user.platform, user.user_id))
-                before = self.snapshot(live)
-                await self.computer_turns(call, live)
-                await self.after(call, live, before)
+                before = self.turns.snapshot(live)
+                await self.turns.computer_turns(call, live)
+                await self.turns.after(call, live, before)
                 return Result(call.events, self.info(live))
         except Refused as r:
             return await self.refusal(r, chat, user)
@@ -231,7 +233,7 @@ class TableService(Turns):
         if verb is Verb.FOCUS:
             return await self._focus(chat, user, tid, version=action.version, card=action.arg)
         if verb is Verb.QUIT:
-            return await seating.ask(self, chat, user, tid)
+            return await seating.ask(self.turns, chat, user, tid)
         if verb is Verb.MOVE:
             return await self.play(chat, user, tid, version=action.version, move=action.arg)
         if verb is Verb.JOIN:
@@ -276,7 +278,7 @@ class TableService(Turns):
             if version != live.row.version:
                 raise Refused("stale", version=live.row.version)
             info = self.info(live)
-            hand = await self.hand(live, seat, info)
+            hand = await self.turns.hand(live, seat, info)
             return Result([replace(hand, focus=card)], info)
         except Refused as r:
             return await self.refusal(r, chat, user)
@@ -295,7 +297,7 @@ class TableService(Turns):
         progress as if they left. The table's creator or a chat admin only; with no target the
         players to choose from come back as buttons (``bot.service.seats``)."""
         return await seating.kick(
-            self, chat, user, target=target, seat=seat, table_id=table_id, is_admin=is_admin
+            self.turns, chat, user, target=target, seat=seat, table_id=table_id, is_admin=is_admin
         )
 
     async def take_back(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
@@ -314,7 +316,7 @@ class TableService(Turns):
                     raise Refused("not_away")
                 if doc.get("left") and not await seating.may_rejoin(self, row.id, row.platform):
                     raise Refused("no_return")
-                before = self.snapshot(live)
+                before = self.turns.snapshot(live)
                 row.seats[seat] = dict(doc, away=False, idle=0, left=False)
                 call = Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
@@ -325,7 +327,7 @@ class TableService(Turns):
                         **await self.chat_head(live), kind="taken_back", data={"seat": seat}
                     )
                 )
-                await self.after(call, live, before, force_hands={seat})
+                await self.turns.after(call, live, before, force_hands={seat})
                 return Result(call.events, self.info(live))
         except Refused as r:
             return await self.refusal(r, chat, user)
@@ -406,7 +408,7 @@ class TableService(Turns):
                 async with self.lock(new_id):
                     new = await self.live(new_id)
                     call = Call(caller=(user.platform, user.user_id))
-                    await self.deal(call, new, list(new.row.seats))
+                    await self.turns.deal(call, new, list(new.row.seats))
                     return Result(call.events, self.info(new))
         # Someone (maybe in another process) pressed "rematch" first: show that table.
         if existing is None:
@@ -449,7 +451,7 @@ class TableService(Turns):
             )
             seat = seat_index(live.row, user)
             if seat is not None and live.row.status == "playing" and present(live.row, seat):
-                call.events.append(await self.hand(live, seat, info))
+                call.events.append(await self.turns.hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
             return await self.refusal(r, chat, user)
@@ -474,11 +476,11 @@ class TableService(Turns):
         if live.row.status == "playing":
             for seat, doc in enumerate(live.row.seats):
                 if doc is not None and is_human(doc):
-                    events.append(await self.hand(live, seat, info))
+                    events.append(await self.turns.hand(live, seat, info))
             current = live.started.current_player
             doc = None if current is None else live.row.seats[current]
             if notice and current is not None and self._notified(doc):
-                events.append(await self.turn_notice(live, current, info))
+                events.append(await self.turns.turn_notice(live, current, info))
         return Result(events, info)
 
     @staticmethod

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.domain import RatingChange, TableRow
 from bot.service import archive
-from bot.service.core import MAX_TABLE_ID
+from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
 from bot.service.tables import Live, Refused, is_human, plays_computer
 from bot.service.turns import Turns
@@ -39,17 +39,18 @@ class Imported:
 class Transfer:
     """Export and import of games (see the module docstring), given the tables and turns."""
 
-    def __init__(self, turns: Turns) -> None:
+    def __init__(self, tables: TableCore, turns: Turns) -> None:
+        self.tables = tables
         self.turns = turns
 
     async def export_game(self, table_id: int) -> dict[str, Any]:
         """The table's export-game document (``bot.service.archive``): seats, seed, rules and
         the move log, replayable with the engine and importable into another database."""
-        row = await self.turns.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
+        row = await self.tables.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
         if row is None:
             raise Refused("no_table")
-        moves = await self.turns.store.moves(table_id)
-        return archive.document(row, moves, await self.turns.store.result(table_id))
+        moves = await self.tables.store.moves(table_id)
+        return archive.document(row, moves, await self.tables.store.result(table_id))
 
     async def import_game(
         self, document: Mapping[str, Any], *, chat_id: str | None = None
@@ -65,7 +66,7 @@ class Transfer:
         origin) is not written again: ``Imported.created`` is False. ``archive.GameFileError``
         (one line) when the document, or the game's place here, is refused; nothing is written.
         """
-        record = archive.read(document, self.turns.registry)
+        record = archive.read(document, self.tables.registry)
         chat = record.chat_id if chat_id is None else chat_id.strip()
         if not chat or len(chat) > archive.WIDTHS["chat_id"]:
             raise archive.GameFileError("the chat id must be 1 to 64 characters")
@@ -94,11 +95,11 @@ class Transfer:
         row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
         live = Live(row, kind, game)
         finish = None
-        existing = await self.turns.store.table_of_origin(values)
+        existing = await self.tables.store.table_of_origin(values)
         if existing is None and record.status == "playing":
             # An ongoing game takes a place among the chat's open tables, as a new one would.
             try:
-                await self.turns.check_room(ChatRef(record.platform, chat))
+                await self.tables.check_room(ChatRef(record.platform, chat))
             except Refused as r:
                 raise archive.GameFileError(
                     f"chat {record.platform}:{chat} already has its limit of open tables "
@@ -108,7 +109,7 @@ class Transfer:
             if seat is not None and plays_computer(record.seats[seat]):
                 # No move here leads to this computer's turn: the timer loop plays it, at once
                 # (and so even with the turn timers off).
-                values.update(deadline=self.turns.clock(), deadline_kind="computer")
+                values.update(deadline=self.tables.clock(), deadline_kind="computer")
             else:
                 values.update(
                     self.turns.deadline(live, game, None, await self.turns.turn_timer(row))
@@ -117,11 +118,11 @@ class Transfer:
             assert record.finished_at is not None
             finish = self.turns.finish(live, game, record.finished_at)
         humans = [(s["platform"], s["user_id"]) for s in record.seats if is_human(s)]
-        table_id, created, changes = await self.turns.store.import_table(
+        table_id, created, changes = await self.tables.store.import_table(
             values, members=humans, moves=record.moves, finish=finish
         )
         if not created:
-            stored = [(m.seat, m.move) for m in await self.turns.store.moves(table_id)]
+            stored = [(m.seat, m.move) for m in await self.tables.store.moves(table_id)]
             mine = [(m.seat, m.move) for m in record.moves]
             if stored[: len(mine)] != mine:
                 raise archive.GameFileError(

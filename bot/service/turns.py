@@ -61,22 +61,29 @@ SNAPSHOT_EVERY = 16
 COMPUTER_GRACE = 10.0  # seconds before a computer's turn counts as left over (a crash)
 
 
-class Turns(TableCore):
+class Turns:
     """The turns of a dealt table (see the module docstring); the use cases that move a game
-    on call these with the table's lock held."""
+    on call these with the table's lock held. Given the tables (the service's core)."""
+
+    def __init__(self, tables: TableCore) -> None:
+        self.tables = tables
 
     async def turn_timer(self, row: TableRow) -> tuple[float, float] | None:
         """(reminder, autoplay) seconds of a turn at this table's chat; ``None``: no timers."""
-        base = (self.timers.reminder, self.timers.autoplay) if self.timers.enabled else None
-        if not self.timers.chat_timers:
+        base = (
+            (self.tables.timers.reminder, self.tables.timers.autoplay)
+            if self.tables.timers.enabled
+            else None
+        )
+        if not self.tables.timers.chat_timers:
             return base
-        chosen = (await self.kept_settings.raw(row.platform, row.chat_id)).get("timer")
+        chosen = (await self.tables.kept_settings.raw(row.platform, row.chat_id)).get("timer")
         if not isinstance(chosen, int) or not is_timer(chosen):
             return base
         if chosen == 0:
             return None
         # The reminder comes at the same share of the turn as with the bot's own timers.
-        reminder, autoplay = self.timers.reminder, self.timers.autoplay
+        reminder, autoplay = self.tables.timers.reminder, self.tables.timers.autoplay
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
 
@@ -93,17 +100,17 @@ class Turns(TableCore):
             "status": "playing",
             "state": game.to_dict(),
             "state_version": row.version + 1,
-            "updated_at": self.clock(),
+            "updated_at": self.tables.clock(),
         }
         values.update(self.deadline(live, game, None, await self.turn_timer(row)))
-        if not await self.save(live, values, notify=False):
+        if not await self.tables.save(live, values, notify=False):
             raise Refused("conflict")
         row.state_version = values["state_version"]
         live.game = game
         call.dealt = True
-        started = Announcement(**await self.chat_head(live), kind="started")
+        started = Announcement(**await self.tables.chat_head(live), kind="started")
         call.events.append(started)
-        self.changed(live, [started])
+        self.tables.changed(live, [started])
         await self.computer_turns(call, live)
         await self.after(call, live, before, force_hands=set(range(row.players)))
 
@@ -118,10 +125,10 @@ class Turns(TableCore):
         if plays_computer(live.row.seats[seat]):
             # The computer plays right after this commit; should the process die first, this
             # deadline lets the timer loop (of a restarted process) play it instead.
-            return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
+            return {"deadline": self.tables.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
         if seat == previous and live.row.deadline is not None:
             return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
-        return {"deadline": self.clock() + turn[0], "deadline_kind": "remind"}
+        return {"deadline": self.tables.clock() + turn[0], "deadline_kind": "remind"}
 
     async def commit_move(
         self,
@@ -137,7 +144,7 @@ class Turns(TableCore):
         """Store one move compare-and-set; on success the live table moves on."""
         row = live.row
         row_version = row.version  # the move's version in the move log
-        now = self.clock()
+        now = self.tables.clock()
         values: dict[str, Any] = {"updated_at": now}
         if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
             values["state"] = game.to_dict()
@@ -149,7 +156,7 @@ class Turns(TableCore):
         if game.is_over:
             values["status"] = "finished"
             finish = self.finish(live, game, now)
-        saved = await self.save(
+        saved = await self.tables.save(
             live,
             values,
             move=MoveRow(
@@ -171,7 +178,7 @@ class Turns(TableCore):
             row.status = "finished"
         told = len(call.events)
         await self._announce(call, live, move, game, saved.rating_changes, version=row_version)
-        self.changed(live, call.events[told:])
+        self.tables.changed(live, call.events[told:])
         return True
 
     def finish(self, live: Live, game: GameState, now: float) -> Finish:
@@ -214,11 +221,11 @@ class Turns(TableCore):
                 ],
             },
         }
-        season = seasons.season_of(now, self.season)
+        season = seasons.season_of(now, self.tables.season)
         chat = f"{row.platform}:{row.chat_id}"
         computers = {i for i, s in enumerate(row.seats) if s is not None and s["platform"] == "ai"}
         # Chiamata rates each deal's partnership (the socio shares the chiamante's result).
-        rate = briscola.chiamata_rate(game, self.ratings, fixed=computers)
+        rate = briscola.chiamata_rate(game, self.tables.ratings, fixed=computers)
         return Finish(
             result=result,
             # All time, and this season (bot.service.seasons).
@@ -226,9 +233,9 @@ class Turns(TableCore):
             teams=teams,
             ranks=ranks,
             multiplier=int(outcome.multiplier),
-            rate=rate or self.ratings.rate,
-            ordinal=self.ratings.ordinal,
-            initial=self.ratings.initial,
+            rate=rate or self.tables.ratings.rate,
+            ordinal=self.tables.ratings.ordinal,
+            initial=self.tables.ratings.initial,
         )
 
     async def computer_turns(self, call: Call, live: Live) -> None:
@@ -255,7 +262,7 @@ class Turns(TableCore):
         family = live.kind.family
         try:
             # Off the event loop: strong players think for a while.
-            return await self.computers.choose_off_loop(family, level, view, rng)
+            return await self.tables.computers.choose_off_loop(family, level, view, rng)
         except Exception:
             logger.exception("table %s: computer player failed, playing a random move", live.row.id)
             return str(rng.choice(live.started.legal_moves()))
@@ -273,7 +280,7 @@ class Turns(TableCore):
         """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
         summary), then game over. A deal's summary says in ``data["version"]`` the version of
         the move that ended it (the move log's), so that a list of moves can put it in place."""
-        head = await self.chat_head(live)
+        head = await self.tables.chat_head(live)
         told = len(call.events)
         if live.kind.family in briscola.FAMILIES:
             briscola.announce(call.events, head, live.view(None))
@@ -321,7 +328,7 @@ class Turns(TableCore):
 
     async def lobby_events(self, call: Call, live: Live) -> None:
         """The chat's lobby view of the table (and its closing, when abandoned)."""
-        head = await self.chat_head(live)
+        head = await self.tables.chat_head(live)
         if live.row.status == "abandoned":
             call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))
         call.events.append(LobbyView(**head))
@@ -337,8 +344,8 @@ class Turns(TableCore):
         """The closing events of a call: the public view, changed hands, the turn notice.
 
         Every event carries the final snapshot, so buttons carry the version now current."""
-        info = self.info(live)
-        head = await self.chat_head(live, info)
+        info = self.tables.info(live)
+        head = await self.tables.chat_head(live, info)
         call.events = [
             replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
         ]
@@ -369,7 +376,7 @@ class Turns(TableCore):
         assert doc is not None
         return TurnNotice(
             audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self._seat_locale(live, seat),
+            locale=await self.tables._seat_locale(live, seat),
             table=info,
             seat=seat,
             reminder=reminder,
@@ -381,7 +388,7 @@ class Turns(TableCore):
         assert doc is not None
         return HandView(
             audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self._seat_locale(live, seat),
+            locale=await self.tables._seat_locale(live, seat),
             table=info,
             seat=seat,
             view=live.view(seat),
