@@ -50,10 +50,10 @@ class Boards:
         if chat is not None:
             audience = Audience("chat", chat.platform, chat.chat_id)
             # A public message: the chat's language (not the asker's), like its tables.
-            locale = await self.core.chat_locale(chat)
+            locale = await self.core.languages.chat_locale(chat)
         else:
             audience = Audience("user", user.platform, user.user_id)
-            locale = await self.core.user_locale(user)
+            locale = await self.core.languages.user_locale(user)
         return Result(
             [
                 Leaderboard(
@@ -81,7 +81,7 @@ class Boards:
             rows.append((r.family, "global" if r.scope == "global" else "chat", row))
         event = Stats(
             audience=Audience("user", user.platform, user.user_id),
-            locale=await self.core.user_locale(user),
+            locale=await self.core.languages.user_locale(user),
             name=user.name,
             rows=tuple(rows),
         )

@@ -55,7 +55,7 @@ class SettingsMenu:
         return ChatSettings(
             platform=chat.platform,
             chat_id=chat.chat_id,
-            language=await self.core.chat_choice(chat.platform, chat.chat_id),
+            language=await self.core.languages.chat_choice(chat.platform, chat.chat_id),
             style=await self._chat_style(chat),
             pictures=raw.get("pictures") is not False,
             timer=timer if is_timer(timer) else None,
@@ -63,7 +63,7 @@ class SettingsMenu:
             open=open_mode if open_mode in OPEN_CHOICES else "all",
             rejoin=raw.get(seating.REJOIN) is True,
             defaults=defaults,
-            languages=self.core.locales,
+            languages=self.core.languages.locales,
             games=games,
         )
 
@@ -82,7 +82,7 @@ class SettingsMenu:
             audience = Audience("chat", chat.platform, chat.chat_id)
         else:
             audience = Audience("user", user.platform, user.user_id)
-        locale = await self.core.locale_for(chat, user, public=public)
+        locale = await self.core.languages.locale_for(chat, user, public=public)
         view = SettingsView(
             audience=audience,
             locale=locale,
@@ -120,7 +120,7 @@ class SettingsMenu:
             )
             return await self.settings_view(chat, user, page=page, public=public, saved=key)
         except Refused as r:
-            return await self.core.refusal(r, chat, user)
+            return await self.core.languages.refusal(r, chat, user)
 
     async def pictures_on(self, platform: str, chat_id: str) -> bool:
         """Whether the chat wants card pictures (``/settings``; on unless switched off)."""
@@ -144,9 +144,9 @@ class SettingsMenu:
         where = {"platform": chat.platform, "chat_id": chat.chat_id}
         if key == "lang":
             if reset:
-                await self.core.reset_chat_language(chat)
+                await self.core.languages.reset_chat_language(chat)
                 return "main"
-            changed = await self.core.set_language(str(value), user=user, chat=chat)
+            changed = await self.core.languages.set_language(str(value), user=user, chat=chat)
             if changed.refusal is not None:
                 raise Refused("bad_setting", changed.refusal.detail, key=key)
             return "main"

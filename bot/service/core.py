@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
 
-class TableCore(Languages):
+class TableCore:
     """The parts of the service (store, game kinds, computer players, timers, clock, seeds,
     ratings, settings) and the live tables: cache, locks, loading, finding, saving."""
 
@@ -64,7 +64,8 @@ class TableCore(Languages):
         cache_size: int = 5000,
         season: str = "month",
     ) -> None:
-        super().__init__(
+        self.store = store
+        self.languages = Languages(
             store, default_locale=default_locale, locales=locales, hints_kept=cache_size
         )
         self.registry = registry
@@ -279,7 +280,7 @@ class TableCore(Languages):
         row = live.row
         return {
             "audience": Audience("chat", row.platform, row.chat_id),
-            "locale": await self._chat_locale(row),
+            "locale": await self.languages.table_locale(row),
             "table": info or self.info(live),
         }
 

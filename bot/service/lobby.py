@@ -114,7 +114,7 @@ class Lobby:
             await self.turns.lobby_events(call, live)
             return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self.tables.refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
 
     async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Take the first free seat of the chat's lobby."""
@@ -136,7 +136,7 @@ class Lobby:
         try:
             found = await self.tables.find(chat, user, table_id, lobby=True)
         except Refused as r:
-            return await self.tables.refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
         if found.row.status == "playing":
             try:
                 async with self.tables.table(chat, user, found.row.id) as live:
@@ -147,7 +147,7 @@ class Lobby:
                         raise Refused("not_seated")
                     return await seating.leave_game(self.turns, live, seat)
             except Refused as r:
-                return await self.tables.refusal(r, chat, user)
+                return await self.tables.languages.refusal(r, chat, user)
         table_id = found.row.id
 
         def change(live: Live) -> None:
@@ -237,7 +237,7 @@ class Lobby:
                 await self.turns.deal(call, live, seats)
                 return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self.tables.refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
 
     async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
         """Whether a new table lets players who left take their seat back, and where that
@@ -337,7 +337,7 @@ class Lobby:
                 await self.turns.lobby_events(call, live)
                 return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self.tables.refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
 
 
 def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:

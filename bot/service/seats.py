@@ -141,7 +141,7 @@ async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Re
         hand = await service.hand(live, seat, info)
         return Result([replace(hand, focus=QUIT)], info)
     except Refused as r:
-        return await service.tables.refusal(r, chat, user)
+        return await service.tables.languages.refusal(r, chat, user)
 
 
 async def kick(
@@ -177,7 +177,7 @@ async def kick(
                 ]
                 event = Announcement(
                     audience=Audience("user", user.platform, user.user_id),
-                    locale=await service.tables.locale_for(chat, user, public=False),
+                    locale=await service.tables.languages.locale_for(chat, user, public=False),
                     table=service.tables.info(live),
                     kind="kick_list",
                     data={"seats": choices},
@@ -190,7 +190,7 @@ async def kick(
                 return await _kick_from_lobby(service, live, seat)
             return await leave_game(service, live, seat, by=user)
     except Refused as r:
-        return await service.tables.refusal(r, chat, user)
+        return await service.tables.languages.refusal(r, chat, user)
 
 
 async def _kick_from_lobby(service: Turns, live: Live, seat: int) -> Result:

@@ -1,7 +1,7 @@
 """The table service: :class:`TableService`, one async method per use case (see the package
 docstring).
 
-``TableService`` is the tables (``core.TableCore``, standing on ``locales.Languages``) and the
+``TableService`` is the tables (``core.TableCore``, given ``locales.Languages``) and the
 facade of the use-case objects it is composed of, each given the tables in its constructor:
 
 * ``locales.Languages``: the language of every message, and ``/lang``;
@@ -112,6 +112,11 @@ class TableService(TableCore):
         self.boards = Boards(self)
         self.transfer = Transfer(self, self.turns)
         # The use cases of the parts, delegated (same names and signatures as before).
+        self.set_language = self.languages.set_language
+        self.chat_hint = self.languages.chat_hint
+        self.chat_locale = self.languages.chat_locale
+        self.user_locale = self.languages.user_locale
+        self.locale_for = self.languages.locale_for
         self.create_table = self.lobby.create_table
         self.join = self.lobby.join
         self.leave = self.lobby.leave
@@ -179,7 +184,7 @@ class TableService(TableCore):
                         raise Refused("conflict")
                 raise Refused("conflict")
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def catch_up(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """Play the computers' turns left over at the user's table (a process stopped while they
@@ -201,7 +206,7 @@ class TableService(TableCore):
                 await self.turns.after(call, live, before)
                 return Result(call.events, self.info(live))
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def press(  # noqa: C901 - one branch per verb of the action codec (bot.domain.Action)
         self,
@@ -223,7 +228,7 @@ class TableService(TableCore):
         try:
             action = Action.decode(data)
         except ValueError:
-            return await self.refusal(Refused("bad_button"), chat, user)
+            return await self.languages.refusal(Refused("bad_button"), chat, user)
         tid, verb = action.table_id, action.verb
         cached = self._cache.get(tid)
         if cached is not None and action.version > cached.row.version:
@@ -258,7 +263,7 @@ class TableService(TableCore):
             return await self.abandon(chat, user, tid)
         if verb is Verb.KICK:
             return await self.kick(chat, user, seat=action.number, table_id=tid, is_admin=is_admin)
-        return await self.refusal(Refused("bad_button"), chat, user)
+        return await self.languages.refusal(Refused("bad_button"), chat, user)
 
     async def _focus(
         self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
@@ -281,7 +286,7 @@ class TableService(TableCore):
             hand = await self.turns.hand(live, seat, info)
             return Result([replace(hand, focus=card)], info)
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def kick(
         self,
@@ -330,7 +335,7 @@ class TableService(TableCore):
                 await self.turns.after(call, live, before, force_hands={seat})
                 return Result(call.events, self.info(live))
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def abandon(
         self, chat: ChatRef, user: UserRef, table_id: int | None = None, *, is_admin: bool = False
@@ -358,7 +363,7 @@ class TableService(TableCore):
                 self.forget(live.row.id)
                 return Result(call.events, self.info(live))
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """A new game with the same seats and options, dealt at once (any seated player)."""
@@ -366,7 +371,7 @@ class TableService(TableCore):
             async with self.lock(table_id):
                 return await self._rematch(chat, user, table_id)
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def _rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         live = await self.live(table_id)
@@ -438,7 +443,9 @@ class TableService(TableCore):
                 else Audience("user", user.platform, user.user_id)
             )
             locale = await (
-                self._chat_locale(live.row) if public else self._locale_for_user(user, live.row)
+                self.languages.table_locale(live.row)
+                if public
+                else self.languages.locale_of_user(user, live.row)
             )
             info = self.info(live)
             if live.row.status == "lobby":
@@ -454,7 +461,7 @@ class TableService(TableCore):
                 call.events.append(await self.turns.hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def views(self, table_id: int, *, notice: bool = False) -> Result:
         """Every view of a table as it stands: the lobby or the table for its chat, and each
@@ -465,7 +472,9 @@ class TableService(TableCore):
         try:
             live = await self.live(table_id)
         except Refused as r:
-            return Result(refusal=Refusal(r.code, self.default_locale, r.detail, dict(r.params)))
+            return Result(
+                refusal=Refusal(r.code, self.languages.default_locale, r.detail, dict(r.params))
+            )
         info = self.info(live)
         head = await self.chat_head(live, info)
         if live.row.status == "lobby":
@@ -514,8 +523,8 @@ class TableService(TableCore):
         )
         for table_id in moved:
             self.forget(table_id)
-        self._chat_locales.pop((chat.platform, chat.chat_id), None)
-        self._chat_locales.pop((chat.platform, new_chat_id), None)
+        self.languages.forget_chat(chat.platform, chat.chat_id)
+        self.languages.forget_chat(chat.platform, new_chat_id)
         events: list[Event] = []
         table: TableInfo | None = None
         for table_id in moved:
@@ -531,7 +540,7 @@ class TableService(TableCore):
             info = self.info(live)
             event = Announcement(
                 audience=Audience("user", user.platform, user.user_id),
-                locale=await self._locale_for_user(user, live.row),
+                locale=await self.languages.locale_of_user(user, live.row),
                 table=info,
                 kind="rules",
                 data={
@@ -549,7 +558,7 @@ class TableService(TableCore):
             )
             return Result([event], info)
         except Refused as r:
-            return await self.refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     # ------------------------------------------------------------------ timers ---------------
 

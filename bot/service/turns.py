@@ -376,7 +376,7 @@ class Turns:
         assert doc is not None
         return TurnNotice(
             audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self.tables._seat_locale(live, seat),
+            locale=await self.tables.languages.seat_locale(live, seat),
             table=info,
             seat=seat,
             reminder=reminder,
@@ -388,7 +388,7 @@ class Turns:
         assert doc is not None
         return HandView(
             audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self.tables._seat_locale(live, seat),
+            locale=await self.tables.languages.seat_locale(live, seat),
             table=info,
             seat=seat,
             view=live.view(seat),
