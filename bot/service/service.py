@@ -1,24 +1,17 @@
 """The table service: :class:`TableService`, one async method per use case (see the package
 docstring).
 
-``TableService`` is the tables (``core.TableCore``, given ``locales.Languages``) and the
-facade of the use-case objects it is composed of, each given the tables in its constructor:
-
-* ``locales.Languages``: the language of every message, and ``/lang``;
-* ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
-  the table meant, ``table()`` -- find it and hold its lock --, the compare-and-set ``save``,
-  the table snapshot ``info``);
-* ``turns.Turns`` (``service.turns``): the deal, a move committed and announced, the
-  computers' turns, the turn deadlines, a finished game's result, the closing events of a
-  call (``after``);
-* ``lobby.Lobby`` (opening a table, taking and leaving seats, seating computers, the start),
-  ``transfer.Transfer`` (games exported and imported), ``chat_settings.SettingsMenu`` (a
-  chat's ``/settings``), ``boards.Boards`` (leaderboards and stats): their use cases are
-  delegated here under the same names.
+``TableService`` is the tables (``core.TableCore``: the live tables' cache, locks, loading,
+``table()`` to find one and hold its lock, the compare-and-set ``save``, the snapshot ``info``;
+given ``locales.Languages``) and the facade of the use-case objects it is composed of, each
+given the tables in its constructor: ``turns.Turns`` (``service.turns``: the deal, a move
+committed and announced, the computers' turns, deadlines, results, ``after`` closing a call),
+``lobby.Lobby``, ``transfer.Transfer`` (export and import), ``chat_settings.SettingsMenu``,
+``boards.Boards``; their use cases are delegated here under the same names.
 
 Here are the use cases of a table in play: a move, a button press, taking a seat back,
-abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions that
-are handed the service: ``seats`` (leaving a game, ``/kick``), ``lobby_timer`` (a lobby's
+abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions handed
+the tables or turns: ``seats`` (leaving a game, ``/kick``), ``lobby_timer`` (a lobby's
 expiry), ``timers`` (a claimed turn timer fired), ``archive`` (the export document),
 ``announcements`` and ``briscola`` (what the chat hears of a move).
 """
@@ -76,8 +69,6 @@ class TableService(TableCore):
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
     ``clock`` returns UNIX seconds; ``seeds`` draws a new game's seed (both injectable for tests).
-    The settings menu, the boards and the transfer of games are objects given this service
-    (its tables); their use cases are delegated here, so callers keep one facade.
     """
 
     def __init__(
