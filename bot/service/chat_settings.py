@@ -35,16 +35,19 @@ logger = logging.getLogger(__name__)
 __all__ = ["SettingsMenu"]
 
 
-class SettingsMenu(TableCore):
-    """A chat's settings use cases (see the module docstring)."""
+class SettingsMenu:
+    """A chat's settings use cases (see the module docstring), given the tables' core."""
+
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
 
     async def chat_settings(self, chat: ChatRef) -> ChatSettings:
         """The chat's settings (``/settings``) as they apply now."""
-        raw = await self._settings.raw(chat.platform, chat.chat_id)
-        games = tuple(g for g in self.registry.names if g in GAME_OPTIONS)
+        raw = await self.core.kept_settings.raw(chat.platform, chat.chat_id)
+        games = tuple(g for g in self.core.registry.names if g in GAME_OPTIONS)
         defaults = {}
         for game in games:
-            found = await self._settings.game_defaults(chat.platform, chat.chat_id, game)
+            found = await self.core.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
             if found:
                 defaults[game] = found
         timer = raw.get("timer")
@@ -52,15 +55,15 @@ class SettingsMenu(TableCore):
         return ChatSettings(
             platform=chat.platform,
             chat_id=chat.chat_id,
-            language=await self._chat_choice(chat.platform, chat.chat_id),
+            language=await self.core.languages.chat_choice(chat.platform, chat.chat_id),
             style=await self._chat_style(chat),
             pictures=raw.get("pictures") is not False,
             timer=timer if is_timer(timer) else None,
-            default_timer=int(self.timers.autoplay) if self.timers.enabled else 0,
+            default_timer=int(self.core.timers.autoplay) if self.core.timers.enabled else 0,
             open=open_mode if open_mode in OPEN_CHOICES else "all",
             rejoin=raw.get(seating.REJOIN) is True,
             defaults=defaults,
-            languages=self.locales,
+            languages=self.core.languages.locales,
             games=games,
         )
 
@@ -79,7 +82,7 @@ class SettingsMenu(TableCore):
             audience = Audience("chat", chat.platform, chat.chat_id)
         else:
             audience = Audience("user", user.platform, user.user_id)
-        locale = await self.locale_for(chat, user, public=public)
+        locale = await self.core.languages.locale_for(chat, user, public=public)
         view = SettingsView(
             audience=audience,
             locale=locale,
@@ -117,17 +120,17 @@ class SettingsMenu(TableCore):
             )
             return await self.settings_view(chat, user, page=page, public=public, saved=key)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.core.languages.refusal(r, chat, user)
 
     async def pictures_on(self, platform: str, chat_id: str) -> bool:
         """Whether the chat wants card pictures (``/settings``; on unless switched off)."""
-        raw = await self._settings.raw(platform, chat_id)
+        raw = await self.core.kept_settings.raw(platform, chat_id)
         return raw.get("pictures") is not False
 
     async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
         """Let a chat hold more than one open table (an admin setting)."""
-        current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
-        await self.store.set_chat(
+        current = await self.core.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        await self.core.store.set_chat(
             platform=chat.platform,
             chat_id=chat.chat_id,
             locale=current.locale,
@@ -141,14 +144,9 @@ class SettingsMenu(TableCore):
         where = {"platform": chat.platform, "chat_id": chat.chat_id}
         if key == "lang":
             if reset:
-                current = await self.store.chat(**where)
-                await self.store.set_chat(
-                    **where, locale=None, max_open_tables=current.max_open_tables
-                )
-                self._chat_locales[(chat.platform, chat.chat_id)] = None
-                self._locale_epoch += 1
+                await self.core.languages.reset_chat_language(chat)
                 return "main"
-            changed = await self.set_language(str(value), user=user, chat=chat)
+            changed = await self.core.languages.set_language(str(value), user=user, chat=chat)
             if changed.refusal is not None:
                 raise Refused("bad_setting", changed.refusal.detail, key=key)
             return "main"
@@ -164,28 +162,28 @@ class SettingsMenu(TableCore):
         }
         if key in simple:
             chosen = None if reset else _choice(key, value, simple[key])
-            await self._settings.put(chosen, **where, key=key)
+            await self.core.kept_settings.put(chosen, **where, key=key)
             return "main"
         game, _, name = key.partition(".")
-        kind = self.registry.get(game)
+        kind = self.core.registry.get(game)
         spec = option_spec(game, name)
         if kind is None or spec is None:
             raise Refused("bad_setting", f"unknown setting {key!r}", key=key)
         if reset:
-            await self._settings.put(None, **where, key=key)
+            await self.core.kept_settings.put(None, **where, key=key)
             return f"game.{game}"
         chosen = _choice(key, value, spec.choices)
-        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, game)
+        defaults = await self.core.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
         defaults[name] = chosen
         try:
             kind.rules(kind.default_players, defaults)
         except (ValueError, TypeError) as exc:
             raise Refused("bad_setting", str(exc), key=key, **rule_text(exc)) from exc
-        await self._settings.put(chosen, **where, key=key)
+        await self.core.kept_settings.put(chosen, **where, key=key)
         return f"game.{game}"
 
     async def _chat_style(self, chat: ChatRef) -> str | None:
-        getter = getattr(self.store, "state_get", None)
+        getter = getattr(self.core.store, "state_get", None)
         if getter is None:
             return None
         try:
@@ -198,9 +196,9 @@ class SettingsMenu(TableCore):
         # The same entry /style writes (bot.render.pictures), so both always agree.
         platform, scope = chat.platform, chat.chat_id
         if style is None:
-            await self.store.state_delete(platform=platform, kind=STYLE_KIND, scope=scope)
+            await self.core.store.state_delete(platform=platform, kind=STYLE_KIND, scope=scope)
         else:
-            await self.store.state_put(style, platform=platform, kind=STYLE_KIND, scope=scope)
+            await self.core.store.state_put(style, platform=platform, kind=STYLE_KIND, scope=scope)
 
 
 def _choice(key: str, value: Any, choices: tuple[Any, ...]) -> Any:

@@ -1,11 +1,12 @@
 """The table service's core: its parts, and the tables it holds in memory.
 
-:class:`TableCore` is the base of :class:`bot.service.TableService` that every use case stands
-on: the cache of live tables (loaded from the store, replayed from the last snapshot, dropped
-when another process sharing the database moved a table on), a lock per table, finding the
+:class:`TableCore` is the base of :class:`bot.service.TableService`, the tables every
+use-case object is given: the cache of live tables (loaded from the store, replayed from the
+last snapshot, dropped when another process sharing the database moved a table on), a lock
+per table, finding the
 table a command means, the compare-and-set save, and the :class:`TableInfo` snapshot every
-event carries. The use cases are in the modules of each concern (``lobby``, ``turns``,
-``transfer``, ``chat_settings``, ``boards``, ``service``).
+event carries. The use cases are objects given it, one module per concern (``turns``,
+``lobby``, ``transfer``, ``chat_settings``, ``boards``), and ``service``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ logger = logging.getLogger(__name__)
 MAX_TABLE_ID = 2**63  # table ids are 64-bit signed integers in SQLite and PostgreSQL
 
 
-class TableCore(Languages):
+class TableCore:
     """The parts of the service (store, game kinds, computer players, timers, clock, seeds,
     ratings, settings) and the live tables: cache, locks, loading, finding, saving."""
 
@@ -63,19 +64,20 @@ class TableCore(Languages):
         cache_size: int = 5000,
         season: str = "month",
     ) -> None:
-        super().__init__(
+        self.store = store
+        self.languages = Languages(
             store, default_locale=default_locale, locales=locales, hints_kept=cache_size
         )
         self.registry = registry
         self.computers = computers
         self.timers = timers or TimerSettings()
         self.clock = clock
-        self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(31))
+        self.seeds = seeds or (lambda: random.SystemRandom().getrandbits(31))
         self.ratings = Ratings()
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_size = cache_size
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._settings = SettingsKeeper(store)
+        self.kept_settings = SettingsKeeper(store)
         self._lobbies_dated = False  # fire_due_timers dates old lobbies once per process
         if season not in seasons.LENGTHS:
             raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
@@ -92,12 +94,12 @@ class TableCore(Languages):
         if listener in self._table_listeners:
             self._table_listeners.remove(listener)
 
-    def _changed(self, live: Live, events: Iterable[Event] = ()) -> None:
+    def changed(self, live: Live, events: Iterable[Event] = ()) -> None:
         """Tell the table listeners that ``live`` is at a new version."""
         if not self._table_listeners:
             return
         change = TableChange(
-            table=self._info(live),
+            table=self.info(live),
             game=live.game,
             events=tuple(events),
             rematch_of=live.row.rematch_of,
@@ -108,23 +110,24 @@ class TableCore(Languages):
             except Exception:
                 logger.exception("a table listener failed on table %s", live.row.id)
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
+    def lock(self, table_id: int) -> asyncio.Lock:
+        """The lock of a table: hold it to read, change and save the table."""
         lock = self._locks.get(table_id)
         if lock is None:
             lock = asyncio.Lock()
             self._locks[table_id] = lock
         return lock
 
-    def _remember(self, live: Live) -> None:
+    def remember(self, live: Live) -> None:
         self._cache[live.row.id] = live
         self._cache.move_to_end(live.row.id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
-    def _forget(self, table_id: int) -> None:
+    def forget(self, table_id: int) -> None:
         self._cache.pop(table_id, None)
 
-    async def _refresh(self, table_id: int) -> None:
+    async def refresh(self, table_id: int) -> None:
         """Forget this process's copy of a table when the database holds a newer version
         (another process sharing it moved the table on): what is shown is then current. A
         stale press is healed with ``show``, so it must never answer with an old hand."""
@@ -133,23 +136,25 @@ class TableCore(Languages):
             return
         stored = await self.store.table_version(table_id)
         if stored is not None and stored > cached.row.version:
-            self._forget(table_id)
+            self.forget(table_id)
 
-    async def _live(self, table_id: int) -> Live:
+    async def live(self, table_id: int) -> Live:
         live = self._cache.get(table_id)
         if live is not None:
             self._cache.move_to_end(table_id)
             return live
-        return await self._reload(table_id)
+        return await self.reload(table_id)
 
-    async def _reload(self, table_id: int) -> Live:
+    _live = live  # the name the adapters' end-to-end tests peek with
+
+    async def reload(self, table_id: int) -> Live:
         if not 0 < table_id < MAX_TABLE_ID:
             # A forged id (button data, custom id, deep link) beyond the databases' 64-bit
             # integers made the driver raise OverflowError instead of a refusal.
             raise Refused("no_table")
         row = await self.store.load_table(table_id)
         if row is None:
-            self._forget(table_id)
+            self.forget(table_id)
             raise Refused("no_table")
         kind = self.registry.get(row.game)
         if kind is None:
@@ -165,20 +170,20 @@ class TableCore(Languages):
                 game = game.play(move.move)
         row.state = None  # the live game is the state; keep memory small
         live = Live(row, kind, game)
-        self._remember(live)
+        self.remember(live)
         return live
 
-    def _check_chat(self, live: Live, chat: ChatRef) -> None:
+    def check_chat(self, live: Live, chat: ChatRef) -> None:
         if (live.row.platform, live.row.chat_id) != (chat.platform, chat.chat_id):
             raise Refused("no_table")
 
-    async def _find(
+    async def find(
         self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool
     ) -> Live:
         """The table meant: by id, else the user's table in this chat, else the chat's newest."""
         if table_id is not None:
-            live = await self._live(table_id)
-            self._check_chat(live, chat)
+            live = await self.live(table_id)
+            self.check_chat(live, chat)
             return live
         rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         if not lobby:
@@ -187,20 +192,20 @@ class TableCore(Languages):
             raise Refused("no_table")
         mine = [r for r in rows if seat_index(r, user) is not None]
         chosen = (mine or rows)[-1]
-        return await self._live(chosen.id)
+        return await self.live(chosen.id)
 
-    def _table(
+    def table(
         self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool = False
     ) -> _Locked:
         return _Locked(self, chat, user, table_id, lobby)
 
-    async def _check_room(self, chat: ChatRef) -> None:
+    async def check_room(self, chat: ChatRef) -> None:
         settings = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
         open_now = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         if len(open_now) >= settings.max_open_tables:
             raise Refused("too_many_tables", table=open_now[-1].id)
 
-    async def _save(
+    async def save(
         self,
         live: Live,
         values: dict[str, Any],
@@ -223,22 +228,22 @@ class TableCore(Languages):
         )
         saved = await self.store.save(update)
         if saved is None:
-            self._forget(live.row.id)
+            self.forget(live.row.id)
             return None
         live.row.version = saved.version
         if notify and move is None:
-            self._changed(live)
+            self.changed(live)
         return saved
 
-    def _info(self, live: Live) -> TableInfo:
+    def info(self, live: Live) -> TableInfo:
         """The snapshot of the table; seats and status only change with a new version."""
         cached = live.info
         if cached is not None and cached.version == live.row.version:
             return cached
-        live.info = self._build_info(live)
+        live.info = self.build_info(live)
         return live.info
 
-    def _build_info(self, live: Live) -> TableInfo:
+    def build_info(self, live: Live) -> TableInfo:
         row = live.row
         seats = tuple(
             SeatInfo(
@@ -271,17 +276,17 @@ class TableCore(Languages):
             teams=live.kind.teams(row.players),
         )
 
-    async def _chat_head(self, live: Live, info: TableInfo | None = None) -> dict[str, Any]:
+    async def chat_head(self, live: Live, info: TableInfo | None = None) -> dict[str, Any]:
         row = live.row
         return {
             "audience": Audience("chat", row.platform, row.chat_id),
-            "locale": await self._chat_locale(row),
-            "table": info or self._info(live),
+            "locale": await self.languages.table_locale(row),
+            "table": info or self.info(live),
         }
 
 
 class _Locked:
-    """``async with service._table(...) as live``: find the table and hold its lock."""
+    """``async with service.table(...) as live``: find the table and hold its lock."""
 
     def __init__(
         self, service: TableCore, chat: ChatRef, user: UserRef, table_id: int | None, lobby: bool
@@ -291,12 +296,12 @@ class _Locked:
         self.lock: asyncio.Lock | None = None
 
     async def __aenter__(self) -> Live:
-        live = await self.service._find(self.chat, self.user, self.table_id, lobby=self.lobby)
-        self.lock = self.service._lock(live.row.id)
+        live = await self.service.find(self.chat, self.user, self.table_id, lobby=self.lobby)
+        self.lock = self.service.lock(live.row.id)
         await self.lock.acquire()
         try:
             # The table may have changed while we waited for the lock.
-            return await self.service._live(live.row.id)
+            return await self.service.live(live.row.id)
         except BaseException:
             self.lock.release()
             raise

@@ -16,7 +16,8 @@ from typing import Any
 
 from bot.service import lobby_timer
 from bot.service import seats as seating
-from bot.service.events import Announcement, ChatRef, LobbyView, Result, UserRef
+from bot.service.core import TableCore
+from bot.service.events import ChatRef, Result, UserRef
 from bot.service.games import GameKind
 from bot.service.players import LEVELS
 from bot.service.tables import (
@@ -39,8 +40,12 @@ logger = logging.getLogger(__name__)
 __all__ = ["Lobby"]
 
 
-class Lobby(Turns):
-    """The lobby's use cases (see the module docstring)."""
+class Lobby:
+    """The lobby's use cases (see the module docstring), given the tables and turns."""
+
+    def __init__(self, tables: TableCore, turns: Turns) -> None:
+        self.tables = tables
+        self.turns = turns
 
     async def create_table(
         self,
@@ -61,9 +66,9 @@ class Lobby(Turns):
         them. Where the chat lets only admins open tables, ``is_admin`` must say so (a bool, or
         a coroutine function asked only then: a platform call the other chats need not make)."""
         try:
-            kind = self.registry.get(game)
+            kind = self.tables.registry.get(game)
             if kind is None:
-                raise Refused("unknown_game", ", ".join(self.registry.names), game=game)
+                raise Refused("unknown_game", ", ".join(self.tables.registry.names), game=game)
             count = players if players is not None else kind.default_players
             if count not in kind.players:
                 raise Refused("bad_players", allowed=list(kind.players), players=count)
@@ -76,9 +81,9 @@ class Lobby(Turns):
             if rejoin_source is not None:
                 sources[seating.REJOIN] = rejoin_source
             # A lobby nobody started, past its expiry, gives its place to the new table.
-            replaced = await lobby_timer.close_stale(self, chat)
-            await self._check_room(chat)
-            now = self.clock()
+            replaced = await lobby_timer.close_stale(self.tables, chat)
+            await self.tables.check_room(chat)
+            now = self.tables.clock()
             seats: list[dict[str, Any] | None] = [None] * count
             seats[0] = player_doc(user)
             for seat in range(1, 1 + min(max(computers, 0), count - 1)):
@@ -92,24 +97,24 @@ class Lobby(Turns):
                 options=_stored_options(rules, kind),
                 creator=user.user_id,
                 seats=seats,
-                seed=self._seeds(),
+                seed=self.tables.seeds(),
                 rematch_of=None,
                 now=now,
             )
-            values.update(lobby_timer.lobby_deadline(self, now))
-            table_id = await self.store.insert_table(values, [(user.platform, user.user_id)])
+            values.update(lobby_timer.lobby_deadline(self.tables, now))
+            table_id = await self.tables.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
-                await self.store.set_option_sources(table_id, sources)
-            await seating.set_rejoin(self, table_id, chat.platform, rejoin)
-            row = await self.store.load_table(table_id)
+                await self.tables.store.set_option_sources(table_id, sources)
+            await seating.set_rejoin(self.tables, table_id, chat.platform, rejoin)
+            row = await self.tables.store.load_table(table_id)
             assert row is not None
             live = Live(row, kind, None)
-            self._remember(live)
+            self.tables.remember(live)
             call = Call(events=list(replaced))
-            await self._lobby_events(call, live)
-            return Result(call.events, self._info(live))
+            await self.turns.lobby_events(call, live)
+            return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
 
     async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Take the first free seat of the chat's lobby."""
@@ -129,20 +134,20 @@ class Lobby(Turns):
         of the table's level plays the seat to the end, and the game counts as lost for the
         leaver (``bot.service.seats``)."""
         try:
-            found = await self._find(chat, user, table_id, lobby=True)
+            found = await self.tables.find(chat, user, table_id, lobby=True)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
         if found.row.status == "playing":
             try:
-                async with self._table(chat, user, found.row.id) as live:
+                async with self.tables.table(chat, user, found.row.id) as live:
                     if live.row.status != "playing":
                         raise Refused("not_playing")
                     seat = seat_index(live.row, user)
                     if seat is None:
                         raise Refused("not_seated")
-                    return await seating.leave_game(self, live, seat)
+                    return await seating.leave_game(self.turns, live, seat)
             except Refused as r:
-                return await self._refusal(r, chat, user)
+                return await self.tables.languages.refusal(r, chat, user)
         table_id = found.row.id
 
         def change(live: Live) -> None:
@@ -209,7 +214,7 @@ class Lobby(Turns):
         """Deal: by the creator, with every seat taken (``fill_with`` a level seats computers
         in the free seats first)."""
         try:
-            async with self._table(chat, user, table_id, lobby=True) as live:
+            async with self.tables.table(chat, user, table_id, lobby=True) as live:
                 row = live.row
                 if row.status != "lobby":
                     raise Refused("not_in_lobby")
@@ -229,10 +234,10 @@ class Lobby(Turns):
                 if any(s is None for s in seats):
                     raise Refused("not_full", free=sum(s is None for s in seats))
                 call = Call(caller=(user.platform, user.user_id))
-                await self._deal(call, live, seats)
-                return Result(call.events, self._info(live))
+                await self.turns.deal(call, live, seats)
+                return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.tables.languages.refusal(r, chat, user)
 
     async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
         """Whether a new table lets players who left take their seat back, and where that
@@ -241,7 +246,9 @@ class Lobby(Turns):
             if not isinstance(given, bool):
                 raise Refused("bad_option", f"rejoin must be on or off, not {given!r}")
             return given, "command"
-        chosen = (await self._settings.raw(chat.platform, chat.chat_id)).get(seating.REJOIN)
+        chosen = (await self.tables.kept_settings.raw(chat.platform, chat.chat_id)).get(
+            seating.REJOIN
+        )
         if isinstance(chosen, bool):
             return chosen, "chat"
         return False, None
@@ -250,7 +257,7 @@ class Lobby(Turns):
         self, chat: ChatRef, is_admin: bool | Callable[[], Awaitable[bool]]
     ) -> None:
         """Where the chat lets only admins open tables, refuse everyone else."""
-        raw = await self._settings.raw(chat.platform, chat.chat_id)
+        raw = await self.tables.kept_settings.raw(chat.platform, chat.chat_id)
         if raw.get("open") != "admins":
             return
         allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
@@ -264,7 +271,9 @@ class Lobby(Turns):
         game; and where each option came from. A default that cannot go with the command's
         options (or this player count) is left out, never the command's own."""
         given = dict(options or {})
-        defaults = await self._settings.game_defaults(chat.platform, chat.chat_id, kind.name)
+        defaults = await self.tables.kept_settings.game_defaults(
+            chat.platform, chat.chat_id, kind.name
+        )
         chosen = {k: v for k, v in defaults.items() if k not in given}
         try:
             rules = kind.rules(count, {**chosen, **given})
@@ -296,7 +305,7 @@ class Lobby(Turns):
         change: Callable[[Live], None],
     ) -> Result:
         try:
-            async with self._table(chat, user, table_id, lobby=True) as live:
+            async with self.tables.table(chat, user, table_id, lobby=True) as live:
                 saved = (list(live.row.seats), live.row.status)
                 live.locales = {}
                 try:
@@ -304,7 +313,7 @@ class Lobby(Turns):
                 except Refused:
                     live.row.seats, live.row.status = saved
                     raise
-                now = self.clock()
+                now = self.tables.clock()
                 values: dict[str, Any] = {
                     "seats": live.row.seats,
                     "status": live.row.status,
@@ -312,7 +321,7 @@ class Lobby(Turns):
                 }
                 # Every change of seats gives the lobby its full time again.
                 if live.row.status == "lobby":
-                    values.update(lobby_timer.lobby_deadline(self, now))
+                    values.update(lobby_timer.lobby_deadline(self.tables, now))
                 else:
                     values.update(deadline=None, deadline_kind=None)
                 humans = [
@@ -320,21 +329,15 @@ class Lobby(Turns):
                     for s in live.row.seats
                     if s is not None and is_human(s)
                 ]
-                if not await self._save(live, values, members=humans):
+                if not await self.tables.save(live, values, members=humans):
                     raise Refused("conflict")
                 live.row.deadline = values["deadline"]
                 live.row.deadline_kind = values["deadline_kind"]
                 call = Call()
-                await self._lobby_events(call, live)
-                return Result(call.events, self._info(live))
+                await self.turns.lobby_events(call, live)
+                return Result(call.events, self.tables.info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
-
-    async def _lobby_events(self, call: Call, live: Live) -> None:
-        head = await self._chat_head(live)
-        if live.row.status == "abandoned":
-            call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))
-        call.events.append(LobbyView(**head))
+            return await self.tables.languages.refusal(r, chat, user)
 
 
 def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:

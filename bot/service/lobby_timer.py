@@ -42,15 +42,15 @@ def lobby_deadline(service: TableCore, now: float) -> dict[str, Any]:
 
 async def expire(service: TableCore, claim: DueTimer, now: float) -> Result | None:
     """Fire a claimed lobby timer: close the lobby if nothing changed since the claim."""
-    async with service._lock(claim.table_id):
-        live = await service._reload(claim.table_id)
+    async with service.lock(claim.table_id):
+        live = await service.reload(claim.table_id)
         row = live.row
         if row.status != "lobby" or row.version != claim.version or claim.kind != LOBBY:
             return None
         events = await _close(service, live, now, reason="expired")
         if events is None:
             return None
-        return Result(events, service._info(live))
+        return Result(events, service.info(live))
 
 
 async def close_stale(service: TableCore, chat: ChatRef) -> list[Event]:
@@ -64,8 +64,8 @@ async def close_stale(service: TableCore, chat: ChatRef) -> list[Event]:
         return []
     events: list[Event] = []
     for r in rows:
-        async with service._lock(r.id):
-            live = await service._reload(r.id)
+        async with service.lock(r.id):
+            live = await service.reload(r.id)
             row = live.row
             if not _stale(row, service, now):
                 continue
@@ -90,7 +90,7 @@ async def _close(service: TableCore, live: Live, now: float, *, reason: str) -> 
     row = live.row
     row.status = "abandoned"
     values = {"status": "abandoned", "deadline": None, "deadline_kind": None, "updated_at": now}
-    if not await service._save(live, values):
+    if not await service.save(live, values):
         return None
     row.deadline, row.deadline_kind = None, None
     seconds = max(1, round(service.timers.lobby))
@@ -102,11 +102,11 @@ async def _close(service: TableCore, live: Live, now: float, *, reason: str) -> 
         reason,
         extra={"table_id": row.id, "platform": row.platform},
     )
-    head = await service._chat_head(live)
+    head = await service.chat_head(live)
     # The lobby's message first: an adapter forgets a table's messages once it is closed.
     events: list[Event] = [
         LobbyView(**head, reason=reason),
         Announcement(**head, kind="abandoned", data={"by": "", "reason": reason, **span}),
     ]
-    service._forget(row.id)
+    service.forget(row.id)
     return events

@@ -25,7 +25,8 @@ __all__ = ["Languages"]
 
 
 class Languages:
-    """The locale half of :class:`bot.service.TableService`: choices, hints and resolution."""
+    """The languages of :class:`bot.service.TableService` (``service.languages``): choices,
+    hints and resolution."""
 
     def __init__(
         self,
@@ -57,7 +58,7 @@ class Languages:
         """Set the language of the chat (when ``chat`` is given) or else of the user."""
         code = locale.strip().lower()[:2]
         if code not in self.locales:
-            return await self._refusal(
+            return await self.refusal(
                 Refused("bad_locale", ", ".join(self.locales), locale=locale), chat, user
             )
         if chat is not None:
@@ -78,6 +79,18 @@ class Languages:
             self._locale_epoch += 1
         return Result()
 
+    async def reset_chat_language(self, chat: ChatRef) -> None:
+        """Forget the chat's own language: its public messages follow the hint or default."""
+        current = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        await self.store.set_chat(
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            locale=None,
+            max_open_tables=current.max_open_tables,
+        )
+        self._chat_locales[(chat.platform, chat.chat_id)] = None
+        self._locale_epoch += 1
+
     def chat_hint(self, chat: ChatRef, locale: str | None) -> None:
         """The platform's language hint for a chat (Discord: the server's preferred locale):
         the chat's public messages use it while the chat has no language of its own. Kept in
@@ -94,25 +107,26 @@ class Languages:
 
     async def chat_locale(self, chat: ChatRef) -> str:
         """The language of the chat's public messages (its own, else its platform hint)."""
-        return await self._locale_of_chat(chat.platform, chat.chat_id, None)
+        return await self.locale_of_chat(chat.platform, chat.chat_id, None)
 
     async def user_locale(self, user: UserRef, *, chat: ChatRef | None = None) -> str:
         """The language of a user's private messages (their choice, else their platform hint,
         else the chat's)."""
-        return await self._locale_for_user(user, None, chat=chat)
+        return await self.locale_of_user(user, None, chat=chat)
 
     async def locale_for(self, chat: ChatRef | None, user: UserRef, *, public: bool) -> str:
         """The language of a reply: for a public one the chat's choice first (then the
         user's, their platform's hint, the default); for a private one the user's first."""
         if not public or chat is None:
-            return await self._locale_for_user(user, None, chat=chat)
-        chosen = await self._chat_choice(chat.platform, chat.chat_id)
+            return await self.locale_of_user(user, None, chat=chat)
+        chosen = await self.chat_choice(chat.platform, chat.chat_id)
         if chosen:
             return chosen
-        return await self._locale_for_user(user, None)
+        return await self.locale_of_user(user, None)
 
-    async def _refusal(self, r: Refused, chat: ChatRef | None, user: UserRef) -> Result:
-        locale = await self._locale_for_user(user, None, chat=chat)
+    async def refusal(self, r: Refused, chat: ChatRef | None, user: UserRef) -> Result:
+        """The answer refusing ``r``, in the language of the one who asked."""
+        locale = await self.locale_of_user(user, None, chat=chat)
         return Result(refusal=Refusal(r.code, locale, r.detail, dict(r.params)))
 
     async def _user_choice(self, platform: str, user_id: str) -> str | None:
@@ -123,7 +137,8 @@ class Languages:
             )
         return self._user_locales[key]
 
-    async def _chat_choice(self, platform: str, chat_id: str) -> str | None:
+    async def chat_choice(self, platform: str, chat_id: str) -> str | None:
+        """The chat's own language, ``None`` when it chose none."""
         key = (platform, chat_id)
         if key not in self._chat_locales:
             self._chat_locales[key] = (
@@ -135,24 +150,31 @@ class Languages:
         code = (hint or "")[:2].lower()
         return code if code in self.locales else None
 
-    async def _chat_locale(self, row: TableRow) -> str:
+    def forget_chat(self, platform: str, chat_id: str) -> None:
+        """Forget what is known of a chat's language (it is read again when asked)."""
+        self._chat_locales.pop((platform, chat_id), None)
+
+    async def table_locale(self, row: TableRow) -> str:
+        """The language of a table's public messages (its chat's)."""
         key = (row.platform, row.chat_id)
         found = self._chat_locales.get(key)
         if found is not None:
             return found
-        return await self._locale_of_chat(row.platform, row.chat_id, None)
+        return await self.locale_of_chat(row.platform, row.chat_id, None)
 
-    async def _locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
+    async def locale_of_chat(self, platform: str, chat_id: str, hint: str | None) -> str:
+        """A chat's language: its choice, its platform hint, ``hint``, the default."""
         return (
-            await self._chat_choice(platform, chat_id)
+            await self.chat_choice(platform, chat_id)
             or self._chat_hints.get((platform, chat_id))
             or self._hint(hint)
             or self.default_locale
         )
 
-    async def _locale_for_user(
+    async def locale_of_user(
         self, user: UserRef, row: TableRow | None, *, chat: ChatRef | None = None
     ) -> str:
+        """A user's language: their choice, their hint, the table's or chat's, the default."""
         chosen = await self._user_choice(user.platform, user.user_id)
         if chosen:
             return chosen
@@ -160,12 +182,13 @@ class Languages:
         if hint:
             return hint
         if row is not None:
-            return await self._chat_locale(row)
+            return await self.table_locale(row)
         if chat is not None:
-            return await self._locale_of_chat(chat.platform, chat.chat_id, None)
+            return await self.locale_of_chat(chat.platform, chat.chat_id, None)
         return self.default_locale
 
-    async def _seat_locale(self, live: Live, seat: int) -> str:
+    async def seat_locale(self, live: Live, seat: int) -> str:
+        """The language of a seat's private messages."""
         # Cached on the table until a language setting changes anywhere (the epoch).
         if live.locales_epoch != self._locale_epoch:
             live.locales = {}
@@ -175,6 +198,6 @@ class Languages:
             doc = live.row.seats[seat]
             assert doc is not None
             chosen = await self._user_choice(doc["platform"], doc["user_id"])
-            found = chosen or self._hint(doc.get("hint")) or await self._chat_locale(live.row)
+            found = chosen or self._hint(doc.get("hint")) or await self.table_locale(live.row)
             live.locales[seat] = found
         return found

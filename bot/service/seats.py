@@ -27,7 +27,6 @@ from bot.service.tables import Call, Live, Refused, present, seat_index
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore
-    from bot.service.lobby import Lobby
     from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
@@ -84,16 +83,16 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
     doc = row.seats[seat]
     if doc is None or doc["platform"] == "ai" or doc.get("left"):
         raise Refused("not_seated")
-    level = table_level(service, row.seats)
-    before = service._snapshot(live)
+    level = table_level(service.tables, row.seats)
+    before = service.snapshot(live)
     row.seats[seat] = dict(doc, away=True, left=True, level=level, idle=0)
     live.locales = {}
-    values: dict[str, Any] = {"seats": row.seats, "updated_at": service.clock()}
+    values: dict[str, Any] = {"seats": row.seats, "updated_at": service.tables.clock()}
     if live.started.current_player == seat:
         # The computer plays this turn right away (the deadline covers a crash before it).
-        turn = await service._turn_timer(row)
-        values.update(service._deadline(live, live.started, None, turn))
-    if not await service._save(live, values):
+        turn = await service.turn_timer(row)
+        values.update(service.deadline(live, live.started, None, turn))
+    if not await service.tables.save(live, values):
         raise Refused("conflict")
     if "deadline" in values:
         row.deadline, row.deadline_kind = values["deadline"], values["deadline_kind"]
@@ -104,9 +103,9 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
         "kicked" if by is not None else "left",
         extra={"table_id": row.id, "platform": row.platform},
     )
-    back = await may_rejoin(service, row.id, row.platform)
+    back = await may_rejoin(service.tables, row.id, row.platform)
     call = Call(caller=(by.platform, by.user_id) if by is not None else None)
-    head = await service._chat_head(live)
+    head = await service.tables.chat_head(live)
     call.events.append(
         Announcement(
             **head,
@@ -120,33 +119,33 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
             },
         )
     )
-    await service._computer_turns(call, live)
+    await service.computer_turns(call, live)
     # The seats changed the table's version: the player to move gets buttons that carry it.
     current = live.started.current_player
-    await service._after(call, live, before, force_hands={current} if current is not None else None)
-    return Result(call.events, service._info(live))
+    await service.after(call, live, before, force_hands={current} if current is not None else None)
+    return Result(call.events, service.tables.info(live))
 
 
 async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Result:
     """The hand's "Leave the game…": the question, at the table's current version (the hand's
     button may be older: a waiting hand is not redrawn at every move)."""
     try:
-        live = await service._live(table_id)
-        service._check_chat(live, chat)
+        live = await service.tables.live(table_id)
+        service.tables.check_chat(live, chat)
         seat = seat_index(live.row, user)
         if seat is None or not present(live.row, seat):
             raise Refused("not_seated")
         if live.row.status != "playing":
             raise Refused("not_playing")
-        info = service._info(live)
-        hand = await service._hand(live, seat, info)
+        info = service.tables.info(live)
+        hand = await service.hand(live, seat, info)
         return Result([replace(hand, focus=QUIT)], info)
     except Refused as r:
-        return await service._refusal(r, chat, user)
+        return await service.tables.languages.refusal(r, chat, user)
 
 
 async def kick(
-    service: Lobby,
+    service: Turns,
     chat: ChatRef,
     user: UserRef,
     *,
@@ -158,7 +157,7 @@ async def kick(
     """``/kick``: by the table's creator or a chat admin. With no target, the list of players
     who can be kicked comes back to the user as buttons (an Announcement "kick_list")."""
     try:
-        async with service._table(chat, user, table_id, lobby=True) as live:
+        async with service.tables.table(chat, user, table_id, lobby=True) as live:
             row = live.row
             if row.status not in ("lobby", "playing"):
                 raise Refused("not_playing")
@@ -178,12 +177,12 @@ async def kick(
                 ]
                 event = Announcement(
                     audience=Audience("user", user.platform, user.user_id),
-                    locale=await service.locale_for(chat, user, public=False),
-                    table=service._info(live),
+                    locale=await service.tables.languages.locale_for(chat, user, public=False),
+                    table=service.tables.info(live),
                     kind="kick_list",
                     data={"seats": choices},
                 )
-                return Result([event], service._info(live))
+                return Result([event], service.tables.info(live))
             doc = row.seats[seat] if 0 <= seat < len(row.seats) else None
             if doc is None or doc["platform"] == "ai" or doc.get("left"):
                 raise Refused("no_player", name="")
@@ -191,23 +190,23 @@ async def kick(
                 return await _kick_from_lobby(service, live, seat)
             return await leave_game(service, live, seat, by=user)
     except Refused as r:
-        return await service._refusal(r, chat, user)
+        return await service.tables.languages.refusal(r, chat, user)
 
 
-async def _kick_from_lobby(service: Lobby, live: Live, seat: int) -> Result:
+async def _kick_from_lobby(service: Turns, live: Live, seat: int) -> Result:
     row = live.row
     row.seats[seat] = None
     if not any(s is not None and s["platform"] != "ai" for s in row.seats):
         row.status = "abandoned"
-    now = service.clock()
+    now = service.tables.clock()
     values: dict[str, Any] = {"seats": row.seats, "status": row.status, "updated_at": now}
     if row.status == "lobby":
-        values.update(lobby_deadline(service, now))
+        values.update(lobby_deadline(service.tables, now))
     else:
         values.update(deadline=None, deadline_kind=None)
     humans = [(s["platform"], s["user_id"]) for s in row.seats if s and s["platform"] != "ai"]
-    if not await service._save(live, values, members=humans):
+    if not await service.tables.save(live, values, members=humans):
         raise Refused("conflict")
     call = Call()
-    await service._lobby_events(call, live)
-    return Result(call.events, service._info(live))
+    await service.lobby_events(call, live)
+    return Result(call.events, service.tables.info(live))

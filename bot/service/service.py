@@ -1,22 +1,17 @@
 """The table service: :class:`TableService`, one async method per use case (see the package
 docstring).
 
-``TableService`` is put together from one class per concern, each in its own module, every one
-standing on the core:
-
-* ``locales.Languages``: the language of every message, and ``/lang``;
-* ``core.TableCore``: the service's parts and the live tables (cache, locks, loading, finding
-  the table meant, the compare-and-set save, the table snapshot);
-* ``turns.Turns``: the deal, a move committed and announced, the computers' turns, the turn
-  deadlines, a finished game's result, the closing events of a call;
-* ``lobby.Lobby``: opening a table, taking and leaving seats, seating computers, the deal;
-* ``transfer.Transfer``: games exported and imported;
-* ``chat_settings.SettingsMenu``: a chat's ``/settings``;
-* ``boards.Boards``: leaderboards and stats.
+``TableService`` is the tables (``core.TableCore``: the live tables' cache, locks, loading,
+``table()`` to find one and hold its lock, the compare-and-set ``save``, the snapshot ``info``;
+given ``locales.Languages``) and the facade of the use-case objects it is composed of, each
+given the tables in its constructor: ``turns.Turns`` (``service.turns``: the deal, a move
+committed and announced, the computers' turns, deadlines, results, ``after`` closing a call),
+``lobby.Lobby``, ``transfer.Transfer`` (export and import), ``chat_settings.SettingsMenu``,
+``boards.Boards``; their use cases are delegated here under the same names.
 
 Here are the use cases of a table in play: a move, a button press, taking a seat back,
-abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions that
-are handed the service: ``seats`` (leaving a game, ``/kick``), ``lobby_timer`` (a lobby's
+abandoning, a rematch, showing and listing tables, the timer loop. Modules of functions handed
+the tables or turns: ``seats`` (leaving a game, ``/kick``), ``lobby_timer`` (a lobby's
 expiry), ``timers`` (a claimed turn timer fired), ``archive`` (the export document),
 ``announcements`` and ``briscola`` (what the chat hears of a move).
 """
@@ -24,14 +19,16 @@ expiry), ``timers`` (a claimed turn timer fired), ``archive`` (the export docume
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.domain import Action, TableConflict, Verb
+from bot.domain import Action, TableConflict, TableStore, Verb
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
+from bot.service.core import TableCore
 from bot.service.events import (
     Announcement,
     Audience,
@@ -45,7 +42,9 @@ from bot.service.events import (
     TableView,
     UserRef,
 )
+from bot.service.games import Registry
 from bot.service.lobby import Lobby
+from bot.service.players import ComputerPlayers
 from bot.service.tables import (
     Call,
     Refused,
@@ -58,18 +57,72 @@ from bot.service.tables import (
 )
 from bot.service.timers import TimerSettings, fire_timer
 from bot.service.transfer import Imported, Transfer
+from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Imported", "Refused", "TableService", "TimerSettings"]
 
 
-class TableService(Lobby, Transfer, SettingsMenu, Boards):
+class TableService(TableCore):
     """Tables in chats: lobby, seats, moves, computer turns, timers, results, ratings.
 
     Every method is a use case, takes platform-neutral ids and returns a :class:`Result`.
     ``clock`` returns UNIX seconds; ``seeds`` draws a new game's seed (both injectable for tests).
     """
+
+    def __init__(
+        self,
+        store: TableStore,
+        *,
+        registry: Registry,
+        computers: ComputerPlayers,
+        timers: TimerSettings | None = None,
+        default_locale: str = "it",
+        locales: Sequence[str] = ("it", "en"),
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] | None = None,
+        cache_size: int = 5000,
+        season: str = "month",
+    ) -> None:
+        super().__init__(
+            store,
+            registry=registry,
+            computers=computers,
+            timers=timers,
+            default_locale=default_locale,
+            locales=locales,
+            clock=clock,
+            seeds=seeds,
+            cache_size=cache_size,
+            season=season,
+        )
+        self.turns = Turns(self)
+        self.lobby = Lobby(self, self.turns)
+        self.settings_menu = SettingsMenu(self)
+        self.boards = Boards(self)
+        self.transfer = Transfer(self, self.turns)
+        # The use cases of the parts, delegated (same names and signatures as before).
+        self.set_language = self.languages.set_language
+        self.chat_hint = self.languages.chat_hint
+        self.chat_locale = self.languages.chat_locale
+        self.user_locale = self.languages.user_locale
+        self.locale_for = self.languages.locale_for
+        self.create_table = self.lobby.create_table
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.add_computer = self.lobby.add_computer
+        self.choose_seat = self.lobby.choose_seat
+        self.start = self.lobby.start
+        self.chat_settings = self.settings_menu.chat_settings
+        self.settings_view = self.settings_menu.settings_view
+        self.change_setting = self.settings_menu.change_setting
+        self.pictures_on = self.settings_menu.pictures_on
+        self.set_max_open_tables = self.settings_menu.set_max_open_tables
+        self.leaderboard = self.boards.leaderboard
+        self.stats = self.boards.stats
+        self.export_game = self.transfer.export_game
+        self.import_game = self.transfer.import_game
 
     # ------------------------------------------------------------------ playing --------------
 
@@ -78,14 +131,14 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
     ) -> Result:
         """Play ``move`` (a move string) for the user at ``version``; computers answer."""
         try:
-            async with self._lock(table_id):
-                live = await self._live(table_id)
-                self._check_chat(live, chat)
+            async with self.lock(table_id):
+                live = await self.live(table_id)
+                self.check_chat(live, chat)
                 for attempt in range(2):
                     if version > live.row.version and not attempt:
                         # The player saw a newer version than this process's copy: another
                         # process sharing the database moved since. Catch up, then judge.
-                        live = await self._reload(table_id)
+                        live = await self.reload(table_id)
                     row = live.row
                     if row.status != "playing":
                         raise Refused("not_playing")
@@ -104,47 +157,47 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                             "illegal_move", str(exc), move=move, **rule_text(exc)
                         ) from exc
                     call = Call(caller=(user.platform, user.user_id))
-                    before = self._snapshot(live)
+                    before = self.turns.snapshot(live)
                     seat_doc = row.seats[seat]
                     assert seat_doc is not None
                     seats_changed = seat_doc["idle"] != 0
                     if seats_changed:
                         row.seats[seat] = dict(seat_doc, idle=0)
-                    if await self._commit_move(
+                    if await self.turns.commit_move(
                         call, live, seat, move, game, actor="human", seats_changed=seats_changed
                     ):
-                        await self._computer_turns(call, live)
-                        await self._after(call, live, before)
-                        return Result(call.events, self._info(live))
+                        await self.turns.computer_turns(call, live)
+                        await self.turns.after(call, live, before)
+                        return Result(call.events, self.info(live))
                     # Another process moved first: reload and check the request again.
-                    live = await self._reload(table_id)
+                    live = await self.reload(table_id)
                     if attempt:
                         raise Refused("conflict")
                 raise Refused("conflict")
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def catch_up(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """Play the computers' turns left over at the user's table (a process stopped while they
         thought: the terminal, which runs no turn timers, on Ctrl-C); then, like ``play``, the
         moves' events. A table where no computer is to move answers with no events."""
         try:
-            async with self._lock(table_id):
-                live = await self._live(table_id)
-                self._check_chat(live, chat)
+            async with self.lock(table_id):
+                live = await self.live(table_id)
+                self.check_chat(live, chat)
                 row = live.row
                 if seat_index(row, user) is None:
                     raise Refused("not_seated")
                 seat = live.started.current_player if row.status == "playing" else None
                 if seat is None or not plays_computer(row.seats[seat]):
-                    return Result([], self._info(live))
+                    return Result([], self.info(live))
                 call = Call(caller=(user.platform, user.user_id))
-                before = self._snapshot(live)
-                await self._computer_turns(call, live)
-                await self._after(call, live, before)
-                return Result(call.events, self._info(live))
+                before = self.turns.snapshot(live)
+                await self.turns.computer_turns(call, live)
+                await self.turns.after(call, live, before)
+                return Result(call.events, self.info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def press(  # noqa: C901 - one branch per verb of the action codec (bot.domain.Action)
         self,
@@ -166,17 +219,17 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         try:
             action = Action.decode(data)
         except ValueError:
-            return await self._refusal(Refused("bad_button"), chat, user)
+            return await self.languages.refusal(Refused("bad_button"), chat, user)
         tid, verb = action.table_id, action.verb
         cached = self._cache.get(tid)
         if cached is not None and action.version > cached.row.version:
             # The button is newer than this process's copy: another process sharing the
             # database changed the table since. Read it afresh before judging the press.
-            self._forget(tid)
+            self.forget(tid)
         if verb is Verb.FOCUS:
             return await self._focus(chat, user, tid, version=action.version, card=action.arg)
         if verb is Verb.QUIT:
-            return await seating.ask(self, chat, user, tid)
+            return await seating.ask(self.turns, chat, user, tid)
         if verb is Verb.MOVE:
             return await self.play(chat, user, tid, version=action.version, move=action.arg)
         if verb is Verb.JOIN:
@@ -201,7 +254,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             return await self.abandon(chat, user, tid)
         if verb is Verb.KICK:
             return await self.kick(chat, user, seat=action.number, table_id=tid, is_admin=is_admin)
-        return await self._refusal(Refused("bad_button"), chat, user)
+        return await self.languages.refusal(Refused("bad_button"), chat, user)
 
     async def _focus(
         self, chat: ChatRef, user: UserRef, table_id: int, *, version: int, card: str
@@ -209,10 +262,10 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         """A press on a card with several captures: the player's hand again, offering that
         card's choices only (``HandView.focus``)."""
         try:
-            live = await self._live(table_id)
+            live = await self.live(table_id)
             if version > live.row.version:
-                live = await self._reload(table_id)  # another process moved since: catch up
-            self._check_chat(live, chat)
+                live = await self.reload(table_id)  # another process moved since: catch up
+            self.check_chat(live, chat)
             seat = seat_index(live.row, user)
             if seat is None or not present(live.row, seat):
                 raise Refused("not_seated")
@@ -220,11 +273,11 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 raise Refused("not_playing")
             if version != live.row.version:
                 raise Refused("stale", version=live.row.version)
-            info = self._info(live)
-            hand = await self._hand(live, seat, info)
+            info = self.info(live)
+            hand = await self.turns.hand(live, seat, info)
             return Result([replace(hand, focus=card)], info)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def kick(
         self,
@@ -240,13 +293,13 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         progress as if they left. The table's creator or a chat admin only; with no target the
         players to choose from come back as buttons (``bot.service.seats``)."""
         return await seating.kick(
-            self, chat, user, target=target, seat=seat, table_id=table_id, is_admin=is_admin
+            self.turns, chat, user, target=target, seat=seat, table_id=table_id, is_admin=is_admin
         )
 
     async def take_back(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """A player whose seat a computer took over plays again."""
         try:
-            async with self._table(chat, user, table_id) as live:
+            async with self.table(chat, user, table_id) as live:
                 row = live.row
                 if row.status != "playing":
                     raise Refused("not_playing")
@@ -259,28 +312,28 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                     raise Refused("not_away")
                 if doc.get("left") and not await seating.may_rejoin(self, row.id, row.platform):
                     raise Refused("no_return")
-                before = self._snapshot(live)
+                before = self.turns.snapshot(live)
                 row.seats[seat] = dict(doc, away=False, idle=0, left=False)
                 call = Call()
                 values = {"seats": row.seats, "updated_at": self.clock()}
-                if not await self._save(live, values):
+                if not await self.save(live, values):
                     raise Refused("conflict")
                 call.events.append(
                     Announcement(
-                        **await self._chat_head(live), kind="taken_back", data={"seat": seat}
+                        **await self.chat_head(live), kind="taken_back", data={"seat": seat}
                     )
                 )
-                await self._after(call, live, before, force_hands={seat})
-                return Result(call.events, self._info(live))
+                await self.turns.after(call, live, before, force_hands={seat})
+                return Result(call.events, self.info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def abandon(
         self, chat: ChatRef, user: UserRef, table_id: int | None = None, *, is_admin: bool = False
     ) -> Result:
         """Close a table without a result: by its creator or a chat admin."""
         try:
-            async with self._table(chat, user, table_id, lobby=True) as live:
+            async with self.table(chat, user, table_id, lobby=True) as live:
                 row = live.row
                 if row.status not in ("lobby", "playing"):
                     raise Refused("not_playing")
@@ -293,27 +346,27 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                     "deadline_kind": None,
                     "updated_at": self.clock(),
                 }
-                if not await self._save(live, values):
+                if not await self.save(live, values):
                     raise Refused("conflict")
                 call = Call()
-                head = await self._chat_head(live)
+                head = await self.chat_head(live)
                 call.events.append(Announcement(**head, kind="abandoned", data={"by": user.name}))
-                self._forget(live.row.id)
-                return Result(call.events, self._info(live))
+                self.forget(live.row.id)
+                return Result(call.events, self.info(live))
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
         """A new game with the same seats and options, dealt at once (any seated player)."""
         try:
-            async with self._lock(table_id):
+            async with self.lock(table_id):
                 return await self._rematch(chat, user, table_id)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def _rematch(self, chat: ChatRef, user: UserRef, table_id: int) -> Result:
-        live = await self._live(table_id)
-        self._check_chat(live, chat)
+        live = await self.live(table_id)
+        self.check_chat(live, chat)
         old = live.row
         if old.status != "finished":
             raise Refused("not_playing")
@@ -321,7 +374,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             raise Refused("not_seated")
         existing = await self.store.rematch_of(table_id)
         if existing is None:
-            await self._check_room(chat)
+            await self.check_room(chat)
             now = self.clock()
             seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
             values = lobby_row(
@@ -333,7 +386,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 options=old.options,
                 creator=user.user_id,
                 seats=seats,
-                seed=self._seeds(),
+                seed=self.seeds(),
                 rematch_of=old.id,
                 now=now,
             )
@@ -348,11 +401,11 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                     await self.store.set_option_sources(new_id, sources)
                 rejoin = await seating.may_rejoin(self, old.id, old.platform)
                 await seating.set_rejoin(self, new_id, old.platform, rejoin)
-                async with self._lock(new_id):
-                    new = await self._live(new_id)
+                async with self.lock(new_id):
+                    new = await self.live(new_id)
                     call = Call(caller=(user.platform, user.user_id))
-                    await self._deal(call, new, list(new.row.seats))
-                    return Result(call.events, self._info(new))
+                    await self.turns.deal(call, new, list(new.row.seats))
+                    return Result(call.events, self.info(new))
         # Someone (maybe in another process) pressed "rematch" first: show that table.
         if existing is None:
             raise Refused("conflict")
@@ -372,8 +425,8 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         — spectating) and, for a seated player, their hand ("My hand")."""
         try:
             if table_id is not None:
-                await self._refresh(table_id)
-            live = await self._find(chat, user, table_id, lobby=True)
+                await self.refresh(table_id)
+            live = await self.find(chat, user, table_id, lobby=True)
             call = Call()
             audience = (
                 Audience("chat", chat.platform, chat.chat_id)
@@ -381,9 +434,11 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
                 else Audience("user", user.platform, user.user_id)
             )
             locale = await (
-                self._chat_locale(live.row) if public else self._locale_for_user(user, live.row)
+                self.languages.table_locale(live.row)
+                if public
+                else self.languages.locale_of_user(user, live.row)
             )
-            info = self._info(live)
+            info = self.info(live)
             if live.row.status == "lobby":
                 call.events.append(LobbyView(audience=audience, locale=locale, table=info))
                 return Result(call.events, info)
@@ -394,10 +449,10 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             )
             seat = seat_index(live.row, user)
             if seat is not None and live.row.status == "playing" and present(live.row, seat):
-                call.events.append(await self._hand(live, seat, info))
+                call.events.append(await self.turns.hand(live, seat, info))
             return Result(call.events, info)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     async def views(self, table_id: int, *, notice: bool = False) -> Result:
         """Every view of a table as it stands: the lobby or the table for its chat, and each
@@ -406,11 +461,13 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         cannot tell whether it went out). A table that is gone or closed gives only the public
         view, or nothing."""
         try:
-            live = await self._live(table_id)
+            live = await self.live(table_id)
         except Refused as r:
-            return Result(refusal=Refusal(r.code, self.default_locale, r.detail, dict(r.params)))
-        info = self._info(live)
-        head = await self._chat_head(live, info)
+            return Result(
+                refusal=Refusal(r.code, self.languages.default_locale, r.detail, dict(r.params))
+            )
+        info = self.info(live)
+        head = await self.chat_head(live, info)
         if live.row.status == "lobby":
             return Result([LobbyView(**head)], info)
         if live.game is None:
@@ -419,11 +476,11 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         if live.row.status == "playing":
             for seat, doc in enumerate(live.row.seats):
                 if doc is not None and is_human(doc):
-                    events.append(await self._hand(live, seat, info))
+                    events.append(await self.turns.hand(live, seat, info))
             current = live.started.current_player
             doc = None if current is None else live.row.seats[current]
             if notice and current is not None and self._notified(doc):
-                events.append(await self._turn_notice(live, current, info))
+                events.append(await self.turns.turn_notice(live, current, info))
         return Result(events, info)
 
     @staticmethod
@@ -436,11 +493,11 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         of it: what a page that starts watching a table is sent first. Read through to the
         database when another process moved the table on."""
         try:
-            await self._refresh(table_id)
-            live = await self._live(table_id)
+            await self.refresh(table_id)
+            live = await self.live(table_id)
         except Refused:
             return None
-        return TableChange(table=self._info(live), game=live.game, rematch_of=live.row.rematch_of)
+        return TableChange(table=self.info(live), game=live.game, rematch_of=live.row.rematch_of)
 
     async def table_versions(self, platform: str) -> dict[int, int]:
         """``{table id: version}`` of the platform's open tables (lobbies and games)."""
@@ -456,9 +513,9 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             platform=chat.platform, old=chat.chat_id, new=new_chat_id
         )
         for table_id in moved:
-            self._forget(table_id)
-        self._chat_locales.pop((chat.platform, chat.chat_id), None)
-        self._chat_locales.pop((chat.platform, new_chat_id), None)
+            self.forget(table_id)
+        self.languages.forget_chat(chat.platform, chat.chat_id)
+        self.languages.forget_chat(chat.platform, new_chat_id)
         events: list[Event] = []
         table: TableInfo | None = None
         for table_id in moved:
@@ -470,11 +527,11 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
     async def rules(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """The rule options of the chat's table (an Announcement of kind "rules" to the user)."""
         try:
-            live = await self._find(chat, user, table_id, lobby=True)
-            info = self._info(live)
+            live = await self.find(chat, user, table_id, lobby=True)
+            info = self.info(live)
             event = Announcement(
                 audience=Audience("user", user.platform, user.user_id),
-                locale=await self._locale_for_user(user, live.row),
+                locale=await self.languages.locale_of_user(user, live.row),
                 table=info,
                 kind="rules",
                 data={
@@ -492,7 +549,7 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
             )
             return Result([event], info)
         except Refused as r:
-            return await self._refusal(r, chat, user)
+            return await self.languages.refusal(r, chat, user)
 
     # ------------------------------------------------------------------ timers ---------------
 
@@ -529,8 +586,8 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         rows = await self.store.open_tables(platform=chat.platform, chat_id=chat.chat_id)
         out = []
         for row in rows:
-            live = await self._live(row.id)
-            out.append(self._info(live))
+            live = await self.live(row.id)
+            out.append(self.info(live))
         return out
 
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
@@ -538,5 +595,5 @@ class TableService(Lobby, Transfer, SettingsMenu, Boards):
         out = []
         ids = await self.store.user_table_ids(platform=user.platform, user_id=user.user_id)
         for table_id in ids:
-            out.append(self._info(await self._live(table_id)))
+            out.append(self.info(await self.live(table_id)))
         return out

@@ -53,8 +53,8 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
     table_id = claim.table_id
     if claim.kind == lobby_timer.LOBBY:
         return await lobby_timer.expire(service, claim, now)
-    async with service._lock(table_id):
-        live = await service._reload(table_id)
+    async with service.lock(table_id):
+        live = await service.reload(table_id)
         row = live.row
         # A move since the claim started a new turn (and deadline): this timer is void.
         if row.status != "playing" or row.version != claim.version:
@@ -67,16 +67,16 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
         if plays_computer(row.seats[seat]):
             # A computer's turn left over by a process that died after the move before it.
             call = Call()
-            before = service._snapshot(live)
-            await service._computer_turns(call, live)
-            await service._after(call, live, before)
-            return Result(call.events, service._info(live))
+            before = service.turns.snapshot(live)
+            await service.turns.computer_turns(call, live)
+            await service.turns.after(call, live, before)
+            return Result(call.events, service.info(live))
         if not is_human(row.seats[seat]):
             return None
         call = Call()
-        info = service._info(live)
+        info = service.info(live)
         if row.deadline_kind == "remind":
-            turn = await service._turn_timer(row)
+            turn = await service.turns.turn_timer(row)
             reminder, autoplay = turn or (service.timers.reminder, service.timers.autoplay)
             deadline = now + max(autoplay - reminder, 0.0)
             if not await service.store.move_deadline(
@@ -86,29 +86,29 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
                 deadline=deadline,
                 new_kind="autoplay",
             ):
-                service._forget(table_id)
+                service.forget(table_id)
                 return None
             row.deadline, row.deadline_kind = deadline, "autoplay"
-            call.events.append(await service._turn_notice(live, seat, info, reminder=True))
+            call.events.append(await service.turns.turn_notice(live, seat, info, reminder=True))
             return Result(call.events, info)
         # The player let the turn run out: the computer plays it.
-        before = service._snapshot(live)
+        before = service.turns.snapshot(live)
         doc = row.seats[seat]
         assert doc is not None
         idle = int(doc["idle"]) + 1
         away = idle >= service.timers.takeover_after > 0
         row.seats[seat] = dict(doc, idle=idle, away=away, level=service.timers.takeover_level)
-        move = await service._computer_move(live, seat, service.timers.takeover_level)
+        move = await service.turns.computer_move(live, seat, service.timers.takeover_level)
         game = live.started.play(move)
-        head = await service._chat_head(live)
-        if not await service._commit_move(
+        head = await service.chat_head(live)
+        if not await service.turns.commit_move(
             call, live, seat, move, game, actor="timeout", seats_changed=True
         ):
-            service._forget(table_id)
+            service.forget(table_id)
             return None
         call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
         if away:
             call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
-        await service._computer_turns(call, live)
-        await service._after(call, live, before)
-        return Result(call.events, service._info(live))
+        await service.turns.computer_turns(call, live)
+        await service.turns.after(call, live, before)
+        return Result(call.events, service.info(live))

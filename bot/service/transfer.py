@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.domain import RatingChange, TableRow
 from bot.service import archive
-from bot.service.core import MAX_TABLE_ID
+from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
 from bot.service.tables import Live, Refused, is_human, plays_computer
 from bot.service.turns import Turns
@@ -36,17 +36,21 @@ class Imported:
     rating_changes: list[RatingChange] = field(default_factory=list)
 
 
-class Transfer(Turns):
-    """Export and import of games (see the module docstring)."""
+class Transfer:
+    """Export and import of games (see the module docstring), given the tables and turns."""
+
+    def __init__(self, tables: TableCore, turns: Turns) -> None:
+        self.tables = tables
+        self.turns = turns
 
     async def export_game(self, table_id: int) -> dict[str, Any]:
         """The table's export-game document (``bot.service.archive``): seats, seed, rules and
         the move log, replayable with the engine and importable into another database."""
-        row = await self.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
+        row = await self.tables.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
         if row is None:
             raise Refused("no_table")
-        moves = await self.store.moves(table_id)
-        return archive.document(row, moves, await self.store.result(table_id))
+        moves = await self.tables.store.moves(table_id)
+        return archive.document(row, moves, await self.tables.store.result(table_id))
 
     async def import_game(
         self, document: Mapping[str, Any], *, chat_id: str | None = None
@@ -55,14 +59,14 @@ class Transfer(Turns):
 
         The document is checked and every move replayed first (``archive.read``); then the
         table, its moves and, for a finished game, the result and rating updates of a live
-        finish (:meth:`_finish`, written by the store's ``_finish``) go in one transaction. An
+        finish (:meth:`finish`, written by the store's ``_finish``) go in one transaction. An
         ongoing game resumes here: its timers start as after a move. The table gets a new id;
         the platform, the chat (``chat_id`` moves it to another chat of the same platform) and
         the players keep theirs, so per-chat leaderboards count it. A game already here (same
         origin) is not written again: ``Imported.created`` is False. ``archive.GameFileError``
         (one line) when the document, or the game's place here, is refused; nothing is written.
         """
-        record = archive.read(document, self.registry)
+        record = archive.read(document, self.tables.registry)
         chat = record.chat_id if chat_id is None else chat_id.strip()
         if not chat or len(chat) > archive.WIDTHS["chat_id"]:
             raise archive.GameFileError("the chat id must be 1 to 64 characters")
@@ -91,11 +95,11 @@ class Transfer(Turns):
         row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
         live = Live(row, kind, game)
         finish = None
-        existing = await self.store.table_of_origin(values)
+        existing = await self.tables.store.table_of_origin(values)
         if existing is None and record.status == "playing":
             # An ongoing game takes a place among the chat's open tables, as a new one would.
             try:
-                await self._check_room(ChatRef(record.platform, chat))
+                await self.tables.check_room(ChatRef(record.platform, chat))
             except Refused as r:
                 raise archive.GameFileError(
                     f"chat {record.platform}:{chat} already has its limit of open tables "
@@ -105,18 +109,20 @@ class Transfer(Turns):
             if seat is not None and plays_computer(record.seats[seat]):
                 # No move here leads to this computer's turn: the timer loop plays it, at once
                 # (and so even with the turn timers off).
-                values.update(deadline=self.clock(), deadline_kind="computer")
+                values.update(deadline=self.tables.clock(), deadline_kind="computer")
             else:
-                values.update(self._deadline(live, game, None, await self._turn_timer(row)))
+                values.update(
+                    self.turns.deadline(live, game, None, await self.turns.turn_timer(row))
+                )
         if record.status == "finished":
             assert record.finished_at is not None
-            finish = self._finish(live, game, record.finished_at)
+            finish = self.turns.finish(live, game, record.finished_at)
         humans = [(s["platform"], s["user_id"]) for s in record.seats if is_human(s)]
-        table_id, created, changes = await self.store.import_table(
+        table_id, created, changes = await self.tables.store.import_table(
             values, members=humans, moves=record.moves, finish=finish
         )
         if not created:
-            stored = [(m.seat, m.move) for m in await self.store.moves(table_id)]
+            stored = [(m.seat, m.move) for m in await self.tables.store.moves(table_id)]
             mine = [(m.seat, m.move) for m in record.moves]
             if stored[: len(mine)] != mine:
                 raise archive.GameFileError(

@@ -1,12 +1,12 @@
 """Turns: the deal, each move stored and announced, the computers' turns, the turn deadlines,
 the result of a finished game, and the closing events of a call.
 
-A move is committed compare-and-set on the table's version (:meth:`Turns._commit_move`), with
+A move is committed compare-and-set on the table's version (:meth:`Turns.commit_move`), with
 its move row, the timer columns of the next turn and, at the end, the result and the rating
-updates (:meth:`Turns._finish`); the full state every ``SNAPSHOT_EVERY`` versions. Then the
+updates (:meth:`Turns.finish`); the full state every ``SNAPSHOT_EVERY`` versions. Then the
 chat hears what the move did (the engine's events: ``bot.service.announcements``, Briscola's
 ``bot.service.briscola``), the computers to move play off the event loop, and
-:meth:`Turns._after` closes the call: the public view, the hands that changed, the turn notice.
+:meth:`Turns.after` closes the call: the public view, the hands that changed, the turn notice.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.service.events import (
     Audience,
     GameOver,
     HandView,
+    LobbyView,
     RatingDelta,
     SmazzataSummary,
     TableEvent,
@@ -60,30 +61,37 @@ SNAPSHOT_EVERY = 16
 COMPUTER_GRACE = 10.0  # seconds before a computer's turn counts as left over (a crash)
 
 
-class Turns(TableCore):
+class Turns:
     """The turns of a dealt table (see the module docstring); the use cases that move a game
-    on call these with the table's lock held."""
+    on call these with the table's lock held. Given the tables (the service's core)."""
 
-    async def _turn_timer(self, row: TableRow) -> tuple[float, float] | None:
+    def __init__(self, tables: TableCore) -> None:
+        self.tables = tables
+
+    async def turn_timer(self, row: TableRow) -> tuple[float, float] | None:
         """(reminder, autoplay) seconds of a turn at this table's chat; ``None``: no timers."""
-        base = (self.timers.reminder, self.timers.autoplay) if self.timers.enabled else None
-        if not self.timers.chat_timers:
+        base = (
+            (self.tables.timers.reminder, self.tables.timers.autoplay)
+            if self.tables.timers.enabled
+            else None
+        )
+        if not self.tables.timers.chat_timers:
             return base
-        chosen = (await self._settings.raw(row.platform, row.chat_id)).get("timer")
+        chosen = (await self.tables.kept_settings.raw(row.platform, row.chat_id)).get("timer")
         if not isinstance(chosen, int) or not is_timer(chosen):
             return base
         if chosen == 0:
             return None
         # The reminder comes at the same share of the turn as with the bot's own timers.
-        reminder, autoplay = self.timers.reminder, self.timers.autoplay
+        reminder, autoplay = self.tables.timers.reminder, self.tables.timers.autoplay
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
 
-    async def _deal(self, call: Call, live: Live, seats: list[dict[str, Any] | None]) -> None:
+    async def deal(self, call: Call, live: Live, seats: list[dict[str, Any] | None]) -> None:
         row = live.row
         rules = live.kind.rules(row.players, row.options)
         game = live.kind.new_game(rules, row.seed)
-        before = self._snapshot(live)
+        before = self.snapshot(live)
         row.seats = seats
         live.locales = {}
         row.status = "playing"
@@ -92,21 +100,21 @@ class Turns(TableCore):
             "status": "playing",
             "state": game.to_dict(),
             "state_version": row.version + 1,
-            "updated_at": self.clock(),
+            "updated_at": self.tables.clock(),
         }
-        values.update(self._deadline(live, game, None, await self._turn_timer(row)))
-        if not await self._save(live, values, notify=False):
+        values.update(self.deadline(live, game, None, await self.turn_timer(row)))
+        if not await self.tables.save(live, values, notify=False):
             raise Refused("conflict")
         row.state_version = values["state_version"]
         live.game = game
         call.dealt = True
-        started = Announcement(**await self._chat_head(live), kind="started")
+        started = Announcement(**await self.tables.chat_head(live), kind="started")
         call.events.append(started)
-        self._changed(live, [started])
-        await self._computer_turns(call, live)
-        await self._after(call, live, before, force_hands=set(range(row.players)))
+        self.tables.changed(live, [started])
+        await self.computer_turns(call, live)
+        await self.after(call, live, before, force_hands=set(range(row.players)))
 
-    def _deadline(
+    def deadline(
         self, live: Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
     ) -> dict[str, Any]:
         """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
@@ -117,12 +125,12 @@ class Turns(TableCore):
         if plays_computer(live.row.seats[seat]):
             # The computer plays right after this commit; should the process die first, this
             # deadline lets the timer loop (of a restarted process) play it instead.
-            return {"deadline": self.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
+            return {"deadline": self.tables.clock() + COMPUTER_GRACE, "deadline_kind": "computer"}
         if seat == previous and live.row.deadline is not None:
             return {}  # the same player's turn goes on (Scala 40: draw, meld, discard)
-        return {"deadline": self.clock() + turn[0], "deadline_kind": "remind"}
+        return {"deadline": self.tables.clock() + turn[0], "deadline_kind": "remind"}
 
-    async def _commit_move(
+    async def commit_move(
         self,
         call: Call,
         live: Live,
@@ -136,19 +144,19 @@ class Turns(TableCore):
         """Store one move compare-and-set; on success the live table moves on."""
         row = live.row
         row_version = row.version  # the move's version in the move log
-        now = self.clock()
+        now = self.tables.clock()
         values: dict[str, Any] = {"updated_at": now}
         if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
             values["state"] = game.to_dict()
             values["state_version"] = row.version + 1
         if seats_changed:
             values["seats"] = row.seats
-        values.update(self._deadline(live, game, seat, await self._turn_timer(row)))
+        values.update(self.deadline(live, game, seat, await self.turn_timer(row)))
         finish = None
         if game.is_over:
             values["status"] = "finished"
-            finish = self._finish(live, game, now)
-        saved = await self._save(
+            finish = self.finish(live, game, now)
+        saved = await self.tables.save(
             live,
             values,
             move=MoveRow(
@@ -170,10 +178,10 @@ class Turns(TableCore):
             row.status = "finished"
         told = len(call.events)
         await self._announce(call, live, move, game, saved.rating_changes, version=row_version)
-        self._changed(live, call.events[told:])
+        self.tables.changed(live, call.events[told:])
         return True
 
-    def _finish(self, live: Live, game: GameState, now: float) -> Finish:
+    def finish(self, live: Live, game: GameState, now: float) -> Finish:
         row = live.row
         outcome = game.outcome()
         assert outcome is not None, "a finished game has an outcome"
@@ -213,11 +221,11 @@ class Turns(TableCore):
                 ],
             },
         }
-        season = seasons.season_of(now, self.season)
+        season = seasons.season_of(now, self.tables.season)
         chat = f"{row.platform}:{row.chat_id}"
         computers = {i for i, s in enumerate(row.seats) if s is not None and s["platform"] == "ai"}
         # Chiamata rates each deal's partnership (the socio shares the chiamante's result).
-        rate = briscola.chiamata_rate(game, self.ratings, fixed=computers)
+        rate = briscola.chiamata_rate(game, self.tables.ratings, fixed=computers)
         return Finish(
             result=result,
             # All time, and this season (bot.service.seasons).
@@ -225,12 +233,12 @@ class Turns(TableCore):
             teams=teams,
             ranks=ranks,
             multiplier=int(outcome.multiplier),
-            rate=rate or self.ratings.rate,
-            ordinal=self.ratings.ordinal,
-            initial=self.ratings.initial,
+            rate=rate or self.tables.ratings.rate,
+            ordinal=self.tables.ratings.ordinal,
+            initial=self.tables.ratings.initial,
         )
 
-    async def _computer_turns(self, call: Call, live: Live) -> None:
+    async def computer_turns(self, call: Call, live: Live) -> None:
         for _ in range(MAX_COMPUTER_MOVES):
             game = live.started
             seat = game.current_player
@@ -238,8 +246,8 @@ class Turns(TableCore):
                 return
             doc = live.row.seats[seat]
             assert doc is not None
-            move = await self._computer_move(live, seat, doc["level"] or "easy")
-            if not await self._commit_move(
+            move = await self.computer_move(live, seat, doc["level"] or "easy")
+            if not await self.commit_move(
                 call, live, seat, move, game.play(move), actor="computer"
             ):
                 # Another process moved this table on (it plays the computers from there); the
@@ -248,13 +256,13 @@ class Turns(TableCore):
                 return
         logger.error("table %s: computer players did not finish", live.row.id)
 
-    async def _computer_move(self, live: Live, seat: int, level: str) -> str:
+    async def computer_move(self, live: Live, seat: int, level: str) -> str:
         view = live.view(seat)
         rng = random.Random(live.row.seed * 1_000_003 + live.row.version)
         family = live.kind.family
         try:
             # Off the event loop: strong players think for a while.
-            return await self.computers.choose_off_loop(family, level, view, rng)
+            return await self.tables.computers.choose_off_loop(family, level, view, rng)
         except Exception:
             logger.exception("table %s: computer player failed, playing a random move", live.row.id)
             return str(rng.choice(live.started.legal_moves()))
@@ -272,7 +280,7 @@ class Turns(TableCore):
         """Announcements for one move (from the engine's events: scopa, fuori, smazzata/hand
         summary), then game over. A deal's summary says in ``data["version"]`` the version of
         the move that ended it (the move log's), so that a list of moves can put it in place."""
-        head = await self._chat_head(live)
+        head = await self.tables.chat_head(live)
         told = len(call.events)
         if live.kind.family in briscola.FAMILIES:
             briscola.announce(call.events, head, live.view(None))
@@ -307,7 +315,7 @@ class Turns(TableCore):
                 )
             )
 
-    def _snapshot(self, live: Live) -> dict[int, object]:
+    def snapshot(self, live: Live) -> dict[int, object]:
         """What each human seat's private message shows (``hand_key``), to send the hands
         whose message would change: after a move, every present human's."""
         out: dict[int, object] = {}
@@ -318,7 +326,14 @@ class Turns(TableCore):
                 out[i] = hand_key(live.view(i))
         return out
 
-    async def _after(
+    async def lobby_events(self, call: Call, live: Live) -> None:
+        """The chat's lobby view of the table (and its closing, when abandoned)."""
+        head = await self.tables.chat_head(live)
+        if live.row.status == "abandoned":
+            call.events.append(Announcement(**head, kind="abandoned", data={"by": ""}))
+        call.events.append(LobbyView(**head))
+
+    async def after(
         self,
         call: Call,
         live: Live,
@@ -329,8 +344,8 @@ class Turns(TableCore):
         """The closing events of a call: the public view, changed hands, the turn notice.
 
         Every event carries the final snapshot, so buttons carry the version now current."""
-        info = self._info(live)
-        head = await self._chat_head(live, info)
+        info = self.tables.info(live)
+        head = await self.tables.chat_head(live, info)
         call.events = [
             replace(e, table=info) if isinstance(e, TableEvent) else e for e in call.events
         ]
@@ -344,16 +359,16 @@ class Turns(TableCore):
                 continue
             forced = force_hands is not None and seat in force_hands
             if forced or before.get(seat) != hand_key(live.view(seat)):
-                call.events.append(await self._hand(live, seat, info))
+                call.events.append(await self.hand(live, seat, info))
         # Scala 40: a player who drew or melded is still to move, and needs no new notice.
         notify = call.turn_passed or call.dealt
         if notify and current is not None and is_human(live.row.seats[current]):
             doc = live.row.seats[current]
             assert doc is not None
             if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
-                call.events.append(await self._turn_notice(live, current, info))
+                call.events.append(await self.turn_notice(live, current, info))
 
-    async def _turn_notice(
+    async def turn_notice(
         self, live: Live, seat: int, info: TableInfo, *, reminder: bool = False
     ) -> TurnNotice:
         """The seat's player is to move (``reminder``: the turn timer's reminder)."""
@@ -361,19 +376,19 @@ class Turns(TableCore):
         assert doc is not None
         return TurnNotice(
             audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self._seat_locale(live, seat),
+            locale=await self.tables.languages.seat_locale(live, seat),
             table=info,
             seat=seat,
             reminder=reminder,
         )
 
-    async def _hand(self, live: Live, seat: int, info: TableInfo) -> HandView:
+    async def hand(self, live: Live, seat: int, info: TableInfo) -> HandView:
         """The seat's private view (its hand, and its legal moves on its turn)."""
         doc = live.row.seats[seat]
         assert doc is not None
         return HandView(
             audience=Audience("user", doc["platform"], doc["user_id"]),
-            locale=await self._seat_locale(live, seat),
+            locale=await self.tables.languages.seat_locale(live, seat),
             table=info,
             seat=seat,
             view=live.view(seat),

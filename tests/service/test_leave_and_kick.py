@@ -48,7 +48,7 @@ async def two_humans(service: TableService, *options: tuple[str, Any]) -> int:
 async def play_out(service: TableService, table_id: int, people: dict[str, UserRef]) -> None:
     """The humans still seated play their first legal move until the game ends."""
     for _ in range(MAX_MOVES):
-        live = await service._live(table_id)
+        live = await service.live(table_id)
         if live.row.status != "playing":
             return
         seat = live.game.current_player
@@ -133,7 +133,7 @@ async def test_kick_by_the_creator_or_an_admin_only(make_service: Callable[..., 
     assert event.audience.id == "1" and event.data["seats"] == [0, 1]
 
     # An admin (not the creator) kicks Bea by pressing the list's button.
-    live = await service._live(table)
+    live = await service.live(table)
     bea_seat = live.row.seats.index(next(s for s in live.row.seats if s and s["user_id"] == "2"))
 
     async def yes() -> bool:
@@ -205,7 +205,7 @@ async def test_the_player_to_move_leaves_and_the_computer_plays_at_once(
 ) -> None:
     service = await scopa_service(make_service)
     table = await two_humans(service)
-    live = await service._live(table)
+    live = await service.live(table)
     mover = live.game.current_player
     doc = live.row.seats[mover]
     assert doc is not None
@@ -215,7 +215,7 @@ async def test_the_player_to_move_leaves_and_the_computer_plays_at_once(
     assert left.ok, left.refusal
     moves = await service.store.moves(table)
     assert moves and moves[-1].seat == mover and moves[-1].actor == "computer"
-    live = await service._live(table)
+    live = await service.live(table)
     assert live.game.current_player != mover
     # The other player is to move now, with buttons at the current version.
     hands = [e for e in left.events if isinstance(e, HandView) and e.audience.id == other.user_id]
