@@ -62,7 +62,7 @@ async def test_a_computer_turn_left_over_by_a_crash_is_played_after_the_restart(
     async def dies(*args: object) -> None:
         raise SystemExit  # the kill: nothing after the human's commit runs
 
-    monkeypatch.setattr(first, "_computer_turns", dies)
+    monkeypatch.setattr(first.turns, "computer_turns", dies)
     with pytest.raises(SystemExit):
         await first.play(chat, anna, table_id, version=info.version, move=hand.view.legal_moves[0])
     await first.store.close()
