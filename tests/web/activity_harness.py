@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -33,42 +32,21 @@ from bot.web.server import WebConfig, WebTable, build_web_app
 from tests.discord.conftest import no_library_errors, running
 from tests.fakes.discord_api import FakeDiscord, FakeUser, StoredMessage
 from tests.fakes.discord_oauth import CLIENT_SECRET
+from tests.web.browser import harness as browser_harness
+from tests.web.browser.harness import need_browser
 
-__all__ = ["no_library_errors"]  # the Discord tests' fixture: discord.py's swallowed errors fail
+# no_library_errors: the Discord tests' fixture (discord.py's swallowed errors fail); need_browser:
+# the browser tests' skip (or, with CI set, failure) without Chromium or Playwright.
+__all__ = ["need_browser", "no_library_errors"]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    # The client's page stands for https://discord.com (routed inside the browser) and frames the
-    # Activity on 127.0.0.1, where Discord's proxy would be: a public page framing a local one.
-    "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessForNavigations",
-]
+# The client's page stands for https://discord.com (routed inside the browser) and frames the
+# Activity on 127.0.0.1, where Discord's proxy would be: a public page framing a local one.
+FRAMING_ARGS = ("--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessForNavigations",)
 PARENT = Path(__file__).resolve().parent / "activity_parent"
 PHONE = {"width": 360, "height": 740}
 STEP_TIMEOUT = 20.0
 LAUNCH_PREFIX = "~activity:"
 DISCORD_CLIENT = "https://discord.com"
-
-
-def need_browser() -> None:
-    """Skip (or, with CI set, fail) when Chromium or Playwright is missing."""
-    missing = []
-    if not Path(CHROMIUM).exists():
-        missing.append(CHROMIUM)
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        missing.append("playwright (pip install -e '.[dev]')")
-    if missing:
-        message = "the Activity's browser tests need " + " and ".join(missing)
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 @dataclass
@@ -168,14 +146,9 @@ async def activity_stack(db_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncI
 
 @asynccontextmanager
 async def chromium() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
+    """The browser tests' Chromium, allowed to frame the local Activity from discord.com."""
+    async with browser_harness.chromium(extra_args=FRAMING_ARGS) as browser:
+        yield browser
 
 
 @dataclass
@@ -270,16 +243,7 @@ async def _discord_client(route: Any, fake: FakeDiscord) -> None:
 
 async def wait_for(predicate: Any, *, timeout: float = STEP_TIMEOUT, what: str = "") -> Any:
     """Poll ``predicate`` (sync or async) until it returns a true value; bounded."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if asyncio.iscoroutine(value):
-            value = await value
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.05)
+    return await browser_harness.wait_for(predicate, timeout=timeout, what=what)
 
 
 async def hand_shown(player: Player) -> list[str]:

@@ -164,11 +164,13 @@ def page_url(server: Server, init: str, *, theme: dict[str, str] | None = None) 
 
 
 @asynccontextmanager
-async def chromium() -> AsyncIterator[Any]:
+async def chromium(*, extra_args: tuple[str, ...] = ()) -> AsyncIterator[Any]:
+    """Debian's Chromium, headless, with the flags this machine's closed network needs."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        args = [*CHROMIUM_ARGS, *extra_args]
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
             yield browser
         finally:
