@@ -145,8 +145,6 @@ class TableCore:
             return live
         return await self.reload(table_id)
 
-    _live = live  # the name the adapters' end-to-end tests peek with
-
     async def reload(self, table_id: int) -> Live:
         if not 0 < table_id < MAX_TABLE_ID:
             # A forged id (button data, custom id, deep link) beyond the databases' 64-bit

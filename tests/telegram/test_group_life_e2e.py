@@ -226,7 +226,7 @@ async def test_kick_by_name_or_seat_number(api: FakeBotApi, tmp_path: Path) -> N
         assert any("Ada ha allontanato Bea" in t for t in texts_after(api, GID, start))
         # Her seat now plays by itself: a seat number naming it again is refused.
         assert tavolo.service is not None
-        live = await tavolo.service._live(table_id)
+        live = await tavolo.service.live(table_id)
         seat = next(i for i, s in enumerate(live.row.seats) if s and s["name"] == "Bea")
         await tavolo.say(GROUP, ADA, f"/kick {seat + 1}")
         assert api.last_bot_message(GID).text == "Quel giocatore non gioca a questo tavolo."
