@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from telegram.ext import BaseRateLimiter
 
     from bot.app import App
-    from bot.config import Settings
 
 __all__ = ["TelegramBot", "TelegramSettings", "build_bot", "serve"]
 
@@ -202,23 +201,3 @@ def _web_links(app: App) -> WebLinks | None:
         watched=presence.watched,
         coalesce=app.settings.web_group_edit_seconds,
     )
-
-
-def _webhook_env(settings: Settings) -> dict[str, str]:
-    """The TELEGRAM_WEBHOOK_* (and other) values of ``bot.config.Settings``, as this adapter's
-    variables. ``serve`` no longer uses it (``TelegramSettings.from_settings``); kept for
-    tests/deploy/test_config_cli.py until that test reads ``from_settings``."""
-    env = {
-        "TELEGRAM_WEBHOOK_LISTEN": settings.telegram_webhook_listen,
-        "TELEGRAM_WEBHOOK_PORT": str(settings.telegram_webhook_port),
-        "TELEGRAM_WEBHOOK_PATH": settings.telegram_webhook_path,
-        "TELEGRAM_REPOST_AFTER": str(settings.telegram_repost_after),
-        "TELEGRAM_MAX_RETRIES": str(settings.telegram_max_retries),
-    }
-    if settings.telegram_webhook_url:
-        env["TELEGRAM_WEBHOOK_URL"] = settings.telegram_webhook_url
-    if settings.telegram_media_chat is not None:
-        env["TELEGRAM_MEDIA_CHAT"] = str(settings.telegram_media_chat)
-    if settings.telegram_webhook_secret is not None:
-        env["TELEGRAM_WEBHOOK_SECRET"] = settings.telegram_webhook_secret.get_secret_value()
-    return env

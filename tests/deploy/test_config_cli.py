@@ -122,7 +122,6 @@ def test_lobby_timeout_in_seconds_or_with_a_unit(value: str, seconds: float) -> 
 
 
 def test_webhook_settings_reach_the_telegram_adapter() -> None:
-    from bot.telegram import _webhook_env
     from bot.telegram.settings import TelegramSettings
 
     settings = load_settings(
@@ -132,8 +131,7 @@ def test_webhook_settings_reach_the_telegram_adapter() -> None:
         telegram_webhook_port="9443",
         telegram_webhook_listen="0.0.0.0",
     )
-    env = {"TELEGRAM_TOKEN": "1:abc", **_webhook_env(settings)}
-    adapter = TelegramSettings.from_env(env)
+    adapter = TelegramSettings.from_settings(settings)
     assert adapter is not None and adapter.uses_webhook
     assert (adapter.webhook_listen, adapter.webhook_port) == ("0.0.0.0", 9443)
     assert adapter.webhook_secret == "s3cret_"
