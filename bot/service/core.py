@@ -78,7 +78,6 @@ class TableCore:
         self._cache_size = cache_size
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.kept_settings = SettingsKeeper(store)
-        self._lobbies_dated = False  # fire_due_timers dates old lobbies once per process
         if season not in seasons.LENGTHS:
             raise ValueError(f"season must be one of {', '.join(seasons.LENGTHS)}: {season!r}")
         self.season = season  # how long a leaderboard season lasts (bot.service.seasons)
@@ -126,6 +125,14 @@ class TableCore:
 
     def forget(self, table_id: int) -> None:
         self._cache.pop(table_id, None)
+
+    def seen(self, table_id: int, version: int) -> None:
+        """A front end showed ``version`` of the table (a button pressed): a copy here older
+        than that is forgotten, as another process sharing the database changed the table
+        since; it is read afresh when next asked for."""
+        cached = self._cache.get(table_id)
+        if cached is not None and version > cached.row.version:
+            self.forget(table_id)
 
     async def refresh(self, table_id: int) -> None:
         """Forget this process's copy of a table when the database holds a newer version

@@ -17,7 +17,7 @@ from bot.service.events import Announcement, Result
 from bot.service.tables import Call, is_human, plays_computer
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.turns import Turns
 
 __all__ = ["TimerSettings", "fire_timer"]
 
@@ -45,12 +45,12 @@ class TimerSettings:
         return self.reminder > 0
 
 
-async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Result | None:
+async def fire_timer(turns: Turns, claim: DueTimer, now: float) -> Result | None:
     """Fire one claimed timer: a lobby's expiry, a reminder, or the computer playing the turn
     of a player who let it run out (taking the seat over after ``takeover_after`` of them), or
     a computer's turn left over by a process that stopped. Nothing when the table moved on
     since the claim."""
-    table_id = claim.table_id
+    table_id, service = claim.table_id, turns.tables
     if claim.kind == lobby_timer.LOBBY:
         return await lobby_timer.expire(service, claim, now)
     async with service.lock(table_id):
@@ -67,16 +67,16 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
         if plays_computer(row.seats[seat]):
             # A computer's turn left over by a process that died after the move before it.
             call = Call()
-            before = service.turns.snapshot(live)
-            await service.turns.computer_turns(call, live)
-            await service.turns.after(call, live, before)
+            before = turns.snapshot(live)
+            await turns.computer_turns(call, live)
+            await turns.after(call, live, before)
             return Result(call.events, service.info(live))
         if not is_human(row.seats[seat]):
             return None
         call = Call()
         info = service.info(live)
         if row.deadline_kind == "remind":
-            turn = await service.turns.turn_timer(row)
+            turn = await turns.turn_timer(row)
             reminder, autoplay = turn or (service.timers.reminder, service.timers.autoplay)
             deadline = now + max(autoplay - reminder, 0.0)
             if not await service.store.move_deadline(
@@ -89,19 +89,19 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
                 service.forget(table_id)
                 return None
             row.deadline, row.deadline_kind = deadline, "autoplay"
-            call.events.append(await service.turns.turn_notice(live, seat, info, reminder=True))
+            call.events.append(await turns.turn_notice(live, seat, info, reminder=True))
             return Result(call.events, info)
         # The player let the turn run out: the computer plays it.
-        before = service.turns.snapshot(live)
+        before = turns.snapshot(live)
         doc = row.seats[seat]
         assert doc is not None
         idle = int(doc["idle"]) + 1
         away = idle >= service.timers.takeover_after > 0
         row.seats[seat] = dict(doc, idle=idle, away=away, level=service.timers.takeover_level)
-        move = await service.turns.computer_move(live, seat, service.timers.takeover_level)
+        move = await turns.computer_move(live, seat, service.timers.takeover_level)
         game = live.started.play(move)
         head = await service.chat_head(live)
-        if not await service.turns.commit_move(
+        if not await turns.commit_move(
             call, live, seat, move, game, actor="timeout", seats_changed=True
         ):
             service.forget(table_id)
@@ -109,6 +109,6 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
         call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
         if away:
             call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
-        await service.turns.computer_turns(call, live)
-        await service.turns.after(call, live, before)
+        await turns.computer_turns(call, live)
+        await turns.after(call, live, before)
         return Result(call.events, service.info(live))
