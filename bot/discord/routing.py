@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.discord.activity import LAUNCH_LABEL, add_launch_button, looking
-from bot.discord.components import ActionButton, ActionRef
+from bot.discord.components import ActionButton, AdapterAction
 from bot.discord.delivery import (
     answer,
     picture_to_send,
@@ -353,7 +353,7 @@ class EventRouting:
             allowed = discord.AllowedMentions.none()
         label = self.core.renderer.translations(event.locale).gettext("My hand")
         view = discord.ui.View(timeout=None)
-        view.add_item(ActionButton(ActionRef(table.id, table.version, TURN_HAND), label=label))
+        view.add_item(ActionButton(AdapterAction(table.id, table.version, TURN_HAND), label=label))
         channel = client.get_partial_messageable(int(table.chat_id))
         sent = await channel.send(fit_content(text), view=view, allowed_mentions=allowed)
         await self._clear_turn_message(table.id, interaction)
