@@ -10,14 +10,18 @@ from collections.abc import Mapping
 from typing import Protocol, TypeAlias, runtime_checkable
 
 import discord
+from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.discord.interaction import Interaction
 
-__all__ = ["CommandHandler", "OptionValue", "forward", "named", "t"]
+__all__ = ["CommandHandler", "OptionValue", "SlashCommand", "forward", "named", "t"]
 
 # What a slash command's option holds: a number, a word, a flag, or a member (/stats, /kick).
 OptionValue: TypeAlias = int | float | str | bool | discord.abc.User
+# A slash command: a plain function of the interaction and its options (in no group or cog),
+# that answers through the interaction.
+SlashCommand: TypeAlias = app_commands.Command[app_commands.Group, ..., None]
 
 
 @runtime_checkable

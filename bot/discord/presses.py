@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import discord
 
@@ -189,11 +188,11 @@ class Presses:
                 hand, message, picked=picked, page=page, label=self.core.move_label(hand)
             )
             image = await self.core.picture(hand, picked=picked)
-            kwargs: dict[str, Any] = {
-                "view": view,
+            await interaction.edit_original_response(
+                content=fit_content(message.text),
+                view=view,
                 **picture_to_edit(image, shown_picture(interaction.message), alt=message.text),
-            }
-            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            )
             source = interaction.message
             if source is not None and source.flags.ephemeral:
                 # The pressed message is the player's hand from now on, with a fresh token.

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
 
 import discord
 
@@ -15,10 +14,12 @@ from bot.discord.activity import LAUNCH_LABEL, add_launch_button, looking
 from bot.discord.components import ActionButton, AdapterAction
 from bot.discord.delivery import (
     answer,
+    picture_to_edit,
     picture_to_send,
     post_or_edit,
     send_private,
     shown_picture,
+    view_given,
 )
 from bot.discord.hand_delivery import HandDelivery
 from bot.discord.handler_core import PLATFORM, TURN_HAND, TURN_MESSAGE, HandlerCore
@@ -299,8 +300,9 @@ class EventRouting:
         parts = split_text(message.text)
         for index, part in enumerate(parts):
             if index == len(parts) - 1:
-                extra: dict[str, Any] = {} if view is None else {"view": view}
-                await channel.send(part, **extra, **picture_to_send(image, alt=message.text))
+                await channel.send(
+                    part, **view_given(view), **picture_to_send(image, alt=message.text)
+                )
             else:
                 await channel.send(part)
 
@@ -386,10 +388,11 @@ class EventRouting:
         if known is None:
             return
         channel = client.get_partial_messageable(int(event.audience.id))
-        kwargs: dict[str, Any] = {"attachments": [], "embed": None} if shown else {}
         try:
             await channel.get_partial_message(known).edit(
-                content=fit_content(message.text), view=None, **kwargs
+                content=fit_content(message.text),
+                view=None,
+                **picture_to_edit(None, shown, alt=message.text),
             )
         except discord.HTTPException as error:
             logger.info("table message of closed table %s not edited: %s", table_id, error.status)
