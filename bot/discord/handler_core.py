@@ -189,10 +189,12 @@ class HandlerCore:
         found = await self.state.state_get(
             platform=PLATFORM, kind=TABLE_MESSAGE, scope="", table_id=table_id
         )
-        if not isinstance(found, dict) or not isinstance(found.get("message_id"), int):
+        if not isinstance(found, dict):
             return None, None
-        picture = found.get("picture")
-        return found["message_id"], picture if isinstance(picture, str) else None
+        message_id, picture = found.get("message_id"), found.get("picture")
+        if not isinstance(message_id, int):
+            return None, None
+        return message_id, picture if isinstance(picture, str) else None
 
     async def keep_table_message(
         self, picture: str | None, *, table_id: int, message_id: int

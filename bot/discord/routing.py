@@ -411,10 +411,14 @@ class EventRouting:
         client = self.core.client_of(interaction)
         if client is None:
             return
+        channel_id, message_id = found.get("channel_id"), found.get("message_id")
+        if not isinstance(channel_id, int) or not isinstance(message_id, int):
+            logger.info("old turn notice of table %s not deleted: no ids in %s", table_id, found)
+            return
         try:
-            channel = client.get_partial_messageable(int(found["channel_id"]))
-            await channel.get_partial_message(int(found["message_id"])).delete()
-        except (discord.HTTPException, KeyError, TypeError, ValueError) as error:
+            channel = client.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
             logger.info("old turn notice of table %s not deleted: %s", table_id, error)
 
 
