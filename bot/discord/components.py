@@ -151,7 +151,9 @@ Select: TypeAlias = discord.ui.Select[discord.ui.View]
 
 
 class ActionButton(discord.ui.DynamicItem[Button], template=TEMPLATE):
-    """A button that survives restarts."""
+    """A button that survives restarts: a new one is drawn from its ``action``; one pressed is
+    rebuilt from its ``custom_id`` (its action ``None`` when the id is framed like Tavolo's but
+    names an action this version does not know)."""
 
     def __init__(
         self,
@@ -170,7 +172,6 @@ class ActionButton(discord.ui.DynamicItem[Button], template=TEMPLATE):
             disabled=disabled,
         )
         super().__init__(button, row=row)
-        # None: a custom id framed like Tavolo's that this version does not read.
         self.action = action
 
     @classmethod
@@ -197,7 +198,8 @@ class ActionButton(discord.ui.DynamicItem[Button], template=TEMPLATE):
 
 
 class ActionSelect(discord.ui.DynamicItem[Select], template=SELECT_TEMPLATE):
-    """A string select menu that survives restarts (e.g. choosing cards to meld)."""
+    """A string select menu that survives restarts (e.g. choosing cards to meld); drawn and
+    rebuilt as :class:`ActionButton`."""
 
     def __init__(
         self,
