@@ -14,10 +14,11 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
+from bot.discord.components import Button
 from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_LABEL, clip
 from bot.render import N_
@@ -41,11 +42,11 @@ LAUNCH_LABEL = N_("Play at the web table")
 NOT_ENABLED = N_("The web table cannot be opened here: ask the server's admins.")
 
 
-class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LAUNCH_TEMPLATE):
+class ActivityButton(discord.ui.DynamicItem[Button], template=LAUNCH_TEMPLATE):
     """Opens the Activity for everyone who presses it (no seat needed: a spectator too)."""
 
     def __init__(self, table_id: int, *, label: str, row: int | None = None) -> None:
-        button: discord.ui.Button[Any] = discord.ui.Button(
+        button: Button = discord.ui.Button(
             label=clip(label, MAX_LABEL),
             style=discord.ButtonStyle.success,
             custom_id=f"{LAUNCH_PREFIX}{table_id}",
@@ -57,11 +58,12 @@ class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LA
     async def from_custom_id(
         cls,
         interaction: Interaction,
-        item: discord.ui.Item[Any],
+        item: discord.ui.Item[discord.ui.View | discord.ui.LayoutView],
         match: re.Match[str],
         /,
     ) -> ActivityButton:
-        return cls(int(match["table"]), label=getattr(item, "label", None) or "?")
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["table"]), label=label or "?")
 
     async def callback(self, interaction: Interaction) -> None:
         try:

@@ -8,11 +8,11 @@ import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from bot.discord.activity import CoalescedEdits, channel_guild_lookup
 from bot.discord.bot import TavoloBot, sync_commands_once
-from bot.discord.components import ActionRef
+from bot.discord.components import ComponentAction
 from bot.discord.endpoint import point_library_at
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
 from bot.discord.interaction import Interaction
@@ -32,9 +32,24 @@ MESSAGES_FILE = "discord-table-messages.json"
 DM_USERS_FILE = "discord-dm-users.json"
 
 
-def build_bot(app: App, **options: Any) -> TavoloBot:
+class BotOptions(TypedDict, total=False):
+    """How :func:`build_bot` builds this process's bot (see :func:`shard_options`)."""
+
+    sync_on_start: bool
+    shard_id: int
+    shard_count: int
+
+
+def build_bot(
+    app: App,
+    *,
+    sync_on_start: bool = True,
+    shard_id: int | None = None,
+    shard_count: int | None = None,
+) -> TavoloBot:
     """The bot for an ``App`` (service, renderer, settings, adapter state, pictures): its handler
-    also receives the turn timers' results for Discord tables."""
+    also receives the turn timers' results for Discord tables. ``shard_id`` of ``shard_count``:
+    the shard this process is (``sync_on_start``: it uploads the slash commands)."""
     handler = ServiceHandler(
         app.service,
         app.renderer,
@@ -45,7 +60,9 @@ def build_bot(app: App, **options: Any) -> TavoloBot:
     bot = TavoloBot(
         handler=handler,
         sync_state=FileSyncState(app.settings.data_dir / SYNC_FILE),
-        **options,
+        sync_on_start=sync_on_start,
+        shard_id=shard_id,
+        shard_count=shard_count,
     )
     handler.bind(bot)
     # The web table as an Activity: its launch button (only when this process serves the web
@@ -124,7 +141,7 @@ async def finish_in_flight(handler: ServiceHandler, grace: float) -> None:
         )
 
 
-def shard_options(settings: Settings) -> dict[str, Any]:
+def shard_options(settings: Settings) -> BotOptions:
     """discord.py's sharding options from DISCORD_SHARD_COUNT / DISCORD_SHARD_ID: this process
     is one shard (only shard 0 uploads the slash commands)."""
     count = settings.discord_shard_count
@@ -142,10 +159,12 @@ class _RestOnly:
     ) -> None:
         raise RuntimeError("a sync-only bot handles no interactions")
 
-    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
+    async def may_act(self, interaction: Interaction, action: ComponentAction) -> bool:
         raise RuntimeError("a sync-only bot handles no interactions")
 
-    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
+    async def act(
+        self, interaction: Interaction, action: ComponentAction, values: Sequence[str]
+    ) -> None:
         raise RuntimeError("a sync-only bot handles no interactions")
 
     async def failed(self, interaction: Interaction, error: Exception) -> None:

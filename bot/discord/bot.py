@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.activity import LAUNCH_TEMPLATE, ActivityButton
+from bot.discord.command_base import OptionValue
 from bot.discord.commands import ItalianTranslator, register_commands
-from bot.discord.components import ActionButton, ActionRef, ActionSelect
+from bot.discord.components import ActionButton, ActionSelect, ComponentAction, parse_custom_id
 from bot.discord.interaction import Interaction
 from bot.discord.sync import SyncState, sync_commands
 
@@ -31,13 +32,13 @@ class Handler(Protocol):
     """The adapter's translation layer: interactions in, service calls, messages out."""
 
     async def command(
-        self, interaction: Interaction, name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, OptionValue]
     ) -> None: ...
 
-    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool: ...
+    async def may_act(self, interaction: Interaction, action: ComponentAction) -> bool: ...
 
     async def act(
-        self, interaction: Interaction, ref: ActionRef, values: Sequence[str]
+        self, interaction: Interaction, action: ComponentAction, values: Sequence[str]
     ) -> None: ...
 
     async def failed(self, interaction: Interaction, error: Exception) -> None:
@@ -54,14 +55,18 @@ class TavoloBot(commands.Bot):
         sync_state: SyncState,
         sync_on_start: bool = True,
         intents: discord.Intents | None = None,
-        **options: Any,
+        shard_id: int | None = None,
+        shard_count: int | None = None,
+        guild_ready_timeout: float = 2.0,  # discord.py's default
     ) -> None:
         # No privileged intents: commands and components need none; DMs are sent, never read.
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents or discord.Intents.default(),
             help_command=None,
-            **options,
+            shard_id=shard_id,
+            shard_count=shard_count,
+            guild_ready_timeout=guild_ready_timeout,
         )
         self.handler = handler
         self.sync_state = sync_state
@@ -102,16 +107,19 @@ class TavoloBot(commands.Bot):
 
     async def on_interaction(self, interaction: Interaction) -> None:
         """A component whose custom id is not Tavolo's current format (an older version's, or
-        someone else's) matches no persistent item, and discord.py would leave it unanswered
-        ("This interaction failed"): the handler acknowledges it with a short notice."""
+        someone else's) matches no persistent item, and one framed like Tavolo's but naming
+        an action this version does not know is passed over by its item (``bot.discord.
+        components``): discord.py would leave either unanswered ("This interaction failed"),
+        so the handler acknowledges it with a short notice."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data: Any = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
+        data = interaction.data
+        found = None if data is None else data.get("custom_id")
+        custom_id = found if isinstance(found, str) else ""
         if LAUNCH_TEMPLATE.fullmatch(custom_id):
             return  # the Activity's button answers itself (bot/discord/activity.py)
         try:
-            ActionRef.parse(custom_id)
+            parse_custom_id(custom_id)
         except ValueError:
             unknown = getattr(self.handler, "unknown_component", None)
             if unknown is not None:

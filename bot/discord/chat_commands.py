@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
 
 import discord
 
@@ -42,7 +41,7 @@ class ChatCommands:
         """/leaderboard: a game's board, everyone's or this channel's, this season or all time."""
         scoped = call.options.get("scope") == "chat"
         result = await self.core.service.leaderboard(
-            call.options.get("family") or "scopa",
+            call.text("family") or "scopa",
             user=call.user,
             chat=call.chat if scoped else None,
             period="season" if call.options.get("period") == "season" else "all",
@@ -56,9 +55,9 @@ class ChatCommands:
 
     async def _stats_command(self, call: SlashCall) -> Result:
         """/stats: a player's statistics (default: the asker's), for the asker to read."""
-        player = call.options.get("player")
+        player = call.member("player")
         who = call.user
-        if isinstance(player, discord.abc.User):
+        if player is not None:
             who = UserRef(PLATFORM, str(player.id), player.display_name, call.user.locale)
         result = await self.core.service.stats(who, chat=call.chat)
         if who.user_id != call.user.user_id:
@@ -88,9 +87,7 @@ class ChatCommands:
 
     async def _style_command(self, call: SlashCall) -> None:
         """/style: the deck style of the pictures, privately confirmed."""
-        await answer(
-            call.interaction, await self._style(call.interaction, call.options), ephemeral=True
-        )
+        await answer(call.interaction, await self._style(call), ephemeral=True)
 
     async def _settings_command(self, call: SlashCall) -> None:
         """/settings: the channel's settings menu."""
@@ -127,15 +124,16 @@ class ChatCommands:
             ephemeral=not for_chat,
         )
 
-    async def _style(self, interaction: Interaction, options: Mapping[str, Any]) -> str:
+    async def _style(self, call: SlashCall) -> str:
         """Set the deck style of the pictures (this channel's, or the user's own); the reply."""
+        interaction = call.interaction
         locale = await self._locale(interaction)
         if self.core.pictures is None or not self.core.pictures.enabled:
             return self.core.renderer.notice("style_off", locale)
-        deck = str(options.get("deck") or DEFAULT_STYLE)
+        deck = call.text("deck") or DEFAULT_STYLE
         if deck not in self.core.pictures.style_choices():
             deck = DEFAULT_STYLE
-        mine = options.get("scope") == "me" or interaction.guild_id is None
+        mine = call.options.get("scope") == "me" or interaction.guild_id is None
         owner = str(interaction.user.id) if mine else str(interaction.channel_id)
         await self.core.pictures.set_style(deck, platform=PLATFORM, owner=owner)
         label = self.core.pictures.style_label(deck, locale)

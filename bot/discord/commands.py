@@ -19,12 +19,10 @@ of coins), *re bello* (the king of coins), *primiera* (the best card per suit), 
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
-from bot.discord.command_base import CommandHandler, named
+from bot.discord.command_base import CommandHandler, SlashCommand, named
 from bot.discord.command_base import forward as _forward
 from bot.discord.command_base import t as _t
 from bot.discord.command_texts import ITALIAN_NAMES, TEXTS, ItalianTranslator
@@ -43,9 +41,7 @@ __all__ = [
 ]
 
 
-def build_commands(
-    *, registry: Registry | None = None
-) -> list[app_commands.Command[Any, ..., Any]]:
+def build_commands(*, registry: Registry | None = None) -> list[SlashCommand]:
     """Fresh command objects (one set per bot: a command belongs to one tree), for the games of
     ``registry`` (the service's; by default its default games)."""
     choices = OptionChoices(registry)
@@ -188,7 +184,7 @@ def build_commands(
 
 
 def register_commands(
-    tree: app_commands.CommandTree[Any], *, registry: Registry | None = None
+    tree: app_commands.CommandTree[discord.Client], *, registry: Registry | None = None
 ) -> None:
     """Add every Tavolo slash command to ``tree`` (global commands), for the games of
     ``registry`` (the service's; by default its default games)."""

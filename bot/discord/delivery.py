@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import io
 import logging
-from typing import Any
+from typing import TypedDict
 
 import discord
 
@@ -33,30 +33,52 @@ class Delivered(enum.Enum):
     NOWHERE = "nowhere"
 
 
-def _view_kwargs(view: discord.ui.View | None) -> dict[str, Any]:
-    # discord.py distinguishes "no view given" from "view=None" (which clears components).
-    return {} if view is None else {"view": view}
+class ViewGiven(TypedDict, total=False):
+    """A message's components as keyword arguments: given only when there are some (discord.py
+    tells "no view given" from ``view=None``, which clears an edited message's components)."""
+
+    view: discord.ui.View
 
 
-def picture_to_send(image: RenderedImage | None, *, alt: str) -> dict[str, Any]:
+class PictureToSend(TypedDict, total=False):
+    """A new message's picture as keyword arguments of ``send``."""
+
+    file: discord.File
+    embed: discord.Embed
+
+
+class PictureToEdit(TypedDict, total=False):
+    """An edited message's picture as keyword arguments of ``edit``: nothing to keep it,
+    the new file, or no attachments and no embed to remove it."""
+
+    attachments: list[discord.File]
+    embed: discord.Embed | None
+
+
+def view_given(view: discord.ui.View | None) -> ViewGiven:
+    """``view=view`` when there is a view, else nothing (an edit keeps its components)."""
+    return ViewGiven() if view is None else ViewGiven(view=view)
+
+
+def picture_to_send(image: RenderedImage | None, *, alt: str) -> PictureToSend:
     """A new message's picture: the file, and an embed that shows it. ``alt``: the picture's
     alt text (the text view of the same event), for screen readers and failed loads."""
     if image is None:
-        return {}
-    return {"file": _file(image, alt), "embed": _embed(image)}
+        return PictureToSend()
+    return PictureToSend(file=_file(image, alt), embed=_embed(image))
 
 
-def picture_to_edit(image: RenderedImage | None, shown: str | None, *, alt: str) -> dict[str, Any]:
+def picture_to_edit(image: RenderedImage | None, shown: str | None, *, alt: str) -> PictureToEdit:
     """An edit's picture, given the file name ``shown`` now (``None``: no picture, or unknown).
 
     The same picture (file names carry the digest) is not uploaded again; no picture any more
     (pictures switched off) removes the old one, so it cannot show an outdated table.
     """
     if image is None:
-        return {"attachments": [], "embed": None} if shown else {}
+        return PictureToEdit(attachments=[], embed=None) if shown else PictureToEdit()
     if shown == image.filename:
-        return {}
-    return {"attachments": [_file(image, alt)], "embed": _embed(image)}
+        return PictureToEdit()
+    return PictureToEdit(attachments=[_file(image, alt)], embed=_embed(image))
 
 
 def shown_picture(message: discord.Message | None) -> str | None:
@@ -105,14 +127,17 @@ async def answer(
     message: discord.Message | None = None
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
-        kwargs = {**_view_kwargs(view), **picture_to_send(image, alt=content)} if last else {}
+        given = view_given(view) if last else ViewGiven()
+        picture = picture_to_send(image, alt=content) if last else PictureToSend()
         if not interaction.response.is_done():
-            callback = await interaction.response.send_message(part, ephemeral=ephemeral, **kwargs)
+            callback = await interaction.response.send_message(
+                part, ephemeral=ephemeral, **given, **picture
+            )
             resource = callback.resource
             message = resource if isinstance(resource, discord.Message) else None
         else:
             message = await interaction.followup.send(
-                part, ephemeral=ephemeral, wait=True, **kwargs
+                part, ephemeral=ephemeral, wait=True, **given, **picture
             )
     return message
 
@@ -126,9 +151,9 @@ async def edit_source(
     """Replace the message whose component was used (first reply or after a defer)."""
     text = fit_content(content)
     if not interaction.response.is_done():
-        await interaction.response.edit_message(content=text, **_view_kwargs(view))
+        await interaction.response.edit_message(content=text, **view_given(view))
     else:
-        await interaction.edit_original_response(content=text, **_view_kwargs(view))
+        await interaction.edit_original_response(content=text, **view_given(view))
 
 
 async def send_private(
@@ -149,8 +174,9 @@ async def send_private(
         parts = split_text(content)
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
-            kwargs = {**_view_kwargs(view), **picture_to_send(image, alt=content)} if last else {}
-            await channel.send(part, **kwargs)
+            given = view_given(view) if last else ViewGiven()
+            picture = picture_to_send(image, alt=content) if last else PictureToSend()
+            await channel.send(part, **given, **picture)
         return Delivered.DM
     except discord.Forbidden as error:
         if error.code != CANNOT_MESSAGE_USER:
@@ -184,10 +210,10 @@ async def post_or_edit(
     if message_id is not None:
         try:
             edited = await channel.get_partial_message(message_id).edit(
-                content=text, **_view_kwargs(view), **picture_to_edit(image, shown, alt=content)
+                content=text, **view_given(view), **picture_to_edit(image, shown, alt=content)
             )
             return edited.id
         except discord.NotFound:
             logger.info("table message %s is gone: posting a new one", message_id)
-    sent = await channel.send(text, **_view_kwargs(view), **picture_to_send(image, alt=content))
+    sent = await channel.send(text, **view_given(view), **picture_to_send(image, alt=content))
     return sent.id

@@ -7,10 +7,9 @@ are chosen here (a few of each game's, as a slash command shows them all at once
 
 from __future__ import annotations
 
-from typing import Any
-
 from discord import app_commands
 
+from bot.discord.command_base import SlashCommand
 from bot.discord.command_base import forward as _forward
 from bot.discord.command_base import t as _t
 from bot.discord.interaction import Interaction
@@ -19,7 +18,7 @@ from bot.discord.option_choices import OptionChoices
 __all__ = ["build_game_commands"]
 
 
-def build_game_commands(choices: OptionChoices) -> list[app_commands.Command[Any, ..., Any]]:
+def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
     """Fresh commands that open tables, their choices from ``choices``."""
     levels = choices.levels()
 

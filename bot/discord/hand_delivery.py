@@ -6,7 +6,6 @@ in DM mode, when their turn comes; DMs closed: the ephemeral path with a hint.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
@@ -18,6 +17,7 @@ from bot.discord.delivery import (
     picture_to_send,
     send_private,
     shown_picture,
+    view_given,
 )
 from bot.discord.handler_core import HandlerCore
 from bot.discord.hands import HandPlace
@@ -81,11 +81,11 @@ class HandDelivery:
         if can_edit_source and source is not None and source.flags.ephemeral:
             # A press on a hand message (this one, or an older one that now shows the current
             # hand): edit it, and it is the hand from now on, with a fresh token.
-            kwargs: dict[str, Any] = {
-                "view": view,  # None clears the old move buttons
+            await interaction.edit_original_response(
+                content=fit_content(message.text),
+                view=view,  # None clears the old move buttons
                 **picture_to_edit(image, shown_picture(source), alt=message.text),
-            }
-            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            )
             if place is not None and not place.is_message(source) and client is not None:
                 await self.core.hands.remove(client, place)
             new = self.core.hands.hook(interaction, source, original=True, picture=picture)
@@ -137,9 +137,11 @@ class HandDelivery:
         try:
             user = client.get_user(user_id) or await client.fetch_user(user_id)
             channel = user.dm_channel or await user.create_dm()
-            extra: dict[str, Any] = {} if view is None else {"view": view}
-            extra.update(picture_to_send(image, alt=message.text))
-            sent = await channel.send(fit_content(message.text), **extra)
+            sent = await channel.send(
+                fit_content(message.text),
+                **view_given(view),
+                **picture_to_send(image, alt=message.text),
+            )
         except discord.Forbidden as error:
             if error.code != CANNOT_MESSAGE_USER:
                 raise
@@ -202,11 +204,11 @@ class HandDelivery:
             and source is not None
             and source.flags.ephemeral
         ):
-            kwargs: dict[str, Any] = {
-                "view": view,  # None clears the old move buttons
+            await interaction.edit_original_response(
+                content=fit_content(message.text),
+                view=view,  # None clears the old move buttons
                 **picture_to_edit(image, shown_picture(source), alt=message.text),
-            }
-            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            )
             return True
         if pending_private(interaction):
             await fill_original(interaction, message.text, view, image)

@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 import discord
 
 from bot.discord.activity import CoalescedEdits
 from bot.discord.chat_commands import ChatCommands
-from bot.discord.components import ActionRef
+from bot.discord.command_base import OptionValue
+from bot.discord.components import ComponentAction
 from bot.discord.hand_delivery import HandDelivery
 from bot.discord.handler_core import (
     DM_WISH,
@@ -66,7 +66,7 @@ from bot.discord.idmap import MAX_REMEMBERED, FileIdMap, IdMap, MemoryIdMap
 from bot.discord.inflight import InFlight
 from bot.discord.interaction import Interaction
 from bot.discord.message_views import PICK_CARDS, hand_view, view_of
-from bot.discord.presses import OPEN_ACTIONS, Presses
+from bot.discord.presses import OPEN_VERBS, Presses
 
 # The tests of the handler's pure parts import it from here.
 from bot.discord.routing import EventRouting
@@ -86,7 +86,7 @@ __all__ = [
     "MAX_REMEMBERED",
     "NOTIFY",
     "N_",
-    "OPEN_ACTIONS",
+    "OPEN_VERBS",
     "PICK_CARDS",
     "PLATFORM",
     "SEATING_OPTIONS",
@@ -212,11 +212,13 @@ class ServiceHandler:
     async def deliver(self, result: Result, interaction: Interaction | None = None) -> None:
         await self.routing.deliver(result, interaction)
 
-    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
-        return await self.presses.may_act(interaction, ref)
+    async def may_act(self, interaction: Interaction, action: ComponentAction) -> bool:
+        return await self.presses.may_act(interaction, action)
 
-    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
-        await self.presses.act(interaction, ref, values)
+    async def act(
+        self, interaction: Interaction, action: ComponentAction, values: Sequence[str]
+    ) -> None:
+        await self.presses.act(interaction, action, values)
 
     async def unknown_component(self, interaction: Interaction) -> None:
         await self.presses.unknown_component(interaction)
@@ -225,7 +227,7 @@ class ServiceHandler:
         await self.core.failed(interaction, error)
 
     async def command(
-        self, interaction: Interaction, name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, OptionValue]
     ) -> None:
         """Run a slash command (one service use case each)."""
         self.core.mark_seen(interaction)
@@ -233,7 +235,7 @@ class ServiceHandler:
             await self._command(interaction, name, options)
 
     async def _command(
-        self, interaction: Interaction, name: str, options: Mapping[str, Any]
+        self, interaction: Interaction, name: str, options: Mapping[str, OptionValue]
     ) -> None:
         core = self.core
         call = SlashCall(interaction, core.chat_of(interaction), core.user_of(interaction), options)

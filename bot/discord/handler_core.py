@@ -13,11 +13,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from bot.discord.activity import CoalescedEdits
+from bot.discord.command_base import OptionValue
 from bot.discord.delivery import answer
 from bot.discord.hands import LiveHands
 from bot.discord.inflight import InFlight
@@ -85,7 +85,22 @@ class SlashCall:
     interaction: Interaction
     chat: ChatRef
     user: UserRef
-    options: Mapping[str, Any]
+    options: Mapping[str, OptionValue]
+
+    def text(self, name: str) -> str | None:
+        """The option ``name`` when it is a word (a choice's value)."""
+        value = self.options.get(name)
+        return value if isinstance(value, str) else None
+
+    def number(self, name: str) -> int | None:
+        """The option ``name`` when it is a whole number."""
+        value = self.options.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def member(self, name: str) -> discord.abc.User | None:
+        """The option ``name`` when it is a member of the server (or a user)."""
+        value = self.options.get(name)
+        return value if isinstance(value, discord.abc.User) else None
 
 
 # A slash command's part: its reply sent already (None), or a service result to deliver.
@@ -174,10 +189,12 @@ class HandlerCore:
         found = await self.state.state_get(
             platform=PLATFORM, kind=TABLE_MESSAGE, scope="", table_id=table_id
         )
-        if not isinstance(found, dict) or not isinstance(found.get("message_id"), int):
+        if not isinstance(found, dict):
             return None, None
-        picture = found.get("picture")
-        return found["message_id"], picture if isinstance(picture, str) else None
+        message_id, picture = found.get("message_id"), found.get("picture")
+        if not isinstance(message_id, int):
+            return None, None
+        return message_id, picture if isinstance(picture, str) else None
 
     async def keep_table_message(
         self, picture: str | None, *, table_id: int, message_id: int

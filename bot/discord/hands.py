@@ -145,16 +145,16 @@ class LiveHands:
         """Show ``text`` (and ``view``: ``None`` clears the buttons) in the hand message; the
         place with the picture it shows now. Raises ``discord.HTTPException`` when the message
         cannot be edited (gone, or the token ran out)."""
-        kwargs: dict[str, Any] = {
-            "content": fit_content(text),
-            "view": view,
-            **picture_to_edit(image, place.picture, alt=text),
-        }
+        content = fit_content(text)
+        shown = picture_to_edit(image, place.picture, alt=text)
         if place.via == "dm":
             channel = client.get_partial_messageable(place.channel_id)
-            await channel.get_partial_message(int(place.message)).edit(**kwargs)
+            message = channel.get_partial_message(int(place.message))
+            await message.edit(content=content, view=view, **shown)
         else:
-            await self._webhook(client, place).edit_message(self._message_id(place), **kwargs)
+            await self._webhook(client, place).edit_message(
+                self._message_id(place), content=content, view=view, **shown
+            )
         picture = None if image is None else image.filename
         return dataclasses.replace(place, picture=picture)
 
@@ -191,18 +191,18 @@ class LiveHands:
         no picture (best effort, while Discord lets us edit it)."""
         if not self.usable(place):
             return
-        kwargs: dict[str, Any] = {
-            "content": fit_content(text),
-            "view": None,
-            **picture_to_edit(None, place.picture, alt=text),
-        }
+        content = fit_content(text)
+        picture = picture_to_edit(None, place.picture, alt=text)
         try:
             if place.via == "dm":
                 channel = client.get_partial_messageable(place.channel_id)
-                await channel.get_partial_message(int(place.message)).edit(**kwargs)
+                message = channel.get_partial_message(int(place.message))
+                await message.edit(content=content, view=None, **picture)
             else:
                 webhook = self._webhook(client, place)
-                await webhook.edit_message(self._message_id(place), **kwargs)
+                await webhook.edit_message(
+                    self._message_id(place), content=content, view=None, **picture
+                )
         except discord.HTTPException as error:
             logger.info("could not clear an old hand's buttons: %s", error.status)
 
@@ -229,5 +229,8 @@ class LiveHands:
 
     @staticmethod
     def _message_id(place: HandPlace) -> Any:
-        # discord.py formats the id into the route; "@original" is Discord's own alias.
+        # A message id, or "@original" (Discord's own alias of the message an interaction
+        # answered: a pressed hand was not sent with this token, so its id would not do).
+        # discord.py types the webhook's message id as an int but formats it into the route,
+        # so the alias works: the one value of the adapter its types cannot say.
         return place.message if place.message == ORIGINAL else int(place.message)

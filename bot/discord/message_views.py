@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.discord.components import ActionButton, ActionRef, ButtonSpec, SelectSpec, build_view
+from bot.discord.components import ActionButton, ButtonSpec, SelectSpec, build_view
 from bot.discord.limits import MAX_ROW_BUTTONS, MAX_ROWS, MAX_SELECT_OPTIONS
+from bot.domain import Action, Verb
 from bot.render import QUIT, Message, card_text, move_text
 from bot.service import HandView
 
@@ -32,11 +33,11 @@ def view_of(message: Message) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for index, row in enumerate(rows):
         for button in row:
+            action = Action.decode(button.data)
             style = discord.ButtonStyle.secondary
-            ref = ActionRef.parse(button.data)
-            if not ref.action.startswith(("@", "?")):
-                style = discord.ButtonStyle.primary  # a move
-            view.add_item(ActionButton(ref, label=button.label, style=style, row=index))
+            if action.verb is Verb.MOVE:
+                style = discord.ButtonStyle.primary
+            view.add_item(ActionButton(action, label=button.label, style=style, row=index))
     return view
 
 
@@ -72,9 +73,9 @@ def hand_view(
     else:
         buttons = []
         for button in shown:
-            action = ActionRef.parse(button.data).action
-            style = "secondary" if action.startswith(("@", "?")) else "primary"
-            buttons.append(ButtonSpec(button.label, action, style))
+            action = Action.decode(button.data)
+            style = "primary" if action.verb is Verb.MOVE else "secondary"
+            buttons.append(ButtonSpec(button.label, action.token, style))
     options = tuple((card_text(c), c) for c in cards[:MAX_SELECT_OPTIONS])
     return build_view(
         table_id=event.table.id,

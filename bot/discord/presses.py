@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
 import discord
 
-from bot.discord.components import ActionRef
+from bot.discord.components import AdapterAction, ComponentAction
 from bot.discord.delivery import answer, picture_to_edit, shown_picture
 from bot.discord.handler_core import PLATFORM, TURN_HAND, HandlerCore, locale_hint
 from bot.discord.interaction import Interaction
@@ -19,22 +19,25 @@ from bot.discord.message_views import PICK_CARDS, hand_view
 from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import ACTION_PREFIX as SETTINGS_ACTION
 from bot.discord.settings_menu import is_channel_admin
+from bot.domain import Action, Verb
 from bot.service import HandView, Refusal
 
 logger = logging.getLogger(__name__)
 
 # Lobby actions anyone in the channel may press; every other action needs a seat at the table.
-# ("@kick" is the creator's or an admin's, who need not play: the service says who may.)
-OPEN_ACTIONS = (
-    "@join",
-    "@leave",
-    "@start",
-    "@fill",
-    "@ai",
-    "@seat",
-    "@hand",
-    "@rematch",
-    "@kick",
+# (Kicking is the creator's or an admin's, who need not play: the service says who may.)
+OPEN_VERBS = frozenset(
+    {
+        Verb.JOIN,
+        Verb.LEAVE,
+        Verb.START,
+        Verb.FILL,
+        Verb.AI,
+        Verb.SEAT,
+        Verb.HAND,
+        Verb.REMATCH,
+        Verb.KICK,
+    }
 )
 
 
@@ -45,22 +48,22 @@ class Presses:
         self.core = core
         self.routing = routing
 
-    async def may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
+    async def may_act(self, interaction: Interaction, action: ComponentAction) -> bool:
         """Lobby buttons are for anyone; moves only for a player seated at that table."""
         async with self.core.in_flight.track():
-            return await self._may_act(interaction, ref)
+            return await self._may_act(interaction, action)
 
-    async def _may_act(self, interaction: Interaction, ref: ActionRef) -> bool:
-        if ref.action.startswith(OPEN_ACTIONS) or ref.action.startswith("~"):
+    async def _may_act(self, interaction: Interaction, action: ComponentAction) -> bool:
+        if isinstance(action, AdapterAction) or action.verb in OPEN_VERBS:
             return True
         try:
-            chat = await self.core.chat_for(interaction, ref.table_id)
+            chat = await self.core.chat_for(interaction, action.table_id)
             tables = await self.core.service.open_tables(chat)
         except Exception as error:
             # discord.py would drop the press silently: say something and log why.
             await self.core.failed(interaction, error)
             return False
-        table = next((t for t in tables if t.id == ref.table_id), None)
+        table = next((t for t in tables if t.id == action.table_id), None)
         if table is None or table.seat_of(PLATFORM, str(interaction.user.id)) is not None:
             return True  # an unknown or closed table: the service gives the precise refusal
         refusal = Refusal("not_seated", locale_hint(interaction.locale))
@@ -69,86 +72,105 @@ class Presses:
         )
         return False
 
-    async def act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
+    async def act(
+        self, interaction: Interaction, action: ComponentAction, values: Sequence[str]
+    ) -> None:
         """A button press or a select: acknowledge at once, then hand it to the service."""
         self.core.mark_seen(interaction)
         async with self.core.in_flight.track():
-            await self._act(interaction, ref, values)
+            await self._act(interaction, action, values)
 
-    async def _act(self, interaction: Interaction, ref: ActionRef, values: Sequence[str]) -> None:
+    async def _act(
+        self, interaction: Interaction, action: ComponentAction, values: Sequence[str]
+    ) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer()
         self.core.hint_chat(interaction)
-        if ref.action.startswith(SETTINGS_ACTION):
+        if isinstance(action, AdapterAction):
+            if action.token != TURN_HAND:
+                await self._adapter_action(interaction, action, values)
+                return
+            # "My hand" on a turn notice.
+            action = Action(action.table_id, action.version, Verb.HAND)
+        try:
+            if values:
+                # A select menu's action is completed by the chosen values, joined with "+"
+                # (cards picked for a meld: "<action>7D+8D+9D").
+                action = replace(action, arg=action.arg + "+".join(values))
+            await self._press(interaction, action)
+        except Exception as error:
+            await self.core.failed(interaction, error)
+
+    async def _adapter_action(
+        self, interaction: Interaction, action: AdapterAction, values: Sequence[str]
+    ) -> None:
+        """The adapter's own: a settings button, picking cards, turning a page of moves."""
+        if action.token.startswith(SETTINGS_ACTION):
             try:
                 await self.core.settings_menu.press(
-                    interaction, ref, self.core.chat_of(interaction), self.core.user_of(interaction)
+                    interaction,
+                    action,
+                    self.core.chat_of(interaction),
+                    self.core.user_of(interaction),
                 )
             except Exception as error:
                 await self.core.failed(interaction, error)
-            return
-        action = ref.action
-        if action == TURN_HAND:
-            action = "@hand"  # "My hand" on a turn notice
-        elif action.startswith("~"):
-            # The adapter's own: picking cards, turning a page of moves. No service action.
-            if ref.action == PICK_CARDS or ref.page is not None:
-                await self._redraw_hand(interaction, ref, picked=values, page=ref.page or 0)
-            return
-        if values:
-            # A select menu's action is completed by the chosen values, joined with "+" (cards
-            # picked for a meld: "<action>7D+8D+9D").
-            action = action + "+".join(values)
-        try:
-            chat = await self.core.chat_for(interaction, ref.table_id)
-            user = self.core.user_of(interaction)
-            result = await self.core.service.press(
-                chat,
-                user,
-                f"{ref.table_id}:{ref.version}:{action}",
-                is_admin=is_channel_admin(interaction),
+        elif action.token == PICK_CARDS or action.page is not None:
+            await self._redraw_hand(
+                interaction, action.table_id, picked=values, page=action.page or 0
             )
-            await self.routing.deliver(result, interaction)
-            source = interaction.message
-            if action == "@leave" and result.ok and source is not None and source.flags.ephemeral:
-                # Left the game from the hand's question: the hand says so, with no buttons.
-                try:
-                    assert result.table is not None
-                    text = await self.routing.left_hand_text(
-                        result.table, interaction.user.id, removed=False
-                    )
-                    await interaction.edit_original_response(
-                        content=fit_content(text),
-                        view=None,
-                        **picture_to_edit(None, shown_picture(source), alt=text),
-                    )
-                except discord.HTTPException as error:
-                    logger.info("could not clear the left hand's buttons: %s", error)
-            if (
-                result.refusal is not None
-                and result.refusal.code == "stale"
-                and source is not None
-                and source.flags.ephemeral
-            ):
-                # An old hand message: it heals, showing the current hand (and becomes the hand).
-                await self._redraw_hand(interaction, ref, picked=(), page=0)
-        except Exception as error:
-            await self.core.failed(interaction, error)
+
+    async def _press(self, interaction: Interaction, action: Action) -> None:
+        """The service's press, delivered; a hand left or gone stale is redrawn."""
+        chat = await self.core.chat_for(interaction, action.table_id)
+        user = self.core.user_of(interaction)
+        # The one place the action becomes the service's string again (TableService.press
+        # decodes it with the same codec).
+        result = await self.core.service.press(
+            chat, user, action.encode(), is_admin=is_channel_admin(interaction)
+        )
+        await self.routing.deliver(result, interaction)
+        source = interaction.message
+        if (
+            action.verb is Verb.LEAVE
+            and result.ok
+            and source is not None
+            and source.flags.ephemeral
+        ):
+            # Left the game from the hand's question: the hand says so, with no buttons.
+            try:
+                assert result.table is not None
+                text = await self.routing.left_hand_text(
+                    result.table, interaction.user.id, removed=False
+                )
+                await interaction.edit_original_response(
+                    content=fit_content(text),
+                    view=None,
+                    **picture_to_edit(None, shown_picture(source), alt=text),
+                )
+            except discord.HTTPException as error:
+                logger.info("could not clear the left hand's buttons: %s", error)
+        if (
+            result.refusal is not None
+            and result.refusal.code == "stale"
+            and source is not None
+            and source.flags.ephemeral
+        ):
+            # An old hand message: it heals, showing the current hand (and becomes the hand).
+            await self._redraw_hand(interaction, action.table_id, picked=(), page=0)
 
     async def _redraw_hand(
         self,
         interaction: Interaction,
-        ref: ActionRef,
+        table_id: int,
         *,
         picked: Sequence[str],
         page: int,
     ) -> None:
         """Show the hand message again with the moves narrowed to the picked cards."""
         try:
-            chat = await self.core.chat_for(interaction, ref.table_id)
-            result = await self.core.service.show(
-                chat, self.core.user_of(interaction), ref.table_id
-            )
+            chat = await self.core.chat_for(interaction, table_id)
+            result = await self.core.service.show(chat, self.core.user_of(interaction), table_id)
             if result.refusal is not None:
                 await self.core.alert(
                     interaction, self.core.renderer.refusal(result.refusal, limit=MAX_CONTENT)
@@ -166,11 +188,11 @@ class Presses:
                 hand, message, picked=picked, page=page, label=self.core.move_label(hand)
             )
             image = await self.core.picture(hand, picked=picked)
-            kwargs: dict[str, Any] = {
-                "view": view,
+            await interaction.edit_original_response(
+                content=fit_content(message.text),
+                view=view,
                 **picture_to_edit(image, shown_picture(interaction.message), alt=message.text),
-            }
-            await interaction.edit_original_response(content=fit_content(message.text), **kwargs)
+            )
             source = interaction.message
             if source is not None and source.flags.ephemeral:
                 # The pressed message is the player's hand from now on, with a fresh token.

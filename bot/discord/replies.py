@@ -5,11 +5,9 @@ handler sees the same interaction's state.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
-from bot.discord.delivery import picture_to_edit
+from bot.discord.delivery import picture_to_edit, view_given
 from bot.discord.interaction import Interaction
 from bot.discord.limits import fit_content
 from bot.render.images import RenderedImage
@@ -36,9 +34,9 @@ async def fill_original(
     image: RenderedImage | None = None,
 ) -> discord.Message:
     """Give the deferred reply its content; the message it became."""
-    kwargs: dict[str, Any] = {} if view is None else {"view": view}
-    kwargs.update(picture_to_edit(image, None, alt=text))
-    sent = await interaction.edit_original_response(content=fit_content(text), **kwargs)
+    sent = await interaction.edit_original_response(
+        content=fit_content(text), **view_given(view), **picture_to_edit(image, None, alt=text)
+    )
     interaction.extras[FILLED] = True
     return sent
 

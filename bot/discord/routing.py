@@ -7,18 +7,19 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
 
 import discord
 
 from bot.discord.activity import LAUNCH_LABEL, add_launch_button, looking
-from bot.discord.components import ActionButton, ActionRef
+from bot.discord.components import ActionButton, AdapterAction
 from bot.discord.delivery import (
     answer,
+    picture_to_edit,
     picture_to_send,
     post_or_edit,
     send_private,
     shown_picture,
+    view_given,
 )
 from bot.discord.hand_delivery import HandDelivery
 from bot.discord.handler_core import PLATFORM, TURN_HAND, TURN_MESSAGE, HandlerCore
@@ -299,8 +300,9 @@ class EventRouting:
         parts = split_text(message.text)
         for index, part in enumerate(parts):
             if index == len(parts) - 1:
-                extra: dict[str, Any] = {} if view is None else {"view": view}
-                await channel.send(part, **extra, **picture_to_send(image, alt=message.text))
+                await channel.send(
+                    part, **view_given(view), **picture_to_send(image, alt=message.text)
+                )
             else:
                 await channel.send(part)
 
@@ -353,7 +355,7 @@ class EventRouting:
             allowed = discord.AllowedMentions.none()
         label = self.core.renderer.translations(event.locale).gettext("My hand")
         view = discord.ui.View(timeout=None)
-        view.add_item(ActionButton(ActionRef(table.id, table.version, TURN_HAND), label=label))
+        view.add_item(ActionButton(AdapterAction(table.id, table.version, TURN_HAND), label=label))
         channel = client.get_partial_messageable(int(table.chat_id))
         sent = await channel.send(fit_content(text), view=view, allowed_mentions=allowed)
         await self._clear_turn_message(table.id, interaction)
@@ -386,10 +388,11 @@ class EventRouting:
         if known is None:
             return
         channel = client.get_partial_messageable(int(event.audience.id))
-        kwargs: dict[str, Any] = {"attachments": [], "embed": None} if shown else {}
         try:
             await channel.get_partial_message(known).edit(
-                content=fit_content(message.text), view=None, **kwargs
+                content=fit_content(message.text),
+                view=None,
+                **picture_to_edit(None, shown, alt=message.text),
             )
         except discord.HTTPException as error:
             logger.info("table message of closed table %s not edited: %s", table_id, error.status)
@@ -408,10 +411,14 @@ class EventRouting:
         client = self.core.client_of(interaction)
         if client is None:
             return
+        channel_id, message_id = found.get("channel_id"), found.get("message_id")
+        if not isinstance(channel_id, int) or not isinstance(message_id, int):
+            logger.info("old turn notice of table %s not deleted: no ids in %s", table_id, found)
+            return
         try:
-            channel = client.get_partial_messageable(int(found["channel_id"]))
-            await channel.get_partial_message(int(found["message_id"])).delete()
-        except (discord.HTTPException, KeyError, TypeError, ValueError) as error:
+            channel = client.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
             logger.info("old turn notice of table %s not deleted: %s", table_id, error)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.discord.components import ActionButton, ActionRef
+from bot.discord.components import ADAPTER_MARK, ActionButton, AdapterAction
 from bot.discord.delivery import answer
 from bot.discord.interaction import Interaction
 from bot.discord.limits import MAX_CONTENT, MAX_ROW_BUTTONS, MAX_ROWS, fit_content
@@ -27,7 +27,7 @@ __all__ = ["ACTION_PREFIX", "SettingsMenu", "is_channel_admin", "settings_view"]
 logger = logging.getLogger(__name__)
 
 # The component action of a settings button: "~" + its data ("~cfg:timer=30").
-ACTION_PREFIX = "~" + SETTINGS_PREFIX
+ACTION_PREFIX = ADAPTER_MARK + SETTINGS_PREFIX
 
 
 def is_channel_admin(interaction: Interaction) -> bool:
@@ -43,11 +43,14 @@ def settings_view(message: Message) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for index, row in enumerate(message.buttons[:MAX_ROWS]):
         for button in row[:MAX_ROW_BUTTONS]:
-            ref = ActionRef(0, 0, "~" + button.data)
+            action = AdapterAction(0, 0, ADAPTER_MARK + button.data)
             style = discord.ButtonStyle.primary if button.label.startswith("✓") else None
             view.add_item(
                 ActionButton(
-                    ref, label=button.label, style=style or discord.ButtonStyle.secondary, row=index
+                    action,
+                    label=button.label,
+                    style=style or discord.ButtonStyle.secondary,
+                    row=index,
                 )
             )
     return view
@@ -74,12 +77,12 @@ class SettingsMenu:
         )
 
     async def press(
-        self, interaction: Interaction, ref: ActionRef, chat: ChatRef, user: UserRef
+        self, interaction: Interaction, action: AdapterAction, chat: ChatRef, user: UserRef
     ) -> None:
         """A menu button (the interaction already deferred): a page or a change, shown in the
         menu's own message; a refusal as a private follow-up."""
         try:
-            key, value = parse_settings_data(ref.action[1:])
+            key, value = parse_settings_data(action.token.removeprefix(ADAPTER_MARK))
         except ValueError:
             return
         admin = is_channel_admin(interaction)

@@ -12,9 +12,12 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
+import discord
 from discord import app_commands
+
+from bot.domain import JSONObject
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +62,7 @@ class MemorySyncState:
         self.fingerprint = fingerprint
 
 
-async def tree_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+async def tree_payload(tree: app_commands.CommandTree[discord.Client]) -> list[JSONObject]:
     """The global commands as ``CommandTree.sync`` uploads them."""
     commands = tree.get_commands()
     translator = tree.translator
@@ -68,14 +71,14 @@ async def tree_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, An
     return [await command.get_translated_payload(tree, translator) for command in commands]
 
 
-async def tree_fingerprint(tree: app_commands.CommandTree[Any]) -> str:
+async def tree_fingerprint(tree: app_commands.CommandTree[discord.Client]) -> str:
     payload = await tree_payload(tree)
     canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 async def sync_commands(
-    tree: app_commands.CommandTree[Any], state: SyncState, *, force: bool = False
+    tree: app_commands.CommandTree[discord.Client], state: SyncState, *, force: bool = False
 ) -> bool:
     """Upload the global commands if they changed since the last sync (or ``force``).
     Returns whether a sync happened."""

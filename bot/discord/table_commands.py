@@ -6,16 +6,12 @@ hand (``/hand``, also choosing DMs), its rules, and close it, leave it or remove
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import Any
-
-import discord
 
 from bot.discord.handler_core import PLATFORM, CommandRun, HandlerCore, SlashCall
 from bot.discord.replies import defer_command
 from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import is_channel_admin
-from bot.service import ChatRef, Result, UserRef
+from bot.service import Result, UserRef
 
 # Options of the table commands that are not rule options.
 SEATING_OPTIONS = ("players", "computers", "level")
@@ -45,33 +41,28 @@ class TableCommands:
         (a table is already open here) then stays private, and a new table is the command's own
         reply."""
         admin = is_channel_admin(call.interaction)
-        opening = asyncio.ensure_future(
-            self._open_table(call.chat, call.user, game, call.options, is_admin=admin)
-        )
+        opening = asyncio.ensure_future(self._open_table(call, game, is_admin=admin))
         done, _ = await asyncio.wait({opening}, timeout=DEFER_AFTER)
         if not done:
             await defer_command(call.interaction, private=False)
         return await opening
 
-    async def _open_table(
-        self,
-        chat: ChatRef,
-        user: UserRef,
-        game: str,
-        options: Mapping[str, Any],
-        *,
-        is_admin: bool = False,
-    ) -> Result:
-        rules = {k: v for k, v in options.items() if k not in SEATING_OPTIONS}
+    async def _open_table(self, call: SlashCall, game: str, *, is_admin: bool = False) -> Result:
+        # The rule options: numbers, words and flags (the engine's Rules check them).
+        rules = {
+            k: v
+            for k, v in call.options.items()
+            if k not in SEATING_OPTIONS and isinstance(v, int | float | str)
+        }
         return await self.core.service.create_table(
-            chat,
-            user,
+            call.chat,
+            call.user,
             game,
-            players=options.get("players"),
+            players=call.number("players"),
             options=rules,
             is_admin=is_admin,
-            computers=int(options.get("computers") or 0),
-            level=str(options.get("level") or "easy"),
+            computers=call.number("computers") or 0,
+            level=call.text("level") or "easy",
         )
 
     async def _hand_command(self, call: SlashCall) -> Result:
@@ -96,9 +87,9 @@ class TableCommands:
 
     async def _kick_command(self, call: SlashCall) -> Result:
         """/kick: remove a player (none named: the service offers a list)."""
-        player = call.options.get("player")
+        player = call.member("player")
         target = None
-        if isinstance(player, discord.abc.User):
+        if player is not None:
             target = UserRef(PLATFORM, str(player.id), player.display_name)
         return await self.core.service.kick(
             call.chat, call.user, target=target, is_admin=is_channel_admin(call.interaction)

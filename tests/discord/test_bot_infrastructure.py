@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.bot import TavoloBot, sync_commands_once
-from bot.discord.components import ActionRef, ButtonSpec, SelectSpec, build_view
+from bot.discord.components import ButtonSpec, ComponentAction, SelectSpec, build_view
 from bot.discord.delivery import (
     Delivered,
     acknowledge,
@@ -25,6 +25,7 @@ from bot.discord.delivery import (
     send_private,
 )
 from bot.discord.sync import FileSyncState, MemorySyncState
+from bot.domain import Action, Verb
 from tests.discord.conftest import running
 from tests.fakes.discord_api import (
     DEFERRED_UPDATE,
@@ -41,8 +42,8 @@ class ScriptedHandler:
     def __init__(self, seated: set[int] | None = None) -> None:
         self.seated = seated or set()
         self.commands: list[tuple[str, dict[str, Any]]] = []
-        self.actions: list[tuple[int, ActionRef, list[str]]] = []
-        self.refused: list[tuple[int, ActionRef]] = []
+        self.actions: list[tuple[int, ComponentAction, list[str]]] = []
+        self.refused: list[tuple[int, ComponentAction]] = []
         self.delivered: list[Delivered] = []
         self.gate = asyncio.Event()
         self.errors: list[Exception] = []
@@ -59,27 +60,27 @@ class ScriptedHandler:
         )
         await answer(interaction, f"lobby of {name}", view=view)
 
-    async def may_act(self, interaction: discord.Interaction[Any], ref: ActionRef) -> bool:
-        if ref.action.startswith("@") or interaction.user.id in self.seated:
+    async def may_act(self, interaction: discord.Interaction[Any], action: ComponentAction) -> bool:
+        if action.token.startswith("@") or interaction.user.id in self.seated:
             return True
-        self.refused.append((interaction.user.id, ref))
+        self.refused.append((interaction.user.id, action))
         await answer(interaction, "not your seat", ephemeral=True)
         return False
 
     async def act(
-        self, interaction: discord.Interaction[Any], ref: ActionRef, values: Sequence[str]
+        self, interaction: discord.Interaction[Any], action: ComponentAction, values: Sequence[str]
     ) -> None:
-        self.actions.append((interaction.user.id, ref, list(values)))
-        if ref.action == "@join":
-            view = build_view(table_id=TABLE, version=ref.version + 1, buttons=[])
+        self.actions.append((interaction.user.id, action, list(values)))
+        if action.token == "@join":
+            view = build_view(table_id=TABLE, version=action.version + 1, buttons=[])
             await edit_source(interaction, f"joined: {interaction.user.name}", view=view)
-        elif ref.action == "7D":
+        elif action.token == "7D":
             await acknowledge(interaction)
             await self.gate.wait()
             await edit_source(interaction, "played 7D")
-        elif ref.action == "?pick":
+        elif action.token == "?pick":
             await answer(interaction, f"picked {' '.join(values)}", ephemeral=True)
-        elif ref.action == "?hand":
+        elif action.token == "?hand":
             delivered = await send_private(
                 interaction.client,
                 interaction.user.id,
@@ -217,7 +218,7 @@ async def test_multi_select_values_reach_the_handler(fake: FakeDiscord) -> None:
         pick = await fake.select(alice, lobby, f"s{TABLE}:1:?pick", ["7D", "9C"])
         (reply,) = await pick.wait_messages(1)
     assert reply.content == "picked 7D 9C" and reply.ephemeral
-    assert handler.actions == [(alice.id, ActionRef(TABLE, 1, "?pick"), ["7D", "9C"])]
+    assert handler.actions == [(alice.id, Action(TABLE, 1, Verb.FOCUS, "pick"), ["7D", "9C"])]
 
 
 async def test_buttons_keep_working_after_a_restart(fake: FakeDiscord) -> None:
@@ -230,7 +231,7 @@ async def test_buttons_keep_working_after_a_restart(fake: FakeDiscord) -> None:
         press = await fake.click(alice, lobby, f"{TABLE}:1:7D")
         await press.wait_answer()
         await fake.wait_until(lambda: fake.messages[lobby.id].content == "played 7D")
-    assert handler.actions == [(alice.id, ActionRef(TABLE, 1, "7D"), [])]
+    assert handler.actions == [(alice.id, Action(TABLE, 1, Verb.MOVE, "7D"), [])]
 
 
 async def test_private_message_by_dm_or_ephemeral_fallback(fake: FakeDiscord) -> None:

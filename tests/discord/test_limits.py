@@ -6,7 +6,14 @@ import random
 
 import pytest
 
-from bot.discord.components import ActionRef, ButtonSpec, SelectSpec, build_view
+from bot.discord.components import (
+    AdapterAction,
+    ButtonSpec,
+    SelectSpec,
+    build_view,
+    custom_id_of,
+    parse_custom_id,
+)
 from bot.discord.limits import (
     MAX_CONTENT,
     MAX_CUSTOM_ID,
@@ -17,6 +24,7 @@ from bot.discord.limits import (
     rows_of,
     split_text,
 )
+from bot.domain import Action, Verb
 
 
 @pytest.mark.parametrize(
@@ -29,27 +37,49 @@ from bot.discord.limits import (
         "5:2:?hand",
         "s5:2:?pick",
         "7:4:o 7D8D9D KCKSKD",
+        "7:4:~p2",
+        "0:0:~cfg:timer=30",
     ],
 )
 def test_custom_ids_round_trip(custom_id: str) -> None:
-    ref = ActionRef.parse(custom_id)
-    assert ref.custom_id == custom_id.removeprefix("s")
+    action = parse_custom_id(custom_id)
+    assert custom_id_of(action) == custom_id.removeprefix("s")
+
+
+def test_a_custom_id_reads_as_a_typed_action() -> None:
+    assert parse_custom_id("12:3:7D:3C+4S") == Action(12, 3, Verb.MOVE, "7D:3C+4S")
+    assert parse_custom_id("5:1:@seat.2") == Action(5, 1, Verb.SEAT, "2")
+    assert parse_custom_id("s5:2:?pick") == Action(5, 2, Verb.FOCUS, "pick")
+    assert parse_custom_id("7:4:~p2") == AdapterAction(7, 4, "~p2")
+    assert AdapterAction(7, 4, "~p2").page == 2 and AdapterAction(7, 4, "~pick").page is None
 
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["", "x:1:7D", "1:x:7D", "1:1:", "1:1:7D\n", "1:1:" + "A" * 81, "1" * 20 + ":1:7D", "1:1:è"],
+    [
+        "",
+        "x:1:7D",
+        "1:x:7D",
+        "1:1:",
+        "1:1:7D\n",
+        "1:1:" + "A" * 81,
+        "1" * 20 + ":1:7D",
+        "1:1:è",
+        "1:1:@nothing",
+        "1:1:@seat.x",
+    ],
 )
 def test_foreign_custom_ids_are_refused(custom_id: str) -> None:
     with pytest.raises(ValueError):
-        ActionRef.parse(custom_id)
+        parse_custom_id(custom_id)
 
 
 def test_a_custom_id_never_exceeds_100_characters() -> None:
     with pytest.raises(ValueError):
-        _ = ActionRef(10**18, 10**9, "M" * 80).custom_id
-    ref = ActionRef(10**17, 1, "M" * 70)
-    assert len(ref.custom_id) <= MAX_CUSTOM_ID
+        custom_id_of(Action(10**18, 10**9, Verb.MOVE, "M" * 80))
+    assert len(custom_id_of(Action(10**17, 1, Verb.MOVE, "M" * 70))) <= MAX_CUSTOM_ID
+    with pytest.raises(ValueError):  # a move read back as the adapter's own action
+        custom_id_of(Action(1, 1, Verb.MOVE, "~p2"))
 
 
 @pytest.mark.parametrize("count", [0, 1, 5, 6, 24, 25, 26, 40, 200])
