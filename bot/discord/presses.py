@@ -124,10 +124,9 @@ class Presses:
         """The service's press, delivered; a hand left or gone stale is redrawn."""
         chat = await self.core.chat_for(interaction, action.table_id)
         user = self.core.user_of(interaction)
-        # The one place the action becomes the service's string again (TableService.press
-        # decodes it with the same codec).
+        # The action as parsed from the custom id, typed (TableService.press takes it as is).
         result = await self.core.service.press(
-            chat, user, action.encode(), is_admin=is_channel_admin(interaction)
+            chat, user, action, is_admin=is_channel_admin(interaction)
         )
         await self.routing.deliver(result, interaction)
         source = interaction.message
