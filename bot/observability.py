@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
+from bot.domain.actions import Action, Verb
 from bot.store import Store, schema
 
 if TYPE_CHECKING:
@@ -360,6 +361,8 @@ def _is_move(name: str, args: tuple[object, ...], kwargs: Mapping[str, object]) 
     if name == "play":
         return True
     data = kwargs.get("data", args[2] if len(args) > 2 else "")
+    if isinstance(data, Action):  # press takes the Action, or its encoding
+        return data.verb is Verb.MOVE
     action = str(data).split(":", 2)[-1]
     return not action.startswith(("@", "?"))
 
