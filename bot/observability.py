@@ -20,12 +20,16 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
+from bot.domain.actions import Action, Verb
 from bot.store import Store, schema
+
+if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry, Metric
 
 __all__ = [
     "Metrics",
@@ -83,7 +87,7 @@ class _RedactingFactory:
         self.base = base
         self.secrets = secrets
 
-    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+    def __call__(self, *args: object, **kwargs: object) -> logging.LogRecord:
         record = self.base(*args, **kwargs)
         _redact(record, self.secrets)
         return record
@@ -104,7 +108,7 @@ class StructuredFormatter(logging.Formatter):
         self.style_name = style
 
     def format(self, record: logging.LogRecord) -> str:
-        fields: dict[str, Any] = {
+        fields: dict[str, object] = {
             "ts": round(record.created, 3),
             "level": record.levelname,
             "logger": record.name,
@@ -120,7 +124,7 @@ class StructuredFormatter(logging.Formatter):
         return " ".join(f"{key}={_kv(value)}" for key, value in fields.items())
 
 
-def _kv(value: Any) -> str:
+def _kv(value: object) -> str:
     text = str(value)
     if not text or any(c in text for c in ' "=\n\t'):
         return json.dumps(text, ensure_ascii=False)
@@ -156,7 +160,7 @@ class Metrics:
         self.latency_count = 0
         self.gauges: dict[str, Callable[[], Awaitable[float]]] = {}
         self._gauge_values: dict[str, float] = {}
-        self._registry: Any = None
+        self._registry: CollectorRegistry | None = None
 
     def inc(self, name: str, amount: float = 1.0, **labels: str) -> None:
         key = (name, tuple(sorted(labels.items())))
@@ -185,14 +189,15 @@ class Metrics:
         return generate_latest(self.registry).decode()
 
     @property
-    def registry(self) -> Any:
+    def registry(self) -> CollectorRegistry:
         """This process's ``prometheus_client`` registry (not the client's global one): the
         service's metrics, and any a front end adds (the web table's)."""
         if self._registry is None:
             from prometheus_client import CollectorRegistry
 
-            self._registry = CollectorRegistry(auto_describe=False)
-            self._registry.register(_Collector(self))
+            registry = CollectorRegistry(auto_describe=False)
+            registry.register(_Collector(self))
+            self._registry = registry
         return self._registry
 
 
@@ -210,7 +215,7 @@ class _Collector:
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
 
-    def collect(self) -> Iterable[Any]:
+    def collect(self) -> Iterable[Metric]:
         from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 
         m = self.metrics
@@ -241,7 +246,7 @@ class ObservedService:
     """The service as the adapters see it: every public ``async`` call is logged, measured and
     counted; everything else passes through unchanged."""
 
-    def __init__(self, service: Any, metrics: Metrics) -> None:
+    def __init__(self, service: object, metrics: Metrics) -> None:
         self._service = service
         self._metrics = metrics
         self._in_flight = 0
@@ -258,24 +263,29 @@ class ObservedService:
             await asyncio.wait_for(self._idle.wait(), timeout)
         return self._in_flight == 0
 
-    def __getattr__(self, name: str) -> Any:
-        target = getattr(self._service, name)
+    def __getattr__(self, name: str) -> object:
+        target: object = getattr(self._service, name)
         if name.startswith("_") or not asyncio.iscoroutinefunction(target):
             return target
+        call = target
 
-        async def observed(*args: Any, **kwargs: Any) -> Any:
-            return await self._call(name, target, args, kwargs)
+        async def observed(*args: object, **kwargs: object) -> object:
+            return await self._call(name, call, args, kwargs)
 
         return observed
 
     async def _call(
-        self, name: str, target: Callable[..., Awaitable[Any]], args: Any, kwargs: Any
-    ) -> Any:
+        self,
+        name: str,
+        target: Callable[..., Awaitable[object]],
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+    ) -> object:
         self._in_flight += 1
         self._idle.clear()
         started = time.perf_counter()
         outcome = "error"
-        result: Any = None
+        result: object = None
         try:
             result = await target(*args, **kwargs)
             refusal = getattr(result, "refusal", None)
@@ -289,7 +299,13 @@ class ObservedService:
             self._record(name, args, kwargs, result, outcome, latency)
 
     def _record(
-        self, name: str, args: Any, kwargs: Any, result: Any, outcome: str, latency: float
+        self,
+        name: str,
+        args: tuple[object, ...],
+        kwargs: Mapping[str, object],
+        result: object,
+        outcome: str,
+        latency: float,
     ) -> None:
         platform = _platform(args, kwargs, result)
         table = getattr(result, "table", None) if result is not None else None
@@ -332,7 +348,7 @@ class ObservedService:
         )
 
 
-def _platform(args: Any, kwargs: Any, result: Any) -> str:
+def _platform(args: tuple[object, ...], kwargs: Mapping[str, object], result: object) -> str:
     for value in (*args, *kwargs.values()):
         platform = getattr(value, "platform", None)
         if isinstance(platform, str):
@@ -341,10 +357,12 @@ def _platform(args: Any, kwargs: Any, result: Any) -> str:
     return str(getattr(table, "platform", "") or "")
 
 
-def _is_move(name: str, args: Any, kwargs: Any) -> bool:
+def _is_move(name: str, args: tuple[object, ...], kwargs: Mapping[str, object]) -> bool:
     if name == "play":
         return True
     data = kwargs.get("data", args[2] if len(args) > 2 else "")
+    if isinstance(data, Action):  # press takes the Action, or its encoding
+        return data.verb is Verb.MOVE
     action = str(data).split(":", 2)[-1]
     return not action.startswith(("@", "?"))
 
@@ -368,7 +386,7 @@ async def serve_http(
     host: str,
     port: int,
     metrics: Metrics,
-    health: Callable[[], Awaitable[dict[str, Any]]],
+    health: Callable[[], Awaitable[dict[str, object]]],
 ) -> asyncio.Server:
     """``GET /metrics`` (Prometheus text) and ``GET /health`` (JSON; 200 ok, 503 not ok)."""
 

@@ -28,7 +28,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, TypeVar
+from types import FrameType
+from typing import TypeAlias, TypeVar
 
 from engine import scopa
 from engine.ai import PLAYER_NAMES, Player, get_player
@@ -40,17 +41,22 @@ SCOPA_GAMES = {"scopa": "scopa", "scopone": "scopone", "scientifico": "scientifi
 GAMES = (*SCOPA_GAMES, "scala40", "briscola", "chiamata")
 MAX_SCALA40_MOVES = 200_000  # a random-legal match takes a few thousand
 
+# A computer player's options for ``get_player``, sorted by name: ``--workers``, ``--epsilon``...
+PlayerOptions: TypeAlias = tuple[tuple[str, int | float], ...]
+# What ``signal.signal`` returns and takes back: a function, SIG_DFL / SIG_IGN, or None.
+SignalHandler: TypeAlias = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
+
 
 @dataclass(frozen=True, slots=True)
 class Job:
     """One game to play: which players sit on which side, from which deck seed."""
 
     game: str
-    rules: dict[str, Any]
+    rules: dict[str, object]
     seed: int
     rotation: int
     labels: tuple[str, ...]  # per side (or seat): the label of the player sitting there
-    specs: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]  # per side: name and options
+    specs: tuple[tuple[str, PlayerOptions], ...]  # per side: name and options
     deals: bool
 
 
@@ -109,7 +115,7 @@ class _Players(argparse.Action):
         self,
         parser: argparse.ArgumentParser,
         namespace: argparse.Namespace,
-        values: Any,
+        values: str | Sequence[object] | None,
         option_string: str | None = None,
     ) -> None:
         text = str(values).strip()
@@ -194,10 +200,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _player_options(name: str, args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+def _player_options(name: str, args: argparse.Namespace) -> PlayerOptions:
     if name != "hard":
         return ()
-    options: dict[str, Any] = {"workers": args.workers}
+    options: dict[str, int | float] = {"workers": args.workers}
     if args.epsilon is not None:
         options["epsilon"] = args.epsilon
     if args.iterations is not None:
@@ -208,12 +214,8 @@ def _player_options(name: str, args: argparse.Namespace) -> tuple[tuple[str, Any
 
 
 def _scopa_rules(args: argparse.Namespace) -> scopa.Rules:
-    options: dict[str, Any] = {"variant": SCOPA_GAMES[args.game]}
-    if args.seats is not None:
-        options["players"] = args.seats
-    if args.target is not None:
-        options["target"] = args.target
-    return scopa.Rules(**options)
+    # None: the variant's own number of players and target.
+    return scopa.Rules(variant=SCOPA_GAMES[args.game], players=args.seats, target=args.target)
 
 
 def make_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
@@ -258,7 +260,7 @@ def make_jobs(args: argparse.Namespace) -> tuple[list[Job], list[str]]:
     return jobs, labels
 
 
-def _scala40_setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, Any], int]:
+def _scala40_setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, object], int]:
     from engine import scala40
 
     if args.deals:
@@ -301,7 +303,7 @@ def play(job: Job) -> Result:
     rules = scopa.Rules.from_dict(job.rules)
     game = scopa.new_game(rules, seed=job.seed)
     # ``--workers`` > 1: the hard player's searches in parts, run in this game's process pool.
-    workers = max((dict(options).get("workers", 1) for _, options in job.specs), default=1)
+    workers = max((int(dict(options).get("workers", 1)) for _, options in job.specs), default=1)
     pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
     try:
         players: list[Player] = [
@@ -429,10 +431,10 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _stop_on_signals() -> dict[int, Any]:
+def _stop_on_signals() -> dict[int, SignalHandler]:
     """SIGINT and SIGTERM stop the run and print what was played (a background job ignores
     SIGINT by default, hence SIGTERM too); returns the handlers to restore."""
-    previous: dict[int, Any] = {}
+    previous: dict[int, SignalHandler] = {}
     if threading.current_thread() is not threading.main_thread():
         return previous
     for signum in (signal.SIGINT, signal.SIGTERM):

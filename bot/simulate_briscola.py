@@ -19,12 +19,12 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.ai import get_player
 
 if TYPE_CHECKING:
-    from bot.simulate import Job, Result
+    from bot.simulate import Job, PlayerOptions, Result
 
 __all__ = ["GAMES", "engine_name", "play", "setup"]
 
@@ -40,17 +40,17 @@ def engine_name(name: str) -> str:
     return f"briscola-{level}" if level in ("easy", "medium", "hard") else name
 
 
-def _options(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+def _options(options: PlayerOptions) -> dict[str, int | float]:
     """The Scopa hard player's options that the Briscola one takes too: ``--iterations`` only
     (``--epsilon``'s default is Scopa's; ``--workers`` and ``--seconds`` are Scopa's alone)."""
     return {key: value for key, value in options if key == "iterations"}
 
 
-def setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, Any], int]:
+def setup(args: argparse.Namespace, names: list[str]) -> tuple[dict[str, object], int]:
     """The rules of the jobs and how many sides take a player."""
     from engine import briscola
 
-    options: dict[str, Any] = {}
+    options: dict[str, object] = {}
     if args.game == "chiamata":
         options["variant"] = "chiamata"
         if args.seats not in (None, 5):

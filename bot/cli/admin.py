@@ -9,12 +9,12 @@ import json
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from bot.cli.compose import build_service, open_store
 from bot.config import Settings
+from bot.domain.records import JSON, JSONObject
 from bot.observability import check_database
 from bot.service import archive, default_registry
 from bot.store import Store
@@ -109,7 +109,7 @@ def discord_sync(settings: Settings, *, force: bool) -> int:
 def replay(file: str) -> int:
     """Replay an exported move log with the engine; print the final score."""
     try:
-        summary = replay_export(_read_json(file))
+        summary = replay_export(_read_document(file, not_object=NOT_REPLAYABLE))
     except (OSError, ValueError) as exc:
         print(f"tavolo: cannot replay {file}: {exc}", file=sys.stderr)
         return 1
@@ -117,7 +117,7 @@ def replay(file: str) -> int:
     return 0 if summary["matches_record"] is not False else 1
 
 
-def replay_export(data: dict[str, Any]) -> dict[str, Any]:
+def replay_export(data: Mapping[str, JSON]) -> Mapping[str, object]:
     """The final state of an export-game document replayed with the engine: ``ValueError``
     naming the move when one is illegal. ``matches_record`` is whether the replayed outcome
     agrees with the stored result (None when the game had none)."""
@@ -127,7 +127,7 @@ def replay_export(data: dict[str, Any]) -> dict[str, Any]:
 async def import_file(settings: Settings, file: str, *, chat_id: str | None) -> int:
     """Check, replay and store an exported game (one transaction); one line either way."""
     try:
-        document = _read_json(file)
+        document = _read_document(file, not_object=NOT_IMPORTABLE)
     except (OSError, ValueError) as exc:
         print(f"tavolo: cannot import {file}: {exc}", file=sys.stderr)
         return 1
@@ -152,13 +152,22 @@ async def import_file(settings: Settings, file: str, *, chat_id: str | None) -> 
     return 0
 
 
-def _read_json(file: str) -> Any:
-    """A JSON file (``-`` = standard input); ``ValueError`` saying it is not JSON."""
+# A JSON file that is not an object, in the words of archive.replay's and archive.read's checks.
+NOT_REPLAYABLE = "not an export-game document (no move list)"
+NOT_IMPORTABLE = "not an export-game document (not a JSON object)"
+
+
+def _read_document(file: str, *, not_object: str) -> JSONObject:
+    """An export-game document: a JSON file (``-`` = standard input) holding an object;
+    ``ValueError`` saying it is not JSON, or ``not_object``."""
     text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     try:
-        return json.loads(text)
+        document: JSON = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise ValueError(not_object)
+    return document
 
 
 async def health(settings: Settings) -> int:

@@ -11,7 +11,6 @@ import os
 import sys
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
@@ -29,7 +28,7 @@ __all__ = ["at_the_keyboard", "login", "play", "terminal_data", "terminal_locale
 APP_NAME = "tavolo"
 
 
-def at_the_keyboard(session: Coroutine[Any, Any, int], *, process: bool) -> int:
+def at_the_keyboard(session: Coroutine[object, None, int], *, process: bool) -> int:
     """Run terminal play; Ctrl-C ends it with 130. As the process's own command line
     (``process``), leave at once when it ends: every move is committed, the database closed and
     the last words printed, and tearing the interpreter down can take the best part of a second

@@ -15,7 +15,7 @@ Maintainers: ``pybabel extract -k N_ -k RuleText -k Problem -k IllegalMove -k Mo
 marked with ``N_``, and the engine's templates live in the same catalogs), then ``pybabel update
 -i bot/render/locale/tavolo.pot -d bot/render/locale -D tavolo --no-fuzzy-matching
 --ignore-obsolete``, translate what is new in ``it`` and copy each new id into ``en``;
-``tests/render/test_render.py`` checks the catalogs against a fresh extraction.
+``tests/render/test_rule_texts.py`` checks the catalogs against a fresh extraction.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from bot.render import Renderer
 from bot.service import (
@@ -138,7 +138,7 @@ class TerminalPlay:
             self._ahead = asyncio.ensure_future(self._read())
         thinking = False
         try:
-            waiting: set[asyncio.Future[Any]] = {task, self._ahead}
+            waiting: set[asyncio.Future[Result] | asyncio.Future[str | None]] = {task, self._ahead}
             thinking = await self._say_thinking(waiting)
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if not task.done() and self._ahead.done() and self._ahead.result() is None:
@@ -167,7 +167,9 @@ class TerminalPlay:
         finally:
             self._erase_thinking(thinking)
 
-    async def _say_thinking(self, waiting: set[asyncio.Future[Any]]) -> bool:
+    async def _say_thinking(
+        self, waiting: set[asyncio.Future[Result] | asyncio.Future[str | None]]
+    ) -> bool:
         """On a terminal, when none of ``waiting`` is done within a moment: the line saying the
         computer is thinking (a quick computer is not worth a flicker). Whether it was said."""
         if not self._live():

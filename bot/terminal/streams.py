@@ -8,9 +8,12 @@ import concurrent.futures
 import contextlib
 import threading
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import ParamSpec, TextIO, TypeVar
 
 __all__ = ["DaemonThreads", "LineReader"]
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 class LineReader:
@@ -46,8 +49,10 @@ class DaemonThreads(concurrent.futures.ThreadPoolExecutor):
     move was never committed) instead of holding the process until it has chosen. (asyncio
     takes only a ThreadPoolExecutor as the default; its pool of non-daemon threads is unused.)"""
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    def submit(
+        self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> concurrent.futures.Future[_T]:
+        future: concurrent.futures.Future[_T] = concurrent.futures.Future()
 
         def work() -> None:
             if not future.set_running_or_notify_cancel():

@@ -17,6 +17,7 @@ import pytest
 
 from bot.__main__ import build_parser, replay_export
 from bot.config import BadSetting, Settings, load_settings
+from bot.domain import Action, Verb
 from bot.observability import Metrics, ObservedService, configure_logging, serve_http
 from engine import scopa
 from tests.deploy.conftest import ROOT, bot_env
@@ -362,6 +363,17 @@ async def test_metrics_count_moves_errors_and_latency() -> None:
     finally:
         server.close()
         await server.wait_closed()
+
+
+async def test_a_pressed_action_counts_as_a_move_unless_a_menu_button() -> None:
+    metrics = Metrics()
+    service = ObservedService(_Service(), metrics)
+    chat = _Chat()
+    await service.press(chat, None, Action(1, 2, Verb.MOVE, "7D"))
+    await service.press(chat, None, Action(1, 2, Verb.JOIN))
+    await service.press(chat, None, Action(1, 2, Verb.FOCUS, "7D"))
+    assert metrics.value("tavolo_moves_total", platform="discord") == 1
+    assert metrics.value("tavolo_calls_total", call="press", outcome="ok", platform="discord") == 3
 
 
 async def _get(port: int, path: str) -> tuple[int, str]:

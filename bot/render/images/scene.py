@@ -13,10 +13,10 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from bot.domain.records import JSON
 from engine.cards import Card, parse_card, parse_cards
 
 __all__ = [
@@ -234,7 +234,8 @@ def point_time(point: RatingPoint) -> dt.datetime:
     return dt.datetime(when.year, when.month, when.day)
 
 
-def _canonical(value: Any) -> Any:
+def _canonical(value: object) -> JSON:
+    """``value`` (a scene, its parts, a drawing option) as JSON that says everything drawn."""
     if isinstance(value, Card):
         return str(value)  # keeps the deck marks: a joker's colour depends on them
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -243,10 +244,24 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_canonical(item) for item in value]
     if isinstance(value, frozenset | set):
-        return sorted(_canonical(item) for item in value)
+        return _sorted_members([_canonical(item) for item in value])
     if isinstance(value, dt.date):
         return value.isoformat()
-    return value
+    if isinstance(value, Mapping) and all(isinstance(key, str) for key in value):
+        return {key: _canonical(item) for key, item in value.items()}
+    if value is None or isinstance(value, str | int | float):
+        return value
+    raise TypeError(f"a scene cannot hold a {type(value).__name__}: {value!r}")
+
+
+def _sorted_members(members: list[JSON]) -> JSON:
+    """A set's members in their order: numbers (seat or card indexes) or texts (cards)."""
+    numbers = [m for m in members if isinstance(m, int | float)]
+    texts = [m for m in members if isinstance(m, str)]
+    if len(numbers) + len(texts) != len(members) or (numbers and texts):
+        raise TypeError(f"a scene's set holds numbers or texts, not {members!r}")
+    ordered: list[JSON] = [*sorted(numbers), *sorted(texts)]
+    return ordered
 
 
 def scene_digest(scene: object, **options: object) -> str:
