@@ -41,6 +41,7 @@ from bot.domain.records import (
     SeatDoc,
     TableRow,
     TableUpdate,
+    TableValues,
     dumps,
     game_origin,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "TableRow",
     "TableStore",
     "TableUpdate",
+    "TableValues",
     "Verb",
     "check_key",
     "dumps",

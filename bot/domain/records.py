@@ -10,7 +10,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypeAlias, TypedDict
+from typing import NotRequired, TypeAlias, TypedDict
 
 __all__ = [
     "COMPUTER",
@@ -30,6 +30,7 @@ __all__ = [
     "SeatDoc",
     "TableRow",
     "TableUpdate",
+    "TableValues",
     "dumps",
     "game_origin",
 ]
@@ -152,8 +153,7 @@ class TableRow:
     options: JSONObject
     status: str
     creator: str
-    # Read by string key in bot/service (to convert to Seat: seat()/seated()); a SeatDoc once it is.
-    seats: list[dict[str, Any] | None]
+    seats: list[Seat | None]  # ``None``: a free seat (stored as documents: Seat.to_dict)
     state: JSONObject | None
     state_version: int
     seed: int
@@ -164,15 +164,6 @@ class TableRow:
     created_at: float
     updated_at: float
     origin: str | None = None  # set on an imported table (migration 0005)
-
-    def seat(self, index: int) -> Seat | None:
-        """Who sits in seat ``index``, typed (``None``: a free seat)."""
-        doc = self.seats[index]
-        return None if doc is None else Seat.from_dict(doc)
-
-    def seated(self) -> list[Seat | None]:
-        """Every seat, typed."""
-        return [None if doc is None else Seat.from_dict(doc) for doc in self.seats]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -259,14 +250,27 @@ class Finish:
     initial: tuple[float, float]  # the rating a new player starts from
 
 
+class TableValues(TypedDict, total=False):
+    """The columns of a table an update sets (:class:`TableUpdate`): the seats as records, the
+    state as its document (the store encodes both)."""
+
+    seats: list[Seat | None]
+    status: str
+    state: JSONObject | None
+    state_version: int
+    deadline: float | None
+    deadline_kind: str | None
+    updated_at: float
+
+
 @dataclass(slots=True, kw_only=True)
 class TableUpdate:
-    """A compare-and-set update of one table: ``values`` are columns to set (JSON columns as
-    Python values); the version becomes ``expected_version + 1``."""
+    """A compare-and-set update of one table: ``values`` are columns to set; the version
+    becomes ``expected_version + 1``."""
 
     table_id: int
     expected_version: int
-    values: Mapping[str, object]
+    values: TableValues
     move: MoveRow | None = None
     members: list[tuple[str, str]] | None = None
     finish: Finish | None = None

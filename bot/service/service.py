@@ -22,9 +22,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
-from bot.domain import Action, TableConflict, TableStore, Verb
+from bot.domain import Action, Seat, TableConflict, TableStore, TableValues, Verb
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
@@ -158,11 +157,11 @@ class TableService(TableCore):
                         ) from exc
                     call = Call(caller=(user.platform, user.user_id))
                     before = self.turns.snapshot(live)
-                    seat_doc = row.seats[seat]
-                    assert seat_doc is not None
-                    seats_changed = seat_doc["idle"] != 0
+                    mover = row.seats[seat]
+                    assert mover is not None
+                    seats_changed = mover.idle != 0
                     if seats_changed:
-                        row.seats[seat] = dict(seat_doc, idle=0)
+                        row.seats[seat] = replace(mover, idle=0)
                     if await self.turns.commit_move(
                         call, live, seat, move, game, actor="human", seats_changed=seats_changed
                     ):
@@ -306,16 +305,16 @@ class TableService(TableCore):
                 seat = seat_index(row, user)
                 if seat is None:
                     raise Refused("not_seated")
-                doc = row.seats[seat]
-                assert doc is not None
-                if not doc["away"]:
+                taker = row.seats[seat]
+                assert taker is not None
+                if not taker.away:
                     raise Refused("not_away")
-                if doc.get("left") and not await seating.may_rejoin(self, row.id, row.platform):
+                if taker.left and not await seating.may_rejoin(self, row.id, row.platform):
                     raise Refused("no_return")
                 before = self.turns.snapshot(live)
-                row.seats[seat] = dict(doc, away=False, idle=0, left=False)
+                row.seats[seat] = replace(taker, away=False, idle=0, left=False)
                 call = Call()
-                values = {"seats": row.seats, "updated_at": self.clock()}
+                values: TableValues = {"seats": row.seats, "updated_at": self.clock()}
                 if not await self.save(live, values):
                     raise Refused("conflict")
                 call.events.append(
@@ -340,7 +339,7 @@ class TableService(TableCore):
                 if user.user_id != row.creator and not is_admin:
                     raise Refused("not_creator")
                 row.status = "abandoned"
-                values = {
+                values: TableValues = {
                     "status": "abandoned",
                     "deadline": None,
                     "deadline_kind": None,
@@ -376,7 +375,7 @@ class TableService(TableCore):
         if existing is None:
             await self.check_room(chat)
             now = self.clock()
-            seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
+            seats = [replace(s, away=False, idle=0) if s is not None else None for s in old.seats]
             values = lobby_row(
                 platform=old.platform,
                 chat_id=old.chat_id,
@@ -390,7 +389,7 @@ class TableService(TableCore):
                 rematch_of=old.id,
                 now=now,
             )
-            humans = [(s["platform"], s["user_id"]) for s in seats if s is not None and is_human(s)]
+            humans = [(s.platform, s.user_id) for s in seats if s is not None and is_human(s)]
             try:
                 new_id = await self.store.insert_table(values, humans)
             except TableConflict:
@@ -484,9 +483,9 @@ class TableService(TableCore):
         return Result(events, info)
 
     @staticmethod
-    def _notified(doc: dict[str, Any] | None) -> bool:
+    def _notified(doc: Seat | None) -> bool:
         """Whether the seat's player gets turn notices (a human not away, still seated)."""
-        return doc is not None and is_human(doc) and not doc["away"] and not doc.get("left")
+        return doc is not None and is_human(doc) and not doc.away and not doc.left
 
     async def current(self, table_id: int) -> TableChange | None:
         """The table as it stands now (``None``: no such table), as the table listeners hear

@@ -8,7 +8,7 @@ unstarted lobby's expiry, ``bot.service.lobby_timer``), so they survive a restar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.domain import DueTimer
@@ -93,11 +93,11 @@ async def fire_timer(service: TableService, claim: DueTimer, now: float) -> Resu
             return Result(call.events, info)
         # The player let the turn run out: the computer plays it.
         before = service.turns.snapshot(live)
-        doc = row.seats[seat]
-        assert doc is not None
-        idle = int(doc["idle"]) + 1
+        idler = row.seats[seat]
+        assert idler is not None
+        idle = idler.idle + 1
         away = idle >= service.timers.takeover_after > 0
-        row.seats[seat] = dict(doc, idle=idle, away=away, level=service.timers.takeover_level)
+        row.seats[seat] = replace(idler, idle=idle, away=away, level=service.timers.takeover_level)
         move = await service.turns.computer_move(live, seat, service.timers.takeover_level)
         game = live.started.play(move)
         head = await service.chat_head(live)

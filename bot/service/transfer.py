@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain import RatingChange, TableRow
+from bot.domain import RatingChange, Seat, TableRow
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
@@ -71,6 +71,7 @@ class Transfer:
         if not chat or len(chat) > archive.WIDTHS["chat_id"]:
             raise archive.GameFileError("the chat id must be 1 to 64 characters")
         kind, game = record.kind, record.game
+        seats: list[Seat | None] = [Seat.from_dict(s) for s in record.seats]
         values: dict[str, Any] = {
             "platform": record.platform,
             "chat_id": chat,
@@ -80,7 +81,7 @@ class Transfer:
             "options": record.options,
             "status": record.status,
             "creator": record.creator,
-            "seats": record.seats,
+            "seats": seats,
             "state": game.to_dict(),
             "state_version": record.version,
             "seed": record.seed,
@@ -106,7 +107,7 @@ class Transfer:
                     f"(table {r.params['table']} is open): finish or abandon it first"
                 ) from None
             seat = game.current_player
-            if seat is not None and plays_computer(record.seats[seat]):
+            if seat is not None and plays_computer(seats[seat]):
                 # No move here leads to this computer's turn: the timer loop plays it, at once
                 # (and so even with the turn timers off).
                 values.update(deadline=self.tables.clock(), deadline_kind="computer")
@@ -117,7 +118,7 @@ class Transfer:
         if record.status == "finished":
             assert record.finished_at is not None
             finish = self.turns.finish(live, game, record.finished_at)
-        humans = [(s["platform"], s["user_id"]) for s in record.seats if is_human(s)]
+        humans = [(s.platform, s.user_id) for s in seats if s is not None and is_human(s)]
         table_id, created, changes = await self.tables.store.import_table(
             values, members=humans, moves=record.moves, finish=finish
         )
