@@ -39,9 +39,11 @@ from bot.domain.records import (
     SaveResult,
     Seat,
     SeatDoc,
+    TableColumns,
     TableRow,
     TableUpdate,
     TableValues,
+    columns,
     dumps,
     game_origin,
 )
@@ -68,6 +70,7 @@ __all__ = [
     "SaveResult",
     "Seat",
     "SeatDoc",
+    "TableColumns",
     "TableConflict",
     "TableRow",
     "TableStore",
@@ -75,6 +78,7 @@ __all__ = [
     "TableValues",
     "Verb",
     "check_key",
+    "columns",
     "dumps",
     "game_origin",
 ]

@@ -28,9 +28,11 @@ __all__ = [
     "SaveResult",
     "Seat",
     "SeatDoc",
+    "TableColumns",
     "TableRow",
     "TableUpdate",
     "TableValues",
+    "columns",
     "dumps",
     "game_origin",
 ]
@@ -261,6 +263,49 @@ class TableValues(TypedDict, total=False):
     deadline: float | None
     deadline_kind: str | None
     updated_at: float
+
+
+class TableColumns(TableValues, total=False):
+    """The columns of a new table (:meth:`TableStore.insert_table`, and an imported game's
+    :meth:`TableStore.import_table`, which carries its ``origin``); the database gives the id."""
+
+    platform: str
+    chat_id: str
+    game: str
+    family: str
+    players: int
+    options: JSONObject
+    creator: str
+    seed: int
+    version: int
+    rematch_of: int | None
+    created_at: float
+    origin: str | None
+
+
+def columns(row: TableRow) -> TableColumns:
+    """The columns of ``row`` to insert as a new table (all of them but its id)."""
+    return {
+        "platform": row.platform,
+        "chat_id": row.chat_id,
+        "game": row.game,
+        "family": row.family,
+        "players": row.players,
+        "options": row.options,
+        "status": row.status,
+        "creator": row.creator,
+        "seats": row.seats,
+        "state": row.state,
+        "state_version": row.state_version,
+        "seed": row.seed,
+        "version": row.version,
+        "deadline": row.deadline,
+        "deadline_kind": row.deadline_kind,
+        "rematch_of": row.rematch_of,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "origin": row.origin,
+    }
 
 
 @dataclass(slots=True, kw_only=True)

@@ -102,7 +102,8 @@ class Lobby:
                 rematch_of=None,
                 now=now,
             )
-            values.update(lobby_timer.lobby_deadline(self.tables, now))
+            timer = lobby_timer.lobby_deadline(self.tables, now)
+            values["deadline"], values["deadline_kind"] = timer["deadline"], timer["deadline_kind"]
             table_id = await self.tables.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
                 await self.tables.store.set_option_sources(table_id, sources)

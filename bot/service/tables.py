@@ -6,11 +6,10 @@ per seat in ``TableRow.seats``, ``None`` for a free seat) with the questions ask
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain import COMPUTER, Seat, TableRow
+from bot.domain import COMPUTER, JSONObject, Seat, TableColumns, TableRow
 from bot.service.events import Event, TableInfo, UserRef
 from bot.service.games import GameKind
 from engine.contract import GameState, GameView
@@ -118,13 +117,13 @@ def lobby_row(
     game: str,
     family: str,
     players: int,
-    options: Mapping[str, Any],
+    options: JSONObject,
     creator: str,
     seats: list[Seat | None],
     seed: int,
     rematch_of: int | None,
     now: float,
-) -> dict[str, Any]:
+) -> TableColumns:
     """The row of a new table in its lobby (a new table, or the rematch of a finished one)."""
     return {
         "platform": platform,
