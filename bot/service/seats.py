@@ -50,8 +50,8 @@ _STATE_KIND = "table"  # adapter-state kind of the service's own per-table optio
 
 def table_level(service: TableCore, seats: list[Seat | None]) -> str:
     """The level the table is played at: its strongest seated computer, else the takeover's."""
-    found = [s.level for s in seats if s is not None and s.computer and s.level is not None]
-    found = [level for level in found if level in LEVELS]
+    levels = [s.level for s in seats if s is not None and s.computer]
+    found = [level for level in levels if level is not None and level in LEVELS]
     if not found:
         return service.timers.takeover_level
     return max(found, key=LEVELS.index)

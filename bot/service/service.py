@@ -483,9 +483,9 @@ class TableService(TableCore):
         return Result(events, info)
 
     @staticmethod
-    def _notified(doc: Seat | None) -> bool:
+    def _notified(seat: Seat | None) -> bool:
         """Whether the seat's player gets turn notices (a human not away, still seated)."""
-        return doc is not None and is_human(doc) and not doc.away and not doc.left
+        return seat is not None and is_human(seat) and not seat.away and not seat.left
 
     async def current(self, table_id: int) -> TableChange | None:
         """The table as it stands now (``None``: no such table), as the table listeners hear
