@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from bot.domain.records import (
@@ -38,6 +38,7 @@ from bot.domain.records import (
     RatingChange,
     RatingRow,
     SaveResult,
+    TableColumns,
     TableRow,
     TableUpdate,
 )
@@ -145,7 +146,7 @@ class TableStore(AdapterState, Protocol):
 
     # Tables.
     async def insert_table(
-        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
+        self, values: TableColumns, members: Iterable[tuple[str, str]]
     ) -> int: ...
 
     async def load_table(self, table_id: int) -> TableRow | None: ...
@@ -180,14 +181,14 @@ class TableStore(AdapterState, Protocol):
     # Imported games.
     async def import_table(
         self,
-        values: Mapping[str, object],
+        values: TableColumns,
         *,
         members: Iterable[tuple[str, str]],
         moves: Sequence[MoveRow],
         finish: Finish | None,
     ) -> tuple[int, bool, list[RatingChange]]: ...
 
-    async def table_of_origin(self, values: Mapping[str, object]) -> int | None: ...
+    async def table_of_origin(self, values: TableColumns) -> int | None: ...
 
     # Ratings.
     async def leaderboard(

@@ -10,7 +10,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypeAlias, TypedDict
+from typing import NotRequired, TypeAlias, TypedDict
 
 __all__ = [
     "COMPUTER",
@@ -28,8 +28,11 @@ __all__ = [
     "SaveResult",
     "Seat",
     "SeatDoc",
+    "TableColumns",
     "TableRow",
     "TableUpdate",
+    "TableValues",
+    "columns",
     "dumps",
     "game_origin",
 ]
@@ -152,8 +155,7 @@ class TableRow:
     options: JSONObject
     status: str
     creator: str
-    # Read by string key in bot/service (to convert to Seat: seat()/seated()); a SeatDoc once it is.
-    seats: list[dict[str, Any] | None]
+    seats: list[Seat | None]  # ``None``: a free seat (stored as documents: Seat.to_dict)
     state: JSONObject | None
     state_version: int
     seed: int
@@ -164,15 +166,6 @@ class TableRow:
     created_at: float
     updated_at: float
     origin: str | None = None  # set on an imported table (migration 0005)
-
-    def seat(self, index: int) -> Seat | None:
-        """Who sits in seat ``index``, typed (``None``: a free seat)."""
-        doc = self.seats[index]
-        return None if doc is None else Seat.from_dict(doc)
-
-    def seated(self) -> list[Seat | None]:
-        """Every seat, typed."""
-        return [None if doc is None else Seat.from_dict(doc) for doc in self.seats]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -259,14 +252,70 @@ class Finish:
     initial: tuple[float, float]  # the rating a new player starts from
 
 
+class TableValues(TypedDict, total=False):
+    """The columns of a table an update sets (:class:`TableUpdate`): the seats as records, the
+    state as its document (the store encodes both)."""
+
+    seats: list[Seat | None]
+    status: str
+    state: JSONObject | None
+    state_version: int
+    deadline: float | None
+    deadline_kind: str | None
+    updated_at: float
+
+
+class TableColumns(TableValues, total=False):
+    """The columns of a new table (:meth:`TableStore.insert_table`, and an imported game's
+    :meth:`TableStore.import_table`, which carries its ``origin``); the database gives the id."""
+
+    platform: str
+    chat_id: str
+    game: str
+    family: str
+    players: int
+    options: JSONObject
+    creator: str
+    seed: int
+    version: int
+    rematch_of: int | None
+    created_at: float
+    origin: str | None
+
+
+def columns(row: TableRow) -> TableColumns:
+    """The columns of ``row`` to insert as a new table (all of them but its id)."""
+    return {
+        "platform": row.platform,
+        "chat_id": row.chat_id,
+        "game": row.game,
+        "family": row.family,
+        "players": row.players,
+        "options": row.options,
+        "status": row.status,
+        "creator": row.creator,
+        "seats": row.seats,
+        "state": row.state,
+        "state_version": row.state_version,
+        "seed": row.seed,
+        "version": row.version,
+        "deadline": row.deadline,
+        "deadline_kind": row.deadline_kind,
+        "rematch_of": row.rematch_of,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "origin": row.origin,
+    }
+
+
 @dataclass(slots=True, kw_only=True)
 class TableUpdate:
-    """A compare-and-set update of one table: ``values`` are columns to set (JSON columns as
-    Python values); the version becomes ``expected_version + 1``."""
+    """A compare-and-set update of one table: ``values`` are columns to set; the version
+    becomes ``expected_version + 1``."""
 
     table_id: int
     expected_version: int
-    values: Mapping[str, object]
+    values: TableValues
     move: MoveRow | None = None
     members: list[tuple[str, str]] | None = None
     finish: Finish | None = None

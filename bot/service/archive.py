@@ -113,7 +113,7 @@ def document(
         "seed": row.seed,
         "status": row.status,
         "creator": row.creator,
-        "seats": row.seats,
+        "seats": [None if seat is None else seat.to_dict() for seat in row.seats],
         "version": row.version,
         "created_at": row.created_at,
         "updated_at": row.updated_at,

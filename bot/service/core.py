@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate
+from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate, TableValues
 from bot.service import seasons
 from bot.service.events import (
     Audience,
@@ -213,7 +213,7 @@ class TableCore:
     async def save(
         self,
         live: Live,
-        values: dict[str, Any],
+        values: TableValues,
         *,
         members: list[tuple[str, str]] | None = None,
         move: MoveRow | None = None,
@@ -263,7 +263,7 @@ class TableCore:
             )
             if s is not None
             else None
-            for i, s in enumerate(row.seated())
+            for i, s in enumerate(row.seats)
         )
         return TableInfo(
             id=row.id,

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from bot.domain import Seat, TableValues
 from bot.service import lobby_timer
 from bot.service import seats as seating
 from bot.service.core import TableCore
@@ -24,11 +25,11 @@ from bot.service.tables import (
     Call,
     Live,
     Refused,
-    computer_doc,
+    computer_seat,
     first_free_seat,
     is_human,
     lobby_row,
-    player_doc,
+    player_seat,
     rule_text,
     seat_index,
 )
@@ -84,10 +85,10 @@ class Lobby:
             replaced = await lobby_timer.close_stale(self.tables, chat)
             await self.tables.check_room(chat)
             now = self.tables.clock()
-            seats: list[dict[str, Any] | None] = [None] * count
-            seats[0] = player_doc(user)
+            seats: list[Seat | None] = [None] * count
+            seats[0] = player_seat(user)
             for seat in range(1, 1 + min(max(computers, 0), count - 1)):
-                seats[seat] = computer_doc(level)
+                seats[seat] = computer_seat(level)
             values = lobby_row(
                 platform=chat.platform,
                 chat_id=chat.chat_id,
@@ -101,7 +102,8 @@ class Lobby:
                 rematch_of=None,
                 now=now,
             )
-            values.update(lobby_timer.lobby_deadline(self.tables, now))
+            timer = lobby_timer.lobby_deadline(self.tables, now)
+            values["deadline"], values["deadline_kind"] = timer["deadline"], timer["deadline_kind"]
             table_id = await self.tables.store.insert_table(values, [(user.platform, user.user_id)])
             if sources:
                 await self.tables.store.set_option_sources(table_id, sources)
@@ -125,7 +127,7 @@ class Lobby:
                 raise Refused("not_in_lobby")
             if seat_index(row, user) is not None:
                 raise Refused("already_seated")
-            row.seats[first_free_seat(row)] = player_doc(user)
+            row.seats[first_free_seat(row)] = player_seat(user)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -176,7 +178,7 @@ class Lobby:
                 raise Refused("bad_level", ", ".join(LEVELS), level=level)
             if seat_index(row, user) is None and user.user_id != row.creator:
                 raise Refused("not_seated")
-            row.seats[first_free_seat(row)] = computer_doc(level)
+            row.seats[first_free_seat(row)] = computer_seat(level)
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -196,10 +198,10 @@ class Lobby:
                     return
                 raise Refused("seat_taken", seat=seat)
             index = seat_index(row, user)
-            doc = row.seats[index] if index is not None else player_doc(user)
+            moved = row.seats[index] if index is not None else player_seat(user)
             if index is not None:
                 row.seats[index] = None
-            row.seats[seat] = doc
+            row.seats[seat] = moved
 
         return await self._lobby_change(chat, user, table_id, change)
 
@@ -219,7 +221,7 @@ class Lobby:
                 if row.status != "lobby":
                     raise Refused("not_in_lobby")
                 creator_seated = any(
-                    is_human(s) and s is not None and s["user_id"] == row.creator for s in row.seats
+                    s is not None and is_human(s) and s.user_id == row.creator for s in row.seats
                 )
                 # The creator starts; if they left the lobby, any seated player may.
                 if user.user_id != row.creator and (
@@ -230,7 +232,7 @@ class Lobby:
                 if fill_with is not None:
                     if fill_with not in LEVELS:
                         raise Refused("bad_level", ", ".join(LEVELS), level=fill_with)
-                    seats = [s if s is not None else computer_doc(fill_with) for s in seats]
+                    seats = [s if s is not None else computer_seat(fill_with) for s in seats]
                 if any(s is None for s in seats):
                     raise Refused("not_full", free=sum(s is None for s in seats))
                 call = Call(caller=(user.platform, user.user_id))
@@ -314,7 +316,7 @@ class Lobby:
                     live.row.seats, live.row.status = saved
                     raise
                 now = self.tables.clock()
-                values: dict[str, Any] = {
+                values: TableValues = {
                     "seats": live.row.seats,
                     "status": live.row.status,
                     "updated_at": now,
@@ -323,12 +325,8 @@ class Lobby:
                 if live.row.status == "lobby":
                     values.update(lobby_timer.lobby_deadline(self.tables, now))
                 else:
-                    values.update(deadline=None, deadline_kind=None)
-                humans = [
-                    (s["platform"], s["user_id"])
-                    for s in live.row.seats
-                    if s is not None and is_human(s)
-                ]
+                    values.update({"deadline": None, "deadline_kind": None})
+                humans = [(s.platform, s.user_id) for s in live.row.seats if s and is_human(s)]
                 if not await self.tables.save(live, values, members=humans):
                     raise Refused("conflict")
                 live.row.deadline = values["deadline"]

@@ -16,9 +16,9 @@ when the timer loop is behind (or not running, as at the terminal).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bot.domain import DueTimer, TableRow
+from bot.domain import DueTimer, TableRow, TableValues
 from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ __all__ = ["LOBBY", "close_stale", "expire", "lobby_deadline"]
 LOBBY = "lobby"  # the deadline kind of a lobby's expiry
 
 
-def lobby_deadline(service: TableCore, now: float) -> dict[str, Any]:
+def lobby_deadline(service: TableCore, now: float) -> TableValues:
     """The timer columns of a lobby changed at ``now`` (none when lobbies never expire)."""
     seconds = service.timers.lobby
     if seconds <= 0:
@@ -89,7 +89,12 @@ async def _close(service: TableCore, live: Live, now: float, *, reason: str) -> 
     """Close the lobby (compare-and-set); ``None`` when another change came first."""
     row = live.row
     row.status = "abandoned"
-    values = {"status": "abandoned", "deadline": None, "deadline_kind": None, "updated_at": now}
+    values: TableValues = {
+        "status": "abandoned",
+        "deadline": None,
+        "deadline_kind": None,
+        "updated_at": now,
+    }
     if not await service.save(live, values):
         return None
     row.deadline, row.deadline_kind = None, None

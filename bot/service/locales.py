@@ -195,9 +195,9 @@ class Languages:
             live.locales_epoch = self._locale_epoch
         found = live.locales.get(seat)
         if found is None:
-            doc = live.row.seats[seat]
-            assert doc is not None
-            chosen = await self._user_choice(doc["platform"], doc["user_id"])
-            found = chosen or self._hint(doc.get("hint")) or await self.table_locale(live.row)
+            sitter = live.row.seats[seat]
+            assert sitter is not None
+            chosen = await self._user_choice(sitter.platform, sitter.user_id)
+            found = chosen or self._hint(sitter.hint) or await self.table_locale(live.row)
             live.locales[seat] = found
         return found

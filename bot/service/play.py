@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from bot.domain import TableConflict, TableRow
+from bot.domain import TableConflict, TableRow, TableValues
 from bot.service import seats as seating
 from bot.service.core import TableCore
 from bot.service.events import Announcement, ChatRef, Result, UserRef
@@ -72,11 +72,11 @@ class Play:
                     raise Refused("illegal_move", str(exc), move=move, **rule_text(exc)) from exc
                 call = Call(caller=(user.platform, user.user_id))
                 before = self.turns.snapshot(live)
-                seat_doc = row.seats[seat]
-                assert seat_doc is not None
-                seats_changed = seat_doc["idle"] != 0
+                mover = row.seats[seat]
+                assert mover is not None
+                seats_changed = mover.idle != 0
                 if seats_changed:
-                    row.seats[seat] = dict(seat_doc, idle=0)
+                    row.seats[seat] = replace(mover, idle=0)
                 if await self.turns.commit_move(
                     call, live, seat, move, game, actor="human", seats_changed=seats_changed
                 ):
@@ -140,16 +140,16 @@ class Play:
             seat = seat_index(row, user)
             if seat is None:
                 raise Refused("not_seated")
-            doc = row.seats[seat]
-            assert doc is not None
-            if not doc["away"]:
+            taker = row.seats[seat]
+            assert taker is not None
+            if not taker.away:
                 raise Refused("not_away")
-            if doc.get("left") and not await seating.may_rejoin(tables, row.id, row.platform):
+            if taker.left and not await seating.may_rejoin(tables, row.id, row.platform):
                 raise Refused("no_return")
             before = self.turns.snapshot(live)
-            row.seats[seat] = dict(doc, away=False, idle=0, left=False)
+            row.seats[seat] = replace(taker, away=False, idle=0, left=False)
             call = Call()
-            values = {"seats": row.seats, "updated_at": tables.clock()}
+            values: TableValues = {"seats": row.seats, "updated_at": tables.clock()}
             if not await tables.save(live, values):
                 raise Refused("conflict")
             call.events.append(
@@ -171,7 +171,7 @@ class Play:
             if user.user_id != row.creator and not is_admin:
                 raise Refused("not_creator")
             row.status = "abandoned"
-            values = {
+            values: TableValues = {
                 "status": "abandoned",
                 "deadline": None,
                 "deadline_kind": None,
@@ -214,7 +214,7 @@ class Play:
         """The rematch's lobby row, inserted (``None``: another rematch of ``old`` came first)."""
         tables = self.tables
         await tables.check_room(chat)
-        seats = [dict(s, away=False, idle=0) if s is not None else None for s in old.seats]
+        seats = [replace(s, away=False, idle=0) if s is not None else None for s in old.seats]
         values = lobby_row(
             platform=old.platform,
             chat_id=old.chat_id,
@@ -228,7 +228,7 @@ class Play:
             rematch_of=old.id,
             now=tables.clock(),
         )
-        humans = [(s["platform"], s["user_id"]) for s in seats if s is not None and is_human(s)]
+        humans = [(s.platform, s.user_id) for s in seats if s is not None and is_human(s)]
         try:
             new_id = await tables.store.insert_table(values, humans)
         except TableConflict:

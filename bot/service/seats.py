@@ -3,7 +3,7 @@
 * ``/leave`` (or "Leave the game" on the hand, confirmed) by a seated player, or ``/kick`` of a
   seated player by the table's creator or a chat admin, hands the seat to a computer of the
   table's level (the strongest computer seated at the table, else ``TAKEOVER_LEVEL``). The seat
-  document keeps the player (``left: True``, ``away: True``), so the game's result names them:
+  keeps the player (``left`` and ``away`` set), so the game's result names them:
   their result counts as a loss in the ratings and stats (``Participant.forfeit``), whatever
   the computer then makes of the seat.
 * Nothing of the deal is revealed: the public announcement names the player only; the leaver
@@ -18,8 +18,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from bot.domain import Seat, TableValues
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
@@ -47,16 +48,13 @@ REJOIN = "rejoin"  # the table option, the chat setting and the command option
 _STATE_KIND = "table"  # adapter-state kind of the service's own per-table options
 
 
-def table_level(service: TableCore, seats: list[dict[str, Any] | None]) -> str:
+def table_level(service: TableCore, seats: list[Seat | None]) -> str:
     """The level the table is played at: its strongest seated computer, else the takeover's."""
-    found = [
-        s["level"]
-        for s in seats
-        if s is not None and s["platform"] == "ai" and s.get("level") in LEVELS
-    ]
+    levels = [s.level for s in seats if s is not None and s.computer]
+    found = [level for level in levels if level is not None and level in LEVELS]
     if not found:
         return service.timers.takeover_level
-    return str(max(found, key=LEVELS.index))
+    return max(found, key=LEVELS.index)
 
 
 async def may_rejoin(service: TableCore, table_id: int, platform: str) -> bool:
@@ -80,14 +78,14 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
     """The computer takes ``seat`` over for the rest of the game (the table lock is held).
     ``by`` is who kicked the player (``None``: they left)."""
     row = live.row
-    doc = row.seats[seat]
-    if doc is None or doc["platform"] == "ai" or doc.get("left"):
+    leaver = row.seats[seat]
+    if leaver is None or leaver.computer or leaver.left:
         raise Refused("not_seated")
     level = table_level(service.tables, row.seats)
     before = service.snapshot(live)
-    row.seats[seat] = dict(doc, away=True, left=True, level=level, idle=0)
+    row.seats[seat] = replace(leaver, away=True, left=True, level=level, idle=0)
     live.locales = {}
-    values: dict[str, Any] = {"seats": row.seats, "updated_at": service.tables.clock()}
+    values: TableValues = {"seats": row.seats, "updated_at": service.tables.clock()}
     if live.started.current_player == seat:
         # The computer plays this turn right away (the deadline covers a crash before it).
         turn = await service.turn_timer(row)
@@ -112,7 +110,7 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
             kind="left",
             data={
                 "seat": seat,
-                "name": doc["name"],
+                "name": leaver.name,
                 "by": by.name if by is not None else "",
                 "level": level,
                 "back": back,
@@ -173,7 +171,7 @@ async def kick(
                 choices = [
                     i
                     for i, s in enumerate(row.seats)
-                    if s is not None and s["platform"] != "ai" and not s.get("left")
+                    if s is not None and not s.computer and not s.left
                 ]
                 event = Announcement(
                     audience=Audience("user", user.platform, user.user_id),
@@ -183,8 +181,8 @@ async def kick(
                     data={"seats": choices},
                 )
                 return Result([event], service.tables.info(live))
-            doc = row.seats[seat] if 0 <= seat < len(row.seats) else None
-            if doc is None or doc["platform"] == "ai" or doc.get("left"):
+            kicked = row.seats[seat] if 0 <= seat < len(row.seats) else None
+            if kicked is None or kicked.computer or kicked.left:
                 raise Refused("no_player", name="")
             if row.status == "lobby":
                 return await _kick_from_lobby(service, live, seat)
@@ -196,15 +194,15 @@ async def kick(
 async def _kick_from_lobby(service: Turns, live: Live, seat: int) -> Result:
     row = live.row
     row.seats[seat] = None
-    if not any(s is not None and s["platform"] != "ai" for s in row.seats):
+    if not any(s is not None and not s.computer for s in row.seats):
         row.status = "abandoned"
     now = service.tables.clock()
-    values: dict[str, Any] = {"seats": row.seats, "status": row.status, "updated_at": now}
+    values: TableValues = {"seats": row.seats, "status": row.status, "updated_at": now}
     if row.status == "lobby":
         values.update(lobby_deadline(service.tables, now))
     else:
-        values.update(deadline=None, deadline_kind=None)
-    humans = [(s["platform"], s["user_id"]) for s in row.seats if s and s["platform"] != "ai"]
+        values.update({"deadline": None, "deadline_kind": None})
+    humans = [(s.platform, s.user_id) for s in row.seats if s and not s.computer]
     if not await service.tables.save(live, values, members=humans):
         raise Refused("conflict")
     call = Call()

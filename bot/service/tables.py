@@ -1,21 +1,15 @@
 """What the service holds of a table while it works on one: the live table (:class:`Live`),
 the bookkeeping of one call (:class:`Call`), the refusal raised inside the service
-(:class:`Refused`), and the seat documents of a table's row with the questions asked of them.
-
-A seat document (one per seat in ``TableRow.seats``, ``None`` for a free seat) is a mapping:
-``platform``, ``user_id``, ``name``, ``level`` (a computer's, or the one playing an away
-player's turns), ``away`` (a computer plays the seat), ``idle`` (turns in a row let run out),
-``hint`` (the player's platform language) and, once the player left or was kicked, ``left``.
-Computers have ``platform == "ai"``.
+(:class:`Refused`), and the seats of a table's row (the domain's :class:`~bot.domain.Seat`, one
+per seat in ``TableRow.seats``, ``None`` for a free seat) with the questions asked of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain import TableRow
+from bot.domain import COMPUTER, JSONObject, Seat, TableColumns, TableRow
 from bot.service.events import Event, TableInfo, UserRef
 from bot.service.games import GameKind
 from engine.contract import GameState, GameView
@@ -24,12 +18,12 @@ __all__ = [
     "Call",
     "Live",
     "Refused",
-    "computer_doc",
+    "computer_seat",
     "first_free_seat",
     "hand_key",
     "is_human",
     "lobby_row",
-    "player_doc",
+    "player_seat",
     "plays_computer",
     "present",
     "rule_text",
@@ -98,16 +92,14 @@ class Call:
     caller: tuple[str, str] | None = None
 
 
-def player_doc(user: UserRef) -> dict[str, Any]:
-    return {
-        "platform": user.platform,
-        "user_id": user.user_id,
-        "name": user.name or user.user_id,
-        "level": None,
-        "away": False,
-        "idle": 0,
-        "hint": user.locale,
-    }
+def player_seat(user: UserRef) -> Seat:
+    """The seat of a person who sits down (``hint``: their platform's language)."""
+    return Seat(
+        platform=user.platform,
+        user_id=user.user_id,
+        name=user.name or user.user_id,
+        hint=user.locale,
+    )
 
 
 def first_free_seat(row: TableRow) -> int:
@@ -125,13 +117,13 @@ def lobby_row(
     game: str,
     family: str,
     players: int,
-    options: Mapping[str, Any],
+    options: JSONObject,
     creator: str,
-    seats: list[dict[str, Any] | None],
+    seats: list[Seat | None],
     seed: int,
     rematch_of: int | None,
     now: float,
-) -> dict[str, Any]:
+) -> TableColumns:
     """The row of a new table in its lobby (a new table, or the rematch of a finished one)."""
     return {
         "platform": platform,
@@ -154,37 +146,32 @@ def lobby_row(
     }
 
 
-def computer_doc(level: str) -> dict[str, Any]:
-    return {
-        "platform": "ai",
-        "user_id": level,
-        "name": f"CPU-{level}",
-        "level": level,
-        "away": False,
-        "idle": 0,
-        "hint": None,
-    }
+def computer_seat(level: str) -> Seat:
+    """The seat of a computer player of ``level`` (its user id is its level)."""
+    return Seat(platform=COMPUTER, user_id=level, name=f"CPU-{level}", level=level)
 
 
-def is_human(seat: Mapping[str, Any] | None) -> bool:
-    return seat is not None and seat["platform"] != "ai"
+def is_human(seat: Seat | None) -> bool:
+    """A person sits in the seat (whoever plays their turns)."""
+    return seat is not None and not seat.computer
 
 
-def plays_computer(seat: Mapping[str, Any] | None) -> bool:
-    return seat is not None and (seat["platform"] == "ai" or bool(seat["away"]))
+def plays_computer(seat: Seat | None) -> bool:
+    """A computer plays the seat's turns: its own, or an away person's."""
+    return seat is not None and seat.plays_computer
 
 
 def seat_index(row: TableRow, user: UserRef) -> int | None:
     for i, s in enumerate(row.seats):
-        if s is not None and s["platform"] == user.platform and s["user_id"] == user.user_id:
+        if s is not None and s.platform == user.platform and s.user_id == user.user_id:
             return i
     return None
 
 
 def present(row: TableRow, seat: int) -> bool:
     """Whether the seat's player still plays it (not left, nor kicked)."""
-    doc = row.seats[seat]
-    return doc is not None and not doc.get("left")
+    found = row.seats[seat]
+    return found is not None and not found.left
 
 
 def hand_key(view: GameView) -> object:

@@ -8,7 +8,7 @@ unstarted lobby's expiry, ``bot.service.lobby_timer``), so they survive a restar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.domain import DueTimer
@@ -50,11 +50,11 @@ async def fire_timer(turns: Turns, claim: DueTimer, now: float) -> Result | None
     of a player who let it run out (taking the seat over after ``takeover_after`` of them), or
     a computer's turn left over by a process that stopped. Nothing when the table moved on
     since the claim."""
-    table_id, service = claim.table_id, turns.tables
+    table_id, tables = claim.table_id, turns.tables
     if claim.kind == lobby_timer.LOBBY:
-        return await lobby_timer.expire(service, claim, now)
-    async with service.lock(table_id):
-        live = await service.reload(table_id)
+        return await lobby_timer.expire(tables, claim, now)
+    async with tables.lock(table_id):
+        live = await tables.reload(table_id)
         row = live.row
         # A move since the claim started a new turn (and deadline): this timer is void.
         if row.status != "playing" or row.version != claim.version:
@@ -70,45 +70,45 @@ async def fire_timer(turns: Turns, claim: DueTimer, now: float) -> Result | None
             before = turns.snapshot(live)
             await turns.computer_turns(call, live)
             await turns.after(call, live, before)
-            return Result(call.events, service.info(live))
+            return Result(call.events, tables.info(live))
         if not is_human(row.seats[seat]):
             return None
         call = Call()
-        info = service.info(live)
+        info = tables.info(live)
         if row.deadline_kind == "remind":
             turn = await turns.turn_timer(row)
-            reminder, autoplay = turn or (service.timers.reminder, service.timers.autoplay)
+            reminder, autoplay = turn or (tables.timers.reminder, tables.timers.autoplay)
             deadline = now + max(autoplay - reminder, 0.0)
-            if not await service.store.move_deadline(
+            if not await tables.store.move_deadline(
                 table_id,
                 version=row.version,
                 kind="remind",
                 deadline=deadline,
                 new_kind="autoplay",
             ):
-                service.forget(table_id)
+                tables.forget(table_id)
                 return None
             row.deadline, row.deadline_kind = deadline, "autoplay"
             call.events.append(await turns.turn_notice(live, seat, info, reminder=True))
             return Result(call.events, info)
         # The player let the turn run out: the computer plays it.
         before = turns.snapshot(live)
-        doc = row.seats[seat]
-        assert doc is not None
-        idle = int(doc["idle"]) + 1
-        away = idle >= service.timers.takeover_after > 0
-        row.seats[seat] = dict(doc, idle=idle, away=away, level=service.timers.takeover_level)
-        move = await turns.computer_move(live, seat, service.timers.takeover_level)
+        idler = row.seats[seat]
+        assert idler is not None
+        idle = idler.idle + 1
+        away = idle >= tables.timers.takeover_after > 0
+        row.seats[seat] = replace(idler, idle=idle, away=away, level=tables.timers.takeover_level)
+        move = await turns.computer_move(live, seat, tables.timers.takeover_level)
         game = live.started.play(move)
-        head = await service.chat_head(live)
+        head = await tables.chat_head(live)
         if not await turns.commit_move(
             call, live, seat, move, game, actor="timeout", seats_changed=True
         ):
-            service.forget(table_id)
+            tables.forget(table_id)
             return None
         call.events.append(Announcement(**head, kind="timeout", data={"seat": seat}))
         if away:
             call.events.append(Announcement(**head, kind="taken_over", data={"seat": seat}))
         await turns.computer_turns(call, live)
         await turns.after(call, live, before)
-        return Result(call.events, service.info(live))
+        return Result(call.events, tables.info(live))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain import RatingChange, TableRow
+from bot.domain import RatingChange, Seat, TableRow, columns
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
@@ -71,31 +71,31 @@ class Transfer:
         if not chat or len(chat) > archive.WIDTHS["chat_id"]:
             raise archive.GameFileError("the chat id must be 1 to 64 characters")
         kind, game = record.kind, record.game
-        values: dict[str, Any] = {
-            "platform": record.platform,
-            "chat_id": chat,
-            "game": kind.name,
-            "family": kind.family,
-            "players": record.players,
-            "options": record.options,
-            "status": record.status,
-            "creator": record.creator,
-            "seats": record.seats,
-            "state": game.to_dict(),
-            "state_version": record.version,
-            "seed": record.seed,
-            "version": record.version,
-            "deadline": None,
-            "deadline_kind": None,
-            "rematch_of": None,
-            "created_at": record.created_at,
-            "updated_at": record.updated_at,
-            "origin": record.origin,
-        }
-        row = TableRow(id=0, **{k: v for k, v in values.items() if k != "origin"})
+        row = TableRow(
+            id=0,
+            platform=record.platform,
+            chat_id=chat,
+            game=kind.name,
+            family=kind.family,
+            players=record.players,
+            options=record.options,
+            status=record.status,
+            creator=record.creator,
+            seats=[Seat.from_dict(s) for s in record.seats],
+            state=game.to_dict(),
+            state_version=record.version,
+            seed=record.seed,
+            version=record.version,
+            deadline=None,
+            deadline_kind=None,
+            rematch_of=None,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            origin=record.origin,
+        )
         live = Live(row, kind, game)
         finish = None
-        existing = await self.tables.store.table_of_origin(values)
+        existing = await self.tables.store.table_of_origin(columns(row))
         if existing is None and record.status == "playing":
             # An ongoing game takes a place among the chat's open tables, as a new one would.
             try:
@@ -106,20 +106,19 @@ class Transfer:
                     f"(table {r.params['table']} is open): finish or abandon it first"
                 ) from None
             seat = game.current_player
-            if seat is not None and plays_computer(record.seats[seat]):
+            if seat is not None and plays_computer(row.seats[seat]):
                 # No move here leads to this computer's turn: the timer loop plays it, at once
                 # (and so even with the turn timers off).
-                values.update(deadline=self.tables.clock(), deadline_kind="computer")
+                row.deadline, row.deadline_kind = self.tables.clock(), "computer"
             else:
-                values.update(
-                    self.turns.deadline(live, game, None, await self.turns.turn_timer(row))
-                )
+                timer = self.turns.deadline(live, game, None, await self.turns.turn_timer(row))
+                row.deadline, row.deadline_kind = timer.get("deadline"), timer.get("deadline_kind")
         if record.status == "finished":
             assert record.finished_at is not None
             finish = self.turns.finish(live, game, record.finished_at)
-        humans = [(s["platform"], s["user_id"]) for s in record.seats if is_human(s)]
+        humans = [(s.platform, s.user_id) for s in row.seats if s is not None and is_human(s)]
         table_id, created, changes = await self.tables.store.import_table(
-            values, members=humans, moves=record.moves, finish=finish
+            columns(row), members=humans, moves=record.moves, finish=finish
         )
         if not created:
             stored = [(m.seat, m.move) for m in await self.tables.store.moves(table_id)]

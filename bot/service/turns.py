@@ -15,9 +15,8 @@ import logging
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
-from bot.domain import Finish, MoveRow, Participant, RatingChange, TableRow
+from bot.domain import Finish, MoveRow, Participant, RatingChange, Seat, TableRow, TableValues
 from bot.service import briscola, seasons
 from bot.service.announcements import announcements
 from bot.service.core import TableCore
@@ -87,7 +86,7 @@ class Turns:
         share = reminder / autoplay if 0 < reminder < autoplay else 0.5
         return (chosen * share, float(chosen))
 
-    async def deal(self, call: Call, live: Live, seats: list[dict[str, Any] | None]) -> None:
+    async def deal(self, call: Call, live: Live, seats: list[Seat | None]) -> None:
         row = live.row
         rules = live.kind.rules(row.players, row.options)
         game = live.kind.new_game(rules, row.seed)
@@ -95,7 +94,7 @@ class Turns:
         row.seats = seats
         live.locales = {}
         row.status = "playing"
-        values: dict[str, Any] = {
+        values: TableValues = {
             "seats": seats,
             "status": "playing",
             "state": game.to_dict(),
@@ -116,7 +115,7 @@ class Turns:
 
     def deadline(
         self, live: Live, game: GameState, previous: int | None, turn: tuple[float, float] | None
-    ) -> dict[str, Any]:
+    ) -> TableValues:
         """Timer columns after a move: a new deadline when a human's turn starts (``turn``:
         the chat's (reminder, autoplay) seconds, ``None`` for no timers)."""
         seat = game.current_player
@@ -145,7 +144,7 @@ class Turns:
         row = live.row
         row_version = row.version  # the move's version in the move log
         now = self.tables.clock()
-        values: dict[str, Any] = {"updated_at": now}
+        values: TableValues = {"updated_at": now}
         if game.is_over or row.version + 1 - row.state_version >= SNAPSHOT_EVERY:
             values["state"] = game.to_dict()
             values["state_version"] = row.version + 1
@@ -192,13 +191,13 @@ class Turns:
         for side in sides:
             team = []
             for seat in side:
-                doc = row.seats[seat]
-                assert doc is not None
-                fixed = COMPUTER_RATINGS.get(doc["user_id"]) if doc["platform"] == "ai" else None
+                player = row.seats[seat]
+                assert player is not None
+                fixed = COMPUTER_RATINGS.get(player.user_id) if player.computer else None
                 # A player who left (or was kicked) lost, whatever the computer made of it.
-                forfeit = fixed is None and bool(doc.get("left"))
+                forfeit = fixed is None and player.left
                 team.append(
-                    Participant(doc["platform"], doc["user_id"], doc["name"], fixed, forfeit)
+                    Participant(player.platform, player.user_id, player.name, fixed, forfeit)
                 )
             teams.append(team)
         result = {
@@ -214,8 +213,8 @@ class Turns:
                 "points": points,
                 "ranks": ranks,
                 "seats": [
-                    {"platform": s["platform"], "user_id": s["user_id"], "name": s["name"]}
-                    | ({"left": True} if s.get("left") else {})
+                    {"platform": s.platform, "user_id": s.user_id, "name": s.name}
+                    | ({"left": True} if s.left else {})
                     for s in row.seats
                     if s is not None
                 ],
@@ -223,7 +222,7 @@ class Turns:
         }
         season = seasons.season_of(now, self.tables.season)
         chat = f"{row.platform}:{row.chat_id}"
-        computers = {i for i, s in enumerate(row.seats) if s is not None and s["platform"] == "ai"}
+        computers = {i for i, s in enumerate(row.seats) if s is not None and s.computer}
         # Chiamata rates each deal's partnership (the socio shares the chiamante's result).
         rate = briscola.chiamata_rate(game, self.tables.ratings, fixed=computers)
         return Finish(
@@ -244,9 +243,9 @@ class Turns:
             seat = game.current_player
             if game.is_over or seat is None or not plays_computer(live.row.seats[seat]):
                 return
-            doc = live.row.seats[seat]
-            assert doc is not None
-            move = await self.computer_move(live, seat, doc["level"] or "easy")
+            player = live.row.seats[seat]
+            assert player is not None
+            move = await self.computer_move(live, seat, player.level or "easy")
             if not await self.commit_move(
                 call, live, seat, move, game.play(move), actor="computer"
             ):
@@ -353,9 +352,9 @@ class Turns:
         if live.row.status != "playing":
             return
         current = live.started.current_player
-        for seat, doc in enumerate(live.row.seats):
+        for seat, player in enumerate(live.row.seats):
             # A player who left sees nothing more of the deal.
-            if doc is None or not is_human(doc) or doc.get("left"):
+            if player is None or not is_human(player) or player.left:
                 continue
             forced = force_hands is not None and seat in force_hands
             if forced or before.get(seat) != hand_key(live.view(seat)):
@@ -363,19 +362,19 @@ class Turns:
         # Scala 40: a player who drew or melded is still to move, and needs no new notice.
         notify = call.turn_passed or call.dealt
         if notify and current is not None and is_human(live.row.seats[current]):
-            doc = live.row.seats[current]
-            assert doc is not None
-            if not doc["away"] and call.caller != (doc["platform"], doc["user_id"]):
+            player = live.row.seats[current]
+            assert player is not None
+            if not player.away and call.caller != (player.platform, player.user_id):
                 call.events.append(await self.turn_notice(live, current, info))
 
     async def turn_notice(
         self, live: Live, seat: int, info: TableInfo, *, reminder: bool = False
     ) -> TurnNotice:
         """The seat's player is to move (``reminder``: the turn timer's reminder)."""
-        doc = live.row.seats[seat]
-        assert doc is not None
+        player = live.row.seats[seat]
+        assert player is not None
         return TurnNotice(
-            audience=Audience("user", doc["platform"], doc["user_id"]),
+            audience=Audience("user", player.platform, player.user_id),
             locale=await self.tables.languages.seat_locale(live, seat),
             table=info,
             seat=seat,
@@ -384,10 +383,10 @@ class Turns:
 
     async def hand(self, live: Live, seat: int, info: TableInfo) -> HandView:
         """The seat's private view (its hand, and its legal moves on its turn)."""
-        doc = live.row.seats[seat]
-        assert doc is not None
+        player = live.row.seats[seat]
+        assert player is not None
         return HandView(
-            audience=Audience("user", doc["platform"], doc["user_id"]),
+            audience=Audience("user", player.platform, player.user_id),
             locale=await self.tables.languages.seat_locale(live, seat),
             table=info,
             seat=seat,

@@ -7,8 +7,7 @@ it, the rule options of a table, the tables of a chat or of a user.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from bot.domain import Seat
 from bot.service import seats as seating
 from bot.service.core import TableCore
 from bot.service.events import (
@@ -156,6 +155,6 @@ class Viewing:
         return [self.tables.info(await self.tables.live(table_id)) for table_id in ids]
 
 
-def _notified(doc: Mapping[str, object] | None) -> bool:
+def _notified(seat: Seat | None) -> bool:
     """Whether the seat's player gets turn notices (a human not away, still seated)."""
-    return doc is not None and is_human(doc) and not doc["away"] and not doc.get("left")
+    return seat is not None and is_human(seat) and not seat.away and not seat.left

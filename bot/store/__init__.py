@@ -35,11 +35,11 @@ exchange are in :mod:`~bot.store.rows`, the URL and engine set-up in :mod:`~bot.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.domain.records import JSON, JSONObject
+from bot.domain.records import JSON, JSONObject, TableColumns
 from bot.store.adapter_state_sql import AdapterStateStore
 from bot.store.archive import ArchiveStore
 from bot.store.base import Database
@@ -141,9 +141,7 @@ class Store:
         await upgrade(self.db.engine)
 
     # tables: bot.store.tables
-    async def insert_table(
-        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
-    ) -> int:
+    async def insert_table(self, values: TableColumns, members: Iterable[tuple[str, str]]) -> int:
         return await self.tables.insert_table(values, members)
 
     async def rematch_of(self, table_id: int) -> int | None:
@@ -199,7 +197,7 @@ class Store:
     # archive: bot.store.archive
     async def import_table(
         self,
-        values: Mapping[str, object],
+        values: TableColumns,
         *,
         members: Iterable[tuple[str, str]],
         moves: Sequence[MoveRow],
@@ -207,7 +205,7 @@ class Store:
     ) -> tuple[int, bool, list[RatingChange]]:
         return await self.archive.import_table(values, members=members, moves=moves, finish=finish)
 
-    async def table_of_origin(self, values: Mapping[str, object]) -> int | None:
+    async def table_of_origin(self, values: TableColumns) -> int | None:
         return await self.archive.table_of_origin(values)
 
     # settings: bot.store.settings

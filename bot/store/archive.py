@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.domain import TableColumns
 from bot.store import schema
 from bot.store.base import Database
 from bot.store.ratings import finish_game
@@ -28,7 +29,7 @@ class ArchiveStore:
 
     async def import_table(
         self,
-        values: Mapping[str, object],
+        values: TableColumns,
         *,
         members: Iterable[tuple[str, str]],
         moves: Sequence[MoveRow],
@@ -82,7 +83,7 @@ class ArchiveStore:
             return existing, False, []
         return table_id, True, changes
 
-    async def table_of_origin(self, values: Mapping[str, object]) -> int | None:
+    async def table_of_origin(self, values: TableColumns) -> int | None:
         """The table holding the game of an import's ``values`` (see :meth:`import_table`)."""
         async with self.db.engine.connect() as conn:
             return await _table_of_origin(conn, str(values["origin"]), values)

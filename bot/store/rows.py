@@ -21,6 +21,7 @@ from bot.domain.records import (
     RatingChange,
     RatingRow,
     SaveResult,
+    Seat,
     TableRow,
     TableUpdate,
     dumps,
@@ -76,7 +77,7 @@ def table_row(row: _Row) -> TableRow:
         options=json.loads(m["options"]),
         status=m["status"],
         creator=m["creator"],
-        seats=json.loads(m["seats"]),
+        seats=seats(json.loads(m["seats"])),
         state=json.loads(m["state"]) if m["state"] is not None else None,
         state_version=m["state_version"],
         seed=m["seed"],
@@ -90,9 +91,27 @@ def table_row(row: _Row) -> TableRow:
     )
 
 
+def seats(docs: object) -> list[Seat | None]:
+    """The seats of a stored ``seats`` column (older or imported documents may lack the
+    optional keys: :meth:`Seat.from_dict`)."""
+    if not isinstance(docs, list):
+        raise StoreError(f"a table's seats are not a list: {docs!r}")
+    return [None if doc is None else Seat.from_dict(doc) for doc in docs]
+
+
+def seat_docs(seats: object) -> object:
+    """The ``seats`` column to store: each :class:`Seat` as its document (a document already
+    one, such as an imported game's, is written as it is)."""
+    if not isinstance(seats, list):
+        return seats
+    return [seat.to_dict() if isinstance(seat, Seat) else seat for seat in seats]
+
+
 def encode(values: Mapping[str, object]) -> dict[str, object]:
-    """Column values of ``tables`` to write: its JSON columns encoded."""
+    """Column values of ``tables`` to write: the seats as documents, the JSON columns encoded."""
     out = dict(values)
+    if "seats" in out:
+        out["seats"] = seat_docs(out["seats"])
     for column in _JSON_COLUMNS:
         if column in out and out[column] is not None:
             out[column] = dumps(out[column])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.domain import TableConflict
+from bot.domain import TableColumns, TableConflict
 from bot.store import schema
 from bot.store.base import Database
 from bot.store.rows import OPEN_STATUSES, TableRow, encode, table_row
@@ -21,9 +21,7 @@ class TablesStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def insert_table(
-        self, values: Mapping[str, object], members: Iterable[tuple[str, str]]
-    ) -> int:
+    async def insert_table(self, values: TableColumns, members: Iterable[tuple[str, str]]) -> int:
         """Insert a table; :class:`bot.domain.TableConflict` for a second rematch of a
         table."""
         try:

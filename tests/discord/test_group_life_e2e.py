@@ -139,7 +139,7 @@ async def test_kick_refused_to_members_and_done_by_an_admin(
         await settle(handler, fake, pressed)
         assert any("admin ha allontanato bob" in t for t in fake.public_texts())
         live = await handler.service.live(table_id)
-        assert any(s and s.get("left") and s["user_id"] == str(bob.id) for s in live.row.seats)
+        assert any(s and s.left and s.user_id == str(bob.id) for s in live.row.seats)
     assert_all_answered(fake)
 
 
@@ -173,8 +173,8 @@ async def test_a_table_opened_with_rejoin_lets_the_leaver_back(
         await back.wait_answer()
         await settle(handler, fake, back)
         live = await handler.service.live(table_id_of(lobby))
-        bob_seat = next(s for s in live.row.seats if s and s["user_id"] == str(bob.id))
-        assert not bob_seat.get("left") and not bob_seat["away"]
+        bob_seat = next(s for s in live.row.seats if s and s.user_id == str(bob.id))
+        assert not bob_seat.left and not bob_seat.away
     assert_all_answered(fake)
 
 

@@ -4,26 +4,56 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain import Seat
+from bot.domain import Seat, dumps
 from bot.service.events import UserRef
-from bot.service.tables import computer_doc, is_human, player_doc, plays_computer
+from bot.service.tables import computer_seat, is_human, player_seat, plays_computer
+
+# The documents the service has always stored for a person and a computer sitting down.
+PLAYER = {
+    "platform": "telegram",
+    "user_id": "7",
+    "name": "Ada",
+    "level": None,
+    "away": False,
+    "idle": 0,
+    "hint": "it",
+}
+CPU = {
+    "platform": "ai",
+    "user_id": "hard",
+    "name": "CPU-hard",
+    "level": "hard",
+    "away": False,
+    "idle": 0,
+    "hint": None,
+}
+
+
+def test_a_seat_taken_is_stored_as_before() -> None:
+    """Byte for byte, key order included: the ``seats`` column does not change."""
+    assert dumps(player_seat(UserRef("telegram", "7", "Ada", locale="it")).to_dict()) == dumps(
+        PLAYER
+    )
+    assert dumps(computer_seat("hard").to_dict()) == dumps(CPU)
+    assert player_seat(UserRef("discord", "9", "")).name == "9"  # no name: the user id
 
 
 @pytest.mark.parametrize(
     "doc",
     [
-        player_doc(UserRef("telegram", "7", "Ada", locale="it")),
-        computer_doc("hard"),
-        dict(player_doc(UserRef("discord", "9", "Bea")), away=True, level="easy", idle=2),
-        dict(player_doc(UserRef("discord", "9", "Bea")), away=True, left=True, level="medium"),
+        PLAYER,
+        CPU,
+        dict(PLAYER, away=True, level="easy", idle=2),
+        dict(PLAYER, away=True, level="medium", idle=0, left=True),
     ],
 )
 def test_a_seat_reads_and_writes_the_document_the_service_keeps(doc: dict[str, object]) -> None:
     seat = Seat.from_dict(doc)
-    assert seat.to_dict() == doc
-    assert seat.computer != is_human(doc)
-    assert seat.plays_computer == plays_computer(doc)
+    assert dumps(seat.to_dict()) == dumps(doc)
+    assert is_human(seat) == (doc["platform"] != "ai") != seat.computer
+    assert seat.plays_computer == plays_computer(seat) == (doc["platform"] == "ai" or doc["away"])
     assert seat.left == bool(doc.get("left"))
+    assert not is_human(None) and not plays_computer(None)
 
 
 def test_an_older_or_imported_document_may_lack_the_optional_keys() -> None:

@@ -53,10 +53,10 @@ async def play_out(service: TableService, table_id: int, people: dict[str, UserR
             return
         seat = live.game.current_player
         doc = live.row.seats[seat]
-        assert doc is not None and doc["platform"] != "ai" and not doc["away"], doc
+        assert doc is not None and not doc.computer and not doc.away, doc
         move = str(live.game.legal_moves()[0])
         played = await service.play(
-            CHAT, people[doc["user_id"]], table_id, version=live.row.version, move=move
+            CHAT, people[doc.user_id], table_id, version=live.row.version, move=move
         )
         assert played.ok, played.refusal
     raise AssertionError("the game did not end")
@@ -134,7 +134,7 @@ async def test_kick_by_the_creator_or_an_admin_only(make_service: Callable[..., 
 
     # An admin (not the creator) kicks Bea by pressing the list's button.
     live = await service.live(table)
-    bea_seat = live.row.seats.index(next(s for s in live.row.seats if s and s["user_id"] == "2"))
+    bea_seat = live.row.seats.index(next(s for s in live.row.seats if s and s.user_id == "2"))
 
     async def yes() -> bool:
         return True
@@ -209,7 +209,7 @@ async def test_the_player_to_move_leaves_and_the_computer_plays_at_once(
     mover = live.game.current_player
     doc = live.row.seats[mover]
     assert doc is not None
-    user = {"1": ADA, "2": BEA}[doc["user_id"]]
+    user = {"1": ADA, "2": BEA}[doc.user_id]
     other = BEA if user is ADA else ADA
     left = await service.leave(CHAT, user)
     assert left.ok, left.refusal

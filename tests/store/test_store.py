@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from bot.domain import Seat
+from bot.domain import Seat, dumps
 from bot.store import MoveRow, Store, StoreError, TableUpdate
 from bot.store.schema import metadata
 
@@ -127,13 +127,12 @@ async def test_chat_and_user_settings(db_url: str) -> None:
 
 
 async def test_a_loaded_table_hands_out_typed_seats(db_url: str) -> None:
-    """The seats come back as the documents written, and typed (``TableRow.seat``/``seated``),
-    an older document without the optional keys included."""
-    docs = [
-        {"platform": "ai", "user_id": "easy", "name": "CPU-easy"},
-        None,
-        Seat(platform="telegram", user_id="7", name="Ada", away=True, level="hard").to_dict(),
-    ]
+    """The seats come back typed (``TableRow.seats``), an older document without the optional
+    keys included; saved, each seat is written as its document (``Seat.to_dict``), so the
+    column of a seat the service wrote reads the same bytes as before."""
+    ada = Seat(platform="telegram", user_id="7", name="Ada", away=True, level="hard")
+    docs = [{"platform": "ai", "user_id": "easy", "name": "CPU-easy"}, None, ada.to_dict()]
+    seats_column = sa.text("SELECT seats FROM tables WHERE id = :id")
     store = Store.open(db_url)
     try:
         await store.upgrade()
@@ -142,15 +141,26 @@ async def test_a_loaded_table_hands_out_typed_seats(db_url: str) -> None:
         )
         row = await store.load_table(table_id)
         assert row is not None
-        assert row.seats == docs
-        assert row.seated() == [
-            Seat(platform="ai", user_id="easy", name="CPU-easy"),
-            None,
-            Seat(platform="telegram", user_id="7", name="Ada", away=True, level="hard"),
-        ]
-        assert row.seat(1) is None
-        seat = row.seat(2)
-        assert seat is not None and seat.plays_computer and not seat.computer
+        assert row.seats == [Seat(platform="ai", user_id="easy", name="CPU-easy"), None, ada]
+        assert ada.plays_computer and not ada.computer
+        async with store.engine.connect() as conn:
+            column = (await conn.execute(seats_column, {"id": table_id})).scalar_one()
+        assert column == dumps(docs)
+        seats = [row.seats[0], Seat(platform="telegram", user_id="8", name="Bea"), ada]
+        saved = await store.save(
+            TableUpdate(table_id=table_id, expected_version=1, values={"seats": seats})
+        )
+        assert saved is not None
+        async with store.engine.connect() as conn:
+            column = (await conn.execute(seats_column, {"id": table_id})).scalar_one()
+        assert column == (
+            '[{"platform":"ai","user_id":"easy","name":"CPU-easy","level":null,"away":false,'
+            '"idle":0,"hint":null},{"platform":"telegram","user_id":"8","name":"Bea",'
+            '"level":null,"away":false,"idle":0,"hint":null},{"platform":"telegram",'
+            '"user_id":"7","name":"Ada","level":"hard","away":true,"idle":0,"hint":null}]'
+        )
+        reloaded = await store.load_table(table_id)
+        assert reloaded is not None and reloaded.seats == seats
     finally:
         await store.close()
 

@@ -227,6 +227,6 @@ async def test_kick_by_name_or_seat_number(api: FakeBotApi, tmp_path: Path) -> N
         # Her seat now plays by itself: a seat number naming it again is refused.
         assert tavolo.service is not None
         live = await tavolo.service.live(table_id)
-        seat = next(i for i, s in enumerate(live.row.seats) if s and s["name"] == "Bea")
+        seat = next(i for i, s in enumerate(live.row.seats) if s and s.name == "Bea")
         await tavolo.say(GROUP, ADA, f"/kick {seat + 1}")
         assert api.last_bot_message(GID).text == "Quel giocatore non gioca a questo tavolo."
