@@ -34,6 +34,7 @@ from bot.service.tables import (
     seat_index,
 )
 from bot.service.turns import Turns
+from bot.service.usecase import use_case
 from engine.contract import GameRules
 
 logger = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class Lobby:
         self.tables = tables
         self.turns = turns
 
+    @use_case
     async def create_table(
         self,
         chat: ChatRef,
@@ -66,57 +68,54 @@ class Lobby:
         The chat's default options of the game (``/settings``) apply unless ``options`` gives
         them. Where the chat lets only admins open tables, ``is_admin`` must say so (a bool, or
         a coroutine function asked only then: a platform call the other chats need not make)."""
-        try:
-            kind = self.tables.registry.get(game)
-            if kind is None:
-                raise Refused("unknown_game", ", ".join(self.tables.registry.names), game=game)
-            count = players if players is not None else kind.default_players
-            if count not in kind.players:
-                raise Refused("bad_players", allowed=list(kind.players), players=count)
-            if computers > 0 and level not in LEVELS:
-                raise Refused("bad_level", ", ".join(LEVELS), level=level)
-            await self._check_opener(chat, is_admin)
-            given = dict(options or {})
-            rejoin, rejoin_source = await self._rejoin_choice(chat, given.pop(seating.REJOIN, None))
-            rules, sources = await self._rules_with_defaults(chat, kind, count, given)
-            if rejoin_source is not None:
-                sources[seating.REJOIN] = rejoin_source
-            # A lobby nobody started, past its expiry, gives its place to the new table.
-            replaced = await lobby_timer.close_stale(self.tables, chat)
-            await self.tables.check_room(chat)
-            now = self.tables.clock()
-            seats: list[Seat | None] = [None] * count
-            seats[0] = player_seat(user)
-            for seat in range(1, 1 + min(max(computers, 0), count - 1)):
-                seats[seat] = computer_seat(level)
-            values = lobby_row(
-                platform=chat.platform,
-                chat_id=chat.chat_id,
-                game=kind.name,
-                family=kind.family,
-                players=count,
-                options=_stored_options(rules, kind),
-                creator=user.user_id,
-                seats=seats,
-                seed=self.tables.seeds(),
-                rematch_of=None,
-                now=now,
-            )
-            timer = lobby_timer.lobby_deadline(self.tables, now)
-            values["deadline"], values["deadline_kind"] = timer["deadline"], timer["deadline_kind"]
-            table_id = await self.tables.store.insert_table(values, [(user.platform, user.user_id)])
-            if sources:
-                await self.tables.store.set_option_sources(table_id, sources)
-            await seating.set_rejoin(self.tables, table_id, chat.platform, rejoin)
-            row = await self.tables.store.load_table(table_id)
-            assert row is not None
-            live = Live(row, kind, None)
-            self.tables.remember(live)
-            call = Call(events=list(replaced))
-            await self.turns.lobby_events(call, live)
-            return Result(call.events, self.tables.info(live))
-        except Refused as r:
-            return await self.tables.languages.refusal(r, chat, user)
+        kind = self.tables.registry.get(game)
+        if kind is None:
+            raise Refused("unknown_game", ", ".join(self.tables.registry.names), game=game)
+        count = players if players is not None else kind.default_players
+        if count not in kind.players:
+            raise Refused("bad_players", allowed=list(kind.players), players=count)
+        if computers > 0 and level not in LEVELS:
+            raise Refused("bad_level", ", ".join(LEVELS), level=level)
+        await self._check_opener(chat, is_admin)
+        given = dict(options or {})
+        rejoin, rejoin_source = await self._rejoin_choice(chat, given.pop(seating.REJOIN, None))
+        rules, sources = await self._rules_with_defaults(chat, kind, count, given)
+        if rejoin_source is not None:
+            sources[seating.REJOIN] = rejoin_source
+        # A lobby nobody started, past its expiry, gives its place to the new table.
+        replaced = await lobby_timer.close_stale(self.tables, chat)
+        await self.tables.check_room(chat)
+        now = self.tables.clock()
+        seats: list[Seat | None] = [None] * count
+        seats[0] = player_seat(user)
+        for seat in range(1, 1 + min(max(computers, 0), count - 1)):
+            seats[seat] = computer_seat(level)
+        values = lobby_row(
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            game=kind.name,
+            family=kind.family,
+            players=count,
+            options=_stored_options(rules, kind),
+            creator=user.user_id,
+            seats=seats,
+            seed=self.tables.seeds(),
+            rematch_of=None,
+            now=now,
+        )
+        timer = lobby_timer.lobby_deadline(self.tables, now)
+        values["deadline"], values["deadline_kind"] = timer["deadline"], timer["deadline_kind"]
+        table_id = await self.tables.store.insert_table(values, [(user.platform, user.user_id)])
+        if sources:
+            await self.tables.store.set_option_sources(table_id, sources)
+        await seating.set_rejoin(self.tables, table_id, chat.platform, rejoin)
+        row = await self.tables.store.load_table(table_id)
+        assert row is not None
+        live = Live(row, kind, None)
+        self.tables.remember(live)
+        call = Call(events=list(replaced))
+        await self.turns.lobby_events(call, live)
+        return Result(call.events, self.tables.info(live))
 
     async def join(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Take the first free seat of the chat's lobby."""
@@ -131,25 +130,20 @@ class Lobby:
 
         return await self._lobby_change(chat, user, table_id, change)
 
+    @use_case
     async def leave(self, chat: ChatRef, user: UserRef, table_id: int | None = None) -> Result:
         """Leave a lobby (the last human leaving closes it), or a game in progress: a computer
         of the table's level plays the seat to the end, and the game counts as lost for the
         leaver (``bot.service.seats``)."""
-        try:
-            found = await self.tables.find(chat, user, table_id, lobby=True)
-        except Refused as r:
-            return await self.tables.languages.refusal(r, chat, user)
+        found = await self.tables.find(chat, user, table_id, lobby=True)
         if found.row.status == "playing":
-            try:
-                async with self.tables.table(chat, user, found.row.id) as live:
-                    if live.row.status != "playing":
-                        raise Refused("not_playing")
-                    seat = seat_index(live.row, user)
-                    if seat is None:
-                        raise Refused("not_seated")
-                    return await seating.leave_game(self.turns, live, seat)
-            except Refused as r:
-                return await self.tables.languages.refusal(r, chat, user)
+            async with self.tables.table(chat, user, found.row.id) as live:
+                if live.row.status != "playing":
+                    raise Refused("not_playing")
+                seat = seat_index(live.row, user)
+                if seat is None:
+                    raise Refused("not_seated")
+                return await seating.leave_game(self.turns, live, seat)
         table_id = found.row.id
 
         def change(live: Live) -> None:
@@ -205,6 +199,7 @@ class Lobby:
 
         return await self._lobby_change(chat, user, table_id, change)
 
+    @use_case
     async def start(
         self,
         chat: ChatRef,
@@ -215,31 +210,26 @@ class Lobby:
     ) -> Result:
         """Deal: by the creator, with every seat taken (``fill_with`` a level seats computers
         in the free seats first)."""
-        try:
-            async with self.tables.table(chat, user, table_id, lobby=True) as live:
-                row = live.row
-                if row.status != "lobby":
-                    raise Refused("not_in_lobby")
-                creator_seated = any(
-                    s is not None and is_human(s) and s.user_id == row.creator for s in row.seats
-                )
-                # The creator starts; if they left the lobby, any seated player may.
-                if user.user_id != row.creator and (
-                    creator_seated or seat_index(row, user) is None
-                ):
-                    raise Refused("not_creator")
-                seats = list(row.seats)
-                if fill_with is not None:
-                    if fill_with not in LEVELS:
-                        raise Refused("bad_level", ", ".join(LEVELS), level=fill_with)
-                    seats = [s if s is not None else computer_seat(fill_with) for s in seats]
-                if any(s is None for s in seats):
-                    raise Refused("not_full", free=sum(s is None for s in seats))
-                call = Call(caller=(user.platform, user.user_id))
-                await self.turns.deal(call, live, seats)
-                return Result(call.events, self.tables.info(live))
-        except Refused as r:
-            return await self.tables.languages.refusal(r, chat, user)
+        async with self.tables.table(chat, user, table_id, lobby=True) as live:
+            row = live.row
+            if row.status != "lobby":
+                raise Refused("not_in_lobby")
+            creator_seated = any(
+                s is not None and is_human(s) and s.user_id == row.creator for s in row.seats
+            )
+            # The creator starts; if they left the lobby, any seated player may.
+            if user.user_id != row.creator and (creator_seated or seat_index(row, user) is None):
+                raise Refused("not_creator")
+            seats = list(row.seats)
+            if fill_with is not None:
+                if fill_with not in LEVELS:
+                    raise Refused("bad_level", ", ".join(LEVELS), level=fill_with)
+                seats = [s if s is not None else computer_seat(fill_with) for s in seats]
+            if any(s is None for s in seats):
+                raise Refused("not_full", free=sum(s is None for s in seats))
+            call = Call(caller=(user.platform, user.user_id))
+            await self.turns.deal(call, live, seats)
+            return Result(call.events, self.tables.info(live))
 
     async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
         """Whether a new table lets players who left take their seat back, and where that
@@ -299,6 +289,7 @@ class Lobby:
         sources.update({name: "command" for name in given})
         return rules, sources
 
+    @use_case
     async def _lobby_change(
         self,
         chat: ChatRef,
@@ -306,36 +297,33 @@ class Lobby:
         table_id: int | None,
         change: Callable[[Live], None],
     ) -> Result:
-        try:
-            async with self.tables.table(chat, user, table_id, lobby=True) as live:
-                saved = (list(live.row.seats), live.row.status)
-                live.locales = {}
-                try:
-                    change(live)
-                except Refused:
-                    live.row.seats, live.row.status = saved
-                    raise
-                now = self.tables.clock()
-                values: TableValues = {
-                    "seats": live.row.seats,
-                    "status": live.row.status,
-                    "updated_at": now,
-                }
-                # Every change of seats gives the lobby its full time again.
-                if live.row.status == "lobby":
-                    values.update(lobby_timer.lobby_deadline(self.tables, now))
-                else:
-                    values.update({"deadline": None, "deadline_kind": None})
-                humans = [(s.platform, s.user_id) for s in live.row.seats if s and is_human(s)]
-                if not await self.tables.save(live, values, members=humans):
-                    raise Refused("conflict")
-                live.row.deadline = values["deadline"]
-                live.row.deadline_kind = values["deadline_kind"]
-                call = Call()
-                await self.turns.lobby_events(call, live)
-                return Result(call.events, self.tables.info(live))
-        except Refused as r:
-            return await self.tables.languages.refusal(r, chat, user)
+        async with self.tables.table(chat, user, table_id, lobby=True) as live:
+            saved = (list(live.row.seats), live.row.status)
+            live.locales = {}
+            try:
+                change(live)
+            except Refused:
+                live.row.seats, live.row.status = saved
+                raise
+            now = self.tables.clock()
+            values: TableValues = {
+                "seats": live.row.seats,
+                "status": live.row.status,
+                "updated_at": now,
+            }
+            # Every change of seats gives the lobby its full time again.
+            if live.row.status == "lobby":
+                values.update(lobby_timer.lobby_deadline(self.tables, now))
+            else:
+                values.update({"deadline": None, "deadline_kind": None})
+            humans = [(s.platform, s.user_id) for s in live.row.seats if s and is_human(s)]
+            if not await self.tables.save(live, values, members=humans):
+                raise Refused("conflict")
+            live.row.deadline = values["deadline"]
+            live.row.deadline_kind = values["deadline_kind"]
+            call = Call()
+            await self.turns.lobby_events(call, live)
+            return Result(call.events, self.tables.info(live))
 
 
 def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
 from bot.service.tables import Call, Live, Refused, present, seat_index
+from bot.service.usecase import use_case
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore
@@ -124,24 +125,23 @@ async def leave_game(service: Turns, live: Live, seat: int, *, by: UserRef | Non
     return Result(call.events, service.tables.info(live))
 
 
+@use_case
 async def ask(service: Turns, chat: ChatRef, user: UserRef, table_id: int) -> Result:
     """The hand's "Leave the game…": the question, at the table's current version (the hand's
     button may be older: a waiting hand is not redrawn at every move)."""
-    try:
-        live = await service.tables.live(table_id)
-        service.tables.check_chat(live, chat)
-        seat = seat_index(live.row, user)
-        if seat is None or not present(live.row, seat):
-            raise Refused("not_seated")
-        if live.row.status != "playing":
-            raise Refused("not_playing")
-        info = service.tables.info(live)
-        hand = await service.hand(live, seat, info)
-        return Result([replace(hand, focus=QUIT)], info)
-    except Refused as r:
-        return await service.tables.languages.refusal(r, chat, user)
+    live = await service.tables.live(table_id)
+    service.tables.check_chat(live, chat)
+    seat = seat_index(live.row, user)
+    if seat is None or not present(live.row, seat):
+        raise Refused("not_seated")
+    if live.row.status != "playing":
+        raise Refused("not_playing")
+    info = service.tables.info(live)
+    hand = await service.hand(live, seat, info)
+    return Result([replace(hand, focus=QUIT)], info)
 
 
+@use_case
 async def kick(
     service: Turns,
     chat: ChatRef,
@@ -154,41 +154,38 @@ async def kick(
 ) -> Result:
     """``/kick``: by the table's creator or a chat admin. With no target, the list of players
     who can be kicked comes back to the user as buttons (an Announcement "kick_list")."""
-    try:
-        async with service.tables.table(chat, user, table_id, lobby=True) as live:
-            row = live.row
-            if row.status not in ("lobby", "playing"):
-                raise Refused("not_playing")
-            if user.user_id != row.creator:
-                allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
-                if not allowed:
-                    raise Refused("not_creator")
-            if target is not None:
-                seat = seat_index(row, target)
-                if seat is None:
-                    raise Refused("no_player", name=target.name)
+    async with service.tables.table(chat, user, table_id, lobby=True) as live:
+        row = live.row
+        if row.status not in ("lobby", "playing"):
+            raise Refused("not_playing")
+        if user.user_id != row.creator:
+            allowed = is_admin if isinstance(is_admin, bool) else await is_admin()
+            if not allowed:
+                raise Refused("not_creator")
+        if target is not None:
+            seat = seat_index(row, target)
             if seat is None:
-                choices = [
-                    i
-                    for i, s in enumerate(row.seats)
-                    if s is not None and not s.computer and not s.left
-                ]
-                event = Announcement(
-                    audience=Audience("user", user.platform, user.user_id),
-                    locale=await service.tables.languages.locale_for(chat, user, public=False),
-                    table=service.tables.info(live),
-                    kind="kick_list",
-                    data={"seats": choices},
-                )
-                return Result([event], service.tables.info(live))
-            kicked = row.seats[seat] if 0 <= seat < len(row.seats) else None
-            if kicked is None or kicked.computer or kicked.left:
-                raise Refused("no_player", name="")
-            if row.status == "lobby":
-                return await _kick_from_lobby(service, live, seat)
-            return await leave_game(service, live, seat, by=user)
-    except Refused as r:
-        return await service.tables.languages.refusal(r, chat, user)
+                raise Refused("no_player", name=target.name)
+        if seat is None:
+            choices = [
+                i
+                for i, s in enumerate(row.seats)
+                if s is not None and not s.computer and not s.left
+            ]
+            event = Announcement(
+                audience=Audience("user", user.platform, user.user_id),
+                locale=await service.tables.languages.locale_for(chat, user, public=False),
+                table=service.tables.info(live),
+                kind="kick_list",
+                data={"seats": choices},
+            )
+            return Result([event], service.tables.info(live))
+        kicked = row.seats[seat] if 0 <= seat < len(row.seats) else None
+        if kicked is None or kicked.computer or kicked.left:
+            raise Refused("no_player", name="")
+        if row.status == "lobby":
+            return await _kick_from_lobby(service, live, seat)
+        return await leave_game(service, live, seat, by=user)
 
 
 async def _kick_from_lobby(service: Turns, live: Live, seat: int) -> Result:
