@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.domain import JSON
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
@@ -170,7 +171,7 @@ async def kick(
                 if seat is None:
                     raise Refused("no_player", name=target.name)
             if seat is None:
-                choices = [
+                choices: list[JSON] = [
                     i
                     for i, s in enumerate(row.seats)
                     if s is not None and s["platform"] != "ai" and not s.get("left")

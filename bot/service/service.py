@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.domain import Action, TableConflict, TableStore, Verb
+from bot.domain import Action, JSONObject, TableConflict, TableStore, Verb
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
@@ -529,6 +529,7 @@ class TableService(TableCore):
         try:
             live = await self.find(chat, user, table_id, lobby=True)
             info = self.info(live)
+            sources: JSONObject = dict(await self.store.option_sources(live.row.id))
             event = Announcement(
                 audience=Audience("user", user.platform, user.user_id),
                 locale=await self.languages.locale_of_user(user, live.row),
@@ -538,7 +539,7 @@ class TableService(TableCore):
                     "options": dict(live.row.options),
                     # Where each option came from: "chat" (/settings), "command" (the table's
                     # own command); an option not named is the game's default.
-                    "sources": await self.store.option_sources(live.row.id),
+                    "sources": sources,
                     # The service's own table options (not the game's rules).
                     "table": {
                         seating.REJOIN: await seating.may_rejoin(
