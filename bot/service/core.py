@@ -26,6 +26,7 @@ from bot.service.events import (
     Audience,
     ChatRef,
     Event,
+    EventHead,
     SeatInfo,
     TableChange,
     TableInfo,
@@ -274,7 +275,7 @@ class TableCore:
             teams=live.kind.teams(row.players),
         )
 
-    async def chat_head(self, live: Live, info: TableInfo | None = None) -> dict[str, Any]:
+    async def chat_head(self, live: Live, info: TableInfo | None = None) -> EventHead:
         row = live.row
         return {
             "audience": Audience("chat", row.platform, row.chat_id),

@@ -10,7 +10,7 @@ audience; they never build game text themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, TypedDict
 
 # The action strings' codec is the domain's; re-exported here for code that imported it from here.
 from bot.domain.actions import MAX_BUTTON_BYTES as MAX_BUTTON_BYTES
@@ -25,6 +25,7 @@ __all__ = [
     "ButtonData",
     "ChatRef",
     "Event",
+    "EventHead",
     "GameOver",
     "HandView",
     "Leaderboard",
@@ -125,6 +126,15 @@ class TableInfo:
 class Event:
     audience: Audience
     locale: str
+
+
+class EventHead(TypedDict):
+    """What every event of a table's chat carries (``TableEvent(**head, ...)``): the chat as
+    audience, its language, the table's snapshot."""
+
+    audience: Audience
+    locale: str
+    table: TableInfo
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
