@@ -16,7 +16,7 @@ when the timer loop is behind (or not running, as at the terminal).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from bot.domain import DueTimer, TableRow
 from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
@@ -27,12 +27,19 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LOBBY", "close_stale", "expire", "lobby_deadline"]
+__all__ = ["LOBBY", "TimerColumns", "close_stale", "expire", "lobby_deadline"]
 
 LOBBY = "lobby"  # the deadline kind of a lobby's expiry
 
 
-def lobby_deadline(service: TableCore, now: float) -> dict[str, Any]:
+class TimerColumns(TypedDict):
+    """A table row's timer columns, as an update sets them."""
+
+    deadline: float | None
+    deadline_kind: str | None
+
+
+def lobby_deadline(service: TableCore, now: float) -> TimerColumns:
     """The timer columns of a lobby changed at ``now`` (none when lobbies never expire)."""
     seconds = service.timers.lobby
     if seconds <= 0:
