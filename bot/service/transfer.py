@@ -17,7 +17,7 @@ from bot.domain import RatingChange, TableRow
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
-from bot.service.tables import Live, Refused, is_human, plays_computer
+from bot.service.tables import Live, Refused
 from bot.service.turns import Turns
 
 logger = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class Transfer:
             "options": record.options,
             "status": record.status,
             "creator": record.creator,
-            "seats": record.seats,
+            "seats": [seat.to_dict() for seat in record.seats],
             "state": game.to_dict(),
             "state_version": record.version,
             "seed": record.seed,
@@ -106,7 +106,7 @@ class Transfer:
                     f"(table {r.params['table']} is open): finish or abandon it first"
                 ) from None
             seat = game.current_player
-            if seat is not None and plays_computer(record.seats[seat]):
+            if seat is not None and record.seats[seat].plays_computer:
                 # No move here leads to this computer's turn: the timer loop plays it, at once
                 # (and so even with the turn timers off).
                 values.update(deadline=self.tables.clock(), deadline_kind="computer")
@@ -117,7 +117,7 @@ class Transfer:
         if record.status == "finished":
             assert record.finished_at is not None
             finish = self.turns.finish(live, game, record.finished_at)
-        humans = [(s["platform"], s["user_id"]) for s in record.seats if is_human(s)]
+        humans = [(s.platform, s.user_id) for s in record.seats if not s.computer]
         table_id, created, changes = await self.tables.store.import_table(
             values, members=humans, moves=record.moves, finish=finish
         )
