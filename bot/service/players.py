@@ -52,21 +52,21 @@ class SplitPlan(Protocol):
     def parts(self) -> int: ...
 
 
-Plan = TypeVar("Plan", bound=SplitPlan)
+PlanT = TypeVar("PlanT", bound=SplitPlan)  # one player's plan type
 
 
 @runtime_checkable
-class SplitChooser(Chooser, Protocol[Plan]):
+class SplitChooser(Chooser, Protocol[PlanT]):
     """A player that can cut one search into parts run elsewhere (root parallelism): ``plan``
     gives the move at once or a picklable plan of parts, ``run_part`` runs one (in a worker
     process, by that process's own player) and returns its root statistics, ``finish`` merges
     the parts' results (``engine.ai.search``)."""
 
-    def plan(self, view: GameView, rng: random.Random, parts: int = 1) -> str | Plan: ...
+    def plan(self, view: GameView, rng: random.Random, parts: int = 1) -> str | PlanT: ...
 
-    def run_part(self, plan: Plan, part: int) -> RootStats: ...
+    def run_part(self, plan: PlanT, part: int) -> RootStats: ...
 
-    def finish(self, view: GameView, plan: Plan, stats: Sequence[RootStats]) -> str: ...
+    def finish(self, view: GameView, plan: PlanT, stats: Sequence[RootStats]) -> str: ...
 
 
 __all__ = ["LEVELS", "ComputerPlayers", "default_processes"]
@@ -228,6 +228,7 @@ class ComputerPlayers:
         return self._split_chooser(family, level).run_part(plan, part)
 
     def _split_chooser(self, family: str, level: str) -> SplitChooser[SplitPlan]:
+        """This level's player, which must split its search (``TypeError`` otherwise)."""
         _name, player = self._resolve(family, level)
         if not isinstance(player, SplitChooser):
             raise TypeError(f"the {level} {family} player does not split its search")
