@@ -16,6 +16,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.domain.records import JSON
 from bot.render.texts import N_, SUIT_SYMBOLS, Message, card_text, cards_text, sides_of
 from bot.service.events import (
     Announcement,
@@ -25,13 +26,13 @@ from bot.service.events import (
     TableInfo,
     TableView,
 )
+from engine.briscola.view import BriscolaView
 from engine.cards import parse_card
 
 if TYPE_CHECKING:
     from bot.render.images import BriscolaScene
     from bot.render.kit import Kit
     from engine.briscola.records import Trick
-    from engine.briscola.view import BriscolaView
 
 __all__ = [
     "PICKS_CARDS",
@@ -67,6 +68,24 @@ RANK_NAMES = {
     "J": N_("Jack"),
 }
 SUIT_NAMES = {"D": N_("Coins"), "C": N_("Cups"), "S": N_("Swords"), "B": N_("Clubs")}
+
+
+def _view(e: TableView | HandView) -> BriscolaView:
+    """The event's view: a Briscola or chiamata game's is the engine's ``BriscolaView``."""
+    if not isinstance(e.view, BriscolaView):
+        raise TypeError(f"a Briscola table needs a BriscolaView, not {type(e.view).__name__}")
+    return e.view
+
+
+def _sides(value: JSON) -> list[tuple[int, ...]]:
+    """The seats of each side as a summary's data lists them (none when it does not)."""
+    if not isinstance(value, list):
+        return []
+    return [
+        tuple(seat for seat in side if isinstance(seat, int))
+        for side in value
+        if isinstance(side, list)
+    ]
 
 
 def _card(card: object) -> str:
@@ -205,7 +224,7 @@ def _briscola_line(view: BriscolaView, t: gettext.NullTranslations) -> str | Non
 def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Briscola or chiamata game."""
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     head = kit.title(table, t)
     if view.variant == "chiamata":
         head += " · " + _("deal {n} of {deals}").format(n=view.deal_number, deals=view.deals)
@@ -292,7 +311,7 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     move (in the auction only the legal bids, a selection of them when the point bids are many;
     then the call, one button per suit)."""
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=_cards(view.hand)))
     briscola = _briscola_line(view, t)
@@ -359,7 +378,7 @@ def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -
     """The end of a deal: card points (shown only now), who won it, the match scores."""
     _ = t.gettext
     table, data = e.table, e.data
-    sides = data.get("sides") or sides_of(table, len(e.points))
+    sides = _sides(data.get("sides")) or sides_of(table, len(e.points))
     lines = [_("End of deal {n}").format(n=e.number)]
     caller = data.get("caller")
     if isinstance(caller, int):
@@ -443,7 +462,7 @@ def table_scene(kit: Kit, e: TableView) -> BriscolaScene:
 
     t = kit.translations(e.locale)
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     side_of = {seat: side for side, seats in enumerate(view.sides) for seat in seats}
     seats = []
     for seat in range(view.players):

@@ -90,12 +90,18 @@ def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -
     lines = [_("End of hand {n}").format(n=e.number)]
     sides = sides_of(table, len(e.scores))
     rest = e.data.get("rest")
-    if isinstance(rest, dict) and rest.get("cards") and 0 <= rest.get("side", -1) < len(sides):
+    side = rest.get("side") if isinstance(rest, dict) else None
+    if (
+        isinstance(rest, dict)
+        and rest.get("cards")
+        and isinstance(side, int)
+        and 0 <= side < len(sides)
+    ):
         # Scopa: the cards left on the table go to the side that took last (not named: the
         # table showed them, and the next deal may put them in a hand).
         lines.append(
             _("The cards left on the table go to {side}.").format(
-                side=kit.side_name(table, sides[rest["side"]], t),
+                side=kit.side_name(table, sides[side], t),
             )
         )
     for i, score in enumerate(e.scores):

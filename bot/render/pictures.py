@@ -21,7 +21,7 @@ import datetime as dt
 import gettext
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from bot.render.images import (
     HandScene,
@@ -46,10 +46,9 @@ from bot.render.texts import (
 )
 from bot.service.events import HandView, Stats, TableInfo, TableView
 from bot.service.ports import AdapterState
-
-if TYPE_CHECKING:
-    from engine.scala40.view import Scala40View
-    from engine.scopa.view import ScopaView
+from engine.cards import Card
+from engine.scala40.view import Scala40View
+from engine.scopa.view import ScopaView
 
 __all__ = [
     "DEFAULT_STYLE",
@@ -86,9 +85,9 @@ def table_scene(renderer: Renderer, event: TableView) -> TableScene | None:
         from bot.render import briscola
 
         return briscola.table_scene(renderer.kit, event)
-    if table.family == "scala40":
+    if table.family == "scala40" and isinstance(view, Scala40View):
         return _scala40_table(renderer, table, view, t)
-    if table.family == "scopa":
+    if table.family == "scopa" and isinstance(view, ScopaView):
         return _scopa_table(renderer, table, view, t)
     return None
 
@@ -168,11 +167,14 @@ def hand_scene(
     renderer: Renderer, event: HandView, *, selected: frozenset[int] = frozenset()
 ) -> HandScene | None:
     """One player's hand in the engine's order (the order of the card buttons); ``None`` for a
-    view without a hand."""
+    view without a hand of cards."""
     if not hasattr(event.view, "hand"):
         return None
     # An empty hand (between deals) is drawn too, so the hand message stays a picture.
-    hand = tuple(event.view.hand or ())
+    held = tuple(event.view.hand or ())
+    hand = tuple(card for card in held if isinstance(card, Card))
+    if len(hand) != len(held):
+        return None
     t = renderer.translations(event.locale)
     title = t.gettext("{game} · table {id}").format(
         game=renderer.game_name(event.table, t), id=event.table.id

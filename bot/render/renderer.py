@@ -15,6 +15,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Protocol
 
+from bot.domain.records import JSON, JSONObject
 from bot.render import briscola, generic, scala40, scopa
 from bot.render.i18n import Catalogs
 from bot.render.kit import Kit
@@ -96,6 +97,16 @@ def family_renderer(family: str) -> FamilyRenderer:
     return FAMILIES.get(family, generic)
 
 
+def _object(value: JSON) -> JSONObject:
+    """An event's JSON object (an empty one where the data has none)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: JSON) -> list[JSON]:
+    """An event's JSON list (an empty one where the data has none)."""
+    return value if isinstance(value, list) else []
+
+
 class Renderer:
     """Renders service events for a locale (the event's own)."""
 
@@ -167,7 +178,8 @@ class Renderer:
         if refusal.code == "unknown_game" and refusal.detail:
             text += " " + _("Games: {games}").format(games=refusal.detail)
         elif refusal.code == "bad_players":
-            allowed = ", ".join(map(str, refusal.params.get("allowed", ())))
+            counts = refusal.params.get("allowed")
+            allowed = ", ".join(map(str, counts if isinstance(counts, list) else ()))
             text += " " + _("Allowed: {allowed}").format(allowed=allowed)
         elif refusal.code in ("bad_option", "illegal_move") and refusal.detail:
             text += " " + self._rule_text(refusal)
@@ -356,7 +368,7 @@ class Renderer:
         if e.kind == "kick_list":
             buttons = [
                 self.kit.button(table, self.seat_name(table, s, t), f"@kick.{s}")
-                for s in data.get("seats", ())
+                for s in _list(data.get("seats"))
                 if isinstance(s, int)
             ]
             if not buttons:
@@ -386,7 +398,7 @@ class Renderer:
         from bot.render.settings import option_label, shown_options, sources_text, value_label
 
         _ = t.gettext
-        options = e.data.get("options", {})
+        options = _object(e.data.get("options"))
         lines = [self.kit.title(e.table, t), _("Rules:")]
         lines.extend(
             f" · {option_label(k, t, options)}: {value_label(v, t, k)}"
@@ -394,8 +406,8 @@ class Renderer:
         )
         if not options:
             lines.append(" · " + _("the game's defaults"))
-        table_options = e.data.get("table", {})
-        sources = e.data.get("sources", {})
+        table_options = _object(e.data.get("table"))
+        sources = {k: v for k, v in _object(e.data.get("sources")).items() if isinstance(v, str)}
         if "rejoin" in table_options:
             lines.append(
                 " · "

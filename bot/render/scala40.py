@@ -35,6 +35,7 @@ from bot.service.events import (
     TableInfo,
     TableView,
 )
+from engine.scala40.view import Scala40View
 
 if TYPE_CHECKING:
     from bot.render.kit import Kit
@@ -178,7 +179,7 @@ def _meld_text(token: str) -> str:
 def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Scala 40 game."""
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     lines = [kit.title(table, t) + " · " + _("hand {n}").format(n=view.hand_number)]
     lines.append(
         _("Pile: {card} ({n}) · stock: {stock}").format(
@@ -242,7 +243,7 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand, the pile and the melds; on their turn a button per kind of move, or the
     cards to tap when the focus is a selection."""
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
     top = card_text(view.pile_top) if view.pile_top is not None else "—"
@@ -351,7 +352,8 @@ def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -
         if not e.data.get("in_hand")
         else _("Hand {n} closed in hand by {name}!")
     )
-    lines = [text.format(n=e.number, name=kit.seat_name(table, closer, t))]
+    closer_seat = closer if isinstance(closer, int) else None
+    lines = [text.format(n=e.number, name=kit.seat_name(table, closer_seat, t))]
     for seat, score in enumerate(e.scores):
         lines.append(
             _("{name}: +{penalty}, total {points}").format(
@@ -360,9 +362,18 @@ def summary_message(kit: Kit, e: SmazzataSummary, t: gettext.NullTranslations) -
                 points=e.points[seat] if seat < len(e.points) else 0,
             )
         )
-    for seat in e.data.get("eliminated", ()):
-        lines.append(_("{name} is out.").format(name=kit.seat_name(table, seat, t)))
+    eliminated = e.data.get("eliminated")
+    for out in eliminated if isinstance(eliminated, list) else ():
+        if isinstance(out, int):
+            lines.append(_("{name} is out.").format(name=kit.seat_name(table, out, t)))
     return Message("\n".join(lines))
+
+
+def _view(e: TableView | HandView) -> Scala40View:
+    """The event's view: a Scala 40 game's is the engine's ``Scala40View``."""
+    if not isinstance(e.view, Scala40View):
+        raise TypeError(f"a Scala 40 table needs a Scala40View, not {type(e.view).__name__}")
+    return e.view
 
 
 def game_over_message(kit: Kit, e: GameOver, t: gettext.NullTranslations) -> Message:

@@ -31,6 +31,7 @@ from bot.service.events import (
     TableInfo,
     TableView,
 )
+from engine.scopa.view import ScopaView
 
 if TYPE_CHECKING:
     from bot.render.kit import Kit
@@ -55,7 +56,7 @@ PICKS_CARDS = False
 def table_message(kit: Kit, e: TableView, t: gettext.NullTranslations) -> Message:
     """The public table of a Scopa-family game."""
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     lines = [kit.title(table, t) + " · " + _("hand {n}").format(n=view.smazzata)]
     lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
     lines.append(
@@ -113,7 +114,7 @@ def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
     """A player's hand and the table; on their turn a button per card, or per capture of the
     card in focus (a card with several captures asks first: ``?<card>``)."""
     _ = t.gettext
-    table, view = e.table, e.view
+    table, view = e.table, _view(e)
     lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
     lines.append(_("Table: {cards}").format(cards=cards_text(view.table)))
@@ -160,6 +161,13 @@ def announcement_message(kit: Kit, e: Announcement, t: gettext.NullTranslations)
     if e.kind == "fuori":
         return Message(_("{name} declares fuori!").format(name=name))
     return None
+
+
+def _view(e: TableView | HandView) -> ScopaView:
+    """The event's view: a Scopa-family game's is the engine's ``ScopaView``."""
+    if not isinstance(e.view, ScopaView):
+        raise TypeError(f"a Scopa-family table needs a ScopaView, not {type(e.view).__name__}")
+    return e.view
 
 
 def _played_card(move: str) -> str:

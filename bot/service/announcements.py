@@ -17,27 +17,26 @@ and the end of the game by ``GameOver``, which the service builds from the outco
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from bot.domain import JSON, JSONObject
 from engine.contract import GameEvent
 
-from .events import Announcement, Event, SmazzataSummary
+from .events import Announcement, Event, EventHead, SmazzataSummary
 
 __all__ = ["announcements"]
 
 
-def announcements(
-    events: Sequence[GameEvent], *, head: Mapping[str, Any], move: str
-) -> list[Event]:
+def announcements(events: Sequence[GameEvent], *, head: EventHead, move: str) -> list[Event]:
     """The service events for one move's engine ``events``, in their order; ``head`` is the
     audience, locale and table every event carries, ``move`` the move string played."""
     out: list[Event] = []
-    rest: dict[str, Any] = {}
+    rest: JSONObject = {}
     for event in events:
         data = event.data
         if event.kind == "rest":  # told by the smazzata's summary that follows
-            rest = {"rest": {"side": int(data["side"]), "cards": list(data["cards"])}}
+            cards: list[JSON] = [str(card) for card in data["cards"]]
+            rest = {"rest": {"side": int(data["side"]), "cards": cards}}
         if event.kind == "scopa":
             out.append(
                 Announcement(**head, kind="scopa", data={"seat": event.seat, "side": data["side"]})
@@ -56,6 +55,7 @@ def announcements(
             )
             rest = {}
         elif event.kind == "hand":
+            eliminated: list[JSON] = [int(x) for x in data["eliminated"]]
             out.append(
                 SmazzataSummary(
                     **head,
@@ -65,7 +65,7 @@ def announcements(
                     data={
                         "closer": event.seat,
                         "in_hand": bool(data["in_hand"]),
-                        "eliminated": [int(x) for x in data["eliminated"]],
+                        "eliminated": eliminated,
                     },
                 )
             )

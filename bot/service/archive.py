@@ -22,9 +22,8 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from bot.domain import MoveRow, TableRow, game_origin
+from bot.domain import JSON, JSONObject, MoveRow, Seat, TableRow, game_origin
 from bot.service.games import GameKind, Registry
 from bot.service.players import LEVELS
 from engine.contract import GameState
@@ -61,7 +60,7 @@ class Replayed:
 
     kind: GameKind
     game: GameState
-    summary: dict[str, Any]
+    summary: JSONObject
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,11 +72,11 @@ class GameRecord:
     chat_id: str
     kind: GameKind
     players: int
-    options: dict[str, Any]
+    options: JSONObject
     seed: int
     status: str
     creator: str
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     version: int
     created_at: float
     updated_at: float
@@ -86,7 +85,7 @@ class GameRecord:
     game: GameState  # the replayed engine game: the state the table is stored with
 
 
-def digest(doc: Mapping[str, Any]) -> str:
+def digest(doc: Mapping[str, object]) -> str:
     """SHA-256 of the document without its digest, in canonical JSON (key order and
     indentation do not matter)."""
     body = {k: v for k, v in doc.items() if k != "digest"}
@@ -95,11 +94,16 @@ def digest(doc: Mapping[str, Any]) -> str:
 
 
 def document(
-    row: TableRow, moves: Sequence[MoveRow], result: Mapping[str, Any] | None
-) -> dict[str, Any]:
+    row: TableRow, moves: Sequence[MoveRow], result: Mapping[str, JSON] | None
+) -> JSONObject:
     """The export-game document of a stored table (moves on or after its version are left out:
     they belong to a newer version than the row read)."""
-    doc: dict[str, Any] = {
+    logged: list[JSON] = [
+        {"version": m.version, "seat": m.seat, "move": m.move, "actor": m.actor, "at": m.at}
+        for m in moves
+        if m.version < row.version
+    ]
+    doc: JSONObject = {
         "format": FORMAT,
         "schema": SCHEMA,
         "origin": game_origin(row),
@@ -117,18 +121,14 @@ def document(
         "version": row.version,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
-        "moves": [
-            {"version": m.version, "seat": m.seat, "move": m.move, "actor": m.actor, "at": m.at}
-            for m in moves
-            if m.version < row.version
-        ],
+        "moves": logged,
         "result": dict(result) if result is not None else None,
     }
     doc["digest"] = digest(doc)
     return doc
 
 
-def replay(doc: Mapping[str, Any], registry: Registry) -> Replayed:
+def replay(doc: Mapping[str, object], registry: Registry) -> Replayed:
     """Replay a document's moves with the engine: :class:`GameFileError` naming the first move
     that is not legal (or not by the seat to play). ``summary["matches_record"]`` says whether
     the replayed outcome agrees with the stored result (None when there is none)."""
@@ -140,42 +140,59 @@ def replay(doc: Mapping[str, Any], registry: Registry) -> Replayed:
         raise GameFileError(f"not a valid export-game document: {_describe(exc)}") from None
 
 
-def _replay(doc: Mapping[str, Any], registry: Registry) -> Replayed:
-    if not isinstance(doc, Mapping) or not isinstance(doc.get("moves"), list):
+def _replay(doc: Mapping[str, object], registry: Registry) -> Replayed:
+    moves = doc.get("moves") if isinstance(doc, Mapping) else None
+    if not isinstance(moves, list):
         raise GameFileError("not an export-game document (no move list)")
-    kind = registry.get(str(doc["game"]))
-    if kind is None:
-        raise GameFileError(f"unknown game {doc['game']!r}")
-    options = {k: v for k, v in dict(doc.get("options") or {}).items() if k not in kind.fixed}
-    options.pop("players", None)
+    name = doc["game"]
+    if not isinstance(name, str) or (kind := registry.get(name)) is None:
+        raise GameFileError(f"unknown game {name!r}")
+    given = doc.get("options") or {}
+    if not isinstance(given, Mapping):
+        raise GameFileError("options must be an object")
+    options = {k: v for k, v in given.items() if k not in kind.fixed and k != "players"}
     try:
-        rules = kind.rules(int(doc["players"]), options)
+        rules = kind.rules(_whole(doc["players"]), options)
     except (ValueError, TypeError) as exc:
         raise GameFileError(f"rules the engine refuses: {exc}") from None
-    game = kind.new_game(rules, int(doc["seed"]))
-    for number, move in enumerate(doc["moves"], start=1):
-        if game.current_player != move["seat"]:
+    game = kind.new_game(rules, _whole(doc["seed"]))
+    for number, move in enumerate(moves, start=1):
+        if not isinstance(move, Mapping):
+            raise GameFileError(f"move {number} is not an object")
+        seat, text = move["seat"], move["move"]
+        if game.current_player != seat:
             raise GameFileError(
-                f"move {number} ({move['move']}) is by seat {move['seat']}, but seat "
+                f"move {number} ({text}) is by seat {seat}, but seat "
                 f"{game.current_player} is to play"
             )
+        if not isinstance(text, str):
+            raise GameFileError(f"move {number}: the move must be a string")
         try:
-            game = game.play(move["move"])
+            game = game.play(text)
         except ValueError as exc:
-            raise GameFileError(f"move {number} ({move['move']}) is not legal: {exc}") from None
+            raise GameFileError(f"move {number} ({text}) is not legal: {exc}") from None
     outcome = game.outcome()
-    summary: dict[str, Any] = {
-        "game": doc["game"],
-        "moves": len(doc["moves"]),
+    points: list[JSON] = [game.points(side) for side in range(len(game.sides))]
+    ranks: list[JSON] | None = list(outcome.ranks) if outcome is not None else None
+    summary: JSONObject = {
+        "game": name,
+        "moves": len(moves),
         "is_over": game.is_over,
-        "points": [game.points(side) for side in range(len(game.sides))],
-        "ranks": list(outcome.ranks) if outcome is not None else None,
+        "points": points,
+        "ranks": ranks,
     }
     summary["matches_record"] = _matches(doc.get("result"), game)
     return Replayed(kind, game, summary)
 
 
-def _matches(recorded: Any, game: GameState) -> bool | None:
+def _whole(value: object) -> int:
+    """A whole number of the lenient replay (a number, or its text)."""
+    if not isinstance(value, int | float | str):
+        raise TypeError(f"not a number: {value!r}")
+    return int(value)
+
+
+def _matches(recorded: object, game: GameState) -> bool | None:
     """Does the stored result agree with the replayed game? Ranks, points and sides live in the
     result's ``data`` (as the store keeps them; older documents had ``ranks`` at the top)."""
     if not isinstance(recorded, Mapping):
@@ -184,8 +201,8 @@ def _matches(recorded: Any, game: GameState) -> bool | None:
     if outcome is None:
         return False  # a result was stored but the replay did not end
     raw = recorded.get("data")
-    data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    replayed = {
+    data: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
+    replayed: dict[str, object] = {
         "ranks": list(outcome.ranks),
         "points": [game.points(side) for side in range(len(game.sides))],
         "sides": [list(side) for side in game.sides],
@@ -199,7 +216,7 @@ def _matches(recorded: Any, game: GameState) -> bool | None:
     return True
 
 
-def read(doc: Any, registry: Registry) -> GameRecord:
+def read(doc: object, registry: Registry) -> GameRecord:
     """Check a document for import: format, schema, digest, every field, then the replay (every
     move legal, the status and the stored result those of the replayed game)."""
     if not isinstance(doc, Mapping):
@@ -224,7 +241,7 @@ def read(doc: Any, registry: Registry) -> GameRecord:
     return record
 
 
-def _record(doc: Mapping[str, Any], registry: Registry) -> GameRecord:
+def _record(doc: Mapping[str, object], registry: Registry) -> GameRecord:
     status = _text(doc, "status")
     if status == "lobby":
         raise GameFileError("the game was never dealt (a lobby): there is nothing to import")
@@ -238,7 +255,7 @@ def _record(doc: Mapping[str, Any], registry: Registry) -> GameRecord:
     version = _integer(doc, "version")
     if moves and version <= moves[-1].version:
         raise GameFileError("the table version must come after its last move")
-    options = doc["options"]
+    options = _json(doc["options"], "options")
     if not isinstance(options, dict):
         raise GameFileError("options must be an object")
     replayed = replay(doc, registry)
@@ -261,8 +278,8 @@ def _record(doc: Mapping[str, Any], registry: Registry) -> GameRecord:
     platform = _text(doc, "platform")
     seat_docs = [_seat(s, number) for number, s in enumerate(seats)]
     for number, seat in enumerate(seat_docs):
-        if seat["platform"] not in ("ai", platform):
-            raise GameFileError(f"seat {number} is a {seat['platform']} user at a {platform} table")
+        if seat.platform not in ("ai", platform):
+            raise GameFileError(f"seat {number} is a {seat.platform} user at a {platform} table")
     return GameRecord(
         origin=origin,
         platform=platform,
@@ -283,7 +300,7 @@ def _record(doc: Mapping[str, Any], registry: Registry) -> GameRecord:
     )
 
 
-def _moves(moves: Any, *, players: int) -> list[MoveRow]:
+def _moves(moves: object, *, players: int) -> list[MoveRow]:
     if not isinstance(moves, list):
         raise GameFileError("moves must be a list")
     out: list[MoveRow] = []
@@ -311,8 +328,8 @@ def _moves(moves: Any, *, players: int) -> list[MoveRow]:
     return out
 
 
-def _seat(seat: Any, number: int) -> dict[str, Any]:
-    """A seat document as the service keeps it, rebuilt from known keys only."""
+def _seat(seat: object, number: int) -> Seat:
+    """A seat as the service keeps it, rebuilt from known keys only."""
     if not isinstance(seat, Mapping):
         raise GameFileError(f"seat {number} is empty or not an object")
     platform, user_id = _text(seat, "platform"), _text(seat, "user_id")
@@ -327,21 +344,37 @@ def _seat(seat: Any, number: int) -> dict[str, Any]:
         raise GameFileError(f"seat {number}: idle must be a count")
     if hint is not None and not (isinstance(hint, str) and len(hint) <= 8):
         raise GameFileError(f"seat {number}: hint must be a locale")
-    return {
-        "platform": platform,
-        "user_id": user_id,
-        "name": _text(seat, "name"),
-        "level": level,
-        "away": bool(seat.get("away", False)),
-        "idle": idle,
-        "hint": hint,
-        # A player who left mid-game (their result counts as a loss): only when set, so older
-        # files and seats read the same.
-        **({"left": True} if seat.get("left") else {}),
-    }
+    return Seat(
+        platform=platform,
+        user_id=user_id,
+        name=_text(seat, "name"),
+        level=None if level is None else str(level),
+        away=bool(seat.get("away", False)),
+        idle=idle,
+        hint=hint,
+        # A player who left mid-game (their result counts as a loss): kept only when set, so
+        # older files and seats read the same.
+        left=bool(seat.get("left")),
+    )
 
 
-def _text(doc: Mapping[str, Any], key: str, *, width: int | None = None) -> str:
+def _json(value: object, what: str) -> JSON:
+    """``value`` as a JSON value (what ``json.loads`` gives); GameFileError otherwise."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list):
+        return [_json(item, what) for item in value]
+    if isinstance(value, dict):
+        out: JSONObject = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise GameFileError(f"{what} must be JSON (names are strings)")
+            out[key] = _json(item, what)
+        return out
+    raise GameFileError(f"{what} must be JSON, not {type(value).__name__}")
+
+
+def _text(doc: Mapping[str, object], key: str, *, width: int | None = None) -> str:
     value = doc[key]
     limit = width or WIDTHS.get(key, 64)
     if not isinstance(value, str) or not value or len(value) > limit:
@@ -349,14 +382,14 @@ def _text(doc: Mapping[str, Any], key: str, *, width: int | None = None) -> str:
     return value
 
 
-def _integer(doc: Mapping[str, Any], key: str) -> int:
+def _integer(doc: Mapping[str, object], key: str) -> int:
     value = doc[key]
     if not isinstance(value, int) or isinstance(value, bool) or not -MAX_INT <= value < MAX_INT:
         raise GameFileError(f"{key} must be an integer")
     return value
 
 
-def _number(doc: Any, key: str) -> float:
+def _number(doc: object, key: str) -> float:
     value = doc[key] if isinstance(doc, Mapping) else None
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
         raise GameFileError(f"{key} must be a number")

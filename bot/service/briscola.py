@@ -18,11 +18,11 @@ sharing the chiamante's result.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
 
-from bot.service.events import Announcement, Event, SmazzataSummary
+from bot.domain import JSON, JSONObject
+from bot.service.events import Announcement, Event, EventHead, SmazzataSummary
 from bot.service.ratings import Ratings
-from engine.briscola import BriscolaView, Game
+from engine.briscola import BriscolaView, DealResult, Game
 from engine.contract import GameState, GameView
 
 __all__ = ["FAMILIES", "announce", "chiamata_rate"]
@@ -33,15 +33,15 @@ FAMILIES = ("briscola", "chiamata")
 ANNOUNCED = ("called", "socio", "redeal", "swap")
 
 
-def announce(events: list[Event], head: Mapping[str, Any], public: GameView) -> None:
+def announce(events: list[Event], head: EventHead, public: GameView) -> None:
     """Append the announcements of the move that led to the public view ``public`` (a
-    Briscola view; any other announces nothing here)."""
+    Briscola view; another game's announces nothing here)."""
     if not isinstance(public, BriscolaView):
         return
     for event in public.events:
         data = dict(event.data)
         if event.kind in ANNOUNCED:
-            payload: dict[str, Any] = {"seat": event.seat}
+            payload: JSONObject = {"seat": event.seat}
             if event.kind == "called":
                 payload.update(
                     card=str(data.get("card", "")),
@@ -53,25 +53,29 @@ def announce(events: list[Event], head: Mapping[str, Any], public: GameView) -> 
             elif event.kind == "swap":
                 payload.update(card=str(data.get("card", "")), took=str(data.get("took", "")))
             events.append(Announcement(**head, kind=event.kind, data=payload))
-        elif event.kind == "deal":
-            events.append(_summary(head, public, data.get("result") or {}))
+        elif event.kind == "deal" and isinstance(result := data.get("result"), Mapping):
+            events.append(_summary(head, public, DealResult.from_dict(result)))
 
 
-def _summary(
-    head: Mapping[str, Any], public: BriscolaView, result: Mapping[str, Any]
-) -> SmazzataSummary:
-    points = [int(p) for p in result.get("points", ())]
-    scores = [int(s) for s in result.get("scores", ())]
-    per_side = tuple({"card_points": p, "score": s} for p, s in zip(points, scores, strict=False))
-    data = {
-        key: result.get(key)
-        for key in ("winner", "caller", "socio", "called", "threshold", "caller_points", "won")
+def _summary(head: EventHead, public: BriscolaView, deal: DealResult) -> SmazzataSummary:
+    per_side = tuple(
+        {"card_points": p, "score": s} for p, s in zip(deal.points, deal.scores, strict=False)
+    )
+    sides: list[JSON] = [[*side] for side in public.sides]
+    data: JSONObject = {
+        "winner": deal.winner,
+        "caller": deal.caller,
+        "socio": deal.socio,
+        "called": None if deal.called is None else str(deal.called),
+        "threshold": deal.threshold,
+        "caller_points": deal.caller_points,
+        "won": deal.won,
+        "cappotto": deal.cappotto,
+        "sides": sides,
     }
-    data["cappotto"] = bool(result.get("cappotto", False))
-    data["sides"] = [list(side) for side in public.sides]
     return SmazzataSummary(
         **head,
-        number=int(result.get("number", public.deal_number)),
+        number=deal.number,
         scores=per_side,
         points=tuple(int(x) for x in public.scores),
         data=data,

@@ -10,11 +10,11 @@ defaults), and the chat's deck style, kept where ``/style`` keeps it.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from bot.service import seats as seating
 from bot.service.core import TableCore
 from bot.service.events import Audience, ChatRef, Result, UserRef
+from bot.service.games import OptionValue
 from bot.service.settings import (
     GAME_OPTIONS,
     OPEN_CHOICES,
@@ -23,7 +23,9 @@ from bot.service.settings import (
     STYLE_KIND,
     TIMER_CHOICES,
     ChatSettings,
+    Choice,
     SettingsView,
+    SettingValue,
     decode_value,
     is_timer,
     option_spec,
@@ -45,7 +47,7 @@ class SettingsMenu:
         """The chat's settings (``/settings``) as they apply now."""
         raw = await self.core.kept_settings.raw(chat.platform, chat.chat_id)
         games = tuple(g for g in self.core.registry.names if g in GAME_OPTIONS)
-        defaults = {}
+        defaults: dict[str, dict[str, OptionValue]] = {}
         for game in games:
             found = await self.core.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
             if found:
@@ -60,7 +62,7 @@ class SettingsMenu:
             pictures=raw.get("pictures") is not False,
             timer=timer if is_timer(timer) else None,
             default_timer=int(self.core.timers.autoplay) if self.core.timers.enabled else 0,
-            open=open_mode if open_mode in OPEN_CHOICES else "all",
+            open=open_mode if isinstance(open_mode, str) and open_mode in OPEN_CHOICES else "all",
             rejoin=raw.get(seating.REJOIN) is True,
             defaults=defaults,
             languages=self.core.languages.locales,
@@ -97,7 +99,7 @@ class SettingsMenu:
         chat: ChatRef,
         user: UserRef,
         key: str,
-        value: Any,
+        value: SettingValue,
         *,
         is_admin: bool,
         public: bool = True,
@@ -137,7 +139,9 @@ class SettingsMenu:
             max_open_tables=max(1, count),
         )
 
-    async def _apply_setting(self, chat: ChatRef, user: UserRef, key: str, value: Any) -> str:
+    async def _apply_setting(
+        self, chat: ChatRef, user: UserRef, key: str, value: SettingValue
+    ) -> str:
         """Validate and store one setting; the settings page to show after it."""
         key = key.strip()
         reset = value is None or value == RESET
@@ -154,7 +158,7 @@ class SettingsMenu:
             style = "default" if reset else _choice(key, value, STYLE_CHOICES)
             await self._set_chat_style(chat, None if style == "default" else style)
             return "main"
-        simple = {
+        simple: dict[str, tuple[OptionValue, ...]] = {
             "pictures": (True, False),
             "timer": TIMER_CHOICES,
             "open": OPEN_CHOICES,
@@ -201,7 +205,7 @@ class SettingsMenu:
             await self.core.store.state_put(style, platform=platform, kind=STYLE_KIND, scope=scope)
 
 
-def _choice(key: str, value: Any, choices: tuple[Any, ...]) -> Any:
+def _choice(key: str, value: SettingValue, choices: tuple[Choice, ...]) -> Choice:
     """The choice ``value`` names (itself, or its button text); Refused("bad_setting")."""
     if isinstance(value, str):
         try:

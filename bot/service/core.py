@@ -18,7 +18,6 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate, TableValues
 from bot.service import seasons
@@ -26,6 +25,7 @@ from bot.service.events import (
     Audience,
     ChatRef,
     Event,
+    EventHead,
     SeatInfo,
     TableChange,
     TableInfo,
@@ -281,7 +281,7 @@ class TableCore:
             teams=live.kind.teams(row.players),
         )
 
-    async def chat_head(self, live: Live, info: TableInfo | None = None) -> dict[str, Any]:
+    async def chat_head(self, live: Live, info: TableInfo | None = None) -> EventHead:
         row = live.row
         return {
             "audience": Audience("chat", row.platform, row.chat_id),

@@ -10,11 +10,13 @@ audience; they never build game text themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal, TypeAlias, TypedDict
 
 # The action strings' codec is the domain's; re-exported here for code that imported it from here.
 from bot.domain.actions import MAX_BUTTON_BYTES as MAX_BUTTON_BYTES
 from bot.domain.actions import ButtonData, decode_button, encode_button
+from bot.domain.records import JSONObject
+from engine.contract import GameState, GameView
 
 __all__ = [
     "Announcement",
@@ -23,12 +25,14 @@ __all__ = [
     "ButtonData",
     "ChatRef",
     "Event",
+    "EventHead",
     "GameOver",
     "HandView",
     "Leaderboard",
     "LobbyView",
     "RatingDelta",
     "Refusal",
+    "RefusalParam",
     "Result",
     "SeatInfo",
     "SmazzataSummary",
@@ -101,7 +105,7 @@ class TableInfo:
     status: str  # "lobby", "playing", "finished", "abandoned"
     version: int
     players: int
-    options: dict[str, Any]
+    options: JSONObject
     seats: tuple[SeatInfo | None, ...]
     creator: str
     current_seat: int | None = None
@@ -122,6 +126,15 @@ class TableInfo:
 class Event:
     audience: Audience
     locale: str
+
+
+class EventHead(TypedDict):
+    """What every event of a table's chat carries (``TableEvent(**head, ...)``): the chat as
+    audience, its language, the table's snapshot."""
+
+    audience: Audience
+    locale: str
+    table: TableInfo
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,7 +158,7 @@ class TableView(TableEvent):
     """The public view of a playing or finished table (for the chat). ``view`` is the engine's
     public view (``game.view(None)``)."""
 
-    view: Any
+    view: GameView
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -156,7 +169,7 @@ class HandView(TableEvent):
     offer that card's choices only (the second step)."""
 
     seat: int
-    view: Any
+    view: GameView
     focus: str | None = None
 
 
@@ -178,7 +191,7 @@ class Announcement(TableEvent):
     suit, threshold), "socio" (seat, alone), "redeal", "swap" (seat, card, took)."""
 
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: JSONObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -192,7 +205,7 @@ class SmazzataSummary(TableEvent):
     number: int
     scores: tuple[dict[str, int], ...]
     points: tuple[int, ...]
-    data: dict[str, Any] = field(default_factory=dict)
+    data: JSONObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -259,9 +272,14 @@ class TableChange:
     Platform-neutral: a live page, a presence tracker or a cross-process announcer listens."""
 
     table: TableInfo
-    game: Any
+    game: GameState | None
     events: tuple[Event, ...] = ()
     rematch_of: int | None = None
+
+
+# A refusal's parameter, for the renderer to fill in: a name, a number, the allowed player counts,
+# or an engine error's ``RuleText`` params (strings by name).
+RefusalParam: TypeAlias = str | int | list[int] | dict[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +292,7 @@ class Refusal:
     code: str
     locale: str
     detail: str = ""
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, RefusalParam] = field(default_factory=dict)
 
 
 REFUSALS = (

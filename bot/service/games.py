@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias
 
 from engine import briscola, scala40, scopa
 from engine.contract import GameModule, GameRules, GameState
@@ -21,7 +21,11 @@ from engine.errors import RuleText
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["GameKind", "Registry", "default_registry"]
+# A rule option's value as a chat command or a setting spells it (the engine's Rules.from_dict
+# reads and checks it).
+OptionValue: TypeAlias = str | int | bool
+
+__all__ = ["GameKind", "OptionValue", "Registry", "default_registry"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,16 +37,16 @@ class GameKind:
     module: GameModule  # the engine module (engine.scopa, engine.scala40)
     players: tuple[int, ...]
     default_players: int
-    fixed: Mapping[str, Any] = field(default_factory=dict)  # options the kind implies
+    fixed: Mapping[str, OptionValue] = field(default_factory=dict)  # options the kind implies
     teams: Callable[[int], bool] = lambda players: False  # are seats chosen for pairs?
     # Option values as chat commands spell them -> the engine's (Briscola: swap=off reads as
     # False on Telegram, the engine's value is "off").
-    aliases: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
+    aliases: Mapping[str, Mapping[OptionValue, OptionValue]] = field(default_factory=dict)
     # Options of the engine that do not apply to this kind (Briscola's chiamata-only options):
     # refused by name when given, and not kept with the table (/rules does not list them).
     ignored: tuple[str, ...] = ()
 
-    def rules(self, players: int, options: Mapping[str, Any]) -> GameRules:
+    def rules(self, players: int, options: Mapping[str, object]) -> GameRules:
         """The engine's Rules, or ValueError naming what is allowed: the engine's RulesError, or a
         RuleText of the same kind (template and params, so the refusal translates)."""
         if players not in self.players:
@@ -77,7 +81,7 @@ class GameKind:
         """A new game of this kind; ``rules`` are the ones :meth:`rules` made."""
         return self.module.new_game(rules, seed=seed)
 
-    def load(self, state: Mapping[str, Any]) -> GameState:
+    def load(self, state: Mapping[str, object]) -> GameState:
         return self.module.Game.from_dict(state)
 
 
@@ -123,7 +127,14 @@ def _briscola_kinds() -> tuple[GameKind, GameKind]:
     """Briscola (2, 3, 4 players; pairs at 4) and Briscola chiamata (5, each for themselves over
     the match: the socio's share of a deal is in their score). Two families: their scores and
     leaderboards do not compare."""
-    aliases = {"swap": {False: "off", 2: "two", 7: "seven", "2": "two", "7": "seven"}}
+    swap: dict[OptionValue, OptionValue] = {
+        False: "off",
+        2: "two",
+        7: "seven",
+        "2": "two",
+        "7": "seven",
+    }
+    aliases = {"swap": swap}
     chiamata_only = ("point_bids", "deals", "cappotto")
     classic_only = ("target", "removed_two", "swap", "deal_scoring")
     return (

@@ -28,7 +28,12 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+
+from engine.contract import GameView
+
+if TYPE_CHECKING:
+    from engine.ai.search import RootStats
 
 logger = logging.getLogger(__name__)
 
@@ -37,20 +42,31 @@ class Chooser(Protocol):
     """What the service needs of a computer player (``engine.ai.Player`` is one): a legal move
     string for the view's seat. The view is the game's own seat view."""
 
-    def choose(self, view: Any, rng: random.Random) -> str: ...
+    def choose(self, view: GameView, rng: random.Random) -> str: ...
+
+
+class SplitPlan(Protocol):
+    """A search cut into parts (``engine.scopa.ai.hard.Plan``): picklable, ``parts`` long."""
+
+    @property
+    def parts(self) -> int: ...
+
+
+PlanT = TypeVar("PlanT", bound=SplitPlan)  # one player's plan type
 
 
 @runtime_checkable
-class SplitChooser(Chooser, Protocol):
+class SplitChooser(Chooser, Protocol[PlanT]):
     """A player that can cut one search into parts run elsewhere (root parallelism): ``plan``
     gives the move at once or a picklable plan of parts, ``run_part`` runs one (in a worker
-    process, by that process's own player), ``finish`` merges the parts' results."""
+    process, by that process's own player) and returns its root statistics, ``finish`` merges
+    the parts' results (``engine.ai.search``)."""
 
-    def plan(self, view: Any, rng: random.Random, parts: int = 1) -> Any: ...
+    def plan(self, view: GameView, rng: random.Random, parts: int = 1) -> str | PlanT: ...
 
-    def run_part(self, plan: Any, part: int) -> Any: ...
+    def run_part(self, plan: PlanT, part: int) -> RootStats: ...
 
-    def finish(self, view: Any, plan: Any, stats: Sequence[Any]) -> str: ...
+    def finish(self, view: GameView, plan: PlanT, stats: Sequence[RootStats]) -> str: ...
 
 
 __all__ = ["LEVELS", "ComputerPlayers", "default_processes"]
@@ -155,12 +171,14 @@ class ComputerPlayers:
             return found
         raise LookupError(f"no computer player for {family} at level {level}")
 
-    def choose(self, family: str, level: str, view: Any, rng: random.Random) -> str:
+    def choose(self, family: str, level: str, view: GameView, rng: random.Random) -> str:
         """A legal move string for the view's seat."""
         _name, player = self._resolve(family, level)
         return str(player.choose(view, rng))
 
-    async def choose_off_loop(self, family: str, level: str, view: Any, rng: random.Random) -> str:
+    async def choose_off_loop(
+        self, family: str, level: str, view: GameView, rng: random.Random
+    ) -> str:
         """``choose`` without blocking the event loop: a slow level in a worker process (when
         there are any), anything else in a thread. A worker that died is replaced, and that
         move is chosen in a thread."""
@@ -187,13 +205,12 @@ class ComputerPlayers:
         return await asyncio.to_thread(self.choose, family, level, view, rng)
 
     async def _choose_split(
-        self, family: str, level: str, view: Any, rng: random.Random, pool: ProcessPoolExecutor
+        self, family: str, level: str, view: GameView, rng: random.Random, pool: ProcessPoolExecutor
     ) -> str:
         """Root parallelism over the worker processes: one independent search per worker, each
         with the level's whole budget and its own seed from ``rng``, their root statistics summed
         in a fixed order (the same move for the same ``rng`` and number of processes)."""
-        _name, player = self._resolve(family, level)
-        assert isinstance(player, SplitChooser)  # checked by the caller
+        player = self._split_chooser(family, level)
         plan = await asyncio.to_thread(player.plan, view, rng, self.processes)
         if isinstance(plan, str):
             return plan
@@ -206,12 +223,16 @@ class ComputerPlayers:
         )
         return str(player.finish(view, plan, stats))
 
-    def run_part(self, family: str, level: str, plan: Any, part: int) -> Any:
+    def run_part(self, family: str, level: str, plan: SplitPlan, part: int) -> RootStats:
         """Part ``part`` of a plan of this level's player (``SplitChooser``), run here."""
+        return self._split_chooser(family, level).run_part(plan, part)
+
+    def _split_chooser(self, family: str, level: str) -> SplitChooser[SplitPlan]:
+        """This level's player, which must split its search (``TypeError`` otherwise)."""
         _name, player = self._resolve(family, level)
         if not isinstance(player, SplitChooser):
             raise TypeError(f"the {level} {family} player does not split its search")
-        return player.run_part(plan, part)
+        return player
 
     async def aclose(self) -> None:
         """Stop the worker processes (a move in progress is finished first)."""
@@ -231,13 +252,13 @@ def _start_worker() -> None:
     _worker_players = ComputerPlayers()
 
 
-def _run_part_in_worker(family: str, level: str, plan: Any, part: int) -> Any:
+def _run_part_in_worker(family: str, level: str, plan: SplitPlan, part: int) -> RootStats:
     if _worker_players is None:  # pragma: no cover - the initializer always ran
         raise RuntimeError("not a computer worker process")
     return _worker_players.run_part(family, level, plan, part)
 
 
-def _choose_in_worker(family: str, level: str, view: Any, rng: random.Random) -> str:
+def _choose_in_worker(family: str, level: str, view: GameView, rng: random.Random) -> str:
     if _worker_players is None:  # pragma: no cover - the initializer always ran
         raise RuntimeError("not a computer worker process")
     return _worker_players.choose(family, level, view, rng)

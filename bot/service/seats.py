@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot.domain import Seat, TableValues
+from bot.domain import JSON, Seat, TableValues
 from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
@@ -167,7 +167,7 @@ async def kick(
             if seat is None:
                 raise Refused("no_player", name=target.name)
         if seat is None:
-            choices = [
+            choices: list[JSON] = [
                 i
                 for i, s in enumerate(row.seats)
                 if s is not None and not s.computer and not s.left

@@ -27,13 +27,14 @@ or a value an engine adds appears in the menu without an edit here (its words:
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TypeAlias, TypeGuard, TypeVar
 
+from bot.domain import JSONObject, TableStore
 from bot.service.events import Event
-from bot.service.games import GameKind, Registry, default_registry
+from bot.service.games import GameKind, OptionValue, Registry, default_registry
 from engine.contract import GameOption
 
 __all__ = [
@@ -46,7 +47,9 @@ __all__ = [
     "STYLE_CHOICES",
     "TIMER_CHOICES",
     "ChatSettings",
+    "Choice",
     "OptionSpec",
+    "SettingValue",
     "SettingsKeeper",
     "SettingsView",
     "decode_value",
@@ -56,6 +59,12 @@ __all__ = [
     "menu_options",
     "menu_values",
 ]
+
+# A setting's value: a switch, a number (the turn timer, a rule option's), a name (a language,
+# a deck style, a rule option's choice); ``None``: not set, the bot's default holds.
+SettingValue: TypeAlias = OptionValue | None
+# The values of one setting (all names, all numbers or both switches): what a choice of them is.
+Choice = TypeVar("Choice", bound=OptionValue)
 
 # Button data of the settings menu: "cfg:@<page>" shows a page, "cfg:<key>=<value>" sets.
 SETTINGS_PREFIX = "cfg:"
@@ -76,10 +85,10 @@ class OptionSpec:
     """A rule option a chat may give a default to, and the values offered."""
 
     name: str
-    choices: tuple[Any, ...]
+    choices: tuple[OptionValue, ...]
 
 
-_BOOL = (False, True)
+_BOOL: tuple[OptionValue, ...] = (False, True)
 # The most values an option's page lists (with "game default" and « Back it fills the five rows
 # Discord shows); an engine option with more needs presets (``MENU_PRESETS``).
 MENU_MAX = 7
@@ -104,18 +113,18 @@ def menu_values(
     game: str,
     option: GameOption,
     presets: Mapping[tuple[str, str], tuple[int, ...]] = MENU_PRESETS,
-) -> tuple[Any, ...]:
+) -> tuple[OptionValue, ...]:
     """The values the menu offers for ``game``'s engine ``option``: all the engine allows (yes/no
     as no, yes), or its presets where the engine allows more than ``MENU_MAX``; ``ValueError``
-    when there are too many and no presets."""
+    when there are too many and no presets (or a value no setting can hold)."""
     if option.kind == "bool":
         return _BOOL
-    allowed: Sequence[Any]
+    allowed: tuple[OptionValue, ...] | range
     if option.kind == "int":
         assert option.low is not None and option.high is not None
         allowed = range(option.low, option.high + 1)
     else:
-        allowed = option.choices
+        allowed = _option_values(game, option.name, option.choices)
     if len(allowed) <= MENU_MAX:
         return tuple(allowed)
     preset = presets.get((game, option.name))
@@ -124,10 +133,21 @@ def menu_values(
             f"{game}'s option {option.name} has {len(allowed)} values, the settings menu lists "
             f"at most {MENU_MAX}: give it presets (bot.service.settings.MENU_PRESETS)"
         )
-    values: tuple[Any, ...] = tuple(v for v in preset if v in allowed)
-    if option.default not in values:
-        values = (option.default, *values)
+    values: tuple[OptionValue, ...] = tuple(v for v in preset if v in allowed)
+    (default,) = _option_values(game, option.name, (option.default,))
+    if default not in values:
+        values = (default, *values)
     return values
+
+
+def _option_values(game: str, name: str, values: Iterable[object]) -> tuple[OptionValue, ...]:
+    """An engine option's values as settings hold them; ``ValueError`` for one they cannot."""
+    found: list[OptionValue] = []
+    for value in values:
+        if not isinstance(value, str | int | bool):
+            raise ValueError(f"{game}'s option {name}: a setting cannot hold the value {value!r}")
+        found.append(value)
+    return tuple(found)
 
 
 def menu_options(
@@ -162,19 +182,19 @@ def game_options(registry: Registry) -> Mapping[str, tuple[OptionSpec, ...]]:
 GAME_OPTIONS: Mapping[str, tuple[OptionSpec, ...]] = game_options(default_registry())
 
 
-def encode_value(value: Any) -> str:
+def encode_value(value: SettingValue) -> str:
     """A setting's value as a button carries it: ``True`` -> ``"1"``, ``16`` -> ``"16"``."""
     if isinstance(value, bool):
         return "1" if value else "0"
     return str(value)
 
 
-def is_timer(value: Any) -> bool:
+def is_timer(value: object) -> TypeGuard[int]:
     """Whether ``value`` is one of the turn timers a chat may choose (``TIMER_CHOICES``)."""
     return isinstance(value, int) and not isinstance(value, bool) and value in TIMER_CHOICES
 
 
-def decode_value(text: str, choices: tuple[Any, ...]) -> Any:
+def decode_value(text: str, choices: tuple[Choice, ...]) -> Choice:
     """The choice a button's value names; ``ValueError`` when it names none."""
     for choice in choices:
         if encode_value(choice) == text:
@@ -198,7 +218,7 @@ class ChatSettings:
     # Whether a player who leaves a game (or is kicked) may take the seat back at new tables.
     rejoin: bool = False
     # game -> option -> value: the chat's default rule options
-    defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    defaults: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
     languages: tuple[str, ...] = ("it", "en")
     games: tuple[str, ...] = ()  # the games whose defaults may be set, in menu order
 
@@ -222,29 +242,29 @@ class SettingsKeeper:
     """Reads and caches the ``chat_settings`` rows of chats (a few seconds, see
     ``CACHE_SECONDS``); writes go through to the store at once."""
 
-    def __init__(self, store: Any, *, limit: int = 10_000) -> None:
+    def __init__(self, store: TableStore, *, limit: int = 10_000) -> None:
         self.store = store
         self.limit = limit
-        self._cache: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
+        self._cache: dict[tuple[str, str], tuple[float, JSONObject]] = {}
 
-    async def raw(self, platform: str, chat_id: str) -> dict[str, Any]:
+    async def raw(self, platform: str, chat_id: str) -> JSONObject:
+        """The chat's settings as stored, ``{key: value}`` (a setting never changed is absent)."""
         key = (platform, chat_id)
         found = self._cache.get(key)
         now = time.monotonic()
         if found is not None and now - found[0] < CACHE_SECONDS:
             return found[1]
-        reader = getattr(self.store, "chat_settings", None)
-        values = {} if reader is None else await reader(platform=platform, chat_id=chat_id)
+        values = await self.store.chat_settings(platform=platform, chat_id=chat_id)
         if len(self._cache) >= self.limit:
             self._cache.clear()
         self._cache[key] = (now, values)
         return values
 
-    async def put(self, value: Any, *, platform: str, chat_id: str, key: str) -> None:
+    async def put(self, value: SettingValue, *, platform: str, chat_id: str, key: str) -> None:
         await self.store.set_chat_setting(value, platform=platform, chat_id=chat_id, key=key)
         self._cache.pop((platform, chat_id), None)
 
-    async def game_defaults(self, platform: str, chat_id: str, game: str) -> dict[str, Any]:
+    async def game_defaults(self, platform: str, chat_id: str, game: str) -> dict[str, OptionValue]:
         """The chat's default rule options of ``game`` (only those it still offers)."""
         raw = await self.raw(platform, chat_id)
         names = {spec.name for spec in GAME_OPTIONS.get(game, ())}
@@ -252,7 +272,9 @@ class SettingsKeeper:
         return {
             k[len(prefix) :]: v
             for k, v in raw.items()
-            if k.startswith(prefix) and k[len(prefix) :] in names
+            if k.startswith(prefix)
+            and k[len(prefix) :] in names
+            and isinstance(v, str | int | bool)
         }
 
 

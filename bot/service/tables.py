@@ -7,10 +7,9 @@ per seat in ``TableRow.seats``, ``None`` for a free seat) with the questions ask
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.domain import COMPUTER, JSONObject, Seat, TableColumns, TableRow
-from bot.service.events import Event, TableInfo, UserRef
+from bot.service.events import Event, RefusalParam, TableInfo, UserRef
 from bot.service.games import GameKind
 from engine.contract import GameState, GameView
 
@@ -34,14 +33,14 @@ __all__ = [
 class Refused(Exception):
     """Raised inside the service; turned into ``Result.refusal``."""
 
-    def __init__(self, code: str, detail: str = "", **params: Any) -> None:
+    def __init__(self, code: str, detail: str = "", **params: RefusalParam) -> None:
         super().__init__(code)
         self.code = code
         self.detail = detail
-        self.params = params
+        self.params: dict[str, RefusalParam] = params
 
 
-def rule_text(exc: Exception) -> dict[str, Any]:
+def rule_text(exc: Exception) -> dict[str, str | dict[str, str]]:
     """The engine error's English template and its params (``RuleText``), for the renderer to
     translate; nothing for an error that carries none (the English detail is shown then)."""
     template = getattr(exc, "template", None)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain import RatingChange, Seat, TableRow, columns
+from bot.domain import RatingChange, TableRow, columns
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
@@ -81,7 +81,7 @@ class Transfer:
             options=record.options,
             status=record.status,
             creator=record.creator,
-            seats=[Seat.from_dict(s) for s in record.seats],
+            seats=list(record.seats),
             state=game.to_dict(),
             state_version=record.version,
             seed=record.seed,

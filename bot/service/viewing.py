@@ -7,7 +7,7 @@ it, the rule options of a table, the tables of a chat or of a user.
 
 from __future__ import annotations
 
-from bot.domain import Seat
+from bot.domain import JSONObject, Seat
 from bot.service import seats as seating
 from bot.service.core import TableCore
 from bot.service.events import (
@@ -125,6 +125,7 @@ class Viewing:
         tables = self.tables
         live = await tables.find(chat, user, table_id, lobby=True)
         info = tables.info(live)
+        sources: JSONObject = dict(await tables.store.option_sources(live.row.id))
         event = Announcement(
             audience=Audience("user", user.platform, user.user_id),
             locale=await tables.languages.locale_of_user(user, live.row),
@@ -134,7 +135,7 @@ class Viewing:
                 "options": dict(live.row.options),
                 # Where each option came from: "chat" (/settings), "command" (the table's
                 # own command); an option not named is the game's default.
-                "sources": await tables.store.option_sources(live.row.id),
+                "sources": sources,
                 # The service's own table options (not the game's rules).
                 "table": {
                     seating.REJOIN: await seating.may_rejoin(tables, live.row.id, live.row.platform)

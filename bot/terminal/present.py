@@ -150,7 +150,7 @@ class Presenter:
         table = now.table or (views[0].table if views else None)
         if table is not None:
             scope = [
-                int(e.data.get("seat", -1))
+                seat if isinstance(seat := e.data.get("seat"), int) else -1
                 for e in happened
                 if isinstance(e, Announcement) and e.kind == "scopa"
             ]
