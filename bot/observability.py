@@ -188,6 +188,10 @@ class Metrics:
         self._gauge_values = values
         return generate_latest(self.registry).decode()
 
+    def gauge_values(self) -> dict[str, float]:
+        """The gauges as last read (by the latest ``exposition``), by name."""
+        return dict(self._gauge_values)
+
     @property
     def registry(self) -> CollectorRegistry:
         """This process's ``prometheus_client`` registry (not the client's global one): the
@@ -238,7 +242,7 @@ class _Collector:
             buckets=buckets,
             sum_value=m.latency_sum,
         )
-        for gauge, value in sorted(m._gauge_values.items()):
+        for gauge, value in sorted(m.gauge_values().items()):
             yield GaugeMetricFamily(gauge, gauge.replace("_", " "), value=value)
 
 

@@ -28,8 +28,9 @@ Use cases (all ``async``, all return :class:`Result`)::
     choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3
     start(chat, user, table_id=None, *, fill_with=None)   # creator; fill_with=level seats CPUs
     play(chat, user, table_id, *, version, move)   # move string; version = the one the user saw
-    press(chat, user, data, *, is_admin=False)   # a button: "<table>:<version>:<action>"
-                        # (below); is_admin (bool or coroutine function) only for @kick
+    press(chat, user, data, *, is_admin=False)   # a button: its bot.domain.Action, or the
+                        # string "<table>:<version>:<action>" (below); is_admin (bool or
+                        # coroutine function) only for @kick
     take_back(chat, user, table_id=None)     # a player takes the seat back from the computer
     abandon(chat, user, table_id=None, *, is_admin=False)   # creator or chat admin
     rematch(chat, user, table_id)            # same seats and options, dealt at once
@@ -92,7 +93,8 @@ chat's > default):
 Rendering and buttons: ``Renderer().render(event) -> Message(text, buttons)`` where buttons are
 rows of ``Button(label, data)``; ``data`` is ``"<table>:<version>:<action>"`` (at most 64 bytes,
 so it fits Telegram's callback data and Discord's 100-character custom ids). Give ``data`` back
-unchanged to :meth:`TableService.press`. Actions: a move string (``7D:3C+4S``), ``?<card>``
+unchanged to :meth:`TableService.press` (or the :class:`bot.domain.Action` it decodes to).
+Actions: a move string (``7D:3C+4S``), ``?<card>``
 (second step: that card's capture choices), ``@join``, ``@leave``, ``@start``, ``@fill.<level>``,
 ``@ai.<level>``, ``@seat.<n>``, ``@back``, ``@hand``, ``@rematch``, ``@abandon``, ``@quit``
 (the hand asks "leave the game?"), ``@kick.<seat>``. A press on an
@@ -103,7 +105,10 @@ Computer players: ``ComputerPlayers`` maps the levels easy/medium/hard to ``engi
 names (in ``bot/service/players.py``, the one place to change when stronger players arrive).
 
 The code: ``bot/service/service.py`` says how :class:`TableService` is put together from one
-module per concern (lobby, turns, timers, languages, settings, import/export, leaderboards).
+module per concern (lobby, turns, timers, languages, settings, import/export, leaderboards):
+composed, not inherited, it makes one ``TableCore`` (``core.py``: the tables) and gives it to
+the use-case objects (``service.turns``, ``service.playing``, ``service.viewing``,
+``service.lobby``, ...), whose use cases it offers under the names above.
 
 Guarantees: every accepted move is committed before its events are returned; updates are
 compare-and-set on the table's version (two processes on one database never apply two moves on

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # imported when used: the Activity and the pictures are optio
     from bot.render.images.sprites import SpriteCache
     from bot.web.discord_auth import DiscordAuthConfig
 
-__all__ = ["LOCAL_CHAT", "STATIC_DIR", "WebConfig", "WebTable", "build_web_app"]
+__all__ = ["LOCAL_CHAT", "STATIC_DIR", "CardCache", "WebConfig", "WebTable", "build_web_app"]
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +121,22 @@ class RateLimiter:
         return True
 
 
+class CardCache:
+    """The card pictures already drawn, by (style, card name): each is drawn once while fewer
+    than ``limit`` are kept, then drawn on each request."""
+
+    def __init__(self, limit: int = 1000) -> None:
+        self.limit = limit
+        self._data: dict[tuple[str, str], bytes] = {}
+
+    def get(self, style: str, card: str) -> bytes | None:
+        return self._data.get((style, card))
+
+    def put(self, style: str, card: str, data: bytes) -> None:
+        if len(self._data) < self.limit:
+            self._data[(style, card)] = data
+
+
 class WebTable:
     """The application's state: service, renderer, signer, hub, limits."""
 
@@ -145,7 +161,7 @@ class WebTable:
         self.http_limiter = RateLimiter(1.0, 20.0)  # sign-ins a second per user
         self.failed_limiter = RateLimiter(50.0, 500.0)  # refused sign-ins a second, in all
         self._tasks: set[asyncio.Task[None]] = set()
-        self._cards: dict[tuple[str, str], bytes] = {}
+        self.cards = CardCache()
         self.connections: set[Connection] = set()
         self.sockets: set[web.WebSocketResponse] = set()
         self.open_pages: Counter[tuple[str, str]] = Counter()
@@ -284,15 +300,14 @@ class _Routes:
         name = request.match_info["card"]
         if style not in style_names() or not name.endswith(".png") or len(name) > 12:
             raise web.HTTPNotFound()
-        key = (style, name[:-4])
-        data = self.w._cards.get(key)
+        card = name[:-4]
+        data = self.w.cards.get(style, card)
         if data is None:
             try:
-                data = await asyncio.to_thread(_draw_card, self.w.sprites(), style, name[:-4])
+                data = await asyncio.to_thread(_draw_card, self.w.sprites(), style, card)
             except ValueError:
                 raise web.HTTPNotFound() from None
-            if len(self.w._cards) < 1000:
-                self.w._cards[key] = data
+            self.w.cards.put(style, card, data)
         return web.Response(
             body=data,
             content_type="image/png",

@@ -26,17 +26,17 @@ from .drawing import (
     MUTED,
     TEXT,
     TURN,
-    _badge,
-    _draw_footer,
-    _draw_seats,
-    _fit,
-    _Metrics,
-    _paste,
-    _seats_height,
-    _titled_canvas,
+    TableMetrics,
+    draw_badge,
+    draw_footer,
+    draw_seats,
+    fit_text,
+    paste_sprite,
+    seats_height,
+    titled_canvas,
 )
 from .lru import Lru
-from .scene import TableScene, _card, _text
+from .scene import TableScene, checked_card, checked_text
 from .shapes import draw_suit
 from .sprites import Fonts, SpriteCache
 from .styles import DeckStyle
@@ -61,22 +61,24 @@ class BriscolaScene(TableScene):
         TableScene.__post_init__(self)
         if len(self.table) > _MAX_TRICK:
             raise ValueError(f"a trick holds at most {_MAX_TRICK} cards, not {len(self.table)}")
-        names = tuple(_text(n, "trick name") for n in self.trick_names)
+        names = tuple(checked_text(n, "trick name") for n in self.trick_names)
         if names and len(names) != len(self.table):
             raise ValueError("trick_names: one name per card of the trick")
         object.__setattr__(self, "trick_names", names)
         if self.briscola is not None:
-            object.__setattr__(self, "briscola", _card(self.briscola))
+            object.__setattr__(self, "briscola", checked_card(self.briscola))
         if self.called is not None:
-            object.__setattr__(self, "called", _card(self.called))
+            object.__setattr__(self, "called", checked_card(self.called))
         suit = self.briscola_suit
         if suit is None and self.briscola is not None:
             suit = self.briscola.suit
         if suit is not None and suit not in SUITS:
             raise ValueError(f"briscola_suit must be one of {', '.join(SUITS)}, not {suit!r}")
         object.__setattr__(self, "briscola_suit", suit)
-        object.__setattr__(self, "briscola_label", _text(self.briscola_label, "briscola label"))
-        object.__setattr__(self, "called_label", _text(self.called_label, "called label"))
+        object.__setattr__(
+            self, "briscola_label", checked_text(self.briscola_label, "briscola label")
+        )
+        object.__setattr__(self, "called_label", checked_text(self.called_label, "called label"))
 
     def cards(self) -> tuple[Card, ...]:
         extra = tuple(c for c in (self.briscola, self.called) if c is not None)
@@ -95,10 +97,10 @@ def compose_briscola(
     """The picture of a Briscola table."""
     for card in scene.cards():
         style.check(card)
-    m = _Metrics(card_width)
+    m = TableMetrics(card_width)
     width = m.cw * 8 + m.gap * 9
     title_h = m.px(42)
-    seats_h, seat_rows = _seats_height(scene.seats, m)
+    seats_h, seat_rows = seats_height(scene.seats, m)
     label_h = m.px(24)
     # The side column: the stock with the briscola across its foot (a card lying sideways is
     # as wide as a card is tall), or the called card and the trump mark.
@@ -110,10 +112,8 @@ def compose_briscola(
     footer_h = m.px(30) if scene.footer else 0
     height = title_h + seats_h + area_h + footer_h + m.gap
 
-    canvas, draw = _titled_canvas(
-        scene.title, fonts, m, width=width, height=height, title_h=title_h
-    )
-    _draw_seats(
+    canvas, draw = titled_canvas(scene.title, fonts, m, width=width, height=height, title_h=title_h)
+    draw_seats(
         canvas,
         draw,
         scene.seats,
@@ -130,7 +130,7 @@ def compose_briscola(
     _draw_trick(canvas, draw, scene, style, sprites, fonts, m, top=top, area_w=area_w)
     _draw_stock(canvas, draw, scene, style, sprites, fonts, m, x=width - side_w, top=top)
     if scene.footer:
-        _draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
+        draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
     return canvas
 
 
@@ -141,7 +141,7 @@ def _draw_trick(
     style: DeckStyle,
     sprites: SpriteCache,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     top: int,
     area_w: int,
@@ -162,9 +162,9 @@ def _draw_trick(
     font = fonts.get(m.px(18), "bold")
     for i, card in enumerate(scene.table):
         x = x0 + i * step
-        _paste(canvas, sprites.sprite(style, card, m.cw), x, y)
+        paste_sprite(canvas, sprites.sprite(style, card, m.cw), x, y)
         if i < len(scene.trick_names):
-            name = _fit(fonts.printable(scene.trick_names[i]), font, min(step, m.cw + m.gap))
+            name = fit_text(fonts.printable(scene.trick_names[i]), font, min(step, m.cw + m.gap))
             draw.text((x + m.cw / 2, y + m.ch + m.px(13)), name, font=font, fill=TEXT, anchor="mm")
 
 
@@ -175,7 +175,7 @@ def _draw_stock(
     style: DeckStyle,
     sprites: SpriteCache,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     x: int,
     top: int,
@@ -186,21 +186,21 @@ def _draw_stock(
     y = top + m.gap
     label = scene.briscola_label or scene.called_label
     if label:
-        text = _fit(fonts.printable(label), font, m.ch + m.gap)
+        text = fit_text(fonts.printable(label), font, m.ch + m.gap)
         draw.text((x + m.ch / 2, y + label_h / 2), text, font=font, fill=TURN, anchor="mm")
     y += label_h
     stock_x = x + (m.ch - m.cw) / 2
     if scene.briscola is not None:
         # Lying sideways, its lower part out from under the stock.
         crosswise = sprites.sprite(style, scene.briscola, m.cw).rotate(90, expand=True)
-        _paste(canvas, crosswise, x, y + m.ch * 0.45)
+        paste_sprite(canvas, crosswise, x, y + m.ch * 0.45)
     elif scene.called is not None:
-        _paste(canvas, sprites.sprite(style, scene.called, m.cw), stock_x, y)
+        paste_sprite(canvas, sprites.sprite(style, scene.called, m.cw), stock_x, y)
     if scene.stock is not None and scene.stock > 0:
         back = sprites.back(style, m.cw)
         for i in (2, 1, 0):
-            _paste(canvas, back, stock_x + i * m.px(2), y - i * m.px(2))
-        _badge(draw, fonts, m, str(scene.stock), stock_x + m.cw / 2, y + m.ch / 2)
+            paste_sprite(canvas, back, stock_x + i * m.px(2), y - i * m.px(2))
+        draw_badge(draw, fonts, m, str(scene.stock), stock_x + m.cw / 2, y + m.ch / 2)
     suit = scene.briscola_suit
     if suit is not None and scene.briscola is None:
         # No card shows the trump any more (drawn, or a chiamata call): its suit as a mark.

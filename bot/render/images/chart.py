@@ -8,7 +8,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .drawing import _fit
+from .drawing import fit_text
 from .scene import RatingChart, point_time
 from .sprites import Fonts
 from .styles import Rgb
@@ -55,14 +55,14 @@ def compose_chart(chart: RatingChart, fonts: Fonts, *, width: int, height: int) 
     top, bottom = (62 if chart.subtitle else 48) * ss * scale, 40 * ss * scale
     draw.text(
         (left, 12 * ss * scale),
-        _fit(fonts.printable(chart.title), title_font, w - left),
+        fit_text(fonts.printable(chart.title), title_font, w - left),
         font=title_font,
         fill=CHART_TEXT,
     )
     if chart.subtitle:
         draw.text(
             (left, 40 * ss * scale),
-            _fit(fonts.printable(chart.subtitle), small, w - left),
+            fit_text(fonts.printable(chart.subtitle), small, w - left),
             font=small,
             fill=CHART_AXIS,
         )

@@ -17,14 +17,14 @@ from .drawing import (
     MUTED,
     TEXT,
     TURN,
-    _badge,
-    _draw_footer,
-    _draw_seats,
-    _fit,
-    _Metrics,
-    _paste,
-    _seats_height,
-    _titled_canvas,
+    TableMetrics,
+    draw_badge,
+    draw_footer,
+    draw_seats,
+    fit_text,
+    paste_sprite,
+    seats_height,
+    titled_canvas,
 )
 from .lru import Lru
 from .scene import HandScene, MeldInfo, SeatInfo, TableScene
@@ -49,10 +49,10 @@ def compose_table(
     """The table picture; ``panels`` keeps drawn seat panels for the next pictures."""
     for card in scene.cards():
         style.check(card)
-    m = _Metrics(card_width)
+    m = TableMetrics(card_width)
     width = m.cw * 8 + m.gap * 9
     title_h = m.px(42)
-    seats_h, seat_rows = _seats_height(scene.seats, m)
+    seats_h, seat_rows = seats_height(scene.seats, m)
     side = scene.stock is not None or scene.pile_top is not None
     side_w = m.cw + 2 * m.gap if side else 0
     area_w = width - side_w - 2 * m.gap
@@ -65,11 +65,9 @@ def compose_table(
     footer_h = m.px(30) if scene.footer else 0
     height = title_h + seats_h + area_h + footer_h + m.gap
 
-    canvas, draw = _titled_canvas(
-        scene.title, fonts, m, width=width, height=height, title_h=title_h
-    )
+    canvas, draw = titled_canvas(scene.title, fonts, m, width=width, height=height, title_h=title_h)
 
-    _draw_seats(
+    draw_seats(
         canvas,
         draw,
         scene.seats,
@@ -89,7 +87,7 @@ def compose_table(
         )
     elif scene.table:
         for card, (x, y) in zip(scene.table, placements, strict=True):
-            _paste(canvas, sprites.sprite(style, card, m.cw), m.gap + x, top + y)
+            paste_sprite(canvas, sprites.sprite(style, card, m.cw), m.gap + x, top + y)
     else:
         # An empty table (after a scopa) still shows where the cards go.
         x0 = m.gap + (area_w - m.cw) / 2
@@ -99,11 +97,13 @@ def compose_table(
     if side:
         _draw_side(canvas, draw, scene, style, sprites, fonts, m, x=width - side_w, top=top)
     if scene.footer:
-        _draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
+        draw_footer(draw, scene.footer, fonts, m, width=width, height=height, footer_h=footer_h)
     return canvas
 
 
-def _table_layout(count: int, m: _Metrics, area_w: int) -> tuple[list[tuple[float, float]], int]:
+def _table_layout(
+    count: int, m: TableMetrics, area_w: int
+) -> tuple[list[tuple[float, float]], int]:
     if count == 0:
         return [], m.ch + 2 * m.gap
     per_row = max(1, (area_w + m.gap) // (m.cw + m.gap))
@@ -118,7 +118,7 @@ def _table_layout(count: int, m: _Metrics, area_w: int) -> tuple[list[tuple[floa
     return placements, rows * (m.ch + m.gap) + m.gap
 
 
-def _meld_step(m: _Metrics, count: int, area_w: int) -> float:
+def _meld_step(m: TableMetrics, count: int, area_w: int) -> float:
     # Enough of each card to show its corner index (rank and suit); a meld longer than the
     # table is wide (never in a real game) is squeezed rather than cut off.
     step = m.cw * 0.34
@@ -128,7 +128,7 @@ def _meld_step(m: _Metrics, count: int, area_w: int) -> float:
 
 
 def _meld_layout(
-    melds: tuple[MeldInfo, ...], m: _Metrics, area_w: int
+    melds: tuple[MeldInfo, ...], m: TableMetrics, area_w: int
 ) -> tuple[list[tuple[float, float]], int]:
     label_h = m.px(22)
     row_h = label_h + m.ch + m.gap
@@ -151,7 +151,7 @@ def _draw_melds(
     style: DeckStyle,
     sprites: SpriteCache,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     top: int,
     area_w: int,
@@ -162,15 +162,15 @@ def _draw_melds(
         step = _meld_step(m, len(meld.cards), area_w)
         meld_w = m.cw + step * (len(meld.cards) - 1)
         if meld.owner:
-            owner = _fit(fonts.printable(meld.owner), font, max(meld_w, m.cw))
+            owner = fit_text(fonts.printable(meld.owner), font, max(meld_w, m.cw))
             draw.text((m.gap + x, top + y + label_h / 2), owner, font=font, fill=MUTED, anchor="lm")
         for i, card in enumerate(meld.cards):
-            _paste(
+            paste_sprite(
                 canvas, sprites.sprite(style, card, m.cw), m.gap + x + i * step, top + y + label_h
             )
 
 
-def _side_height(scene: TableScene, m: _Metrics) -> int:
+def _side_height(scene: TableScene, m: TableMetrics) -> int:
     height = m.gap
     if scene.stock is not None:
         height += m.ch + m.gap
@@ -186,7 +186,7 @@ def _draw_side(
     style: DeckStyle,
     sprites: SpriteCache,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     x: int,
     top: int,
@@ -197,15 +197,15 @@ def _draw_side(
             back = sprites.back(style, m.cw)
             # A few offset backs make it read as a pile at a glance.
             for i in (2, 1, 0):
-                _paste(canvas, back, x + i * m.px(2), y - i * m.px(2))
+                paste_sprite(canvas, back, x + i * m.px(2), y - i * m.px(2))
         else:
             draw.rounded_rectangle(
                 (x, y, x + m.cw, y + m.ch), m.px(6), outline=MUTED, width=m.px(2)
             )
-        _badge(draw, fonts, m, str(scene.stock), x + m.cw / 2, y + m.ch / 2)
+        draw_badge(draw, fonts, m, str(scene.stock), x + m.cw / 2, y + m.ch / 2)
         y += m.ch + m.gap
     if scene.pile_top is not None:
-        _paste(canvas, sprites.sprite(style, scene.pile_top, m.cw), x, y)
+        paste_sprite(canvas, sprites.sprite(style, scene.pile_top, m.cw), x, y)
 
 
 # A hand.
@@ -222,7 +222,7 @@ def compose_hand(
 ) -> Image.Image:
     for card in scene.cards:
         style.check(card)
-    m = _Metrics(card_width)
+    m = TableMetrics(card_width)
     n = len(scene.cards)
     usable = max(max_width - 2 * m.gap, m.cw)
     step = m.cw + m.gap
@@ -243,7 +243,7 @@ def compose_hand(
     draw = ImageDraw.Draw(canvas)
     if scene.title:
         font = fonts.get(m.px(23), "bold")
-        title = _fit(fonts.printable(scene.title), font, width - 2 * m.gap)
+        title = fit_text(fonts.printable(scene.title), font, width - 2 * m.gap)
         draw.text((m.gap, m.gap + title_h / 2), title, font=font, fill=TEXT, anchor="lm")
     number_font = fonts.get(m.px(20), "black")
     visible = min(step, m.cw)
@@ -255,7 +255,7 @@ def compose_hand(
         y = title_h + m.gap + row * row_h + label_h
         chosen = i in scene.selected
         card_y = y if chosen else y + lift
-        _paste(canvas, sprites.sprite(style, card, m.cw), x, card_y)
+        paste_sprite(canvas, sprites.sprite(style, card, m.cw), x, card_y)
         if chosen:
             draw.rounded_rectangle(
                 (x - 2, card_y - 2, x + m.cw + 1, card_y + m.ch + 1),

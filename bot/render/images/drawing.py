@@ -25,6 +25,14 @@ __all__ = [
     "TITLE_BAR",
     "TURN",
     "Font",
+    "TableMetrics",
+    "draw_badge",
+    "draw_footer",
+    "draw_seats",
+    "fit_text",
+    "paste_sprite",
+    "seats_height",
+    "titled_canvas",
 ]
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -41,7 +49,7 @@ BADGE_TEXT: Rgb = (20, 20, 20)
 SCOPA_MARK: Rgb = (255, 196, 40)
 
 
-def _fit(text: str, font: Font, width: float) -> str:
+def fit_text(text: str, font: Font, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` pixels."""
     if font.getlength(text) <= width:
         return text
@@ -50,11 +58,12 @@ def _fit(text: str, font: Font, width: float) -> str:
     return text + "…" if text else ""
 
 
-def _paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+def paste_sprite(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    """``sprite`` pasted on ``canvas`` at (x, y), rounded, through its own transparency."""
     canvas.paste(sprite, (round(x), round(y)), sprite)
 
 
-class _Metrics:
+class TableMetrics:
     """Every size of a picture follows from the card width, so one knob scales it all."""
 
     def __init__(self, card_width: int) -> None:
@@ -70,24 +79,24 @@ class _Metrics:
 # The frame of a table picture, and its seats.
 
 
-def _titled_canvas(
-    title: str, fonts: Fonts, m: _Metrics, *, width: int, height: int, title_h: int
+def titled_canvas(
+    title: str, fonts: Fonts, m: TableMetrics, *, width: int, height: int, title_h: int
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A felt canvas with the title bar across its top (every table picture starts so)."""
     canvas = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, width, title_h), fill=TITLE_BAR)
     title_font = fonts.get(m.px(25), "bold")
-    fitted = _fit(fonts.printable(title), title_font, width - 2 * m.gap)
+    fitted = fit_text(fonts.printable(title), title_font, width - 2 * m.gap)
     draw.text((m.gap, title_h / 2), fitted, font=title_font, fill=TEXT, anchor="lm")
     return canvas, draw
 
 
-def _draw_footer(
+def draw_footer(
     draw: ImageDraw.ImageDraw,
     footer: str,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     width: int,
     height: int,
@@ -95,7 +104,7 @@ def _draw_footer(
 ) -> None:
     """The footer line at the bottom of a table picture."""
     font = fonts.get(m.px(19), "regular")
-    fitted = _fit(fonts.printable(footer), font, width - 2 * m.gap)
+    fitted = fit_text(fonts.printable(footer), font, width - 2 * m.gap)
     draw.text((m.gap, height - m.gap - footer_h / 2), fitted, font=font, fill=MUTED, anchor="lm")
 
 
@@ -103,7 +112,8 @@ def _seat_columns(count: int) -> int:
     return count if count <= 3 else (2 if count == 4 else 3)
 
 
-def _seats_height(seats: tuple[SeatInfo, ...], m: _Metrics) -> tuple[int, list[int]]:
+def seats_height(seats: tuple[SeatInfo, ...], m: TableMetrics) -> tuple[int, list[int]]:
+    """The height of the seat panels' area and of each of its rows."""
     cols = _seat_columns(len(seats))
     rows = math.ceil(len(seats) / cols)
     heights = []
@@ -113,7 +123,7 @@ def _seats_height(seats: tuple[SeatInfo, ...], m: _Metrics) -> tuple[int, list[i
     return sum(heights) + m.gap * rows + m.gap, heights
 
 
-def _draw_seats(
+def draw_seats(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
     seats: tuple[SeatInfo, ...],
@@ -121,12 +131,14 @@ def _draw_seats(
     style: DeckStyle,
     sprites: SpriteCache,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     top: int,
     width: int,
     panels: Lru[Image.Image] | None,
 ) -> None:
+    """The seat panels in rows from ``top`` (the rows of ``seats_height``), each drawn once
+    and kept in ``panels``."""
     cols = _seat_columns(len(seats))
     panel_w = (width - m.gap * (cols + 1)) / cols
     y = top
@@ -162,7 +174,7 @@ def _draw_seat(
     style: DeckStyle,
     sprites: SpriteCache,
     fonts: Fonts,
-    m: _Metrics,
+    m: TableMetrics,
     *,
     box: tuple[float, float, float, float],
 ) -> None:
@@ -194,7 +206,7 @@ def _draw_seat(
             fill=TURN if seat.to_move else TEXT,
             anchor="rm",
         )
-    name = _fit(fonts.printable(seat.name) or "?", name_font, x1 - pad - score_w - x)
+    name = fit_text(fonts.printable(seat.name) or "?", name_font, x1 - pad - score_w - x)
     draw.text((x, line1), name, font=name_font, fill=TEXT, anchor="lm")
 
     # Second line: icons and numbers, so the picture needs no language.
@@ -205,8 +217,8 @@ def _draw_seat(
     icon_w = round(icon_h / 1.56)
     back = sprites.back(style, m.cw).resize((icon_w, icon_h), Image.Resampling.LANCZOS)
     # The hand: two fanned backs.
-    _paste(canvas, back, x, line2 - icon_h / 2)
-    _paste(canvas, back, x + m.px(5), line2 - icon_h / 2 + m.px(1))
+    paste_sprite(canvas, back, x, line2 - icon_h / 2)
+    paste_sprite(canvas, back, x + m.px(5), line2 - icon_h / 2 + m.px(1))
     x += icon_w + m.px(9)
     text = str(seat.cards)
     draw.text((x, line2), text, font=stat_font, fill=TEXT, anchor="lm")
@@ -241,13 +253,14 @@ def _draw_seat(
             )
     if seat.note:
         font = fonts.get(m.px(18), "regular")
-        note = _fit(fonts.printable(seat.note), font, x1 - x0 - 2 * pad)
+        note = fit_text(fonts.printable(seat.note), font, x1 - x0 - 2 * pad)
         draw.text((x0 + pad, y0 + pad + m.px(64)), note, font=font, fill=MUTED, anchor="lm")
 
 
-def _badge(
-    draw: ImageDraw.ImageDraw, fonts: Fonts, m: _Metrics, text: str, cx: float, cy: float
+def draw_badge(
+    draw: ImageDraw.ImageDraw, fonts: Fonts, m: TableMetrics, text: str, cx: float, cy: float
 ) -> None:
+    """A count badge (a rounded white label) centred on (cx, cy)."""
     font = fonts.get(m.px(24), "black")
     half_w = max(font.getlength(text) / 2 + m.px(7), m.px(16))
     half_h = m.px(15)

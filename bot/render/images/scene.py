@@ -28,6 +28,8 @@ __all__ = [
     "RatingPoint",
     "SeatInfo",
     "TableScene",
+    "checked_card",
+    "checked_text",
     "scene_digest",
 ]
 
@@ -41,7 +43,8 @@ _MAX_CARDS = 120
 _MAX_SEATS = 8
 
 
-def _card(value: object) -> Card:
+def checked_card(value: object) -> Card:
+    """``value`` as a card (a ``Card`` or its text); ValueError otherwise."""
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
@@ -53,7 +56,7 @@ def _cards(value: object, what: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         cards = parse_cards(value)
     elif isinstance(value, Iterable):
-        cards = tuple(_card(item) for item in value)
+        cards = tuple(checked_card(item) for item in value)
     else:
         raise ValueError(f"{what}: not a sequence of cards: {value!r}")
     if len(cards) > _MAX_CARDS:
@@ -61,7 +64,9 @@ def _cards(value: object, what: str) -> tuple[Card, ...]:
     return cards
 
 
-def _text(value: object, what: str) -> str:
+def checked_text(value: object, what: str) -> str:
+    """``value`` if it is a string, cut to the longest text a scene keeps; ValueError naming
+    ``what`` otherwise."""
     if not isinstance(value, str):
         raise ValueError(f"{what} must be a string, not {value!r}")
     return value[:_MAX_TEXT]
@@ -93,8 +98,8 @@ class SeatInfo:
     note: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", _text(self.name, "seat name"))
-        object.__setattr__(self, "note", _text(self.note, "seat note"))
+        object.__setattr__(self, "name", checked_text(self.name, "seat name"))
+        object.__setattr__(self, "note", checked_text(self.note, "seat note"))
         _count(self.cards, "seat cards")
         _count(self.captured, "seat captured", optional=True)
         _count(self.scope, "seat scope")
@@ -115,7 +120,7 @@ class MeldInfo:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", _cards(self.cards, "meld"))
-        object.__setattr__(self, "owner", _text(self.owner, "meld owner"))
+        object.__setattr__(self, "owner", checked_text(self.owner, "meld owner"))
         if not self.cards:
             raise ValueError("a meld has at least one card")
 
@@ -138,8 +143,8 @@ class TableScene:
     footer: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "title", _text(self.title, "title"))
-        object.__setattr__(self, "footer", _text(self.footer, "footer"))
+        object.__setattr__(self, "title", checked_text(self.title, "title"))
+        object.__setattr__(self, "footer", checked_text(self.footer, "footer"))
         seats = tuple(self.seats)
         if not 1 <= len(seats) <= _MAX_SEATS or not all(isinstance(s, SeatInfo) for s in seats):
             raise ValueError(f"seats: 1..{_MAX_SEATS} SeatInfo, not {self.seats!r}")
@@ -150,7 +155,7 @@ class TableScene:
             raise ValueError(f"melds: MeldInfo only, not {self.melds!r}")
         object.__setattr__(self, "melds", melds)
         if self.pile_top is not None:
-            object.__setattr__(self, "pile_top", _card(self.pile_top))
+            object.__setattr__(self, "pile_top", checked_card(self.pile_top))
         _count(self.stock, "stock", optional=True)
 
     def cards(self) -> tuple[Card, ...]:
@@ -175,7 +180,7 @@ class HandScene:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", _cards(self.cards, "hand"))
-        object.__setattr__(self, "title", _text(self.title, "title"))
+        object.__setattr__(self, "title", checked_text(self.title, "title"))
         selected = frozenset(self.selected)
         bad = [
             i
@@ -212,8 +217,8 @@ class RatingChart:
     subtitle: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "title", _text(self.title, "title"))
-        object.__setattr__(self, "subtitle", _text(self.subtitle, "subtitle"))
+        object.__setattr__(self, "title", checked_text(self.title, "title"))
+        object.__setattr__(self, "subtitle", checked_text(self.subtitle, "subtitle"))
         points = tuple(self.points)
         if not all(isinstance(p, RatingPoint) for p in points):
             raise ValueError("points: RatingPoint only")
