@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 
-from bot.domain import Seat, TableValues
+from bot.domain import JSONObject, Seat, TableValues
 from bot.service import lobby_timer
 from bot.service import seats as seating
 from bot.service.core import TableCore
 from bot.service.events import ChatRef, Result, UserRef
-from bot.service.games import GameKind
+from bot.service.games import GameKind, OptionValue
 from bot.service.players import LEVELS
 from bot.service.tables import (
     Call,
@@ -57,7 +56,7 @@ class Lobby:
         game: str,
         *,
         players: int | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         is_admin: bool | Callable[[], Awaitable[bool]] = False,
         computers: int = 0,
         level: str = "easy",
@@ -231,7 +230,7 @@ class Lobby:
             await self.turns.deal(call, live, seats)
             return Result(call.events, self.tables.info(live))
 
-    async def _rejoin_choice(self, chat: ChatRef, given: Any) -> tuple[bool, str | None]:
+    async def _rejoin_choice(self, chat: ChatRef, given: object) -> tuple[bool, str | None]:
         """Whether a new table lets players who left take their seat back, and where that
         came from: the command's ``rejoin=on|off``, else the chat's setting, else no."""
         if given is not None:
@@ -257,7 +256,7 @@ class Lobby:
             raise Refused("admins_only")
 
     async def _rules_with_defaults(
-        self, chat: ChatRef, kind: GameKind, count: int, options: Mapping[str, Any] | None
+        self, chat: ChatRef, kind: GameKind, count: int, options: Mapping[str, object] | None
     ) -> tuple[GameRules, dict[str, str]]:
         """The rules of a new table: the command's options over the chat's defaults of the
         game; and where each option came from. A default that cannot go with the command's
@@ -276,7 +275,7 @@ class Lobby:
                 rules = kind.rules(count, given)
             except (ValueError, TypeError) as exc2:
                 raise Refused("bad_option", str(exc2), **rule_text(exc2)) from exc2
-            kept: dict[str, Any] = {}
+            kept: dict[str, OptionValue] = {}
             for name, value in chosen.items():
                 try:
                     rules = kind.rules(count, {**kept, name: value, **given})
@@ -326,10 +325,10 @@ class Lobby:
             return Result(call.events, self.tables.info(live))
 
 
-def _stored_options(rules: GameRules, kind: GameKind) -> dict[str, Any]:
+def _stored_options(rules: GameRules, kind: GameKind) -> JSONObject:
     """The options a table keeps: the engine's full rules minus what the kind and the player
     count already say, so ``/rules`` shows every option the game is played with."""
-    options = dict(rules.to_dict())
+    options: JSONObject = dict(rules.to_dict())
     for key in ("players", "schema", *kind.fixed, *kind.ignored):
         options.pop(key, None)
     try:

@@ -11,9 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from bot.domain import RatingChange, TableRow, columns
+from bot.domain import JSONObject, RatingChange, TableRow, columns
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID, TableCore
 from bot.service.events import ChatRef
@@ -43,7 +42,7 @@ class Transfer:
         self.tables = tables
         self.turns = turns
 
-    async def export_game(self, table_id: int) -> dict[str, Any]:
+    async def export_game(self, table_id: int) -> JSONObject:
         """The table's export-game document (``bot.service.archive``): seats, seed, rules and
         the move log, replayable with the engine and importable into another database."""
         row = await self.tables.store.load_table(table_id) if 0 < table_id < MAX_TABLE_ID else None
@@ -53,7 +52,7 @@ class Transfer:
         return archive.document(row, moves, await self.tables.store.result(table_id))
 
     async def import_game(
-        self, document: Mapping[str, Any], *, chat_id: str | None = None
+        self, document: Mapping[str, object], *, chat_id: str | None = None
     ) -> Imported:
         """Store an exported game as a table of this database (``tavolo import``).
 

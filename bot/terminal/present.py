@@ -165,7 +165,8 @@ class Presenter:
         except Exception:  # the log is a courtesy: never stop the game for it
             logger.exception("table %s: move log unavailable", table_id)
             return []
-        return list(document.get("moves") or [])
+        logged = document.get("moves")
+        return [_logged(entry) for entry in (logged if isinstance(logged, list) else [])]
 
     async def _show_moves(
         self,
@@ -286,6 +287,19 @@ class Presenter:
         if len(now) != 1:
             return -1, ""
         return own[0], cards_text(now)
+
+
+def _logged(entry: object) -> LoggedMove:
+    """A move of the export document's log, read (a field it lacks is left out)."""
+    move = LoggedMove()
+    if isinstance(entry, dict):
+        if isinstance(seat := entry.get("seat"), int):
+            move["seat"] = seat
+        if isinstance(text := entry.get("move"), str):
+            move["move"] = text
+        if isinstance(version := entry.get("version"), int):
+            move["version"] = version
+    return move
 
 
 def _scopa_moves(fresh: list[LoggedMove], scope: list[int]) -> set[int]:
