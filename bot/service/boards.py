@@ -14,10 +14,10 @@ __all__ = ["Boards"]
 
 
 class Boards:
-    """The leaderboard and stats use cases, given the tables' core."""
+    """The leaderboard and stats use cases, given the tables."""
 
-    def __init__(self, core: TableCore) -> None:
-        self.core = core
+    def __init__(self, tables: TableCore) -> None:
+        self.tables = tables
 
     async def leaderboard(
         self,
@@ -36,24 +36,24 @@ class Boards:
         season = ""
         previous: tuple[BoardRow, ...] = ()
         if period == "season":
-            season = seasons.season_of(self.core.clock(), self.core.season)
+            season = seasons.season_of(self.tables.clock(), self.tables.season)
             scope = seasons.scoped(base, season)
             before = seasons.scoped(base, seasons.previous(season))
             previous = _board(
-                await self.core.store.leaderboard(scope=before, family=family, limit=3)
+                await self.tables.store.leaderboard(scope=before, family=family, limit=3)
             )
         elif period == "all":
             scope = base
         else:
             raise ValueError(f"period must be 'all' or 'season', not {period!r}")
-        board = _board(await self.core.store.leaderboard(scope=scope, family=family, limit=limit))
+        board = _board(await self.tables.store.leaderboard(scope=scope, family=family, limit=limit))
         if chat is not None:
             audience = Audience("chat", chat.platform, chat.chat_id)
             # A public message: the chat's language (not the asker's), like its tables.
-            locale = await self.core.languages.chat_locale(chat)
+            locale = await self.tables.languages.chat_locale(chat)
         else:
             audience = Audience("user", user.platform, user.user_id)
-            locale = await self.core.languages.user_locale(user)
+            locale = await self.tables.languages.user_locale(user)
         return Result(
             [
                 Leaderboard(
@@ -73,15 +73,15 @@ class Boards:
         """A player's ratings, games and wins per family (global, and in this chat)."""
         rows = []
         here = f"{chat.platform}:{chat.chat_id}" if chat is not None else None
-        for r in await self.core.store.player_ratings(platform=user.platform, user_id=user.user_id):
+        for r in await self.tables.store.player_ratings(platform=user.platform, user_id=user.user_id):
             if r.scope not in ("global", here):
                 continue
-            rank = await self.core.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
+            rank = await self.tables.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
             row = _board_row(rank, r)
             rows.append((r.family, "global" if r.scope == "global" else "chat", row))
         event = Stats(
             audience=Audience("user", user.platform, user.user_id),
-            locale=await self.core.languages.user_locale(user),
+            locale=await self.tables.languages.user_locale(user),
             name=user.name,
             rows=tuple(rows),
         )

@@ -31,6 +31,7 @@ from bot.service.settings import (
     option_spec,
 )
 from bot.service.tables import Refused, rule_text
+from bot.service.usecase import use_case
 
 logger = logging.getLogger(__name__)
 
@@ -38,18 +39,18 @@ __all__ = ["SettingsMenu"]
 
 
 class SettingsMenu:
-    """A chat's settings use cases (see the module docstring), given the tables' core."""
+    """A chat's settings use cases (see the module docstring), given the tables."""
 
-    def __init__(self, core: TableCore) -> None:
-        self.core = core
+    def __init__(self, tables: TableCore) -> None:
+        self.tables = tables
 
     async def chat_settings(self, chat: ChatRef) -> ChatSettings:
         """The chat's settings (``/settings``) as they apply now."""
-        raw = await self.core.kept_settings.raw(chat.platform, chat.chat_id)
-        games = tuple(g for g in self.core.registry.names if g in GAME_OPTIONS)
+        raw = await self.tables.kept_settings.raw(chat.platform, chat.chat_id)
+        games = tuple(g for g in self.tables.registry.names if g in GAME_OPTIONS)
         defaults: dict[str, dict[str, OptionValue]] = {}
         for game in games:
-            found = await self.core.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
+            found = await self.tables.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
             if found:
                 defaults[game] = found
         timer = raw.get("timer")
@@ -57,15 +58,15 @@ class SettingsMenu:
         return ChatSettings(
             platform=chat.platform,
             chat_id=chat.chat_id,
-            language=await self.core.languages.chat_choice(chat.platform, chat.chat_id),
+            language=await self.tables.languages.chat_choice(chat.platform, chat.chat_id),
             style=await self._chat_style(chat),
             pictures=raw.get("pictures") is not False,
             timer=timer if is_timer(timer) else None,
-            default_timer=int(self.core.timers.autoplay) if self.core.timers.enabled else 0,
+            default_timer=int(self.tables.timers.autoplay) if self.tables.timers.enabled else 0,
             open=open_mode if isinstance(open_mode, str) and open_mode in OPEN_CHOICES else "all",
             rejoin=raw.get(seating.REJOIN) is True,
             defaults=defaults,
-            languages=self.core.languages.locales,
+            languages=self.tables.languages.locales,
             games=games,
         )
 
@@ -84,7 +85,7 @@ class SettingsMenu:
             audience = Audience("chat", chat.platform, chat.chat_id)
         else:
             audience = Audience("user", user.platform, user.user_id)
-        locale = await self.core.languages.locale_for(chat, user, public=public)
+        locale = await self.tables.languages.locale_for(chat, user, public=public)
         view = SettingsView(
             audience=audience,
             locale=locale,
@@ -94,6 +95,7 @@ class SettingsMenu:
         )
         return Result([view])
 
+    @use_case
     async def change_setting(
         self,
         chat: ChatRef,
@@ -108,31 +110,28 @@ class SettingsMenu:
         adapter says which with ``is_admin``); ``value`` a choice or its button text
         (``settings.encode_value``), ``settings.RESET`` for the bot's default. Answers with the
         settings menu where the change shows."""
-        try:
-            if not is_admin:
-                raise Refused("not_admin")
-            page = await self._apply_setting(chat, user, key, value)
-            logger.info(
-                "chat %s:%s: setting %s changed by %s",
-                chat.platform,
-                chat.chat_id,
-                key,
-                user.user_id,
-                extra={"platform": chat.platform},
-            )
-            return await self.settings_view(chat, user, page=page, public=public, saved=key)
-        except Refused as r:
-            return await self.core.languages.refusal(r, chat, user)
+        if not is_admin:
+            raise Refused("not_admin")
+        page = await self._apply_setting(chat, user, key, value)
+        logger.info(
+            "chat %s:%s: setting %s changed by %s",
+            chat.platform,
+            chat.chat_id,
+            key,
+            user.user_id,
+            extra={"platform": chat.platform},
+        )
+        return await self.settings_view(chat, user, page=page, public=public, saved=key)
 
     async def pictures_on(self, platform: str, chat_id: str) -> bool:
         """Whether the chat wants card pictures (``/settings``; on unless switched off)."""
-        raw = await self.core.kept_settings.raw(platform, chat_id)
+        raw = await self.tables.kept_settings.raw(platform, chat_id)
         return raw.get("pictures") is not False
 
     async def set_max_open_tables(self, chat: ChatRef, count: int) -> None:
         """Let a chat hold more than one open table (an admin setting)."""
-        current = await self.core.store.chat(platform=chat.platform, chat_id=chat.chat_id)
-        await self.core.store.set_chat(
+        current = await self.tables.store.chat(platform=chat.platform, chat_id=chat.chat_id)
+        await self.tables.store.set_chat(
             platform=chat.platform,
             chat_id=chat.chat_id,
             locale=current.locale,
@@ -148,9 +147,9 @@ class SettingsMenu:
         where = {"platform": chat.platform, "chat_id": chat.chat_id}
         if key == "lang":
             if reset:
-                await self.core.languages.reset_chat_language(chat)
+                await self.tables.languages.reset_chat_language(chat)
                 return "main"
-            changed = await self.core.languages.set_language(str(value), user=user, chat=chat)
+            changed = await self.tables.languages.set_language(str(value), user=user, chat=chat)
             if changed.refusal is not None:
                 raise Refused("bad_setting", changed.refusal.detail, key=key)
             return "main"
@@ -166,28 +165,28 @@ class SettingsMenu:
         }
         if key in simple:
             chosen = None if reset else _choice(key, value, simple[key])
-            await self.core.kept_settings.put(chosen, **where, key=key)
+            await self.tables.kept_settings.put(chosen, **where, key=key)
             return "main"
         game, _, name = key.partition(".")
-        kind = self.core.registry.get(game)
+        kind = self.tables.registry.get(game)
         spec = option_spec(game, name)
         if kind is None or spec is None:
             raise Refused("bad_setting", f"unknown setting {key!r}", key=key)
         if reset:
-            await self.core.kept_settings.put(None, **where, key=key)
+            await self.tables.kept_settings.put(None, **where, key=key)
             return f"game.{game}"
         chosen = _choice(key, value, spec.choices)
-        defaults = await self.core.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
+        defaults = await self.tables.kept_settings.game_defaults(chat.platform, chat.chat_id, game)
         defaults[name] = chosen
         try:
             kind.rules(kind.default_players, defaults)
         except (ValueError, TypeError) as exc:
             raise Refused("bad_setting", str(exc), key=key, **rule_text(exc)) from exc
-        await self.core.kept_settings.put(chosen, **where, key=key)
+        await self.tables.kept_settings.put(chosen, **where, key=key)
         return f"game.{game}"
 
     async def _chat_style(self, chat: ChatRef) -> str | None:
-        getter = getattr(self.core.store, "state_get", None)
+        getter = getattr(self.tables.store, "state_get", None)
         if getter is None:
             return None
         try:
@@ -200,9 +199,11 @@ class SettingsMenu:
         # The same entry /style writes (bot.render.pictures), so both always agree.
         platform, scope = chat.platform, chat.chat_id
         if style is None:
-            await self.core.store.state_delete(platform=platform, kind=STYLE_KIND, scope=scope)
+            await self.tables.store.state_delete(platform=platform, kind=STYLE_KIND, scope=scope)
         else:
-            await self.core.store.state_put(style, platform=platform, kind=STYLE_KIND, scope=scope)
+            await self.tables.store.state_put(
+                style, platform=platform, kind=STYLE_KIND, scope=scope
+            )
 
 
 def _choice(key: str, value: SettingValue, choices: tuple[Choice, ...]) -> Choice:
