@@ -69,9 +69,7 @@ async def test_the_cli_sync_uploads_the_pinned_commands(fake: FakeDiscord) -> No
 
 
 def _cli_kwargs(state: MemorySyncState) -> dict[str, Any]:
-    from bot.discord.app import _RestOnly
-
-    return {"handler": _RestOnly(), "sync_state": state}
+    return {"sync_state": state}
 
 
 async def _write() -> None:
