@@ -9,16 +9,12 @@ from __future__ import annotations
 from typing import TypeAlias
 
 import discord
-from discord import app_commands
 from discord.app_commands import Choice, locale_str
-from discord.ext import commands
 
-__all__ = ["OptionValue", "SlashCommand", "named", "t"]
+__all__ = ["OptionValue", "named", "t"]
 
 # What a slash command's option holds: a number, a word, a flag, or a member (/stats, /kick).
 OptionValue: TypeAlias = int | float | str | bool | discord.abc.User
-# A slash command of one of the cogs (never in an ``app_commands.Group``).
-SlashCommand: TypeAlias = app_commands.Command[commands.Cog, ..., None]
 
 
 def t(text: str) -> locale_str:
