@@ -7,10 +7,13 @@ lives here (text comes from ``bot.render``).
 Modules:
 * ``limits``     Discord's message and component limits, and layouts that respect them.
 * ``components`` persistent buttons and select menus (``DynamicItem``: state in the custom id).
-* ``commands``   the slash commands, their option choices and Italian localizations; with
-                 ``command_base`` (forwarding to the handler), ``command_texts`` (Italian names,
-                 descriptions, the translator), ``option_choices`` (rule option values from the
-                 engines' ``Rules.options()``), ``game_commands`` (the commands opening tables).
+* ``commands``   the slash commands' cogs in order, their choices and Italian localizations;
+                 the cogs (discord.py ``commands.Cog``, each given the handler's core):
+                 ``game_commands`` (opening tables), ``table_commands`` (the channel's table),
+                 ``chat_commands`` (players, the channel); with ``slash`` (what every command
+                 does around its part), ``command_base`` (option values, words),
+                 ``command_texts`` (Italian names, descriptions, the translator),
+                 ``option_choices`` (rule option values from the engines' ``Rules.options()``).
 * ``sync``       syncing the command tree only when it changed (Discord caps creates per day).
 * ``delivery``   replying within 3 s, DMs with the ephemeral fallback, editing table messages.
 * ``hands``      each player's one hand message, edited through interaction webhooks or in DMs.
@@ -18,8 +21,7 @@ Modules:
 * ``handler``    ``ServiceHandler``: interactions -> ``TableService``, events -> messages;
                  composed of parts, each given what it uses: ``handler_core`` (dependencies,
                  identities, adapter state), ``hand_delivery`` (hands, DMs), ``routing`` (a result
-                 to its places), ``presses`` (buttons, menus), ``table_commands`` and
-                 ``chat_commands`` (the slash commands' groups).
+                 to its places), ``presses`` (buttons, menus), and the commands' cogs.
 * ``interaction`` the one ``Interaction`` type the adapter's functions take.
 * ``message_views`` the components of rendered messages, a hand's card picker.
 * ``replies``    a slash command's deferred reply.

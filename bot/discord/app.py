@@ -6,16 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from bot.discord.activity import CoalescedEdits, channel_guild_lookup
 from bot.discord.bot import TavoloBot, sync_commands_once
-from bot.discord.components import ComponentAction
 from bot.discord.endpoint import point_library_at
 from bot.discord.handler import DM_WISH, PLATFORM, TABLE_MESSAGE, FileIdMap, ServiceHandler
-from bot.discord.interaction import Interaction
 from bot.discord.sync import FileSyncState
 from bot.service.ports import AdapterState
 
@@ -151,32 +148,9 @@ def shard_options(settings: Settings) -> BotOptions:
     return {"shard_id": shard_id, "shard_count": count, "sync_on_start": shard_id == 0}
 
 
-class _RestOnly:
-    """The handler of a bot that only syncs commands over REST: it never gets interactions."""
-
-    async def command(
-        self, interaction: Interaction, name: str, options: Mapping[str, object]
-    ) -> None:
-        raise RuntimeError("a sync-only bot handles no interactions")
-
-    async def may_act(self, interaction: Interaction, action: ComponentAction) -> bool:
-        raise RuntimeError("a sync-only bot handles no interactions")
-
-    async def act(
-        self, interaction: Interaction, action: ComponentAction, values: Sequence[str]
-    ) -> None:
-        raise RuntimeError("a sync-only bot handles no interactions")
-
-    async def failed(self, interaction: Interaction, error: Exception) -> None:
-        raise RuntimeError("a sync-only bot handles no interactions")
-
-
 async def sync_commands_cli(token: str, data_dir: Path, *, force: bool = False) -> bool:
     """``python -m bot.discord sync``: upload the slash commands if they changed since the
     last sync (or ``force``), over REST only (no gateway connection)."""
     return await sync_commands_once(
-        token,
-        handler=_RestOnly(),
-        sync_state=FileSyncState(data_dir / SYNC_FILE),
-        force=force,
+        token, sync_state=FileSyncState(data_dir / SYNC_FILE), force=force
     )

@@ -2,15 +2,15 @@
 
 After discord.py's ``examples/advanced_startup.py``: the constructor takes what the bot needs
 (the handler that talks to the service, where the command fingerprint lives), and ``setup_hook``
-registers the persistent components, the slash commands with their translator, and syncs the
-command tree only when it changed. ``sync_commands_once`` is the CLI path (log in, sync, log out,
-no gateway).
+registers the persistent components, the translator and the handler's cogs (the slash commands,
+``bot.discord.commands``), and syncs the command tree only when it changed. ``sync_commands_once``
+is the CLI path (log in, sync the commands the cogs declare, log out; no gateway, no service).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import discord
@@ -18,8 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.activity import LAUNCH_TEMPLATE, ActivityButton
-from bot.discord.command_base import OptionValue
-from bot.discord.commands import ItalianTranslator, register_commands
+from bot.discord.commands import ItalianTranslator, add_cogs, declare_commands
 from bot.discord.components import ActionButton, ActionSelect, ComponentAction, parse_custom_id
 from bot.discord.interaction import Interaction
 from bot.discord.sync import SyncState, sync_commands
@@ -31,9 +30,9 @@ logger = logging.getLogger(__name__)
 class Handler(Protocol):
     """The adapter's translation layer: interactions in, service calls, messages out."""
 
-    async def command(
-        self, interaction: Interaction, name: str, options: Mapping[str, OptionValue]
-    ) -> None: ...
+    def command_cogs(self) -> Sequence[commands.Cog]:
+        """The cogs holding the slash commands (``bot.discord.commands.command_cogs``)."""
+        ...
 
     async def may_act(self, interaction: Interaction, action: ComponentAction) -> bool: ...
 
@@ -82,7 +81,7 @@ class TavoloBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton, ActionSelect, ActivityButton)
         await self.tree.set_translator(ItalianTranslator())
-        register_commands(self.tree)
+        await add_cogs(self, self.handler.command_cogs())
         if self.sync_on_start:
             await self.sync_commands()
 
@@ -132,13 +131,15 @@ class TavoloBot(commands.Bot):
         await self.handler.failed(interaction, original)
 
 
-async def sync_commands_once(
-    token: str, *, handler: Handler, sync_state: SyncState, force: bool = False
-) -> bool:
-    """The CLI's ``discord-sync``: log in over REST only, sync if changed (or ``force``), close."""
-    bot = TavoloBot(handler=handler, sync_state=sync_state, sync_on_start=False)
+async def sync_commands_once(token: str, *, sync_state: SyncState, force: bool = False) -> bool:
+    """The CLI's ``discord-sync``: log in over REST only, sync if changed (or ``force``), close.
+    The commands are the ones the cogs declare (the same payload as a serving bot's)."""
+    client = discord.Client(intents=discord.Intents.default())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    await tree.set_translator(ItalianTranslator())
+    declare_commands(tree)
     try:
-        await bot.login(token)
-        return await bot.sync_commands(force=force)
+        await client.login(token)
+        return await sync_commands(tree, sync_state, force=force)
     finally:
-        await bot.close()
+        await client.close()

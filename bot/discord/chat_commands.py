@@ -8,36 +8,112 @@ import dataclasses
 from collections.abc import Mapping
 
 import discord
+from discord import app_commands
+from discord.ext import commands
 
+from bot.discord.command_base import named
+from bot.discord.command_base import t as _t
 from bot.discord.delivery import answer
-from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, CommandRun, HandlerCore, SlashCall
+from bot.discord.handler_core import LANGUAGE_NAMES, PLATFORM, HandlerCore, SlashCall
 from bot.discord.interaction import Interaction
+from bot.discord.option_choices import OptionChoices
 from bot.discord.routing import EventRouting
 from bot.discord.settings_menu import is_channel_admin
+from bot.discord.slash import Slash
 from bot.render.pictures import DEFAULT_STYLE
 from bot.service import Audience, Event, Leaderboard, Result, Stats, UserRef
 
+__all__ = ["ChatCommands", "retarget"]
 
-class ChatCommands:
-    """/leaderboard, /stats, /lang, /style, /notify, /help, /settings."""
+
+class ChatCommands(commands.Cog):
+    """/notify, /leaderboard, /stats, /help, /lang, /style, /settings."""
 
     def __init__(self, core: HandlerCore, routing: EventRouting) -> None:
         self.core = core
         self.routing = routing
+        self.slash = Slash(core, routing)
 
-    def commands(self) -> dict[str, CommandRun]:
-        """This group's slash commands by name."""
-        return {
-            "leaderboard": self._leaderboard_command,
-            "stats": self._stats_command,
-            "lang": self._lang_command,
-            "notify": self._notify_command,
-            "help": self._help_command,
-            "style": self._style_command,
-            "settings": self._settings_command,
-        }
+    @app_commands.command(name=_t("notify"), description=_t("Turn mentions: on or off"))
+    @app_commands.rename(state=_t("state"))
+    @app_commands.describe(state=_t("Mention me in the channel when it is my turn"))
+    @app_commands.choices(state=named(("on", "on"), ("off", "off")))
+    async def notify_command(self, interaction: Interaction, state: str) -> None:
+        """Turn the user's turn mentions on or off."""
+        await self.slash(interaction, self._notify, state=state)
 
-    async def _leaderboard_command(self, call: SlashCall) -> Result:
+    @app_commands.command(name=_t("leaderboard"), description=_t("Show the leaderboard"))
+    @app_commands.rename(game=_t("game"), scope=_t("scope"), period=_t("period"))
+    @app_commands.describe(
+        game=_t("Which game"), scope=_t("Whose leaderboard"), period=_t("This season, or all time")
+    )
+    @app_commands.choices(
+        game=OptionChoices().families(),
+        scope=named(("everyone", "global"), ("this channel", "chat")),
+        period=named(("this season", "season"), ("all time", "all")),
+    )
+    async def leaderboard_command(
+        self,
+        interaction: Interaction,
+        game: str | None = None,
+        scope: str | None = None,
+        period: str | None = None,
+    ) -> None:
+        """Show a leaderboard."""
+        await self.slash(interaction, self._leaderboard, family=game, scope=scope, period=period)
+
+    @app_commands.command(name=_t("stats"), description=_t("Show a player's statistics"))
+    @app_commands.rename(player=_t("player"))
+    @app_commands.describe(player=_t("The player (default: you)"))
+    async def stats_command(
+        self, interaction: Interaction, player: discord.User | None = None
+    ) -> None:
+        """Show a player's statistics."""
+        await self.slash(interaction, self._stats, player=player)
+
+    @app_commands.command(name=_t("help"), description=_t("How to play with Tavolo"))
+    async def help_command(self, interaction: Interaction) -> None:
+        """Show how to play."""
+        await self.slash(interaction, self._help_reply)
+
+    @app_commands.command(name=_t("lang"), description=_t("Choose your language"))
+    @app_commands.rename(language=_t("language"), scope=_t("scope"))
+    @app_commands.describe(
+        language=_t("Language"), scope=_t("Your own language, or this channel's (admins)")
+    )
+    @app_commands.choices(
+        language=named(("Italiano", "it"), ("English", "en")),
+        scope=named(("just me", "me"), ("this channel", "chat")),
+    )
+    async def lang_command(
+        self, interaction: Interaction, language: str, scope: str = "me"
+    ) -> None:
+        """Set the user's language, or the channel's."""
+        await self.slash(interaction, self._lang, language=language, scope=scope)
+
+    @app_commands.command(name=_t("style"), description=_t("Deck style of the card pictures"))
+    @app_commands.rename(deck=_t("deck"), scope=_t("scope"))
+    @app_commands.describe(deck=_t("The deck style"), scope=_t("For this channel, or just for you"))
+    @app_commands.choices(
+        deck=named(
+            ("Neapolitan cards", "napoletane"),
+            ("Piacentine cards", "piacentine"),
+            ("French cards", "francesi"),
+            ("French cards, four colours", "francesi4"),
+            ("Default (Neapolitan; French for Scala 40)", "default"),
+        ),
+        scope=named(("this channel", "chat"), ("just me", "me")),
+    )
+    async def style_command(self, interaction: Interaction, deck: str, scope: str = "chat") -> None:
+        """Choose the deck style of the pictures (the channel's, or one's own)."""
+        await self.slash(interaction, self._style_reply, deck=deck, scope=scope)
+
+    @app_commands.command(name=_t("settings"), description=_t("Settings of this chat"))
+    async def settings_command(self, interaction: Interaction) -> None:
+        """The channel's settings (its admins; anyone in a DM with the bot)."""
+        await self.slash(interaction, self._settings)
+
+    async def _leaderboard(self, call: SlashCall) -> Result:
         """/leaderboard: a game's board, everyone's or this channel's, this season or all time."""
         scoped = call.options.get("scope") == "chat"
         result = await self.core.service.leaderboard(
@@ -53,7 +129,7 @@ class ChatCommands:
             result = retarget(result, where, locale)
         return result
 
-    async def _stats_command(self, call: SlashCall) -> Result:
+    async def _stats(self, call: SlashCall) -> Result:
         """/stats: a player's statistics (default: the asker's), for the asker to read."""
         player = call.member("player")
         who = call.user
@@ -67,7 +143,7 @@ class ChatCommands:
             result = retarget(result, asker, locale)
         return result
 
-    async def _notify_command(self, call: SlashCall) -> None:
+    async def _notify(self, call: SlashCall) -> None:
         """/notify: turn the user's turn mentions on or off."""
         on = call.options.get("state") != "off"
         await self.core.set_notify(call.interaction.user.id, on)
@@ -77,7 +153,7 @@ class ChatCommands:
         )
         await answer(call.interaction, text, ephemeral=True)
 
-    async def _help_command(self, call: SlashCall) -> None:
+    async def _help_reply(self, call: SlashCall) -> None:
         """/help: the slash commands, privately."""
         await answer(
             call.interaction,
@@ -85,11 +161,11 @@ class ChatCommands:
             ephemeral=True,
         )
 
-    async def _style_command(self, call: SlashCall) -> None:
+    async def _style_reply(self, call: SlashCall) -> None:
         """/style: the deck style of the pictures, privately confirmed."""
         await answer(call.interaction, await self._style(call), ephemeral=True)
 
-    async def _settings_command(self, call: SlashCall) -> None:
+    async def _settings(self, call: SlashCall) -> None:
         """/settings: the channel's settings menu."""
         await self.core.settings_menu.command(call.interaction, call.chat, call.user)
 
@@ -99,7 +175,7 @@ class ChatCommands:
             self.core.user_of(interaction), chat=self.core.chat_of(interaction)
         )
 
-    async def _lang_command(self, call: SlashCall) -> None:
+    async def _lang(self, call: SlashCall) -> None:
         """/lang: the user's own language, or (``scope:chat``, admins) the channel's."""
         code = str(call.options.get("language"))
         for_chat = call.options.get("scope") == "chat" and call.interaction.guild_id is not None

@@ -1,26 +1,83 @@
 """The slash commands that open a table: /scopa, /scopone, /scala40, /briscola, /chiamata.
 
-Each gathers its options and hands them to the handler; the values its rule options offer come
-from the engines (``bot.discord.option_choices``), the options themselves and their descriptions
-are chosen here (a few of each game's, as a slash command shows them all at once).
+``GameCommands`` is a discord.py cog: each command gathers its options and opens a table of its
+game with the service. The values its rule options offer come from the engines
+(``bot.discord.option_choices``, read once when this module is imported: a value an engine adds
+appears without an edit here); the options themselves and their descriptions are chosen here (a
+few of each game's, as a slash command shows them all at once).
 """
 
 from __future__ import annotations
 
-from discord import app_commands
+import asyncio
 
-from bot.discord.command_base import SlashCommand
-from bot.discord.command_base import forward as _forward
+from discord import app_commands
+from discord.ext import commands
+
 from bot.discord.command_base import t as _t
+from bot.discord.handler_core import CommandRun, HandlerCore, SlashCall
 from bot.discord.interaction import Interaction
 from bot.discord.option_choices import OptionChoices
+from bot.discord.replies import defer_command
+from bot.discord.routing import EventRouting
+from bot.discord.settings_menu import is_channel_admin
+from bot.discord.slash import Slash
+from bot.service import Result
 
-__all__ = ["build_game_commands"]
+__all__ = ["DEFER_AFTER", "SEATING_OPTIONS", "GameCommands"]
+
+# Options of the table commands that are not rule options.
+SEATING_OPTIONS = ("players", "computers", "level")
+# A table command answers with the table itself; only a slower service gets "thinking…" first.
+DEFER_AFTER = 1.5
+
+# The games' option values, from the engines and the service's default game kinds: the command
+# definitions below are the class's, copied for each cog by discord.py.
+_CHOICES = OptionChoices()
+_LEVELS = _CHOICES.levels()
 
 
-def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
-    """Fresh commands that open tables, their choices from ``choices``."""
-    levels = choices.levels()
+class GameCommands(commands.Cog):
+    """/scopa, /scopone, /scala40, /briscola, /chiamata: open a table in the channel."""
+
+    def __init__(self, core: HandlerCore, routing: EventRouting) -> None:
+        self.core = core
+        self.slash = Slash(core, routing)
+
+    def _opener(self, game: str) -> CommandRun:
+        async def run(call: SlashCall) -> Result:
+            return await self.open_game(call, game)
+
+        return run
+
+    async def open_game(self, call: SlashCall, game: str) -> Result:
+        """Open a table of ``game``. No public "thinking…" unless the service is slow: a refusal
+        (a table is already open here) then stays private, and a new table is the command's own
+        reply."""
+        admin = is_channel_admin(call.interaction)
+        opening = asyncio.ensure_future(self._open_table(call, game, is_admin=admin))
+        done, _ = await asyncio.wait({opening}, timeout=DEFER_AFTER)
+        if not done:
+            await defer_command(call.interaction, private=False)
+        return await opening
+
+    async def _open_table(self, call: SlashCall, game: str, *, is_admin: bool = False) -> Result:
+        # The rule options: numbers, words and flags (the engine's Rules check them).
+        rules = {
+            k: v
+            for k, v in call.options.items()
+            if k not in SEATING_OPTIONS and isinstance(v, int | float | str)
+        }
+        return await self.core.service.create_table(
+            call.chat,
+            call.user,
+            game,
+            players=call.number("players"),
+            options=rules,
+            is_admin=is_admin,
+            computers=call.number("computers") or 0,
+            level=call.text("level") or "easy",
+        )
 
     @app_commands.command(name=_t("scopa"), description=_t("Open a Scopa table in this channel"))
     @app_commands.rename(
@@ -43,13 +100,14 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
-        players=choices.players("scopa"),
-        target=choices.numbers("scopa", "target"),
-        computers=choices.computers("scopa"),
+        players=_CHOICES.players("scopa"),
+        target=_CHOICES.numbers("scopa", "target"),
+        computers=_CHOICES.computers("scopa"),
     )
-    @app_commands.choices(level=levels, primiera=choices.words("scopa", "primiera_missing_suit"))
+    @app_commands.choices(level=_LEVELS, primiera=_CHOICES.words("scopa", "primiera_missing_suit"))
     @app_commands.guild_only()
     async def scopa_command(
+        self,
         interaction: Interaction,
         players: int | None = None,
         target: int | None = None,
@@ -65,9 +123,9 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         rejoin: bool | None = None,
     ) -> None:
         """Open a Scopa table."""
-        await _forward(
+        await self.slash(
             interaction,
-            "scopa",
+            self._opener("scopa"),
             players=players,
             target=target,
             computers=computers,
@@ -98,12 +156,13 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         re_bello=_t("Re bello: the king of coins scores a point"),
         rejoin=_t("Players who leave may take their seat back"),
     )
-    @app_commands.choices(variant=choices.variants("scopone", besides="scopa"), level=levels)
+    @app_commands.choices(variant=_CHOICES.variants("scopone", besides="scopa"), level=_LEVELS)
     @app_commands.choices(
-        target=choices.numbers("scopone", "target"), computers=choices.computers("scopone")
+        target=_CHOICES.numbers("scopone", "target"), computers=_CHOICES.computers("scopone")
     )
     @app_commands.guild_only()
     async def scopone_command(
+        self,
         interaction: Interaction,
         variant: str | None = None,
         target: int | None = None,
@@ -114,9 +173,9 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         rejoin: bool | None = None,
     ) -> None:
         """Open a Scopone table."""
-        await _forward(
+        await self.slash(
             interaction,
-            variant or "scopone",
+            self._opener(variant or "scopone"),
             target=target,
             computers=computers,
             level=level,
@@ -144,19 +203,20 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         rejoin=_t("Players who leave may take their seat back"),
     )
     @app_commands.choices(
-        players=choices.players("scala40"),
-        computers=choices.computers("scala40"),
-        elimination=choices.numbers("scala40", "elimination"),
-        opening_points=choices.numbers("scala40", "opening_points"),
-        jokers_per_meld=choices.numbers("scala40", "jokers_per_meld"),
+        players=_CHOICES.players("scala40"),
+        computers=_CHOICES.computers("scala40"),
+        elimination=_CHOICES.numbers("scala40", "elimination"),
+        opening_points=_CHOICES.numbers("scala40", "opening_points"),
+        jokers_per_meld=_CHOICES.numbers("scala40", "jokers_per_meld"),
     )
     @app_commands.choices(
-        level=levels,
-        close_in_hand=choices.words("scala40", "close_in_hand"),
-        unopened_pays=choices.words("scala40", "unopened_pays"),
+        level=_LEVELS,
+        close_in_hand=_CHOICES.words("scala40", "close_in_hand"),
+        unopened_pays=_CHOICES.words("scala40", "unopened_pays"),
     )
     @app_commands.guild_only()
     async def scala40_command(
+        self,
         interaction: Interaction,
         players: int | None = None,
         computers: int | None = None,
@@ -169,9 +229,9 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         rejoin: bool | None = None,
     ) -> None:
         """Open a Scala 40 table."""
-        await _forward(
+        await self.slash(
             interaction,
-            "scala40",
+            self._opener("scala40"),
             players=players,
             computers=computers,
             level=level,
@@ -198,17 +258,18 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         swap=_t("Swap the 2 or the 7 of briscola for the face-up card"),
     )
     @app_commands.choices(
-        players=choices.players("briscola"),
-        computers=choices.computers("briscola"),
-        target=choices.numbers("briscola", "target"),
+        players=_CHOICES.players("briscola"),
+        computers=_CHOICES.computers("briscola"),
+        target=_CHOICES.numbers("briscola", "target"),
     )
     @app_commands.choices(
-        level=levels,
-        deal_scoring=choices.words("briscola", "deal_scoring"),
-        swap=choices.words("briscola", "swap"),
+        level=_LEVELS,
+        deal_scoring=_CHOICES.words("briscola", "deal_scoring"),
+        swap=_CHOICES.words("briscola", "swap"),
     )
     @app_commands.guild_only()
     async def briscola_command(
+        self,
         interaction: Interaction,
         players: int | None = None,
         computers: int | None = None,
@@ -218,9 +279,9 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         swap: str | None = None,
     ) -> None:
         """Open a Briscola table."""
-        await _forward(
+        await self.slash(
             interaction,
-            "briscola",
+            self._opener("briscola"),
             players=players,
             computers=computers,
             level=level,
@@ -243,11 +304,12 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         cappotto=_t("Taking all 120 points doubles the scores"),
     )
     @app_commands.choices(
-        computers=choices.computers("chiamata"), deals=choices.numbers("chiamata", "deals")
+        computers=_CHOICES.computers("chiamata"), deals=_CHOICES.numbers("chiamata", "deals")
     )
-    @app_commands.choices(level=levels)
+    @app_commands.choices(level=_LEVELS)
     @app_commands.guild_only()
     async def chiamata_command(
+        self,
         interaction: Interaction,
         computers: int | None = None,
         level: str | None = None,
@@ -256,9 +318,9 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
         cappotto: bool | None = None,
     ) -> None:
         """Open a Briscola chiamata table."""
-        await _forward(
+        await self.slash(
             interaction,
-            "chiamata",
+            self._opener("chiamata"),
             computers=computers,
             level=level,
             deals=deals,
@@ -266,4 +328,5 @@ def build_game_commands(choices: OptionChoices) -> list[SlashCommand]:
             cappotto=cappotto,
         )
 
-    return [scopa_command, scopone_command, scala40_command, briscola_command, chiamata_command]
+
+del _CHOICES, _LEVELS  # read for the definitions above only: nothing kept at module level

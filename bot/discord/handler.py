@@ -26,26 +26,27 @@ No rule and no game text here: the service decides, ``bot.render`` writes.
 part inherits another): ``handler_core.HandlerCore`` (dependencies, identities, the adapter's
 state), ``hand_delivery.HandDelivery`` (hands and private messages; given the core),
 ``routing.EventRouting`` (a result to its places; given the core and the hand delivery),
-``presses.Presses`` (buttons and menus), ``table_commands.TableCommands`` and
-``chat_commands.ChatCommands`` (the slash commands' groups, each listing its own by name; given the
-core and the routing). The slash commands themselves are plain ``app_commands.Command`` objects
-registered on the tree (``commands``, ``game_commands``) that forward to ``command``. Components
-of rendered messages are in ``message_views``, a command's deferred reply in ``replies``. Every
-name that lived here is still importable from here, and the core's attributes the app and the
-tests use are properties of the handler.
+``presses.Presses`` (buttons and menus), and the slash commands' cogs (discord.py's
+``commands.Cog``, each holding its ``@app_commands.command`` methods; given the core and the
+routing): ``game_commands.GameCommands``, ``table_commands.TableCommands`` and
+``chat_commands.ChatCommands``, which ``TavoloBot`` adds to its tree (``command_cogs``).
+Components of rendered messages are in ``message_views``, a command's deferred reply in
+``replies``. Every name that lived here is still importable from here, and the core's attributes
+the app and the tests use are properties of the handler.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import discord
+from discord.ext import commands
 
 from bot.discord.activity import CoalescedEdits
 from bot.discord.chat_commands import ChatCommands
-from bot.discord.command_base import OptionValue
 from bot.discord.components import ComponentAction
+from bot.discord.game_commands import DEFER_AFTER, SEATING_OPTIONS, GameCommands
 from bot.discord.hand_delivery import HandDelivery
 from bot.discord.handler_core import (
     DM_WISH,
@@ -56,7 +57,6 @@ from bot.discord.handler_core import (
     TEXTS,
     TURN_HAND,
     TURN_MESSAGE,
-    CommandRun,
     HandlerCore,
     SlashCall,
     locale_hint,
@@ -72,7 +72,7 @@ from bot.discord.presses import OPEN_VERBS, Presses
 from bot.discord.routing import EventRouting
 from bot.discord.routing import latest_table_views as _latest_table_views
 from bot.discord.settings_menu import SettingsMenu
-from bot.discord.table_commands import DEFER_AFTER, SEATING_OPTIONS, TableCommands
+from bot.discord.table_commands import TableCommands
 from bot.render import N_, Renderer
 from bot.render.pictures import Pictures
 from bot.service import Result, TableService
@@ -109,8 +109,8 @@ __all__ = [
 class ServiceHandler:
     """The Discord front end of a :class:`TableService` (implements ``bot.discord.bot.Handler``),
     composed of its parts, each given what it needs: the ``core`` (dependencies and the
-    adapter's state), the hand delivery, the event ``routing``, the slash command groups
-    (``table_commands``, ``chat_commands``) and the ``presses``."""
+    adapter's state), the hand delivery, the event ``routing``, the slash commands' cogs
+    (``game_commands``, ``table_commands``, ``chat_commands``) and the ``presses``."""
 
     def __init__(
         self,
@@ -127,13 +127,10 @@ class ServiceHandler:
         )
         self.hand_delivery = HandDelivery(self.core)
         self.routing = EventRouting(self.core, self.hand_delivery)
+        self.game_commands = GameCommands(self.core, self.routing)
         self.table_commands = TableCommands(self.core, self.routing)
         self.chat_commands = ChatCommands(self.core, self.routing)
         self.presses = Presses(self.core, self.routing)
-        self._commands: dict[str, CommandRun] = {
-            **self.table_commands.commands(),
-            **self.chat_commands.commands(),
-        }
 
     # The core's attributes, as they were when the handler was one object.
     @property
@@ -200,6 +197,10 @@ class ServiceHandler:
     def table_edits(self, edits: CoalescedEdits | None) -> None:
         self.core.table_edits = edits
 
+    def command_cogs(self) -> Sequence[commands.Cog]:
+        """The slash commands' cogs, for ``TavoloBot`` to add."""
+        return (self.game_commands, self.table_commands, self.chat_commands)
+
     def bind(self, client: discord.Client) -> None:
         self.core.bind(client)
 
@@ -225,28 +226,3 @@ class ServiceHandler:
 
     async def failed(self, interaction: Interaction, error: Exception) -> None:
         await self.core.failed(interaction, error)
-
-    async def command(
-        self, interaction: Interaction, name: str, options: Mapping[str, OptionValue]
-    ) -> None:
-        """Run a slash command (one service use case each)."""
-        self.core.mark_seen(interaction)
-        async with self.core.in_flight.track():
-            await self._command(interaction, name, options)
-
-    async def _command(
-        self, interaction: Interaction, name: str, options: Mapping[str, OptionValue]
-    ) -> None:
-        core = self.core
-        call = SlashCall(interaction, core.chat_of(interaction), core.user_of(interaction), options)
-        core.hint_chat(interaction)
-        result: Result | None
-        if core.service.registry.get(name) is not None:  # a game: open a table
-            result = await self.table_commands.open_game(call, name)
-        else:
-            run = self._commands.get(name)
-            if run is None:
-                raise ValueError(f"unknown command {name!r}")
-            result = await run(call)
-        if result is not None:
-            await self.routing.deliver(result, interaction)

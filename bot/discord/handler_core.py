@@ -4,7 +4,8 @@ picture of an event, and the generic refusal.
 
 ``ServiceHandler`` (``bot.discord.handler``) is this core with its parts on top, one module each:
 ``hand_delivery`` (hands and private messages), ``routing`` (a service result to its places),
-``presses`` (buttons and menus), ``table_commands`` and ``chat_commands`` (slash commands).
+``presses`` (buttons and menus), and the slash commands' cogs (``game_commands``,
+``table_commands``, ``chat_commands``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ component within Discord's limits (the fake refuses anything else).
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
 import re
@@ -24,7 +23,7 @@ from bot.discord.bot import TavoloBot
 from bot.discord.handler import ServiceHandler
 from bot.discord.sync import MemorySyncState
 from bot.render import Renderer, card_text
-from bot.service import ComputerPlayers, TableService, TimerSettings, default_registry
+from bot.service import ChatRef, ComputerPlayers, TableService, TimerSettings, default_registry
 from bot.service.presence import Presence
 from bot.store import Store
 from engine.cards import parse_cards
@@ -157,36 +156,14 @@ async def open_table(fake: FakeDiscord, user: FakeUser, game: str, **options: An
 
 
 class TrackedHandler(ServiceHandler):
-    """The real handler, counting the interactions in progress so a test can wait for the
-    bot to finish one (acknowledging comes first; the service and deliveries follow)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.busy = 0
-        self.idle = asyncio.Event()
-        self.idle.set()
-
-    async def _tracked(self, work: Any) -> None:
-        self.busy += 1
-        self.idle.clear()
-        try:
-            await work
-        finally:
-            self.busy -= 1
-            if self.busy == 0:
-                self.idle.set()
-
-    async def command(self, *args: Any) -> None:
-        await self._tracked(super().command(*args))
-
-    async def act(self, *args: Any) -> None:
-        await self._tracked(super().act(*args))
+    """The real handler; a test waits for the bot to finish an interaction with ``settle``
+    (acknowledging comes first; the service and deliveries follow)."""
 
 
 async def settle(handler: ServiceHandler, fake: FakeDiscord, record: Any) -> None:
-    """Wait until the bot finished handling ``record`` (called after its acknowledgement)."""
-    assert isinstance(handler, TrackedHandler)
-    await asyncio.wait_for(handler.idle.wait(), 30)
+    """Wait until the bot finished handling ``record`` (called after its acknowledgement): the
+    handler counts the interactions and deliveries under way (``in_flight``)."""
+    assert await handler.in_flight.wait_idle(30), "the bot is still busy after 30 s"
 
 
 async def my_hand(
@@ -664,6 +641,35 @@ async def _scala40_hand_number(service: TableService, table_id: int) -> int:
         game = game.play(entry["move"])
     # A match can end with its first hand (a player closing in hand can eliminate the others).
     return int(game.view(None).hand_number) + (1 if game.is_over else 0)
+
+
+async def test_slash_options_reach_the_service(fake: FakeDiscord, backend: Backend) -> None:
+    """A command's options become the table's game and rule options (``/scopone``'s variant
+    picks the game; seating options are not rules)."""
+    alice = fake.add_user("alice")
+    bot, handler = await make_bot(backend)
+    opened: list[tuple[str, dict[str, Any]]] = []
+    async with running(bot, fake):
+        for name, options in (
+            ("scopa", {"players": 4, "level": "hard", "napola": True}),
+            ("scopone", {"variant": "scientifico", "target": 8}),
+            ("scala40", {"elimination": 201}),
+        ):
+            channel = await fake.add_text_channel(f"t-{name}")
+            record = await fake.slash(alice, name, channel_id=channel, **options)
+            await record.wait_answer()
+            await settle(handler, fake, record)
+            (table,) = await handler.service.open_tables(ChatRef("discord", str(channel)))
+            opened.append(
+                (table.game, {k: table.options[k] for k in options if k in table.options})
+            )
+            if name == "scopa":
+                assert table.players == 4
+    assert opened == [
+        ("scopa", {"napola": True}),
+        ("scientifico", {"target": 8}),
+        ("scala40", {"elimination": 201}),
+    ]
 
 
 async def test_every_option_choice_opens_a_table(fake: FakeDiscord, backend: Backend) -> None:

@@ -1,7 +1,8 @@
 """The slash commands' option choices come from the engines (``Rules.options()``) through the
-service's game kinds: a value an engine adds appears in its command, presets the engine no longer
-allows go, the engine's default is always offered, and a command that Discord could not show
-fails when it is built."""
+service's game kinds: a value an engine adds appears in its choices, presets the engine no longer
+allows go, the engine's default is always offered, an option that Discord could not show fails
+when its choices are made (the cog's commands make them when ``bot.discord.game_commands`` is
+imported), and the commands offer exactly the choices made from today's engines."""
 
 from __future__ import annotations
 
@@ -12,14 +13,16 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.discord.commands import build_commands
+from bot.discord.game_commands import GameCommands
 from bot.discord.option_choices import CHOICE_LABELS, PRESETS, OptionChoices
 from bot.service import GameKind, Registry, default_registry
 from engine import scopa
 
 
-def _command(commands: list[app_commands.Command[Any, ..., Any]], name: str) -> Any:
-    return next(c for c in commands if c.name == name)
+def _command(name: str) -> Any:
+    """The command ``name`` as the cog declares it."""
+    found = [c for c in vars(GameCommands).values() if isinstance(c, app_commands.Command)]
+    return next(c for c in found if c.name == name)
 
 
 def _values(command: Any, parameter: str) -> list[object]:
@@ -87,23 +90,37 @@ def test_seats_and_variants_follow_the_service_game_kinds() -> None:
     assert [c.value for c in choices.families()] == ["scopa", "scala40", "briscola", "chiamata"]
 
 
-def test_a_value_the_engine_adds_appears_in_the_command() -> None:
+def test_a_value_the_engine_adds_appears_in_the_choices() -> None:
     registry = _scopa_with(
         primiera_missing_suit={"choices": ("void", "lenient", "halfway")},
         target={"high": 20},
     )
-    command = _command(build_commands(registry=registry), "scopa")
-    primiera = next(p for p in command.parameters if p.name == "primiera")
-    assert [c.value for c in primiera.choices] == ["void", "lenient", "halfway"]
-    assert str(primiera.choices[-1].name) == "halfway"  # no label yet: shown as spelled
-    assert _values(command, "target") == [11, 16]  # 21 and 31 are no longer allowed
-    # The other games' commands are the same as ever.
-    assert _values(_command(build_commands(registry=registry), "scopone"), "target") == [
-        8,
-        11,
-        16,
-        21,
+    choices = OptionChoices(registry)
+    primiera = choices.words("scopa", "primiera_missing_suit")
+    assert [c.value for c in primiera] == ["void", "lenient", "halfway"]
+    assert str(primiera[-1].name) == "halfway"  # no label yet: shown as spelled
+    assert [c.value for c in choices.numbers("scopa", "target")] == [11, 16]  # no 21, 31
+    # The other games' choices are the same as ever.
+    assert [c.value for c in choices.numbers("scopone", "target")] == [8, 11, 16, 21]
+
+
+def test_the_commands_offer_the_choices_of_todays_engines() -> None:
+    choices = OptionChoices()
+    scopa = _command("scopa")
+    assert _values(scopa, "primiera") == [
+        c.value for c in choices.words("scopa", "primiera_missing_suit")
     ]
+    assert _values(scopa, "target") == [c.value for c in choices.numbers("scopa", "target")]
+    assert _values(scopa, "players") == [c.value for c in choices.players("scopa")]
+    assert _values(_command("scopone"), "variant") == ["scopone", "scientifico"]
+    scala40 = _command("scala40")
+    assert _values(scala40, "elimination") == [
+        c.value for c in choices.numbers("scala40", "elimination")
+    ]
+    assert _values(_command("briscola"), "swap") == [
+        c.value for c in choices.words("briscola", "swap")
+    ]
+    assert _values(_command("chiamata"), "level") == [c.value for c in choices.levels()]
 
 
 def test_the_default_is_always_offered() -> None:
@@ -111,12 +128,12 @@ def test_the_default_is_always_offered() -> None:
     assert OptionChoices(registry).values("scopa", "target") == (7, 11, 16, 21, 31)
 
 
-def test_options_discord_cannot_show_fail_when_the_commands_are_built() -> None:
+def test_options_discord_cannot_show_fail_when_their_choices_are_made() -> None:
     registry = _scopa_with(
         primiera_missing_suit={"choices": tuple(f"mode{n}" for n in range(26)), "default": "mode0"}
     )
     with pytest.raises(ValueError, match="at most 25"):
-        build_commands(registry=registry)
+        OptionChoices(registry).words("scopa", "primiera_missing_suit")
     choices = OptionChoices(default_registry(), presets={})
     with pytest.raises(ValueError, match="give it presets"):
         choices.numbers("scopa", "target")  # 1..51 with no presets
