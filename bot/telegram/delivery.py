@@ -17,11 +17,10 @@ picture is swapped in place with ``editMessageMedia``; an unchanged one only get
 keyboard edited, and a picture uploaded once is sent again by Telegram's file id. Message ids and
 file ids live in the adapter state (the store), so restarts and other processes share them.
 
-Why this file is over 600 lines: ``Delivery`` still holds the showing of every event kind (the
-table message and its copies, the hands, notices, the web table's buttons and coalesced edits)
-over the lanes and the healing it inherits (``Delivery(Healing)``, ``Healing(Lanes)``), which
-share the message book and each message's state. The next step of splitting it is to make the
-lanes and the healing parts given to it, as its private chats and photo files already are.
+Why this file is over 600 lines: ``Delivery`` holds the showing of every event kind (the
+table message and its copies, the hands, notices, the web table's buttons and coalesced edits),
+which share the message book and each message's state. Its lanes, healing, private chats and
+photo files are parts it holds, one module each.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -61,10 +60,21 @@ from bot.service import (
 )
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
-from bot.telegram.healing import HEAL_EVERY, LATE_CALLS, RESYNC_AFTER, RETRY_DELAYS, Healing
+from bot.telegram.healing import HEAL_EVERY, Healing
 from bot.telegram.ids import PLATFORM, chat_key, deep_link, hand_payload, where_of
 from bot.telegram.inline_hooks import InlineHooks, NoInline
-from bot.telegram.lanes import CLOSE_WAIT, GATE_TIMEOUT, Outbox, Ticket, asked_hands, foldable
+from bot.telegram.lanes import (
+    CLOSE_WAIT,
+    GATE_TIMEOUT,
+    LATE_CALLS,
+    RESYNC_AFTER,
+    RETRY_DELAYS,
+    Lanes,
+    RetryPolicy,
+    Ticket,
+    asked_hands,
+    foldable,
+)
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
 from bot.telegram.photo_files import FILE, PhotoFiles
@@ -113,17 +123,17 @@ def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-class Delivery(Healing):
+class Delivery:
     """Puts rendered events on Telegram; remembers which message shows what.
 
-    Its parts, one module each: ``Lanes`` (``bot.telegram.lanes``: a table's results queued
-    per chat, one call at a time, only the newest state of a message sent), ``Healing``
-    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure,
-    each message behind its table's version after a restart); given to it: ``PrivateChats``
-    (``bot.telegram.private_chats``: refused private chats, ``self.private_chats``) and
-    ``PhotoFiles`` (``bot.telegram.photo_files``: pictures sent again by file id,
-    ``self.photo_files``). This class
-    puts one event in its place: the table's message, the player's hand, a new message.
+    Its parts, one module each: ``self.lanes`` (``bot.telegram.lanes.Lanes``: a table's results
+    queued per chat, one call at a time, only the newest state of a message sent, a failed call
+    retried with backoff and the table delivered anew after giving up; the delivery is their
+    ``Placer``), ``self.healing`` (``bot.telegram.healing.Healing``: each message behind its
+    table's version after a restart, a stale press, a moved chat), ``self.private_chats``
+    (``bot.telegram.private_chats``: refused private chats) and ``self.photo_files``
+    (``bot.telegram.photo_files``: pictures sent again by file id). This class puts one event
+    in its place: the table's message, the player's hand, a new message.
     """
 
     def __init__(
@@ -154,28 +164,19 @@ class Delivery(Healing):
         # Every view of a table as it stands (the service's ``views``): to heal after a failure;
         # after a restart, with the turn notice of the player to move.
         self._views = views if views is not None or service is None else service.views
-        self._restart_views = views
+        restart_views = views
         if views is None and service is not None:
-            self._restart_views = functools.partial(service.views, notice=True)
-        # Tables open at the start not yet compared by the restart's healing: ``None`` until
-        # ``start_redelivery`` knows which (from the first update on, lest a press healed
-        # meanwhile record a table as delivered).
-        self._unchecked: set[int] | None = None if self._restart_views is not None else set()
+            restart_views = functools.partial(service.views, notice=True)
         # To move a group's tables when Telegram says it became a supergroup.
         self._service = service
-        self._retry_delays = retry_delays
-        self._resync_after = resync_after
-        self._outboxes: dict[int, Outbox] = {}
-        # Tables with a message given up since their last full delivery: not recorded as
-        # delivered until a resync went through.
-        self._failed: set[int] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._sleepers: set[asyncio.Task[None]] = set()
-        self._closing = False
-        self._healed: dict[tuple[int, int], float] = {}
-        self._migrated: set[tuple[int, int]] = set()
-        self._resyncs: set[int] = set()
-        self._unsettled: set[int] = set()
+        self.lanes = Lanes(
+            placer=self,
+            book=book,
+            renderer=renderer,
+            views=self._views,
+            retry=RetryPolicy(delays=retry_delays, resync_after=resync_after),
+        )
+        self.healing = Healing(lanes=self.lanes, book=book, restart_views=restart_views)
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
         self.inline: InlineHooks = NoInline()
@@ -204,6 +205,34 @@ class Delivery(Healing):
     async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
         """Remember the file id Telegram gave a picture."""
         await self.photo_files.learn_file(image, file_id)
+
+    # The lanes and the healing, as the adapter and inline play call them.
+    def submit(
+        self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
+    ) -> Ticket:
+        """Queue a result's messages in its table's lanes and return at once (``gate``: they
+        wait until it is set)."""
+        return self.lanes.submit(result, origin=origin, gate=gate)
+
+    def delivering(self, table_id: int) -> bool:
+        """Whether messages of the table are queued or on their way."""
+        return self.lanes.delivering(table_id)
+
+    async def settled(self, *, rounds: int = 100) -> None:
+        """Wait until nothing is being delivered (tests; bounded)."""
+        await self.lanes.settled(rounds=rounds)
+
+    async def heal(self, shown: Result, *, user_id: int) -> None:
+        """After a stale or refused press: the presser's hand again (see ``Healing.heal``)."""
+        await self.healing.heal(shown, user_id=user_id)
+
+    async def migrated(self, service: TableService, old: int, new: int) -> None:
+        """Chat ``old`` became ``new``: its open tables follow."""
+        await self.healing.migrated(service, old, new)
+
+    def start_redelivery(self, versions: Awaitable[dict[int, int]]) -> None:
+        """After a restart: each message behind its table's version delivered anew."""
+        self.healing.start_redelivery(versions)
 
     @property
     def messenger(self) -> Messenger:
@@ -239,6 +268,25 @@ class Delivery(Healing):
             return
         await self.submit(result, origin=origin).wait()
 
+    # --- the lanes' ``Placer`` ---------------------------------------------------------------
+
+    def plan(self, events: Sequence[Event]) -> None:
+        """A table's result is about to be queued: inline play plans its turn mentions."""
+        self.inline.plan(events)
+
+    async def close_table(self, table_id: int, table: TableInfo | None) -> None:
+        """The table is over: its hands lose their buttons, inline play clears its mention,
+        the copies of an abandoned table's message are closed."""
+        await self._close_hands(table_id)
+        if table is not None:
+            await self.inline.table_closed(table)
+            await self._close_copies(table)
+
+    async def chat_migrated(self, old: int, new: int) -> None:
+        """A call said chat ``old`` is now ``new``: its tables follow it."""
+        if self._service is not None:
+            await self.healing.migrated(self._service, old, new)
+
     async def _deliver_chain(
         self, events: list[Event], *, origin: Where | None, asked: frozenset[int] = frozenset()
     ) -> None:
@@ -249,7 +297,7 @@ class Delivery(Healing):
                     folded.setdefault(event.table.id, []).append(self._renderer.render(event).text)
                     continue
                 extra = folded.pop(event.table.id, []) if isinstance(event, TableView) else []
-                await self._deliver_one(event, origin=origin, extra=extra, asked=asked)
+                await self.place(event, origin=origin, extra=extra, asked=asked)
             except BlockedError as error:
                 logger.info("chat %s cannot be written to", error.chat_id)
             except TelegramError as error:
@@ -258,9 +306,7 @@ class Delivery(Healing):
             if isinstance(event, GameOver) or (
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
-                await self._close_hands(event.table.id)
-                await self.inline.table_closed(event.table)
-                await self._close_copies(event.table)
+                await self.close_table(event.table.id, event.table)
                 await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
@@ -294,7 +340,7 @@ class Delivery(Healing):
 
     # --- one event ---------------------------------------------------------------------------
 
-    async def _deliver_one(
+    async def place(
         self,
         event: Event,
         *,
@@ -302,6 +348,8 @@ class Delivery(Healing):
         extra: list[str],
         asked: frozenset[int] = frozenset(),
     ) -> None:
+        """Put one event in its place (``extra``: announcements folded into a table view;
+        ``asked``: the users who asked for their hand, surfaced at the bottom of the chat)."""
         if (
             isinstance(event, HandView)
             and self._renderer.picks_cards(event.table.family)
@@ -410,7 +458,7 @@ class Delivery(Healing):
         web = self.web
         if web is None or not isinstance(event, TableView) or event.table.status != "playing":
             return False
-        if self._closing:
+        if self.lanes.closing:
             return False
         table_id = event.table.id
         if not web.watched(table_id):
@@ -440,7 +488,7 @@ class Delivery(Healing):
         finally:
             self._held_tasks.pop(table_id, None)
         event = self._held.pop(table_id, None)
-        if event is not None and not self._closing:
+        if event is not None and not self.lanes.closing:
             self.submit(Result([event], event.table), origin=None)
 
     async def close(self, *, grace: float = 2.0) -> None:
@@ -453,7 +501,7 @@ class Delivery(Healing):
         self._edited_at.clear()  # nothing is held any more
         for event in held:
             self.submit(Result([event], event.table), origin=None)
-        await super().close(grace=grace)
+        await self.lanes.close(grace=grace)
 
     def _unhold(self, table_id: int) -> None:
         """A newer view goes out now: the held one is dropped."""
@@ -780,7 +828,7 @@ class Delivery(Healing):
             return
         table_id = event.table.id
         old = await self.book.notice(table_id, user_id)
-        if self.turn_passed(event):
+        if self.lanes.turn_passed(event):
             return
         message_id = await self.say(Where(user_id), text)
         if message_id is None:

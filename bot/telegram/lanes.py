@@ -1,4 +1,4 @@
-"""Delivery's lanes: when each message of a table goes out, and in what order.
+"""Delivery's lanes: when each message of a table goes out, in what order, and tried again.
 
 A table's results go out through its outbox: one lane per Telegram chat its messages go to (the
 group, each player's private chat), each sending one call at a time, so a hand is never held up
@@ -10,18 +10,24 @@ every message is current at, and the messages a call was given up for); after a 
 against the newest state of its table when its turn comes to be sent: a notice of a turn that
 has passed meanwhile is dropped.
 
-``Lanes`` is a part of ``bot.telegram.delivery.Delivery``, which puts each item in place.
+A call Telegram fails (5xx, a timeout, a network error, a 429 past the limiter's retries) is
+retried with backoff (``RetryPolicy``); past the last try the table's every view is delivered
+anew a while later, and nothing of the table is recorded as delivered until then.
+
+``Lanes`` is given a ``Placer`` (``bot.telegram.delivery.Delivery``), which puts each item in
+place; ``bot.telegram.healing.Healing`` is given the lanes, and submits what it delivers anew.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from telegram.error import (
     BadRequest,
@@ -29,6 +35,7 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 
 from bot.render import Renderer
@@ -41,7 +48,6 @@ from bot.service import (
     Result,
     TableEvent,
     TableInfo,
-    TableService,
     TableView,
     TurnNotice,
 )
@@ -49,9 +55,6 @@ from bot.telegram.book import Delivered, MessageBook, message_key
 from bot.telegram.ids import where_of
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Where
-
-if TYPE_CHECKING:
-    from bot.telegram.inline_hooks import InlineHooks
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +64,14 @@ FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
 GATE_TIMEOUT = 20.0
 # How long a finished table waits for its players' lanes before clearing their buttons.
 CLOSE_WAIT = 30.0
+# A call Telegram failed (5xx, a timeout, a network error, a 429 past the limiter's retries)
+# is tried again after each of these waits (seconds), then given up.
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+# A table whose message gave up is delivered anew (every view) once after this many seconds.
+RESYNC_AFTER = 30.0
+# A call that timed out (or was in flight when a process died) may still be done by Telegram
+# this many seconds later, over a newer state: the table is delivered once more after it.
+LATE_CALLS = 12.0
 
 
 def per_table(result: Result) -> list[Result]:
@@ -120,6 +131,16 @@ def lane_of(event: Event) -> int:
     if event.audience.kind == "chat":
         return where_of(event.audience.id).chat_id
     return int(event.audience.id)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """Telegram's ``retry_after`` in seconds (PTB keeps it as a timedelta)."""
+    wait = getattr(error, "_retry_after", None)
+    if isinstance(wait, datetime.timedelta):
+        return wait.total_seconds()
+    with contextlib.suppress(TypeError, ValueError):
+        return float(error.retry_after)  # type: ignore[arg-type]
+    return 1.0
 
 
 def item_name(item: Item) -> str:
@@ -295,48 +316,97 @@ class Outbox:
         return all(lane.idle for lane in self.lanes.values())
 
 
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a failed call is tried again: after each of ``delays`` (seconds), then given up and
+    the table's every view delivered anew ``resync_after`` seconds later; after a call that
+    timed out, once more ``late_calls`` seconds later (Telegram may still do it, late)."""
+
+    delays: tuple[float, ...] = RETRY_DELAYS
+    resync_after: float = RESYNC_AFTER
+    late_calls: float = LATE_CALLS
+
+
+class Placer(Protocol):
+    """What the lanes ask of the delivery (``bot.telegram.delivery.Delivery``): to put each
+    item in its place."""
+
+    def plan(self, events: Sequence[Event]) -> None:
+        """A table's result is about to be queued (inline play plans its turn mentions)."""
+
+    async def place(
+        self, event: Event, *, origin: Where | None, extra: list[str], asked: frozenset[int]
+    ) -> None:
+        """Put one event in its place (``extra``: announcements folded into a table view;
+        ``asked``: the users who asked for their hand, surfaced at the bottom of the chat)."""
+
+    async def deliver(self, result: Result, *, origin: Where | None) -> None:
+        """Deliver a result about no table, in order."""
+
+    async def close_table(self, table_id: int, table: TableInfo | None) -> None:
+        """The table is over: its hands lose their buttons (and its copies are closed)."""
+
+    async def chat_migrated(self, old: int, new: int) -> None:
+        """Telegram refused a call: chat ``old`` is now ``new``."""
+
+
 class Lanes:
-    """The outboxes of the tables being delivered, and the tasks that empty their lanes."""
+    """The outboxes of the tables being delivered, the tasks that empty their lanes, the
+    retries of the calls Telegram failed, and the record of what was delivered."""
 
-    book: MessageBook
-    inline: InlineHooks
-    _renderer: Renderer
-    _service: TableService | None
-    _outboxes: dict[int, Outbox]
-    # Tables with a message given up since their last full delivery: not recorded as
-    # delivered until a resync went through.
-    _failed: set[int]
-    _unsettled: set[int]
-    # Tables open when this process started whose messages the restart has not compared with
-    # their version yet (``None``: which tables is not known yet): nothing is recorded of them
-    # until then, lest a partial delivery (a healed press) pass for the whole table.
-    _unchecked: set[int] | None
-    _tasks: set[asyncio.Task[None]]
-    _sleepers: set[asyncio.Task[None]]
-    _closing: bool
+    def __init__(
+        self,
+        *,
+        placer: Placer,
+        book: MessageBook,
+        renderer: Renderer,
+        views: Callable[[int], Awaitable[Result]] | None = None,
+        retry: RetryPolicy = RetryPolicy(),
+    ) -> None:
+        self._placer = placer
+        self._book = book
+        self._renderer = renderer
+        # Every view of a table as it stands (the service's ``views``): to resync after a
+        # failure (none: a message given up stays behind until the next restart).
+        self._views = views
+        self._retry_policy = retry
+        self._outboxes: dict[int, Outbox] = {}
+        # Tables with a message given up since their last full delivery: not recorded as
+        # delivered until a resync went through.
+        self._failed: set[int] = set()
+        # Tables waiting for a resync (a late call may still land): not recorded until then.
+        self._unsettled: set[int] = set()
+        self._resyncs: set[int] = set()
+        # Tables open when this process started whose messages the restart has not compared
+        # with their version yet (``None``: which tables is not known yet): nothing is recorded
+        # of them until then, lest a partial delivery (a healed press) pass for the whole table.
+        self._unchecked: set[int] | None = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sleepers: set[asyncio.Task[None]] = set()
+        self._closing = False
 
-    if TYPE_CHECKING:
-        # Provided by the other parts of ``Delivery``.
-        async def deliver(self, result: Result, *, origin: Where | None) -> None: ...
+    @property
+    def closing(self) -> bool:
+        """Stopping: nothing more is queued (it is delivered anew at the next start)."""
+        return self._closing
 
-        async def _deliver_one(
-            self,
-            event: Event,
-            *,
-            origin: Where | None,
-            extra: list[str],
-            asked: frozenset[int] = frozenset(),
-        ) -> None: ...
+    # --- what a restart has not compared yet is not recorded ---------------------------------
 
-        async def _close_hands(self, table_id: int) -> None: ...
+    def hold_records(self) -> None:
+        """Record nothing as delivered until ``checking`` says which tables a restart compares."""
+        self._unchecked = None
 
-        async def _close_copies(self, table: TableInfo) -> None: ...
+    def checking(self, tables: Iterable[int]) -> None:
+        """``tables`` are compared by the restart (each recorded once ``checked``); the others
+        are recorded as usual."""
+        self._unchecked = set(tables)
 
-        async def _retry(
-            self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError
-        ) -> bool: ...
+    def checked(self, table_id: int) -> None:
+        """The restart compared the table's messages with its version."""
+        if self._unchecked is not None:
+            self._unchecked.discard(table_id)
 
-        async def migrated(self, service: TableService, old: int, new: int) -> None: ...
+    # --- queueing ------------------------------------------------------------------------------
 
     def submit(
         self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
@@ -370,14 +440,14 @@ class Lanes:
         if table is None:
             if result.events:
                 ticket.add()
-                self._spawn(self._deliver_loose(result, origin, ticket), self._tasks)
+                self.background(self._deliver_loose(result, origin, ticket))
             return ticket
         outbox = self._outboxes.get(table.id)
         if outbox is None:
             outbox = self._outboxes[table.id] = Outbox(table.id)
         outbox.saw(table)
         events, asked = asked_hands(list(result.events))
-        self.inline.plan(events)
+        self._placer.plan(events)
         gates = [gate] if gate is not None and not gate.is_set() else []
         if any(closes(e) for e in events):
             outbox.closed = True
@@ -428,6 +498,11 @@ class Lanes:
                     kept.append(item)
             lane.items = kept
 
+    def background(self, work: Awaitable[None]) -> None:
+        """Run ``work`` beside the lanes: waited for by ``settled``, given the grace of
+        ``close``."""
+        self._spawn(work, self._tasks)
+
     def _spawn(self, work: Awaitable[None], tasks: set[asyncio.Task[None]]) -> asyncio.Task[None]:
         async def run() -> None:
             await work
@@ -439,11 +514,13 @@ class Lanes:
 
     async def _deliver_loose(self, result: Result, origin: Where | None, ticket: Ticket) -> None:
         try:
-            await self.deliver(result, origin=origin)
+            await self._placer.deliver(result, origin=origin)
         except Exception:
             logger.exception("delivery failed")
         finally:
             ticket.finish()
+
+    # --- sending ---------------------------------------------------------------------------------
 
     async def _run_lane(self, outbox: Outbox, lane_id: int, lane: Lane) -> None:
         """Send the lane's items one at a time; when the whole table is done, record it."""
@@ -484,7 +561,7 @@ class Lanes:
         if self._closing or self._unchecked is None or table_id in self._unchecked:
             return
         try:
-            before = await self.book.delivery(table_id)
+            before = await self._book.delivery(table_id)
             behind: dict[str, int] = {}
             if before is not None:
                 # Messages still behind from before, unless put in place since.
@@ -492,7 +569,7 @@ class Lanes:
             for key in outbox.behind:
                 known = 0 if before is None else before.of(key)
                 behind[key] = max(known, outbox.sent.get(key, 0))
-            await self.book.keep_delivered(table_id, Delivered(outbox.version, behind))
+            await self._book.keep_delivered(table_id, Delivered(outbox.version, behind))
         except Exception as error:
             logger.warning("could not record the delivery of table %s: %s", table_id, error)
 
@@ -508,14 +585,14 @@ class Lanes:
         token = PRIORITY.set(item.priority)
         done = False
         try:
-            async with self.book.batch():
+            async with self._book.batch():
                 if isinstance(item.event, Close):
                     await self._close_table(outbox, lane, item.event.table_id, item.event.table)
                 elif isinstance(item.event, TurnNotice) and outbox.turn_passed(item.event):
                     logger.debug("table %s: a notice of a past turn dropped", outbox.table_id)
                 else:
                     asked = frozenset({lane_id}) if item.asked else frozenset()
-                    await self._deliver_one(
+                    await self._placer.place(
                         item.event, origin=item.origin, extra=item.extra, asked=asked
                     )
             done = True
@@ -525,8 +602,7 @@ class Lanes:
         except ChatMigrated as error:
             # The group became a supergroup: its tables follow it there (and this message).
             done = True
-            if self._service is not None:
-                self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
+            self.background(self._placer.chat_migrated(lane_id, error.new_chat_id))
         except BadRequest as error:
             logger.warning("could not deliver %s: %s", item_name(item), error)
         except (NetworkError, RetryAfter) as error:
@@ -554,13 +630,77 @@ class Lanes:
         others = [o.task for o in outbox.lanes.values() if o is not lane and o.task is not None]
         if others:
             await asyncio.wait(others, timeout=CLOSE_WAIT)
-        await self._close_hands(table_id)
-        if table is not None:
-            await self.inline.table_closed(table)
-        if table is not None:
-            await self._close_copies(table)
-        await self.book.forget_table(table_id)
+        await self._placer.close_table(table_id, table)
+        await self._book.forget_table(table_id)
         self._failed.discard(table_id)
+
+    # --- retries ---------------------------------------------------------------------------------
+
+    async def _retry(self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError) -> bool:
+        """Try a failed call again after a wait; give up after the last wait, and deliver the
+        whole table anew a while later."""
+        delays = self._retry_policy.delays
+        if item.attempts >= len(delays):
+            logger.warning(
+                "giving up on %s of table %s after %d tries: %s",
+                item_name(item),
+                outbox.table_id,
+                item.attempts + 1,
+                error,
+            )
+            self._failed.add(outbox.table_id)
+            self.resync_later(outbox.table_id)
+            return False
+        delay = delays[item.attempts]
+        if isinstance(error, TimedOut):
+            # Telegram may still do the call, late, over a newer state sent meanwhile: the
+            # table's views go once more when that can no longer happen.
+            self.resync_later(outbox.table_id, late=True)
+        if isinstance(error, RetryAfter):
+            delay = max(delay, retry_seconds(error))
+        item.attempts += 1
+        logger.info("%s of table %s failed (%s): retrying in %.1f s",
+                    item_name(item), outbox.table_id, error, delay)  # fmt: skip
+        await asyncio.sleep(delay)
+        key = item.key
+        newer = next((i for i in lane.items if key is not None and i.key == key), None)
+        if newer is not None:
+            # A newer state of the same message came meanwhile: it goes instead.
+            newer.extra = item.extra + newer.extra
+            newer.asked = newer.asked or item.asked
+            newer.tickets += item.tickets
+            item.tickets = []
+        else:
+            lane.items.appendleft(item)
+        return True
+
+    def resync_later(self, table_id: int, *, late: bool = False) -> None:
+        """Deliver every view of the table anew a while later (``late``: once a call that may
+        still be in flight can no longer land; once, however often asked meanwhile)."""
+        views = self._views
+        if views is None or self._closing or table_id in self._resyncs:
+            return
+        self._resyncs.add(table_id)
+        # Not recorded as delivered until then: if this process dies first, the next start
+        # delivers it anew (a late call may still land over what this one sent).
+        self._unsettled.add(table_id)
+        policy = self._retry_policy
+        wait = policy.late_calls if late else policy.resync_after
+
+        async def resync() -> None:
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                self._resyncs.discard(table_id)
+                self._unsettled.discard(table_id)
+            self._failed.discard(table_id)
+            result = await views(table_id)
+            if result.table is not None and result.table.status in ("lobby", "playing"):
+                self.submit(result, origin=None)
+
+        self._spawn(resync(), self._sleepers)
+
+    # --- the end ---------------------------------------------------------------------------------
 
     def delivering(self, table_id: int) -> bool:
         """Whether messages of the table are queued or on their way."""
