@@ -71,12 +71,10 @@ from bot.telegram.lanes import (
     RETRY_DELAYS,
     Lanes,
     RetryPolicy,
-    Ticket,
-    asked_hands,
-    foldable,
 )
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
+from bot.telegram.outbox import Ticket, asked_hands, foldable
 from bot.telegram.photo_files import FILE, PhotoFiles
 from bot.telegram.private_chats import RECHECK_BLOCKED_AFTER, RETRY_BLOCKED_AFTER, PrivateChats
 

@@ -30,7 +30,8 @@ from bot.service import (
 )
 from bot.telegram.book import Delivered, MessageBook
 from bot.telegram.ids import PLATFORM, where_of
-from bot.telegram.lanes import Item, Lanes
+from bot.telegram.lanes import Lanes
+from bot.telegram.outbox import Item
 
 logger = logging.getLogger(__name__)
 

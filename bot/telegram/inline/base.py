@@ -28,7 +28,7 @@ from bot.telegram.inline.sweeper import Sweeper
 
 if TYPE_CHECKING:
     from bot.telegram.delivery import Delivery
-    from bot.telegram.lanes import Ticket
+    from bot.telegram.outbox import Ticket
 
 logger = logging.getLogger(__name__)
 
