@@ -318,7 +318,7 @@ class Commands:
         await self._ground.delivery.migrated(self._ground.service, old, new)
 
     async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Any group message: only its id is noted (how far the table message has scrolled)."""
+        """A group message: only its id is noted (how far the table message has scrolled)."""
         self._ground.seen(update)
 
 

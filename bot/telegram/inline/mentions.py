@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from telegram import (
     InlineKeyboardButton,
@@ -346,7 +345,7 @@ class TurnMentions:
         if isinstance(old, dict) and old.get("message_id") != sent.message_id:
             await self._ground.delete(old.get("chat"), old.get("message_id"))
 
-    async def _drop_mention(self, table_id: int, found: dict[str, Any]) -> None:
+    async def _drop_mention(self, table_id: int, found: Mapping[str, object]) -> None:
         self._ground.mentioned.discard(table_id)
         await self._ground.delivery.book.state.state_delete(
             platform=PLATFORM, kind=MENTION, scope="", table_id=table_id
