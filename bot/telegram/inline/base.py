@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from telegram import Bot, InlineKeyboardButton
 
@@ -26,10 +26,8 @@ from bot.service import ChatRef, HandView, TableInfo, TableService, TurnNotice, 
 from bot.service.presence import Presence
 from bot.telegram.ids import PLATFORM, where_of
 from bot.telegram.inline.sweeper import Sweeper
-
-if TYPE_CHECKING:
-    from bot.telegram.delivery import Delivery
-    from bot.telegram.outbox import Ticket
+from bot.telegram.inline_hooks import InlineDelivery
+from bot.telegram.outbox import Ticket
 
 logger = logging.getLogger(__name__)
 
@@ -159,7 +157,7 @@ class InlineBase:
         *,
         service: TableService,
         renderer: Renderer,
-        delivery: Delivery,
+        delivery: InlineDelivery,
         bot: Callable[[], Bot],
         photos: CardPhotos | None = None,
         presence: Presence | None = None,
