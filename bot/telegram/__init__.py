@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from telegram import Update
 from telegram.ext import Application, TypeHandler
@@ -87,7 +87,7 @@ def build_bot(
     *,
     service: TableService,
     renderer: Renderer,
-    rate_limiter: BaseRateLimiter[Any] | None = None,
+    rate_limiter: BaseRateLimiter[int] | None = None,
     pictures: Pictures | None = None,
     state: AdapterState | None = None,
     presence: Presence | None = None,

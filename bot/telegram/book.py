@@ -18,9 +18,9 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
+from bot.domain.records import JSON, JSONObject
 from bot.service.ports import AdapterState, MemoryState
 from bot.telegram.ids import PLATFORM, chat_key, where_of
 from bot.telegram.messenger import Where
@@ -35,7 +35,21 @@ DELIVERED = "delivered"  # per message of a table, the version it is known curre
 # Deleted message ids remembered per chat (see MessageBook.gone).
 _GONE_KEPT = 512
 # (kind, scope, table_id) -> the entry written last in a batch (see MessageBook.batch).
-_Held = dict[tuple[str, str, int], Any]
+_Held = dict[tuple[str, str, int], JSON]
+
+
+def json_int(value: JSON) -> int:
+    """A stored number (or numeral) as ``int()`` reads it; ``TypeError`` for anything else."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
+def json_float(value: JSON) -> float:
+    """A stored number (or numeral) as ``float()`` reads it; ``TypeError`` for anything else."""
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise TypeError(f"not a number: {value!r}")
 
 
 @dataclass
@@ -53,24 +67,32 @@ class Shown:
     # A picture posted just above a text too long for a caption (its message id).
     companion: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["where"] = chat_key(self.where)
-        return data
+    def to_json(self) -> JSONObject:
+        return {
+            "where": chat_key(self.where),
+            "message_id": self.message_id,
+            "version": self.version,
+            "photo": self.photo,
+            "digest": self.digest,
+            "companion": self.companion,
+        }
 
     @classmethod
-    def from_json(cls, data: Any) -> Shown | None:
+    def from_json(cls, data: JSON) -> Shown | None:
         """``None`` for an entry this version cannot read (it is then treated as absent)."""
+        if not isinstance(data, dict):
+            return None
         try:
+            companion = data.get("companion")
             return cls(
                 where=where_of(str(data["where"])),
-                message_id=int(data["message_id"]),
-                version=int(data.get("version", 0)),
+                message_id=json_int(data["message_id"]),
+                version=json_int(data.get("version", 0)),
                 photo=bool(data.get("photo", False)),
                 digest=str(data.get("digest", "")),
-                companion=None if data.get("companion") is None else int(data["companion"]),
+                companion=None if companion is None else json_int(companion),
             )
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError):
             return None
 
 
@@ -95,20 +117,25 @@ class Delivered:
         """The version every message of the table is known current at."""
         return min([self.version, *self.behind.values()])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"version": self.version, "behind": dict(self.behind)}
 
     @classmethod
-    def from_json(cls, data: Any) -> Delivered | None:
+    def from_json(cls, data: JSON) -> Delivered | None:
         """Also reads the older entry, a bare version of the whole table."""
         if isinstance(data, bool):
             return None
         if isinstance(data, int):
             return cls(data)
+        if not isinstance(data, dict):
+            return None
         try:
-            behind = {str(k): int(v) for k, v in dict(data.get("behind") or {}).items()}
-            return cls(int(data["version"]), behind)
-        except (KeyError, TypeError, ValueError, AttributeError):
+            found = data.get("behind") or {}
+            if not isinstance(found, dict):
+                return None
+            behind = {str(k): json_int(v) for k, v in found.items()}
+            return cls(json_int(data["version"]), behind)
+        except (KeyError, TypeError, ValueError):
             return None
 
 
@@ -128,11 +155,16 @@ class Blocked:
     at: float
 
     @classmethod
-    def from_json(cls, data: Any) -> Blocked | None:
+    def from_json(cls, data: JSON) -> Blocked | None:
+        if not isinstance(data, dict):
+            return None
         try:
-            return cls(token=str(data["token"]), at=float(data["at"]))
+            return cls(token=str(data["token"]), at=json_float(data["at"]))
         except (KeyError, TypeError, ValueError):
             return None
+
+    def to_json(self) -> JSONObject:
+        return {"token": self.token, "at": self.at}
 
 
 class MessageBook:
@@ -177,15 +209,16 @@ class MessageBook:
                 )
             )
 
-    async def _get(self, kind: str, scope: str, table_id: int) -> Any | None:
+    async def _get(self, kind: str, scope: str, table_id: int) -> JSON:
         held = self._held.get()
         if held is not None and (kind, scope, table_id) in held:
             return held[(kind, scope, table_id)]
-        return await self.state.state_get(
+        found: JSON = await self.state.state_get(
             platform=PLATFORM, kind=kind, scope=scope, table_id=table_id
         )
+        return found
 
-    async def _put(self, value: Any, kind: str, scope: str, table_id: int) -> None:
+    async def _put(self, value: JSON, kind: str, scope: str, table_id: int) -> None:
         held = self._held.get()
         if held is not None:
             held[(kind, scope, table_id)] = value
@@ -281,7 +314,7 @@ class MessageBook:
     async def keep_notice(
         self, table_id: int, user_id: int, message_id: int, version: int = 0
     ) -> None:
-        value = {"message_id": message_id, "version": version}
+        value: JSONObject = {"message_id": message_id, "version": version}
         await self._put(value, NOTICE, str(user_id), table_id)
 
     async def blocked(self, user_id: int) -> Blocked | None:
@@ -289,7 +322,7 @@ class MessageBook:
         return None if found is None else Blocked.from_json(found)
 
     async def keep_blocked(self, user_id: int, mark: Blocked) -> None:
-        await self._put(asdict(mark), BLOCKED, str(user_id), 0)
+        await self._put(mark.to_json(), BLOCKED, str(user_id), 0)
 
     async def unblock(self, user_id: int) -> None:
         held = self._held.get()

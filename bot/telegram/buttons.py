@@ -61,7 +61,7 @@ class Buttons:
         self._ground = ground
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Any inline button: one service call, answered at once; its messages follow."""
+        """An inline button: one service call, answered at once; its messages follow."""
         query = update.callback_query
         if query is None:
             return

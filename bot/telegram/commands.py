@@ -85,7 +85,8 @@ class Commands:
             return
         table_id = parse_hand_payload(context.args[0]) if context.args else None
         if message.chat.type == ChatType.PRIVATE:
-            await self._ground.delivery.unblocked(user.id)  # the private chat is open now
+            # The private chat is open now.
+            await self._ground.delivery.private_chats.unblocked(user.id)
         if table_id is None or message.chat.type != ChatType.PRIVATE:
             await self.on_help(update, context)
             if message.chat.type == ChatType.PRIVATE:
@@ -317,7 +318,7 @@ class Commands:
         await self._ground.delivery.migrated(self._ground.service, old, new)
 
     async def on_chatter(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Any group message: only its id is noted (how far the table message has scrolled)."""
+        """A group message: only its id is noted (how far the table message has scrolled)."""
         self._ground.seen(update)
 
 

@@ -16,12 +16,6 @@ caption is the text view (past 1024 characters: the picture alone, the text unde
 picture is swapped in place with ``editMessageMedia``; an unchanged one only gets its caption and
 keyboard edited, and a picture uploaded once is sent again by Telegram's file id. Message ids and
 file ids live in the adapter state (the store), so restarts and other processes share them.
-
-Why this file is over 600 lines: ``Delivery`` still holds the showing of every event kind (the
-table message and its copies, the hands, notices, the web table's buttons and coalesced edits)
-over the lanes and the healing it inherits (``Delivery(Healing)``, ``Healing(Lanes)``), which
-share the message book and each message's state. The next step of splitting it is to make the
-lanes and the healing parts given to it, as its private chats and photo files already are.
 """
 
 from __future__ import annotations
@@ -31,9 +25,8 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import TelegramError
@@ -44,7 +37,6 @@ from bot.render.images import RenderedImage
 from bot.render.pictures import Pictures
 from bot.service import (
     Announcement,
-    Audience,
     ChatRef,
     Event,
     GameOver,
@@ -61,46 +53,26 @@ from bot.service import (
 )
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
-from bot.telegram.healing import HEAL_EVERY, LATE_CALLS, RESYNC_AFTER, RETRY_DELAYS, Healing
+from bot.telegram.copies import TableCopies
+from bot.telegram.healing import Healing
 from bot.telegram.ids import PLATFORM, chat_key, deep_link, hand_payload, where_of
 from bot.telegram.inline_hooks import InlineHooks, NoInline
-from bot.telegram.lanes import CLOSE_WAIT, GATE_TIMEOUT, Outbox, Ticket, asked_hands, foldable
+from bot.telegram.lanes import RESYNC_AFTER, RETRY_DELAYS, Lanes, RetryPolicy
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Messenger, Where
-from bot.telegram.photo_files import FILE, PhotoFiles
-from bot.telegram.private_chats import RECHECK_BLOCKED_AFTER, RETRY_BLOCKED_AFTER, PrivateChats
+from bot.telegram.outbox import Ticket, asked_hands, foldable
+from bot.telegram.photo_files import PhotoFiles
+from bot.telegram.private_chats import RETRY_BLOCKED_AFTER, PrivateChats
+from bot.telegram.web_edits import HeldEdits
+from bot.telegram.web_links import WebLinks
+from bot.telegram.writer import Writer
 
-if TYPE_CHECKING:
-    from bot.telegram.web_links import WebLinks
-
-__all__ = [
-    "CAPTION_LIMIT",
-    "CLOSE_WAIT",
-    "FILE",
-    "GATE_TIMEOUT",
-    "HEAL_EVERY",
-    "LATE_CALLS",
-    "RECHECK_BLOCKED_AFTER",
-    "RESYNC_AFTER",
-    "RETRY_BLOCKED_AFTER",
-    "RETRY_DELAYS",
-    "Delivery",
-    "Ticket",
-    "keyboard",
-]
+__all__ = ["Delivery", "Ticket", "keyboard"]
 
 logger = logging.getLogger(__name__)
 
-_T = TypeVar("_T")
-
 # Button actions drawn on a table's public message / on a player's private hand message.
 _PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
-# Telegram's caption limit: a longer text goes as a text message under its picture.
-CAPTION_LIMIT = 1024
-# Adapter-state kind: the old copies of a table message left in its chat (posted anew below
-# them), ``[Shown.to_json(), ...]`` per chat; the latest MAX_COPIES are closed with the table.
-COPIES = "copies"
-MAX_COPIES = 20
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -113,17 +85,21 @@ def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-class Delivery(Healing):
+class Delivery:
     """Puts rendered events on Telegram; remembers which message shows what.
 
-    Its parts, one module each: ``Lanes`` (``bot.telegram.lanes``: a table's results queued
-    per chat, one call at a time, only the newest state of a message sent), ``Healing``
-    (``bot.telegram.healing``: retries with backoff, tables delivered anew after a failure,
-    each message behind its table's version after a restart); given to it: ``PrivateChats``
-    (``bot.telegram.private_chats``: refused private chats, ``self.private_chats``) and
-    ``PhotoFiles`` (``bot.telegram.photo_files``: pictures sent again by file id,
-    ``self.photo_files``). This class
-    puts one event in its place: the table's message, the player's hand, a new message.
+    Its parts, one module each: ``self.lanes`` (``bot.telegram.lanes.Lanes``: a table's results
+    queued per chat, one call at a time, only the newest state of a message sent, a failed call
+    retried with backoff and the table delivered anew after giving up; the delivery is their
+    ``Placer``), ``self.healing`` (``bot.telegram.healing.Healing``: each message behind its
+    table's version after a restart, a stale press, a moved chat), ``self.private_chats``
+    (``bot.telegram.private_chats``: refused private chats), ``self.photo_files``
+    (``bot.telegram.photo_files``: pictures sent again by file id), ``self.writer``
+    (``bot.telegram.writer``: one message, with or without its picture, posted or edited),
+    ``self.copies`` (``bot.telegram.copies``: the old copies of a table message) and
+    ``self.held_edits`` (``bot.telegram.web_edits``: the group's table message held back while
+    web pages show it). This class puts one event in its place: the table's message, the
+    player's hand, a new message.
     """
 
     def __init__(
@@ -151,63 +127,70 @@ class Delivery(Healing):
             book=book, clock=lambda: self.clock(), retry_blocked_after=retry_blocked_after
         )
         self.photo_files = PhotoFiles(book)
+        self.writer = Writer(bot=bot, photo_files=self.photo_files)
         # Every view of a table as it stands (the service's ``views``): to heal after a failure;
         # after a restart, with the turn notice of the player to move.
-        self._views = views if views is not None or service is None else service.views
-        self._restart_views = views
+        every_view = views if views is not None or service is None else service.views
+        restart_views = views
         if views is None and service is not None:
-            self._restart_views = functools.partial(service.views, notice=True)
-        # Tables open at the start not yet compared by the restart's healing: ``None`` until
-        # ``start_redelivery`` knows which (from the first update on, lest a press healed
-        # meanwhile record a table as delivered).
-        self._unchecked: set[int] | None = None if self._restart_views is not None else set()
+            restart_views = functools.partial(service.views, notice=True)
         # To move a group's tables when Telegram says it became a supergroup.
         self._service = service
-        self._retry_delays = retry_delays
-        self._resync_after = resync_after
-        self._outboxes: dict[int, Outbox] = {}
-        # Tables with a message given up since their last full delivery: not recorded as
-        # delivered until a resync went through.
-        self._failed: set[int] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._sleepers: set[asyncio.Task[None]] = set()
-        self._closing = False
-        self._healed: dict[tuple[int, int], float] = {}
-        self._migrated: set[tuple[int, int]] = set()
-        self._resyncs: set[int] = set()
-        self._unsettled: set[int] = set()
+        self.lanes = Lanes(
+            placer=self,
+            book=book,
+            renderer=renderer,
+            views=every_view,
+            retry=RetryPolicy(delays=retry_delays, resync_after=resync_after),
+        )
+        self.healing = Healing(lanes=self.lanes, book=book, restart_views=restart_views)
+        self.copies = TableCopies(
+            book=book,
+            writer=self.writer,
+            renderer=renderer,
+            views=every_view,
+            service=service,
+            hurry=lambda chat_id: self.inline.hurry(chat_id),  # (inline play is set later)
+        )
         # Inline play (bot.telegram.inline), set once built: its hooks decide the group's
         # "My cards" button, which hands go privately and the turn mentions.
         self.inline: InlineHooks = NoInline()
         # The web table (bot.telegram.web_links), when served: its buttons, who is looking,
         # and the group table edits held back while pages show the table.
         self.web: WebLinks | None = None
-        self._held: dict[int, TableView] = {}
-        self._held_tasks: dict[int, asyncio.Task[None]] = {}
-        self._edited_at: dict[int, float] = {}
+        self.held_edits = HeldEdits(lanes=self.lanes, clock=lambda: self.clock())
 
-    # The parts given to the delivery, as the adapter and inline play call them.
-    async def unblocked(self, user_id: int) -> None:
-        """The user opened the private chat: hands go there again (in every process)."""
-        await self.private_chats.unblocked(user_id)
+    # The lanes and the healing, as the adapter and inline play call them.
+    def submit(
+        self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
+    ) -> Ticket:
+        """Queue a result's messages in its table's lanes and return at once (``gate``: they
+        wait until it is set)."""
+        return self.lanes.submit(result, origin=origin, gate=gate)
 
-    async def refuses_private(self, user_id: int) -> bool:
-        """Whether the user's private chat is known to refuse messages."""
-        return await self.private_chats.refuses_private(user_id)
+    def delivering(self, table_id: int) -> bool:
+        """Whether messages of the table are queued or on their way."""
+        return self.lanes.delivering(table_id)
 
-    async def with_photo(
-        self, image: RenderedImage, call: Callable[[bytes | str], Awaitable[_T]]
-    ) -> _T:
-        """``call`` with the picture's known file id, or its bytes."""
-        return await self.photo_files.with_photo(image, call)
+    async def settled(self, *, rounds: int = 100) -> None:
+        """Wait until nothing is being delivered (tests; bounded)."""
+        await self.lanes.settled(rounds=rounds)
 
-    async def learn_file(self, image: RenderedImage, file_id: str | None) -> None:
-        """Remember the file id Telegram gave a picture."""
-        await self.photo_files.learn_file(image, file_id)
+    async def heal(self, shown: Result, *, user_id: int) -> None:
+        """After a stale or refused press: the presser's hand again (see ``Healing.heal``)."""
+        await self.healing.heal(shown, user_id=user_id)
+
+    async def migrated(self, service: TableService, old: int, new: int) -> None:
+        """Chat ``old`` became ``new``: its open tables follow."""
+        await self.healing.migrated(service, old, new)
+
+    def start_redelivery(self, versions: Awaitable[dict[int, int]]) -> None:
+        """After a restart: each message behind its table's version delivered anew."""
+        self.healing.start_redelivery(versions)
 
     @property
     def messenger(self) -> Messenger:
-        return Messenger(self._bot())
+        return self.writer.messenger
 
     async def say(
         self, where: Where, text: str, markup: InlineKeyboardMarkup | None = None
@@ -224,7 +207,8 @@ class Delivery(Healing):
                 await self.private_chats.refused(where.chat_id)
             return None
         if private and self.private_chats.known(where.chat_id) is not None:
-            await self.unblocked(where.chat_id)  # a retry got through: the chat is open now
+            # A retry got through: the chat is open now.
+            await self.private_chats.unblocked(where.chat_id)
         self.book.saw(where.chat_id, message_id)
         return message_id
 
@@ -239,6 +223,25 @@ class Delivery(Healing):
             return
         await self.submit(result, origin=origin).wait()
 
+    # --- the lanes' ``Placer`` ---------------------------------------------------------------
+
+    def plan(self, events: Sequence[Event]) -> None:
+        """A table's result is about to be queued: inline play plans its turn mentions."""
+        self.inline.plan(events)
+
+    async def close_table(self, table_id: int, table: TableInfo | None) -> None:
+        """The table is over: its hands lose their buttons, inline play clears its mention,
+        the copies of an abandoned table's message are closed."""
+        await self._close_hands(table_id)
+        if table is not None:
+            await self.inline.table_closed(table)
+            await self.copies.close(table)
+
+    async def chat_migrated(self, old: int, new: int) -> None:
+        """A call said chat ``old`` is now ``new``: its tables follow it."""
+        if self._service is not None:
+            await self.healing.migrated(self._service, old, new)
+
     async def _deliver_chain(
         self, events: list[Event], *, origin: Where | None, asked: frozenset[int] = frozenset()
     ) -> None:
@@ -249,7 +252,7 @@ class Delivery(Healing):
                     folded.setdefault(event.table.id, []).append(self._renderer.render(event).text)
                     continue
                 extra = folded.pop(event.table.id, []) if isinstance(event, TableView) else []
-                await self._deliver_one(event, origin=origin, extra=extra, asked=asked)
+                await self.place(event, origin=origin, extra=extra, asked=asked)
             except BlockedError as error:
                 logger.info("chat %s cannot be written to", error.chat_id)
             except TelegramError as error:
@@ -258,9 +261,7 @@ class Delivery(Healing):
             if isinstance(event, GameOver) or (
                 isinstance(event, Announcement) and event.kind == "abandoned"
             ):
-                await self._close_hands(event.table.id)
-                await self.inline.table_closed(event.table)
-                await self._close_copies(event.table)
+                await self.close_table(event.table.id, event.table)
                 await self.book.forget_table(event.table.id)
 
     async def _close_hands(self, table_id: int) -> None:
@@ -294,7 +295,7 @@ class Delivery(Healing):
 
     # --- one event ---------------------------------------------------------------------------
 
-    async def _deliver_one(
+    async def place(
         self,
         event: Event,
         *,
@@ -302,6 +303,8 @@ class Delivery(Healing):
         extra: list[str],
         asked: frozenset[int] = frozenset(),
     ) -> None:
+        """Put one event in its place (``extra``: announcements folded into a table view;
+        ``asked``: the users who asked for their hand, surfaced at the bottom of the chat)."""
         if (
             isinstance(event, HandView)
             and self._renderer.picks_cards(event.table.family)
@@ -403,64 +406,18 @@ class Delivery(Healing):
         )
 
     def _hold(self, event: TableEvent) -> bool:
-        """While pages show the table and the player to move is one of them (or a computer),
-        its group message is edited at most once every ``web.coalesce`` seconds: the newest
-        view waits for its turn (True: held). A player to move who follows the group (inline,
-        buttons) gets the group's message at once."""
-        web = self.web
-        if web is None or not isinstance(event, TableView) or event.table.status != "playing":
-            return False
-        if self._closing:
-            return False
-        table_id = event.table.id
-        if not web.watched(table_id):
-            return False
-        current = event.table.current_seat
-        seat = event.table.seats[current] if current is not None else None
-        if (
-            seat is not None
-            and not seat.plays_as_computer
-            and not (seat.user_id.isdigit() and web.looking(int(seat.user_id), table_id))
-        ):
-            return False  # the player to move follows the group's message: it goes now
-        wait = self._edited_at.get(table_id, -1e18) + web.coalesce - self.clock()
-        if wait <= 0:
-            return False
-        held = self._held.get(table_id)
-        if held is None or held.table.version < event.table.version:
-            self._held[table_id] = event
-        if table_id not in self._held_tasks:
-            task = asyncio.create_task(self._release(table_id, wait))
-            self._held_tasks[table_id] = task
-        return True
+        """Whether the web table holds the group's table message back for now."""
+        return self.web is not None and self.held_edits.hold(self.web, event)
 
-    async def _release(self, table_id: int, wait: float) -> None:
-        try:
-            await asyncio.sleep(wait)
-        finally:
-            self._held_tasks.pop(table_id, None)
-        event = self._held.pop(table_id, None)
-        if event is not None and not self._closing:
-            self.submit(Result([event], event.table), origin=None)
+    def _edited(self, event: TableEvent) -> None:
+        if self.web is not None:
+            self.held_edits.edited(event)
 
     async def close(self, *, grace: float = 2.0) -> None:
-        """The views held back for the group go out first (within the grace)."""
-        held = list(self._held.values())
-        for task in list(self._held_tasks.values()):
-            task.cancel()
-        self._held.clear()
-        self._held_tasks.clear()
-        self._edited_at.clear()  # nothing is held any more
-        for event in held:
+        """Stop: the views held back for the group go out first (within the grace)."""
+        for event in self.held_edits.release_all():
             self.submit(Result([event], event.table), origin=None)
-        await super().close(grace=grace)
-
-    def _unhold(self, table_id: int) -> None:
-        """A newer view goes out now: the held one is dropped."""
-        self._held.pop(table_id, None)
-        task = self._held_tasks.pop(table_id, None)
-        if task is not None:
-            task.cancel()
+        await self.lanes.close(grace=grace)
 
     @staticmethod
     def _shown_in(event: Event, where: Where) -> bool:
@@ -482,7 +439,7 @@ class Delivery(Healing):
         if image is None:
             return await self.say(where, text, markup)
         try:
-            shown = await self._post(where, 0, text, markup, image)
+            shown = await self.writer.post(where, 0, text, markup, image)
         except BlockedError:
             return None
         self.book.saw(where.chat_id, shown.message_id)
@@ -506,107 +463,16 @@ class Delivery(Healing):
         if shown is not None and version < shown.version:
             return  # a newer view is already showing
         if shown is not None and self.book.scrolled_away(shown):
-            shown_now = await self._post(where, version, text, markup, image)
+            shown_now = await self.writer.post(where, version, text, markup, image)
         else:
-            shown_now = await self._put(where, shown, version, text, markup, image)
+            shown_now = await self.writer.put(where, shown, version, text, markup, image)
         if shown is not None and shown_now.message_id != shown.message_id and markup is not None:
             # The old copy's buttons would only confuse: the new message has them.
             await self.messenger.edit_markup(where, shown.message_id, None)
         if shown is not None and shown_now.message_id != shown.message_id:
-            await self._keep_copy(event.table.id, shown)
+            await self.copies.keep(event.table.id, shown)
         await self.book.keep_public(event.table.id, shown_now)
         self._edited(event)
-
-    def _edited(self, event: TableEvent) -> None:
-        if self.web is None:
-            return
-        held = self._held.get(event.table.id)
-        if held is not None and held.table.version <= event.table.version:
-            self._unhold(event.table.id)
-        self._edited_at[event.table.id] = self.clock()
-        while len(self._edited_at) > 10_000:
-            self._edited_at.pop(next(iter(self._edited_at)))
-
-    async def _keep_copy(self, table_id: int, shown: Shown) -> None:
-        """An old copy of a table message stays in its chat (the table was posted anew below
-        it): noted, so closing the table closes it too."""
-        scope = chat_key(shown.where)
-        try:
-            found = await self.book.state.state_get(
-                platform=PLATFORM, kind=COPIES, scope=scope, table_id=table_id
-            )
-            copies = [c for c in found if isinstance(c, dict)] if isinstance(found, list) else []
-            copies = [*copies, shown.to_json()][-MAX_COPIES:]
-            await self.book.state.state_put(
-                copies, platform=PLATFORM, kind=COPIES, scope=scope, table_id=table_id
-            )
-        except Exception as error:
-            logger.warning("could not note an old copy of table %s: %s", table_id, error)
-
-    async def _close_copies(self, table: TableInfo) -> None:
-        """A table closed without an end (``/abandon``): every copy of its message in its
-        chat that still shows it open is edited to the closed table, without buttons, and the
-        chat's deletions waiting for the budget (old copies, turn mentions, posted moves, all
-        with buttons) go now. Before the table's adapter state is forgotten."""
-        if table.status != "abandoned":
-            return
-        try:
-            await self._close_each_copy(table)
-        except Exception as error:
-            # (the table's adapter state is forgotten after this in any case)
-            logger.warning("could not close the copies of table %s: %s", table.id, error)
-
-    async def _close_each_copy(self, table: TableInfo) -> None:
-        try:
-            where = where_of(table.chat_id)
-        except ValueError:
-            return
-        scope = chat_key(where)
-        found = await self.book.state.state_get(
-            platform=PLATFORM, kind=COPIES, scope=scope, table_id=table.id
-        )
-        copies = [
-            copy
-            for entry in (found if isinstance(found, list) else [])
-            if (copy := Shown.from_json(entry)) is not None
-        ]
-        current = await self.book.public(table.id, where)
-        # The current message first, then the copies from the newest (the most in sight).
-        ordered = [current, *reversed(copies)]
-        live = [c for c in ordered if c is not None and c.version < table.version]
-        if live:
-            text = await self._closed_text(table)
-            short = (
-                text if len(text) <= CAPTION_LIMIT else await self._closed_text(table, full=False)
-            )
-            for copy in live:
-                try:
-                    if copy.photo:
-                        await self.messenger.edit_caption(where, copy.message_id, short, None)
-                    else:
-                        await self.messenger.edit(where, copy.message_id, text, None)
-                except TelegramError as error:
-                    logger.info("could not close a copy of table %s: %s", table.id, error)
-        self.inline.hurry(where.chat_id)
-
-    async def _closed_text(self, table: TableInfo, *, full: bool = True) -> str:
-        """The table message of a closed table: its last state saying it was closed (a lobby,
-        or not ``full``: only that it was closed)."""
-        if full and self._views is not None and table.status == "abandoned":
-            try:
-                views = await self._views(table.id)
-            except Exception as error:
-                logger.info("could not read the closed table %s: %s", table.id, error)
-            else:
-                for event in views.events:
-                    if isinstance(event, TableView) and event.audience.kind == "chat":
-                        return self._renderer.render(event).text
-        locale = None
-        if self._service is not None:
-            locale = await self._service.chat_locale(ChatRef(PLATFORM, table.chat_id))
-        audience = Audience("chat", PLATFORM, table.chat_id)
-        lobby = LobbyView(audience=audience, locale=locale or "it", table=table)
-        return self._renderer.render(lobby).text
 
     async def _show_hand(
         self,
@@ -632,18 +498,19 @@ class Delivery(Healing):
             return
         try:
             if asked and shown is not None and self.book.newer_than(shown):
-                shown_now = await self._post(
+                shown_now = await self.writer.post(
                     Where(user_id), event.table.version, text, markup, image
                 )
             else:
-                shown_now = await self._put(
+                shown_now = await self.writer.put(
                     Where(user_id), shown, event.table.version, text, markup, image
                 )
         except BlockedError:
             await self._offer_link(event, user_id, await self.private_chats.refused(user_id))
             return
         if self.private_chats.known(user_id) is not None:
-            await self.unblocked(user_id)  # a retry got through: the chat is open now
+            # A retry got through: the chat is open now.
+            await self.private_chats.unblocked(user_id)
         if shown is not None and shown_now.message_id != shown.message_id:
             # Posted anew (asked for, or a picture replaced by a text): the old copy's buttons
             # would only confuse.
@@ -652,105 +519,6 @@ class Delivery(Healing):
         await self.book.keep_private(table_id, user_id, shown_now)
 
     # --- one message, with or without its picture --------------------------------------------
-
-    async def _put(
-        self,
-        where: Where,
-        shown: Shown | None,
-        version: int,
-        text: str,
-        markup: InlineKeyboardMarkup | None,
-        image: RenderedImage | None,
-    ) -> Shown:
-        """Edit ``shown`` in place when it can show this, else post anew; what shows it now."""
-        if shown is not None:
-            edited = await self._edit(shown, version, text, markup, image)
-            if edited is not None:
-                return edited
-        return await self._post(where, version, text, markup, image)
-
-    async def _edit(
-        self,
-        shown: Shown,
-        version: int,
-        text: str,
-        markup: InlineKeyboardMarkup | None,
-        image: RenderedImage | None,
-    ) -> Shown | None:
-        """``None`` when ``shown`` cannot become this message (a text cannot turn into a photo
-        message, nor back): the caller posts a new one."""
-        messenger, where = self.messenger, shown.where
-        if image is None:
-            if shown.photo or shown.companion is not None:
-                return None
-            if not await messenger.edit(where, shown.message_id, text, markup):
-                return None
-            return replace(shown, version=version)
-        if len(text) <= CAPTION_LIMIT:
-            if not shown.photo:
-                return None
-            if shown.digest == image.digest:
-                # The same picture: only the caption and buttons change, nothing is uploaded.
-                ok = await messenger.edit_caption(where, shown.message_id, text, markup)
-            else:
-                ok, file_id = await self.photo_files.with_photo(
-                    image,
-                    lambda photo: messenger.edit_photo(
-                        where,
-                        shown.message_id,
-                        photo,
-                        filename=image.filename,
-                        caption=text,
-                        markup=markup,
-                    ),
-                )
-                await self.photo_files.learn_file(image, file_id)
-            return replace(shown, version=version, digest=image.digest) if ok else None
-        if shown.photo or shown.companion is None:
-            return None
-        if shown.digest != image.digest:
-            companion = shown.companion
-            ok, file_id = await self.photo_files.with_photo(
-                image,
-                lambda photo: messenger.edit_photo(
-                    where, companion, photo, filename=image.filename
-                ),
-            )
-            await self.photo_files.learn_file(image, file_id)
-            if not ok:
-                return None
-        if not await messenger.edit(where, shown.message_id, text, markup):
-            return None
-        return replace(shown, version=version, digest=image.digest)
-
-    async def _post(
-        self,
-        where: Where,
-        version: int,
-        text: str,
-        markup: InlineKeyboardMarkup | None,
-        image: RenderedImage | None,
-    ) -> Shown:
-        messenger = self.messenger
-        if image is None:
-            message_id = await messenger.send(where, text, markup)
-            return Shown(where, message_id, version)
-        if len(text) <= CAPTION_LIMIT:
-            message_id, file_id = await self.photo_files.with_photo(
-                image,
-                lambda photo: messenger.send_photo(
-                    where, photo, filename=image.filename, caption=text, markup=markup
-                ),
-            )
-            await self.photo_files.learn_file(image, file_id)
-            return Shown(where, message_id, version, photo=True, digest=image.digest)
-        # Too long for a caption: the picture, then the text with the buttons under it.
-        companion, file_id = await self.photo_files.with_photo(
-            image, lambda photo: messenger.send_photo(where, photo, filename=image.filename)
-        )
-        await self.photo_files.learn_file(image, file_id)
-        message_id = await messenger.send(where, text, markup)
-        return Shown(where, message_id, version, digest=image.digest, companion=companion)
 
     async def _offer_link(self, event: HandView, user_id: int, mark: Blocked) -> None:
         """Once per table, player and spell of refusal: a button in the table's chat that opens
@@ -780,7 +548,7 @@ class Delivery(Healing):
             return
         table_id = event.table.id
         old = await self.book.notice(table_id, user_id)
-        if self.turn_passed(event):
+        if self.lanes.turn_passed(event):
             return
         message_id = await self.say(Where(user_id), text)
         if message_id is None:

@@ -1,22 +1,29 @@
-"""What the delivery asks of inline play, as a Protocol: the delivery never imports it.
+"""What the delivery and inline play ask of each other, as Protocols: neither imports the other.
 
 ``bot.telegram.inline.InlinePlay`` implements ``InlineHooks``; without inline play the delivery
 is given ``NoInline``, which keeps everything as before inline play (hands in private, turn
-notices in private, the table message edited in place).
+notices in private, the table message edited in place). ``bot.telegram.delivery.Delivery``
+implements ``InlineDelivery``, what inline play is given of it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from telegram import InlineKeyboardMarkup
 
 from bot.render.images import RenderedImage
-from bot.service import Event, HandView, TableEvent, TableInfo, TableView, TurnNotice
+from bot.service import Event, HandView, Result, TableEvent, TableInfo, TableView, TurnNotice
+from bot.telegram.book import MessageBook
 from bot.telegram.messenger import Where
+from bot.telegram.outbox import Ticket
+from bot.telegram.photo_files import PhotoFiles
+from bot.telegram.private_chats import PrivateChats
+from bot.telegram.web_links import WebLinks
 
 
 class InlineHooks(Protocol):
@@ -109,3 +116,30 @@ class NoInline:
 
     async def close(self) -> None:
         return None
+
+
+class InlineDelivery(Protocol):
+    """What inline play is given of the delivery: its message book and parts, its clock, and
+    a result queued or a text said like any other."""
+
+    clock: Callable[[], float]
+
+    @property
+    def book(self) -> MessageBook: ...
+
+    @property
+    def private_chats(self) -> PrivateChats: ...
+
+    @property
+    def photo_files(self) -> PhotoFiles: ...
+
+    @property
+    def web(self) -> WebLinks | None: ...
+
+    def submit(
+        self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
+    ) -> Ticket: ...
+
+    async def say(
+        self, where: Where, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> int | None: ...

@@ -1,4 +1,4 @@
-"""Delivery's lanes: when each message of a table goes out, and in what order.
+"""Delivery's lanes: when each message of a table goes out, in what order, and tried again.
 
 A table's results go out through its outbox: one lane per Telegram chat its messages go to (the
 group, each player's private chat), each sending one call at a time, so a hand is never held up
@@ -10,18 +10,25 @@ every message is current at, and the messages a call was given up for); after a 
 against the newest state of its table when its turn comes to be sent: a notice of a turn that
 has passed meanwhile is dropped.
 
-``Lanes`` is a part of ``bot.telegram.delivery.Delivery``, which puts each item in place.
+A call Telegram fails (5xx, a timeout, a network error, a 429 past the limiter's retries) is
+retried with backoff (``RetryPolicy``); past the last try the table's every view is delivered
+anew a while later, and nothing of the table is recorded as delivered until then.
+
+The items, lanes and outboxes it works on are ``bot.telegram.outbox``'s. ``Lanes`` is given a
+``Placer`` (``bot.telegram.delivery.Delivery``), which puts each item in place;
+``bot.telegram.healing.Healing`` is given the lanes, and submits what it delivers anew.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 from collections import deque
-from collections.abc import Awaitable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from telegram.error import (
     BadRequest,
@@ -29,314 +36,154 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 
 from bot.render import Renderer
 from bot.service import (
     Announcement,
     Event,
-    GameOver,
     HandView,
     LobbyView,
     Result,
-    TableEvent,
     TableInfo,
-    TableService,
     TableView,
     TurnNotice,
 )
-from bot.telegram.book import Delivered, MessageBook, message_key
-from bot.telegram.ids import where_of
+from bot.telegram.book import Delivered, MessageBook
 from bot.telegram.limiter import PRIORITY, Priority
 from bot.telegram.messenger import BlockedError, Where
-
-if TYPE_CHECKING:
-    from bot.telegram.inline_hooks import InlineHooks
+from bot.telegram.outbox import (
+    Close,
+    Item,
+    Lane,
+    Outbox,
+    Ticket,
+    asked_hands,
+    closes,
+    foldable,
+    item_name,
+    lane_of,
+    per_table,
+)
 
 logger = logging.getLogger(__name__)
 
-# Announcements that only say what the table message shows next; folded into it.
-FOLDED = frozenset({"scopa", "started", "timeout", "taken_back"})
 # How long messages wait for the answer to the press that caused them (it is always sent).
 GATE_TIMEOUT = 20.0
 # How long a finished table waits for its players' lanes before clearing their buttons.
 CLOSE_WAIT = 30.0
+# A call Telegram failed (5xx, a timeout, a network error, a 429 past the limiter's retries)
+# is tried again after each of these waits (seconds), then given up.
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+# A table whose message gave up is delivered anew (every view) once after this many seconds.
+RESYNC_AFTER = 30.0
+# A call that timed out (or was in flight when a process died) may still be done by Telegram
+# this many seconds later, over a newer state: the table is delivered once more after it.
+LATE_CALLS = 12.0
 
 
-def per_table(result: Result) -> list[Result]:
-    """The result split by the table its events are about, in the order the tables first
-    appear (events about no table go with the result's own table)."""
-    own = result.table.id if result.table is not None else None
-    order: list[int | None] = []
-    events: dict[int | None, list[Event]] = {}
-    infos: dict[int | None, TableInfo | None] = {own: result.table}
-    for event in result.events:
-        info = getattr(event, "table", None)
-        key = info.id if isinstance(info, TableInfo) else own
-        if key not in events:
-            order.append(key)
-            events[key] = []
-        events[key].append(event)
-        if isinstance(info, TableInfo) and key != own:
-            infos[key] = info  # the latest state of that table among the events
-    if len(order) <= 1:
-        return [result]
-    return [Result(events[key], infos.get(key), result.refusal) for key in order]
+def retry_seconds(error: RetryAfter) -> float:
+    """Telegram's ``retry_after`` in seconds (PTB keeps it as a timedelta)."""
+    wait = getattr(error, "_retry_after", None)
+    if isinstance(wait, datetime.timedelta):
+        return wait.total_seconds()
+    with contextlib.suppress(TypeError, ValueError):
+        return float(error.retry_after)  # type: ignore[arg-type]
+    return 1.0
 
 
-def asked_hands(events: list[Event]) -> tuple[list[Event], frozenset[int]]:
-    """A "My hand" press shows the asker the table and their hand, privately: the hand message
-    already shows the table's cards, so the table copy is left out (it would be a new message at
-    every press, burying the hand). Returns the events to deliver and the users who asked."""
-    hands = {
-        int(e.audience.id) for e in events if isinstance(e, HandView) and e.audience.kind == "user"
-    }
-    asked = frozenset(
-        int(e.audience.id)
-        for e in events
-        if isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in hands
-    )
-    if not asked:
-        return events, asked
-    kept = [
-        e
-        for e in events
-        if not (
-            isinstance(e, TableView) and e.audience.kind == "user" and int(e.audience.id) in asked
-        )
-    ]
-    return kept, asked
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a failed call is tried again: after each of ``delays`` (seconds), then given up and
+    the table's every view delivered anew ``resync_after`` seconds later; after a call that
+    timed out, once more ``late_calls`` seconds later (Telegram may still do it, late)."""
+
+    delays: tuple[float, ...] = RETRY_DELAYS
+    resync_after: float = RESYNC_AFTER
+    late_calls: float = LATE_CALLS
 
 
-def closes(event: Event) -> bool:
-    """The table's last event: its hands lose their buttons after it."""
-    return isinstance(event, GameOver) or (
-        isinstance(event, Announcement) and event.kind == "abandoned"
-    )
+class Placer(Protocol):
+    """What the lanes ask of the delivery (``bot.telegram.delivery.Delivery``): to put each
+    item in its place."""
 
+    def plan(self, events: Sequence[Event]) -> None:
+        """A table's result is about to be queued (inline play plans its turn mentions)."""
 
-def lane_of(event: Event) -> int:
-    """The Telegram chat an event goes to (a group's topics share the group's lane)."""
-    if event.audience.kind == "chat":
-        return where_of(event.audience.id).chat_id
-    return int(event.audience.id)
+    async def place(
+        self, event: Event, *, origin: Where | None, extra: list[str], asked: frozenset[int]
+    ) -> None:
+        """Put one event in its place (``extra``: announcements folded into a table view;
+        ``asked``: the users who asked for their hand, surfaced at the bottom of the chat)."""
 
+    async def deliver(self, result: Result, *, origin: Where | None) -> None:
+        """Deliver a result about no table, in order."""
 
-def item_name(item: Item) -> str:
-    return type(item.event).__name__
+    async def close_table(self, table_id: int, table: TableInfo | None) -> None:
+        """The table is over: its hands lose their buttons (and its copies are closed)."""
 
-
-def foldable(event: Announcement, rest: list[Event]) -> bool:
-    """A short announcement the table message shown next in the same chat takes in."""
-    if event.kind not in FOLDED or event.audience.kind != "chat":
-        return False
-    return any(
-        isinstance(e, TableView) and e.table.id == event.table.id and e.audience == event.audience
-        for e in rest
-    )
-
-
-class Ticket:
-    """The delivery of one result: ``await ticket.wait()`` returns once every message of it is
-    out (or was given up, or replaced by a newer state of the same message)."""
-
-    def __init__(self) -> None:
-        self._left = 0
-        self._done = asyncio.Event()
-        self._done.set()
-
-    def add(self) -> None:
-        self._left += 1
-        self._done.clear()
-
-    def finish(self) -> None:
-        self._left -= 1
-        if self._left <= 0:
-            self._done.set()
-
-    @property
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    async def wait(self) -> None:
-        await self._done.wait()
-
-
-@dataclass(eq=False)
-class Close:
-    """The table is over: its hands lose their buttons and its messages are forgotten."""
-
-    table_id: int
-    table: TableInfo | None = None  # the table as it ended (inline play clears its mention)
-
-
-@dataclass(eq=False)
-class Item:
-    """One message to put in place (or a table to close), waiting in its lane."""
-
-    event: Event | Close
-    origin: Where | None
-    extra: list[str] = field(default_factory=list)
-    asked: bool = False  # a hand the player asked for: surfaced at the bottom of the chat
-    gates: list[asyncio.Event] = field(default_factory=list)
-    tickets: list[Ticket] = field(default_factory=list)
-    attempts: int = 0
-
-    @property
-    def key(self) -> tuple[str, str] | None:
-        """Items with the same key show the same message: only the newest is worth sending."""
-        event = self.event
-        if isinstance(event, TableView | LobbyView):
-            return ("table", event.audience.id)
-        if isinstance(event, HandView):
-            return ("hand", event.audience.id)
-        if isinstance(event, TurnNotice):
-            return ("notice", event.audience.id)
-        return None
-
-    @property
-    def message(self) -> str | None:
-        """The message it shows, as named in the record of what was delivered."""
-        key = self.key
-        return None if key is None else message_key(*key)
-
-    @property
-    def version(self) -> int:
-        return self.event.table.version if isinstance(self.event, TableEvent) else 0
-
-    def absorb(self, other: Item) -> None:
-        """Take over ``other`` (the same message): the newer state, everyone's waits."""
-        if other.version >= self.version:
-            self.event = other.event
-            self.origin = other.origin or self.origin
-        self.extra += other.extra
-        self.asked = self.asked or other.asked
-        self.gates += other.gates
-        self.tickets += other.tickets
-        other.tickets = []
-
-    def finish(self) -> None:
-        for ticket in self.tickets:
-            ticket.finish()
-        self.tickets = []
-
-    @property
-    def priority(self) -> Priority:
-        event = self.event
-        if isinstance(event, Close):
-            return Priority.CLEANUP
-        if isinstance(event, HandView) and event.seat == event.table.current_seat:
-            return Priority.TURN
-        return Priority.GROUP if event.audience.kind == "chat" else Priority.PRIVATE
-
-
-@dataclass(eq=False)
-class Lane:
-    """The messages of one table to one Telegram chat, in order, one call at a time."""
-
-    items: deque[Item] = field(default_factory=deque)
-    task: asyncio.Task[None] | None = None
-
-    @property
-    def idle(self) -> bool:
-        return self.task is None and not self.items
-
-    def add(self, item: Item) -> None:
-        """Queue ``item``; a pending item for the same message takes it over instead (the
-        one in flight is not touched: it is already on its way)."""
-        key = item.key
-        if key is not None:
-            for pending in self.items:
-                if pending.key == key:
-                    pending.absorb(item)
-                    return
-        self.items.append(item)
-
-
-@dataclass(eq=False)
-class Outbox:
-    """A table's lanes, one per chat its messages go to."""
-
-    table_id: int
-    lanes: dict[int, Lane] = field(default_factory=dict)
-    version: int = 0  # the newest version submitted
-    closed: bool = False
-    # The table as the newest result submitted left it, and the version from which its
-    # current seat has been to move (as far as the results seen tell; 0: not known).
-    table: TableInfo | None = None
-    turn_since: int = 0
-    # Per message (``Item.message``): the newest version put in place, and the messages whose
-    # last call was given up.
-    sent: dict[str, int] = field(default_factory=dict)
-    behind: set[str] = field(default_factory=set)
-
-    def saw(self, table: TableInfo) -> None:
-        """A result about the table at ``table.version`` was submitted."""
-        self.version = max(self.version, table.version)
-        newest = self.table
-        if newest is None or table.version > newest.version:
-            if newest is not None and table.current_seat != newest.current_seat:
-                self.turn_since = table.version
-            self.table = table
-
-    def turn_passed(self, notice: TurnNotice) -> bool:
-        """Whether the turn ``notice`` tells of is over by the newest state submitted."""
-        newest = self.table
-        if newest is None or newest.version <= notice.table.version:
-            return False
-        return (
-            newest.status != "playing"
-            or newest.current_seat != notice.seat
-            or self.turn_since > notice.table.version
-        )
-
-    @property
-    def idle(self) -> bool:
-        return all(lane.idle for lane in self.lanes.values())
+    async def chat_migrated(self, old: int, new: int) -> None:
+        """Telegram refused a call: chat ``old`` is now ``new``."""
 
 
 class Lanes:
-    """The outboxes of the tables being delivered, and the tasks that empty their lanes."""
+    """The outboxes of the tables being delivered, the tasks that empty their lanes, the
+    retries of the calls Telegram failed, and the record of what was delivered."""
 
-    book: MessageBook
-    inline: InlineHooks
-    _renderer: Renderer
-    _service: TableService | None
-    _outboxes: dict[int, Outbox]
-    # Tables with a message given up since their last full delivery: not recorded as
-    # delivered until a resync went through.
-    _failed: set[int]
-    _unsettled: set[int]
-    # Tables open when this process started whose messages the restart has not compared with
-    # their version yet (``None``: which tables is not known yet): nothing is recorded of them
-    # until then, lest a partial delivery (a healed press) pass for the whole table.
-    _unchecked: set[int] | None
-    _tasks: set[asyncio.Task[None]]
-    _sleepers: set[asyncio.Task[None]]
-    _closing: bool
+    def __init__(
+        self,
+        *,
+        placer: Placer,
+        book: MessageBook,
+        renderer: Renderer,
+        views: Callable[[int], Awaitable[Result]] | None = None,
+        retry: RetryPolicy = RetryPolicy(),
+    ) -> None:
+        self._placer = placer
+        self._book = book
+        self._renderer = renderer
+        # Every view of a table as it stands (the service's ``views``): to resync after a
+        # failure (none: a message given up stays behind until the next restart).
+        self._views = views
+        self._retry_policy = retry
+        self._outboxes: dict[int, Outbox] = {}
+        # Tables with a message given up since their last full delivery: not recorded as
+        # delivered until a resync went through.
+        self._failed: set[int] = set()
+        # Tables waiting for a resync (a late call may still land): not recorded until then.
+        self._unsettled: set[int] = set()
+        self._resyncs: set[int] = set()
+        # Tables open when this process started whose messages the restart has not compared
+        # with their version yet (``None``: which tables is not known yet): nothing is recorded
+        # of them until then, lest a partial delivery (a healed press) pass for the whole table.
+        self._unchecked: set[int] | None = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sleepers: set[asyncio.Task[None]] = set()
+        self._closing = False
 
-    if TYPE_CHECKING:
-        # Provided by the other parts of ``Delivery``.
-        async def deliver(self, result: Result, *, origin: Where | None) -> None: ...
+    @property
+    def closing(self) -> bool:
+        """Stopping: nothing more is queued (it is delivered anew at the next start)."""
+        return self._closing
 
-        async def _deliver_one(
-            self,
-            event: Event,
-            *,
-            origin: Where | None,
-            extra: list[str],
-            asked: frozenset[int] = frozenset(),
-        ) -> None: ...
+    # --- what a restart has not compared yet is not recorded ---------------------------------
 
-        async def _close_hands(self, table_id: int) -> None: ...
+    def hold_records(self) -> None:
+        """Record nothing as delivered until ``checking`` says which tables a restart compares."""
+        self._unchecked = None
 
-        async def _close_copies(self, table: TableInfo) -> None: ...
+    def checking(self, tables: Iterable[int]) -> None:
+        """``tables`` are compared by the restart (each recorded once ``checked``); the others
+        are recorded as usual."""
+        self._unchecked = set(tables)
 
-        async def _retry(
-            self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError
-        ) -> bool: ...
+    def checked(self, table_id: int) -> None:
+        """The restart compared the table's messages with its version."""
+        if self._unchecked is not None:
+            self._unchecked.discard(table_id)
 
-        async def migrated(self, service: TableService, old: int, new: int) -> None: ...
+    # --- queueing ------------------------------------------------------------------------------
 
     def submit(
         self, result: Result, *, origin: Where | None, gate: asyncio.Event | None = None
@@ -370,14 +217,14 @@ class Lanes:
         if table is None:
             if result.events:
                 ticket.add()
-                self._spawn(self._deliver_loose(result, origin, ticket), self._tasks)
+                self.background(self._deliver_loose(result, origin, ticket))
             return ticket
         outbox = self._outboxes.get(table.id)
         if outbox is None:
             outbox = self._outboxes[table.id] = Outbox(table.id)
         outbox.saw(table)
         events, asked = asked_hands(list(result.events))
-        self.inline.plan(events)
+        self._placer.plan(events)
         gates = [gate] if gate is not None and not gate.is_set() else []
         if any(closes(e) for e in events):
             outbox.closed = True
@@ -428,6 +275,11 @@ class Lanes:
                     kept.append(item)
             lane.items = kept
 
+    def background(self, work: Awaitable[None]) -> None:
+        """Run ``work`` beside the lanes: waited for by ``settled``, given the grace of
+        ``close``."""
+        self._spawn(work, self._tasks)
+
     def _spawn(self, work: Awaitable[None], tasks: set[asyncio.Task[None]]) -> asyncio.Task[None]:
         async def run() -> None:
             await work
@@ -439,11 +291,13 @@ class Lanes:
 
     async def _deliver_loose(self, result: Result, origin: Where | None, ticket: Ticket) -> None:
         try:
-            await self.deliver(result, origin=origin)
+            await self._placer.deliver(result, origin=origin)
         except Exception:
             logger.exception("delivery failed")
         finally:
             ticket.finish()
+
+    # --- sending ---------------------------------------------------------------------------------
 
     async def _run_lane(self, outbox: Outbox, lane_id: int, lane: Lane) -> None:
         """Send the lane's items one at a time; when the whole table is done, record it."""
@@ -484,7 +338,7 @@ class Lanes:
         if self._closing or self._unchecked is None or table_id in self._unchecked:
             return
         try:
-            before = await self.book.delivery(table_id)
+            before = await self._book.delivery(table_id)
             behind: dict[str, int] = {}
             if before is not None:
                 # Messages still behind from before, unless put in place since.
@@ -492,7 +346,7 @@ class Lanes:
             for key in outbox.behind:
                 known = 0 if before is None else before.of(key)
                 behind[key] = max(known, outbox.sent.get(key, 0))
-            await self.book.keep_delivered(table_id, Delivered(outbox.version, behind))
+            await self._book.keep_delivered(table_id, Delivered(outbox.version, behind))
         except Exception as error:
             logger.warning("could not record the delivery of table %s: %s", table_id, error)
 
@@ -508,14 +362,14 @@ class Lanes:
         token = PRIORITY.set(item.priority)
         done = False
         try:
-            async with self.book.batch():
+            async with self._book.batch():
                 if isinstance(item.event, Close):
                     await self._close_table(outbox, lane, item.event.table_id, item.event.table)
                 elif isinstance(item.event, TurnNotice) and outbox.turn_passed(item.event):
                     logger.debug("table %s: a notice of a past turn dropped", outbox.table_id)
                 else:
                     asked = frozenset({lane_id}) if item.asked else frozenset()
-                    await self._deliver_one(
+                    await self._placer.place(
                         item.event, origin=item.origin, extra=item.extra, asked=asked
                     )
             done = True
@@ -525,8 +379,7 @@ class Lanes:
         except ChatMigrated as error:
             # The group became a supergroup: its tables follow it there (and this message).
             done = True
-            if self._service is not None:
-                self._spawn(self.migrated(self._service, lane_id, error.new_chat_id), self._tasks)
+            self.background(self._placer.chat_migrated(lane_id, error.new_chat_id))
         except BadRequest as error:
             logger.warning("could not deliver %s: %s", item_name(item), error)
         except (NetworkError, RetryAfter) as error:
@@ -554,13 +407,77 @@ class Lanes:
         others = [o.task for o in outbox.lanes.values() if o is not lane and o.task is not None]
         if others:
             await asyncio.wait(others, timeout=CLOSE_WAIT)
-        await self._close_hands(table_id)
-        if table is not None:
-            await self.inline.table_closed(table)
-        if table is not None:
-            await self._close_copies(table)
-        await self.book.forget_table(table_id)
+        await self._placer.close_table(table_id, table)
+        await self._book.forget_table(table_id)
         self._failed.discard(table_id)
+
+    # --- retries ---------------------------------------------------------------------------------
+
+    async def _retry(self, outbox: Outbox, lane: Lane, item: Item, error: TelegramError) -> bool:
+        """Try a failed call again after a wait; give up after the last wait, and deliver the
+        whole table anew a while later."""
+        delays = self._retry_policy.delays
+        if item.attempts >= len(delays):
+            logger.warning(
+                "giving up on %s of table %s after %d tries: %s",
+                item_name(item),
+                outbox.table_id,
+                item.attempts + 1,
+                error,
+            )
+            self._failed.add(outbox.table_id)
+            self.resync_later(outbox.table_id)
+            return False
+        delay = delays[item.attempts]
+        if isinstance(error, TimedOut):
+            # Telegram may still do the call, late, over a newer state sent meanwhile: the
+            # table's views go once more when that can no longer happen.
+            self.resync_later(outbox.table_id, late=True)
+        if isinstance(error, RetryAfter):
+            delay = max(delay, retry_seconds(error))
+        item.attempts += 1
+        logger.info("%s of table %s failed (%s): retrying in %.1f s",
+                    item_name(item), outbox.table_id, error, delay)  # fmt: skip
+        await asyncio.sleep(delay)
+        key = item.key
+        newer = next((i for i in lane.items if key is not None and i.key == key), None)
+        if newer is not None:
+            # A newer state of the same message came meanwhile: it goes instead.
+            newer.extra = item.extra + newer.extra
+            newer.asked = newer.asked or item.asked
+            newer.tickets += item.tickets
+            item.tickets = []
+        else:
+            lane.items.appendleft(item)
+        return True
+
+    def resync_later(self, table_id: int, *, late: bool = False) -> None:
+        """Deliver every view of the table anew a while later (``late``: once a call that may
+        still be in flight can no longer land; once, however often asked meanwhile)."""
+        views = self._views
+        if views is None or self._closing or table_id in self._resyncs:
+            return
+        self._resyncs.add(table_id)
+        # Not recorded as delivered until then: if this process dies first, the next start
+        # delivers it anew (a late call may still land over what this one sent).
+        self._unsettled.add(table_id)
+        policy = self._retry_policy
+        wait = policy.late_calls if late else policy.resync_after
+
+        async def resync() -> None:
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                self._resyncs.discard(table_id)
+                self._unsettled.discard(table_id)
+            self._failed.discard(table_id)
+            result = await views(table_id)
+            if result.table is not None and result.table.status in ("lobby", "playing"):
+                self.submit(result, origin=None)
+
+        self._spawn(resync(), self._sleepers)
+
+    # --- the end ---------------------------------------------------------------------------------
 
     def delivering(self, table_id: int) -> bool:
         """Whether messages of the table are queued or on their way."""

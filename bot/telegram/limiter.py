@@ -28,7 +28,6 @@ from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
 
 from telegram.error import NetworkError
 from telegram.ext import AIORateLimiter, BaseRateLimiter
@@ -66,7 +65,9 @@ POLL = 0.05
 # Calls that only read (getChatMember, getChat...): not counted in a group's window.
 READS = ("get",)
 
-Callback = Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]]
+# What a Bot API call answers (PTB's ``JSONDict``), and the call the limiter lets through.
+Reply = bool | dict[str, object] | list[dict[str, object]]
+Callback = Callable[..., Coroutine[object, object, Reply]]
 
 
 class Stopping(NetworkError):
@@ -165,12 +166,12 @@ class PacedRateLimiter(BaseRateLimiter[int]):
     async def process_request(
         self,
         callback: Callback,
-        args: Any,
-        kwargs: dict[str, Any],
+        args: object,
+        kwargs: dict[str, object],
         endpoint: str,
-        data: dict[str, Any],
+        data: dict[str, object],
         rate_limit_args: int | None,
-    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+    ) -> Reply:
         taken: list[_Window] = []
         chat_id = data.get("chat_id")
         if chat_id is not None:

@@ -21,7 +21,6 @@ import logging
 import ssl
 import urllib.parse
 import urllib.request
-from typing import Any
 
 import aiohttp
 from telegram.error import NetworkError, TimedOut
@@ -95,10 +94,10 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: Any = BaseRequest.DEFAULT_NONE,
-        write_timeout: Any = BaseRequest.DEFAULT_NONE,
-        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
-        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+        read_timeout: object = BaseRequest.DEFAULT_NONE,
+        write_timeout: object = BaseRequest.DEFAULT_NONE,
+        connect_timeout: object = BaseRequest.DEFAULT_NONE,
+        pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         """One HTTP request; the timeouts not given (PTB's ``DEFAULT_NONE``) are ours."""
         session = self._session
@@ -113,7 +112,7 @@ class AiohttpRequest(BaseRequest):
             connect=_given(connect_timeout, self._connect_timeout),
             pool=_given(pool_timeout, self._pool_timeout),
         )
-        data: Any = fields
+        data: aiohttp.FormData | dict[str, str] | None = fields
         if files:
             form = aiohttp.FormData()
             for name, value in (fields or {}).items():
@@ -165,11 +164,16 @@ def _env_proxy(scheme: str, host: str) -> tuple[str | None, dict[str, str] | Non
     return urllib.parse.urlunsplit(parsed._replace(netloc=netloc)), headers
 
 
-def _given(value: Any, default: float | None) -> float | None:
-    """A timeout PTB passed, or ours when it passed its ``DEFAULT_NONE``."""
+def _given(value: object, default: float | None) -> float | None:
+    """A timeout PTB passed (seconds, or ``None``: no timeout), or ours when it passed its
+    ``DEFAULT_NONE``."""
     if isinstance(value, type(BaseRequest.DEFAULT_NONE)):
         return default
-    return None if value is None else float(value)
+    if value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    raise TypeError(f"a timeout in seconds, not {value!r}")
 
 
 def _timeout(

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.service import ChatRef, UserRef, decode_button
-from bot.telegram import delivery
+from bot.telegram import writer
 from tests.fakes.telegram_api import FakeBotApi, StoredMessage, group_chat, user
 from tests.telegram.harness import (
     Tavolo,
@@ -177,7 +177,7 @@ async def test_a_text_too_long_for_a_caption_goes_under_its_picture(
 ) -> None:
     """Past Telegram's 1024-character caption the picture is posted alone and the text, with
     the buttons, right under it; both are then edited in place."""
-    monkeypatch.setattr(delivery, "CAPTION_LIMIT", 20)
+    monkeypatch.setattr(writer, "CAPTION_LIMIT", 20)
     async with Tavolo(api, tmp_path / "t.sqlite3", images=True) as tavolo:
         table_id = await start_game(tavolo)
         photos = [m for m in api.bot_messages(GROUP["id"]) if m.has_photo]

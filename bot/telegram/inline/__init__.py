@@ -56,7 +56,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
@@ -98,10 +97,8 @@ from bot.telegram.inline.base import (
 from bot.telegram.inline.choices import InlineChoices
 from bot.telegram.inline.mentions import TurnMentions
 from bot.telegram.inline.sweeper import RETRY_DELETE_AFTER, Sweeper
+from bot.telegram.inline_hooks import InlineDelivery
 from bot.telegram.messenger import Where
-
-if TYPE_CHECKING:
-    from bot.telegram.delivery import Delivery
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -140,7 +137,7 @@ class InlinePlay:
         *,
         service: TableService,
         renderer: Renderer,
-        delivery: Delivery,
+        delivery: InlineDelivery,
         bot: Callable[[], Bot],
         photos: CardPhotos | None = None,
         presence: Presence | None = None,

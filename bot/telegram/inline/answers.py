@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from telegram import (
     InlineKeyboardMarkup,
@@ -29,6 +28,9 @@ from bot.telegram.inline.base import INDEX, LOOK, MAX_RESULTS, InlineBase, parse
 from bot.telegram.inline.moves import first_token, moves_of
 
 logger = logging.getLogger(__name__)
+
+# One result of an answer: a move (or a card of the hand) as a text, or as its card's picture.
+Answer = InlineQueryResultArticle | InlineQueryResultCachedPhoto
 
 
 class InlineAnswers:
@@ -61,7 +63,7 @@ class InlineAnswers:
         ]
         # Where it is the player's turn first, then the newest.
         tables.sort(key=lambda t: (t.current_seat != t.seat_of(PLATFORM, who.user_id), -t.id))
-        results: list[Any] = []
+        results: list[Answer] = []
         texts: dict[str, str] = {}
         used: set[str] = set()
         button: InlineQueryResultsButton | None = None
@@ -83,9 +85,8 @@ class InlineAnswers:
             )
         offset = int(query.offset) if query.offset.isdigit() else 0
         page = results[offset : offset + MAX_RESULTS]
-        await self._ground.recall_offered(
-            user.id
-        )  # (after a restart: the earlier answers' results)
+        # (After a restart: the earlier answers' results.)
+        await self._ground.recall_offered(user.id)
         offered = self._ground.per_user(self._ground.offered_ids, user.id)
         for result in page:
             self._ground.remember(offered, result.id, None)
@@ -111,7 +112,7 @@ class InlineAnswers:
 
     async def _results(
         self, hand: HandView, *, several: bool, wanted: str, used: set[str]
-    ) -> tuple[list[Any], InlineQueryResultsButton | None]:
+    ) -> tuple[list[Answer], InlineQueryResultsButton | None]:
         """The results of one table, and the header button above them (``used``: the texts
         the answer's results post so far)."""
         table, view = hand.table, hand.view
@@ -128,7 +129,7 @@ class InlineAnswers:
         markup = InlineKeyboardMarkup([[self._ground.cards_button(table.id, public)]])
         listing = moves_of(table.family)
         context = listing.context(view, t)
-        results: list[Any] = []
+        results: list[Answer] = []
         if not moves:
             current = getattr(view, "current_player", None)
             name = (
@@ -225,7 +226,7 @@ class InlineAnswers:
         text: str,
         markup: InlineKeyboardMarkup,
         hand: HandView,
-    ) -> Any:
+    ) -> Answer:
         """A card's picture (a cached photo: the result shows it, the posted message carries
         only ``text``) when pictures are on for the table, else a plain article."""
         file_id = None

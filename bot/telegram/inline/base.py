@@ -16,19 +16,18 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from telegram import Bot, InlineKeyboardButton
 
+from bot.domain.records import JSON
 from bot.render import N_, Renderer
 from bot.service import ChatRef, HandView, TableInfo, TableService, TurnNotice, UserRef
 from bot.service.presence import Presence
 from bot.telegram.ids import PLATFORM, where_of
 from bot.telegram.inline.sweeper import Sweeper
-
-if TYPE_CHECKING:
-    from bot.telegram.delivery import Delivery
-    from bot.telegram.lanes import Ticket
+from bot.telegram.inline_hooks import InlineDelivery
+from bot.telegram.outbox import Ticket
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +64,9 @@ CAPTION_LIMIT = 1024
 REMEMBERED = 256
 _USERS = 4096
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 
 TEXTS = {
     "my_cards": N_("🂠 My cards"),
@@ -84,6 +86,11 @@ TEXTS = {
         "private chat instead. /notify off: no mention when it is your turn."
     ),
 }
+
+
+def listed(value: JSON) -> list[JSON]:
+    """A stored list (anything else read as an empty one)."""
+    return value if isinstance(value, list) else []
 
 
 class CardPhotos(Protocol):
@@ -150,7 +157,7 @@ class InlineBase:
         *,
         service: TableService,
         renderer: Renderer,
-        delivery: Delivery,
+        delivery: InlineDelivery,
         bot: Callable[[], Bot],
         photos: CardPhotos | None = None,
         presence: Presence | None = None,
@@ -389,20 +396,22 @@ class InlineBase:
         until = found.get("until")
         if not isinstance(until, int | float) or until < self.delivery.clock():
             return
-        for result_id in found.get("ids") or ():
+        for result_id in listed(found.get("ids")):
             if isinstance(result_id, str) and result_id not in offered:
                 self.remember(offered, result_id, None)
         # A result whose move was made before the restart: its other update (the posted message
         # after its feedback, or the reverse) or a second tap on it changes nothing, as within
         # one process, and is not refused as stale.
         handled: OrderedDict[str, Handled] = self.per_user(self.handled, user_id)
-        for result_id in found.get("made") or ():
+        for result_id in listed(found.get("made")):
             if isinstance(result_id, str) and result_id not in handled:
                 self.remember(handled, result_id, Handled(Choice("move")))
         texts: dict[str, str] = {}
-        for pair in found.get("texts") or ():
-            if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
-                texts[pair[0]] = pair[1]
+        for pair in listed(found.get("texts")):
+            if isinstance(pair, list) and len(pair) == 2:
+                text, result_id = pair
+                if isinstance(text, str) and isinstance(result_id, str):
+                    texts[text] = result_id
         known = self.per_user(self.offered, user_id)
         self.remember_offered(user_id, {t: r for t, r in texts.items() if t not in known})
 
@@ -427,7 +436,9 @@ class InlineBase:
                 self.remember(back, result_id, text)
 
     @staticmethod
-    def per_user(memory: OrderedDict[int, Any], user_id: int) -> Any:
+    def per_user(
+        memory: OrderedDict[int, OrderedDict[_K, _V]], user_id: int
+    ) -> OrderedDict[_K, _V]:
         found = memory.get(user_id)
         if found is None:
             found = memory[user_id] = OrderedDict()
@@ -437,7 +448,7 @@ class InlineBase:
         return found
 
     @staticmethod
-    def remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    def remember(memory: OrderedDict[_K, _V], key: _K, value: _V) -> None:
         memory[key] = value
         memory.move_to_end(key)
         while len(memory) > REMEMBERED:

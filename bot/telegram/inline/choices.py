@@ -24,7 +24,7 @@ from bot.telegram.inline.base import (
     Handled,
     InlineBase,
 )
-from bot.telegram.lanes import Ticket
+from bot.telegram.outbox import Ticket
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from telegram import (
     InlineKeyboardButton,
@@ -135,7 +134,7 @@ class TurnMentions:
         inline = self._ground.enabled() and await self._ground.wish(user_id) != "private"
         if inline and await self._ground.delivery.book.private(table.id, user_id) is not None:
             inline = False  # they follow this table in the private chat
-        if not inline and not await self._ground.delivery.refuses_private(user_id):
+        if not inline and not await self._ground.delivery.private_chats.refuses_private(user_id):
             return "private"
         if event.reminder:
             return "none"  # the turn's mention is in the group already: one notification a turn
@@ -250,9 +249,10 @@ class TurnMentions:
                     message_thread_id=where.thread_id,
                 )
 
-            message = await self._ground.delivery.with_photo(image, send)
+            message = await self._ground.delivery.photo_files.with_photo(image, send)
             if message.photo:
-                await self._ground.delivery.learn_file(image, message.photo[-1].file_id)
+                file_id = message.photo[-1].file_id
+                await self._ground.delivery.photo_files.learn_file(image, file_id)
             now = Shown(where, message.message_id, table.version, photo=True, digest=image.digest)
         else:
             return False  # a picture with a long text below it: the notice goes on its own
@@ -345,7 +345,7 @@ class TurnMentions:
         if isinstance(old, dict) and old.get("message_id") != sent.message_id:
             await self._ground.delete(old.get("chat"), old.get("message_id"))
 
-    async def _drop_mention(self, table_id: int, found: dict[str, Any]) -> None:
+    async def _drop_mention(self, table_id: int, found: Mapping[str, object]) -> None:
         self._ground.mentioned.discard(table_id)
         await self._ground.delivery.book.state.state_delete(
             platform=PLATFORM, kind=MENTION, scope="", table_id=table_id

@@ -10,7 +10,6 @@ one in the private hand (Scala 40's melds) all come from the family's renderer i
 from __future__ import annotations
 
 import gettext
-from typing import Any
 
 from bot.render import FamilyRenderer, family_renderer
 
@@ -32,7 +31,7 @@ class FamilyMoves:
         """Whether cards are picked one by one in the private hand (a header links there)."""
         return self._words.PICKS_CARDS
 
-    def context(self, view: Any, t: gettext.NullTranslations) -> str:
+    def context(self, view: object, t: gettext.NullTranslations) -> str:
         """The line under every result: what the moves are about."""
         return self._words.moves_line(view, t)
 
