@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.domain.records import (
     JSON,
@@ -79,7 +79,7 @@ class AdapterState(Protocol):
 
     async def state_get(
         self, *, platform: str, kind: str, scope: str, table_id: int = 0
-    ) -> Any: ...  # read by key in the adapters (bot/telegram, bot/discord)
+    ) -> JSON: ...  # the JSON value put, None when there is none
 
     async def state_put(
         self, value: object, *, platform: str, kind: str, scope: str, table_id: int = 0
@@ -91,7 +91,7 @@ class AdapterState(Protocol):
 
     async def state_of_table(
         self, *, platform: str, kind: str, table_id: int
-    ) -> list[tuple[str, Any]]: ...
+    ) -> list[tuple[str, JSON]]: ...
 
     async def state_forget_table(self, *, platform: str, table_id: int) -> None: ...
 
