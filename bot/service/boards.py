@@ -73,7 +73,9 @@ class Boards:
         """A player's ratings, games and wins per family (global, and in this chat)."""
         rows = []
         here = f"{chat.platform}:{chat.chat_id}" if chat is not None else None
-        for r in await self.tables.store.player_ratings(platform=user.platform, user_id=user.user_id):
+        for r in await self.tables.store.player_ratings(
+            platform=user.platform, user_id=user.user_id
+        ):
             if r.scope not in ("global", here):
                 continue
             rank = await self.tables.store.rank(scope=r.scope, family=r.family, ordinal=r.ordinal)
