@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -93,34 +91,6 @@ class TelegramSettings:
             max_retries=settings.telegram_max_retries,
             repost_after=settings.telegram_repost_after,
             media_chat=settings.telegram_media_chat,
-        )
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> TelegramSettings | None:
-        """Settings from ``TELEGRAM_*`` variables; ``None`` when no token is configured."""
-        env = os.environ if env is None else env
-        token = env.get("TELEGRAM_TOKEN") or env.get("TELEGRAM_BOT_TOKEN")
-        if not token:
-            return None
-        try:
-            port = int(env.get("TELEGRAM_WEBHOOK_PORT", "8443"))
-            retries = int(env.get("TELEGRAM_MAX_RETRIES", "3"))
-            repost = int(env.get("TELEGRAM_REPOST_AFTER", "15"))
-            media = env.get("TELEGRAM_MEDIA_CHAT", "").strip()
-            media_chat = int(media) if media else None
-        except ValueError as error:
-            raise SettingsError(f"a TELEGRAM_* number is not a number: {error}") from None
-        return cls(
-            token=token,
-            api_url=env.get("TELEGRAM_API_URL") or DEFAULT_API_URL,
-            webhook_url=env.get("TELEGRAM_WEBHOOK_URL") or None,
-            webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET") or None,
-            webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
-            webhook_port=port,
-            webhook_path=env.get("TELEGRAM_WEBHOOK_PATH", "telegram").strip("/"),
-            max_retries=retries,
-            repost_after=repost,
-            media_chat=media_chat,
         )
 
 
