@@ -18,7 +18,8 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.service import ChatRef, Result, UserRef, decode_button
+from bot.domain import Action, Verb
+from bot.service import ChatRef, Result, UserRef
 from bot.service.settings import SETTINGS_PREFIX
 from bot.telegram.handling import PICKER_PREFIX, STYLE_PREFIX, Handling, user_ref, where_of_message
 from bot.telegram.ids import PLATFORM, where_of
@@ -109,32 +110,36 @@ class Buttons:
                 chat=self._ground.chat(message),
                 where=where_of_message(message),
             )
-        chat = await self._chat_of_press(message, user, data)
+        # The one decoding of a table's button (a forged one goes to the service as it came,
+        # to be refused in the presser's language).
+        try:
+            action: Action | None = Action.decode(data)
+        except ValueError:
+            action = None
+        chat = await self._chat_of_press(message, user, action)
         bot = query.get_bot()
         result = await self._ground.service.press(
             chat,
             user,
-            data,
+            data if action is None else action,
             # Asked only for a press that needs it (@kick): of the table's own chat.
             is_admin=lambda: is_chat_admin(bot, _telegram_chat(chat), query.from_user.id),
         )
         origin = None if message is None else where_of_message(message)
-        if result.ok:
+        if result.ok and action is not None:
             press.learn = functools.partial(
-                self._after_press, result, message, data, query.from_user.id
+                self._after_press, result, message, action, query.from_user.id
             )
             self._ground.delivery.submit(result, origin=origin, gate=press.gate)
-        elif result.refusal is not None and result.refusal.code in HEALED:
-            press.heal = functools.partial(self._heal, chat, user, data)
+        elif result.ok:
+            self._ground.delivery.submit(result, origin=origin, gate=press.gate)
+        elif action is not None and result.refusal is not None and result.refusal.code in HEALED:
+            press.heal = functools.partial(self._heal, chat, user, action.table_id)
         return self._ground.alert(result)
 
-    async def _heal(self, chat: ChatRef, user: UserRef, data: str) -> None:
+    async def _heal(self, chat: ChatRef, user: UserRef, table_id: int) -> None:
         """A stale or refused press: the presser's hand (and the table, if its message is
         behind) is sent again, so nobody is left with buttons of a past turn."""
-        try:
-            table_id = decode_button(data).table_id
-        except ValueError:
-            return
         shown = await self._ground.service.show(chat, user, table_id, public=True)
         if shown.ok:
             await self._ground.delivery.heal(shown, user_id=int(user.user_id))
@@ -155,33 +160,31 @@ class Buttons:
         )
         return None
 
-    async def _chat_of_press(self, message: Message | None, user: UserRef, data: str) -> ChatRef:
+    async def _chat_of_press(
+        self, message: Message | None, user: UserRef, action: Action | None
+    ) -> ChatRef:
         """The table's chat: where the button is, or, for a hand in private, the table's own."""
         if message is None:
             return ChatRef(PLATFORM, user.user_id)
         here = self._ground.chat(message)
-        if message.chat.type != ChatType.PRIVATE:
-            return here
-        try:
-            table_id = decode_button(data).table_id
-        except ValueError:
+        if message.chat.type != ChatType.PRIVATE or action is None:
             return here
         for table in await self._ground.service.tables_of(user):
-            if table.id == table_id:
+            if table.id == action.table_id:
                 return ChatRef(PLATFORM, table.chat_id)
         return here
 
     async def _after_press(
-        self, result: Result, message: Message | None, data: str, user_id: int
+        self, result: Result, message: Message | None, action: Action, user_id: int
     ) -> None:
         """Once a press is answered: the pressed message noted, and a leaver's hands closed (a
         hand's own "leave" confirmation keeps no buttons)."""
         if message is not None:
-            await self._ground.delivery.learn(message, data, user_id=user_id)
+            await self._ground.delivery.learn(message, action, user_id=user_id)
         await self._ground.close_left_hands(result)
         if (
             message is not None
-            and data.endswith(":@leave")
+            and action.verb is Verb.LEAVE
             and message.chat.type == ChatType.PRIVATE
         ):
             with contextlib.suppress(TelegramError):

@@ -31,6 +31,7 @@ from dataclasses import replace
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import TelegramError
 
+from bot.domain import Action, Verb
 from bot.render import SELECT, Renderer, selection_of
 from bot.render import Message as Rendered
 from bot.render.images import RenderedImage
@@ -49,7 +50,6 @@ from bot.service import (
     TableService,
     TableView,
     TurnNotice,
-    decode_button,
 )
 from bot.telegram import phrases
 from bot.telegram.book import Blocked, MessageBook, Shown
@@ -71,8 +71,10 @@ __all__ = ["Delivery", "Ticket", "keyboard"]
 
 logger = logging.getLogger(__name__)
 
-# Button actions drawn on a table's public message / on a player's private hand message.
-_PUBLIC_ACTIONS = ("@join", "@leave", "@start", "@fill", "@ai", "@seat", "@hand", "@rematch")
+# The verbs of the buttons drawn on a table's public message (not on a private hand).
+_PUBLIC_VERBS = frozenset(
+    {Verb.JOIN, Verb.LEAVE, Verb.START, Verb.FILL, Verb.AI, Verb.SEAT, Verb.HAND, Verb.REMATCH}
+)
 
 
 def keyboard(rendered: Rendered) -> InlineKeyboardMarkup | None:
@@ -272,13 +274,9 @@ class Delivery:
             except TelegramError as error:
                 logger.info("could not clear the buttons of a hand: %s", error)
 
-    async def learn(self, message: Message, data: str, *, user_id: int) -> None:
+    async def learn(self, message: Message, button: Action, *, user_id: int) -> None:
         """A press on ``message`` tells which message shows a table (re-learned after a restart)."""
-        try:
-            button = decode_button(data)
-        except ValueError:
-            return
-        public = button.action.startswith(_PUBLIC_ACTIONS)
+        public = button.verb in _PUBLIC_VERBS
         if message.chat.type == "private":
             # "@hand" is ambiguous in private (a hand's "Back", or a quick game's "My hand").
             hand = not public and message.chat.id == user_id
