@@ -16,9 +16,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.domain.records import JSON
-from bot.render.texts import N_, SUIT_SYMBOLS, Message, card_text, cards_text, sides_of
-from bot.service.events import (
+from bot.domain.events import (
     Announcement,
     GameOver,
     HandView,
@@ -26,6 +24,8 @@ from bot.service.events import (
     TableInfo,
     TableView,
 )
+from bot.domain.records import JSON
+from bot.render.texts import N_, SUIT_SYMBOLS, Message, card_text, cards_text, sides_of
 from engine.briscola.view import BriscolaView
 from engine.cards import parse_card
 

@@ -9,6 +9,7 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.domain.events import Announcement, GameOver, HandView, SmazzataSummary, TableView
 from bot.render.texts import (
     POINT_NAMES,
     Message,
@@ -18,7 +19,6 @@ from bot.render.texts import (
     move_text,
     sides_of,
 )
-from bot.service.events import Announcement, GameOver, HandView, SmazzataSummary, TableView
 
 if TYPE_CHECKING:
     from bot.render.kit import Kit

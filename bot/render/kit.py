@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.domain import Action
+from bot.domain.events import TableInfo
 from bot.render.i18n import Catalogs
 from bot.render.texts import GAME_NAMES, LEVEL_NAMES, Button, Message
-from bot.service.events import TableInfo
 
 __all__ = ["Kit", "Translator"]
 

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
+from bot.domain.events import HandView, Stats, TableInfo, TableView
 from bot.render.images import (
     HandScene,
     ImageRenderer,
@@ -44,7 +45,6 @@ from bot.render.texts import (
     STYLE_LABELS,
     move_text,
 )
-from bot.service.events import HandView, Stats, TableInfo, TableView
 from bot.service.ports import AdapterState
 from engine.cards import Card
 from engine.scala40.view import Scala40View

@@ -15,6 +15,20 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Protocol
 
+from bot.domain.events import (
+    Announcement,
+    Event,
+    GameOver,
+    HandView,
+    Leaderboard,
+    LobbyView,
+    Refusal,
+    SmazzataSummary,
+    Stats,
+    TableInfo,
+    TableView,
+    TurnNotice,
+)
 from bot.domain.records import JSON, JSONObject
 from bot.render import briscola, generic, scala40, scopa
 from bot.render.i18n import Catalogs
@@ -36,20 +50,6 @@ from bot.render.texts import (
     button_rows,
     record_text,
     rule_value,
-)
-from bot.service.events import (
-    Announcement,
-    Event,
-    GameOver,
-    HandView,
-    Leaderboard,
-    LobbyView,
-    Refusal,
-    SmazzataSummary,
-    Stats,
-    TableInfo,
-    TableView,
-    TurnNotice,
 )
 
 __all__ = ["FAMILIES", "FamilyRenderer", "Renderer", "family_renderer"]

@@ -16,6 +16,14 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.domain.events import (
+    Announcement,
+    GameOver,
+    HandView,
+    SmazzataSummary,
+    TableInfo,
+    TableView,
+)
 from bot.render import generic
 from bot.render.texts import (
     MAX_PER_ROW,
@@ -26,14 +34,6 @@ from bot.render.texts import (
     button_rows,
     card_text,
     cards_text,
-)
-from bot.service.events import (
-    Announcement,
-    GameOver,
-    HandView,
-    SmazzataSummary,
-    TableInfo,
-    TableView,
 )
 from engine.scala40.view import Scala40View
 

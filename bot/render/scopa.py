@@ -13,6 +13,14 @@ import gettext
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.domain.events import (
+    Announcement,
+    GameOver,
+    HandView,
+    SmazzataSummary,
+    TableInfo,
+    TableView,
+)
 from bot.render import generic
 from bot.render.texts import (
     Button,
@@ -22,14 +30,6 @@ from bot.render.texts import (
     cards_text,
     move_text,
     said_with_a_vowel,
-)
-from bot.service.events import (
-    Announcement,
-    GameOver,
-    HandView,
-    SmazzataSummary,
-    TableInfo,
-    TableView,
 )
 from engine.scopa.view import ScopaView
 

@@ -14,7 +14,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.service.events import TableInfo
+from bot.domain.events import TableInfo
 
 __all__ = [
     "ALERT_LIMIT",

@@ -60,12 +60,12 @@ chat's newest open table. A chat holds at most one open table unless ``set_max_o
 A :class:`Result` has ``events`` (deliver them in order), ``table`` (the :class:`TableInfo`
 touched) and ``refusal`` (``None`` on success). A refused call changed nothing; render
 ``refusal`` with ``renderer.refusal(result.refusal)`` (a short alert, <= 200 characters).
-Refusal codes are listed in ``bot.service.events.REFUSALS`` (``stale``, ``not_your_turn``,
+Refusal codes are listed in ``bot.domain.events.REFUSALS`` (``stale``, ``not_your_turn``,
 ``illegal_move``, ``not_seated``...). For ``illegal_move`` and ``bad_option`` the engine's reason
 travels as English ``detail`` and, when the engine gave one, as ``params["template"]`` and
 ``params["params"]`` (``engine.errors.RuleText``), which the renderer translates.
 
-Events (``bot.service.events``), each with ``audience`` (``Audience("chat"|"user", platform,
+Events (``bot.domain.events``), each with ``audience`` (``Audience("chat"|"user", platform,
 id)``) and ``locale`` (already resolved: a chat's events in the chat's language,
 ``/settings``, else the default; a user's in the user's choice > their platform hint > the
 chat's > default):
@@ -119,7 +119,7 @@ like any move; turn deadlines live in the database, so timers survive a restart.
 
 from __future__ import annotations
 
-from bot.service.events import (
+from bot.domain.events import (
     REFUSALS,
     Announcement,
     Audience,

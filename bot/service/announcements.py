@@ -20,9 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import JSON, JSONObject
+from bot.domain.events import Announcement, Event, EventHead, SmazzataSummary
 from engine.contract import GameEvent
-
-from .events import Announcement, Event, EventHead, SmazzataSummary
 
 __all__ = ["announcements"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import RatingRow
+from bot.domain.events import Audience, BoardRow, ChatRef, Leaderboard, Result, Stats, UserRef
 from bot.service import seasons
 from bot.service.core import TableCore
-from bot.service.events import Audience, BoardRow, ChatRef, Leaderboard, Result, Stats, UserRef
 
 __all__ = ["Boards"]
 

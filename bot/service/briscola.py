@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from bot.domain import JSON, JSONObject
-from bot.service.events import Announcement, Event, EventHead, SmazzataSummary
+from bot.domain.events import Announcement, Event, EventHead, SmazzataSummary
 from bot.service.ratings import Ratings
 from engine.briscola import BriscolaView, DealResult, Game
 from engine.contract import GameState, GameView

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import logging
 
+from bot.domain.events import Audience, ChatRef, Result, UserRef
 from bot.service import seats as seating
 from bot.service.core import TableCore
-from bot.service.events import Audience, ChatRef, Result, UserRef
 from bot.service.games import OptionValue
 from bot.service.settings import (
     GAME_OPTIONS,

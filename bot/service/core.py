@@ -20,8 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate, TableValues
-from bot.service import seasons
-from bot.service.events import (
+from bot.domain.events import (
     Audience,
     ChatRef,
     Event,
@@ -31,6 +30,7 @@ from bot.service.events import (
     TableInfo,
     UserRef,
 )
+from bot.service import seasons
 from bot.service.games import Registry
 from bot.service.locales import Languages
 from bot.service.players import ComputerPlayers

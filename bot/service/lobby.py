@@ -14,10 +14,10 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 
 from bot.domain import JSONObject, Seat, TableValues
+from bot.domain.events import ChatRef, Result, UserRef
 from bot.service import lobby_timer
 from bot.service import seats as seating
 from bot.service.core import TableCore
-from bot.service.events import ChatRef, Result, UserRef
 from bot.service.games import GameKind, OptionValue
 from bot.service.players import LEVELS
 from bot.service.tables import (

@@ -19,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.domain import DueTimer, TableRow, TableValues
-from bot.service.events import Announcement, ChatRef, Event, LobbyView, Result
+from bot.domain.events import Announcement, ChatRef, Event, LobbyView, Result
 
 if TYPE_CHECKING:
     from bot.service.core import TableCore

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from bot.domain import TableRow, TableStore
-from bot.service.events import ChatRef, Refusal, Result, UserRef
+from bot.domain.events import ChatRef, Refusal, Result, UserRef
 from bot.service.tables import Live, Refused
 
 __all__ = ["Languages"]

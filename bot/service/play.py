@@ -13,9 +13,9 @@ import logging
 from dataclasses import replace
 
 from bot.domain import TableConflict, TableRow, TableValues
+from bot.domain.events import Announcement, ChatRef, Result, UserRef
 from bot.service import seats as seating
 from bot.service.core import TableCore
-from bot.service.events import Announcement, ChatRef, Result, UserRef
 from bot.service.tables import (
     Call,
     Refused,

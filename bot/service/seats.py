@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.domain import JSON, Seat, TableValues
-from bot.service.events import Announcement, Audience, ChatRef, Result, UserRef
+from bot.domain.events import Announcement, Audience, ChatRef, Result, UserRef
 from bot.service.lobby_timer import lobby_deadline
 from bot.service.players import LEVELS
 from bot.service.tables import Call, Live, Refused, present, seat_index

@@ -27,11 +27,11 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.domain import Action, TableStore, Verb
+from bot.domain.events import ChatRef, Event, Result, TableInfo, UserRef
 from bot.service import seats as seating
 from bot.service.boards import Boards
 from bot.service.chat_settings import SettingsMenu
 from bot.service.core import TableCore
-from bot.service.events import ChatRef, Event, Result, TableInfo, UserRef
 from bot.service.games import Registry
 from bot.service.lobby import Lobby
 from bot.service.play import Play

@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import TypeAlias, TypeGuard, TypeVar
 
 from bot.domain import JSONObject, TableStore
-from bot.service.events import Event
+from bot.domain.events import Event
 from bot.service.games import GameKind, OptionValue, Registry, default_registry
 from engine.contract import GameOption
 

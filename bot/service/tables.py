@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.domain import COMPUTER, JSONObject, Seat, TableColumns, TableRow
-from bot.service.events import Event, RefusalParam, TableInfo, UserRef
+from bot.domain.events import Event, RefusalParam, TableInfo, UserRef
 from bot.service.games import GameKind
 from engine.contract import GameState, GameView
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.domain import DueTimer
+from bot.domain.events import Announcement, Result
 from bot.service import lobby_timer
-from bot.service.events import Announcement, Result
 from bot.service.tables import Call, is_human, plays_computer
 
 if TYPE_CHECKING:

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.domain import JSONObject, RatingChange, TableRow, columns
+from bot.domain.events import ChatRef
 from bot.service import archive
 from bot.service.core import MAX_TABLE_ID, TableCore
-from bot.service.events import ChatRef
 from bot.service.tables import Live, Refused, is_human, plays_computer
 from bot.service.turns import Turns
 

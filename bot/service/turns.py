@@ -17,10 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.domain import Finish, MoveRow, Participant, RatingChange, Seat, TableRow, TableValues
-from bot.service import briscola, seasons
-from bot.service.announcements import announcements
-from bot.service.core import TableCore
-from bot.service.events import (
+from bot.domain.events import (
     Announcement,
     Audience,
     GameOver,
@@ -33,6 +30,9 @@ from bot.service.events import (
     TableView,
     TurnNotice,
 )
+from bot.service import briscola, seasons
+from bot.service.announcements import announcements
+from bot.service.core import TableCore
 from bot.service.ratings import COMPUTER_RATINGS
 from bot.service.settings import is_timer
 from bot.service.tables import (

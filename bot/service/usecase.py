@@ -11,7 +11,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
-from bot.service.events import ChatRef, Result, UserRef
+from bot.domain.events import ChatRef, Result, UserRef
 from bot.service.tables import Refused
 
 if TYPE_CHECKING:

@@ -8,9 +8,7 @@ it, the rule options of a table, the tables of a chat or of a user.
 from __future__ import annotations
 
 from bot.domain import JSONObject, Seat
-from bot.service import seats as seating
-from bot.service.core import TableCore
-from bot.service.events import (
+from bot.domain.events import (
     Announcement,
     Audience,
     ChatRef,
@@ -23,6 +21,8 @@ from bot.service.events import (
     TableView,
     UserRef,
 )
+from bot.service import seats as seating
+from bot.service.core import TableCore
 from bot.service.tables import Call, Refused, is_human, present, seat_index
 from bot.service.turns import Turns
 from bot.service.usecase import use_case

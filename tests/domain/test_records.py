@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.domain import Seat, dumps
-from bot.service.events import UserRef
+from bot.domain.events import UserRef
 from bot.service.tables import computer_seat, is_human, player_seat, plays_computer
 
 # The documents the service has always stored for a person and a computer sitting down.

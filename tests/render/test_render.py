@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from bot.domain.events import REFUSALS
 from bot.render import Renderer, card_text, move_text
 from bot.render.i18n import LOCALE_DIR, Catalogs
 from bot.service import (
@@ -21,7 +22,6 @@ from bot.service import (
     TableView,
     decode_button,
 )
-from bot.service.events import REFUSALS
 from engine import scopa
 
 

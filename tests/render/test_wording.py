@@ -95,7 +95,7 @@ def test_scopa_summary_says_where_the_last_cards_went(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", ["it", "en"])
 def test_scala40_parse_errors_show_cards_as_the_views_do(locale: str) -> None:
-    from bot.service.events import Refusal
+    from bot.domain.events import Refusal
 
     for template, params in (
         (

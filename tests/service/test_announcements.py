@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.domain.events import Announcement, Audience, SmazzataSummary, TableInfo
 from bot.service.announcements import announcements
-from bot.service.events import Announcement, Audience, SmazzataSummary, TableInfo
 from engine import scala40, scopa
 from engine.contract import GameState
 

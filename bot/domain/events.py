@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypedDict
 
-# The action strings' codec is the domain's; re-exported here for code that imported it from here.
+# The action strings' codec (bot.domain.actions), offered with the events for the front ends.
 from bot.domain.actions import MAX_BUTTON_BYTES as MAX_BUTTON_BYTES
 from bot.domain.actions import ButtonData, decode_button, encode_button
 from bot.domain.records import JSONObject
