@@ -145,7 +145,7 @@ class TableService:
         return self.tables.timers
 
     @use_case
-    async def press(  # noqa: C901 - one branch per verb of the action codec (bot.domain.Action)
+    async def press(
         self,
         chat: ChatRef,
         user: UserRef,
@@ -166,41 +166,41 @@ class TableService:
             action = data if isinstance(data, Action) else Action.decode(data)
         except ValueError:
             raise Refused("bad_button") from None
-        tid, verb = action.table_id, action.verb
         # A button newer than this process's copy: another process sharing the database
         # changed the table since. It is read afresh before the press is judged.
-        self.tables.seen(tid, action.version)
-        if verb is Verb.FOCUS:
-            return await self.playing.focus(
-                chat, user, tid, version=action.version, card=action.arg
-            )
-        if verb is Verb.QUIT:
-            return await seating.ask(self.turns, chat, user, tid)
-        if verb is Verb.MOVE:
-            return await self.play(chat, user, tid, version=action.version, move=action.arg)
-        if verb is Verb.JOIN:
-            return await self.join(chat, user, tid)
-        if verb is Verb.LEAVE:
-            return await self.leave(chat, user, tid)
-        if verb is Verb.START:
-            return await self.start(chat, user, tid)
-        if verb is Verb.FILL:
-            return await self.start(chat, user, tid, fill_with=action.arg or "easy")
-        if verb is Verb.AI:
-            return await self.add_computer(chat, user, action.arg or "easy", tid)
-        if verb is Verb.SEAT:
-            return await self.choose_seat(chat, user, action.number, table_id=tid)
-        if verb is Verb.BACK:
-            return await self.take_back(chat, user, tid)
-        if verb is Verb.HAND:
-            return await self.show(chat, user, tid)
-        if verb is Verb.REMATCH:
-            return await self.rematch(chat, user, tid)
-        if verb is Verb.ABANDON:
-            return await self.abandon(chat, user, tid)
-        if verb is Verb.KICK:
-            return await self.kick(chat, user, seat=action.number, table_id=tid, is_admin=is_admin)
-        raise Refused("bad_button")
+        self.tables.seen(action.table_id, action.version)
+        run = self._verbs(chat, user, action, is_admin).get(action.verb)
+        if run is None:
+            raise Refused("bad_button")
+        return await run()
+
+    def _verbs(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        action: Action,
+        is_admin: bool | Callable[[], Awaitable[bool]],
+    ) -> dict[Verb, Callable[[], Awaitable[Result]]]:
+        """The use case of each verb a button may carry, for this press."""
+        tid, version, arg = action.table_id, action.version, action.arg
+        return {
+            Verb.FOCUS: lambda: self.playing.focus(chat, user, tid, version=version, card=arg),
+            Verb.QUIT: lambda: seating.ask(self.turns, chat, user, tid),
+            Verb.MOVE: lambda: self.play(chat, user, tid, version=version, move=arg),
+            Verb.JOIN: lambda: self.join(chat, user, tid),
+            Verb.LEAVE: lambda: self.leave(chat, user, tid),
+            Verb.START: lambda: self.start(chat, user, tid),
+            Verb.FILL: lambda: self.start(chat, user, tid, fill_with=arg or "easy"),
+            Verb.AI: lambda: self.add_computer(chat, user, arg or "easy", tid),
+            Verb.SEAT: lambda: self.choose_seat(chat, user, action.number, table_id=tid),
+            Verb.BACK: lambda: self.take_back(chat, user, tid),
+            Verb.HAND: lambda: self.show(chat, user, tid),
+            Verb.REMATCH: lambda: self.rematch(chat, user, tid),
+            Verb.ABANDON: lambda: self.abandon(chat, user, tid),
+            Verb.KICK: lambda: self.kick(
+                chat, user, seat=action.number, table_id=tid, is_admin=is_admin
+            ),
+        }
 
     async def kick(
         self,
