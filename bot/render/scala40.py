@@ -227,11 +227,16 @@ def move_label(move: str, t: gettext.NullTranslations) -> str:
 
 
 def moves_line(view: object, t: gettext.NullTranslations) -> str:
-    """The line above a list of the hand's moves: the top of the discard pile."""
+    """The line above a list of the hand's moves (the player's own, e.g. Telegram's personal
+    inline results): the top of the discard pile, and the card just drawn from the tallone."""
     _ = t.gettext
     pile_top = getattr(view, "pile_top")  # noqa: B009 (a Scala40View's; AttributeError for another)
     top = card_text(pile_top) if pile_top is not None else "—"
-    return _("Pile: {card}").format(card=top)
+    line = _("Pile: {card}").format(card=top)
+    drawn = getattr(view, "drawn", None)
+    if drawn is not None:
+        line += " · " + _("You drew {card}.").format(card=card_text(drawn))
+    return line
 
 
 def played_card(move: str) -> str | None:

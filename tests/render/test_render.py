@@ -296,6 +296,12 @@ def test_scala40_hand_tells_the_card_drawn_from_the_stock(locale: str, said: str
         )
     ).text
     assert prefix not in table
+    # The line above the player's own list of moves (Telegram's personal inline results) too.
+    from bot.render.scala40 import moves_line
+
+    t = renderer.translations(locale)
+    assert moves_line(drew.view(seat), t).endswith(" · " + line)
+    assert prefix not in moves_line(drew.view((seat + 1) % 3), t)
     # The turn passes with the discard: the line goes with it.
     discard = next(m for m in drew.view(seat).legal_moves if m.startswith("d "))
     after = drew.play(discard)
