@@ -29,8 +29,9 @@ What a game kind guarantees (``tests/engine/test_contract.py`` checks every regi
   or a pair) and the result's ``multiplier``. ``sides`` lists the seats of each side;
   ``points(side)`` is a side's score so far.
 * **Views**: ``view(seat)`` is what that seat may see (its own hand, the legal moves on its turn,
-  everything public); ``view(None)`` is the public view, with no hand at all. A view never holds
-  a card of another seat's hand.
+  what it alone learnt in its turn, e.g. Scala 40's card drawn from the stock, and everything
+  public); ``view(None)`` is the public view, with no hand at all. A view never holds a card of
+  another seat's hand.
 * **Events**: ``events`` are what the move that made a state did, in order (for a new game:
   its first deal), as values of the common shape :class:`GameEvent` (``engine.events.Event``
   in Scopa and Scala 40): captures, scope, fuori, draws, melds, discards, a deal or hand scored,

@@ -227,11 +227,16 @@ def move_label(move: str, t: gettext.NullTranslations) -> str:
 
 
 def moves_line(view: object, t: gettext.NullTranslations) -> str:
-    """The line above a list of the hand's moves: the top of the discard pile."""
+    """The line above a list of the hand's moves (the player's own, e.g. Telegram's personal
+    inline results): the top of the discard pile, and the card just drawn from the tallone."""
     _ = t.gettext
     pile_top = getattr(view, "pile_top")  # noqa: B009 (a Scala40View's; AttributeError for another)
     top = card_text(pile_top) if pile_top is not None else "—"
-    return _("Pile: {card}").format(card=top)
+    line = _("Pile: {card}").format(card=top)
+    drawn = getattr(view, "drawn", None)
+    if drawn is not None:
+        line += " · " + _("You drew {card}.").format(card=card_text(drawn))
+    return line
 
 
 def played_card(move: str) -> str | None:
@@ -240,12 +245,17 @@ def played_card(move: str) -> str | None:
 
 
 def hand_message(kit: Kit, e: HandView, t: gettext.NullTranslations) -> Message:
-    """A player's hand, the pile and the melds; on their turn a button per kind of move, or the
-    cards to tap when the focus is a selection."""
+    """A player's hand (with the card just drawn from the tallone, on their turn), the pile and
+    the melds; on their turn a button per kind of move, or the cards to tap when the focus is a
+    selection."""
     _ = t.gettext
     table, view = e.table, _view(e)
     lines = [kit.title(table, t)]
     lines.append(_("Your hand: {cards}").format(cards=cards_text(view.hand)))
+    if view.drawn is not None:
+        # The hand is shown sorted: this says which card came from the tallone (the player's
+        # own view alone carries it, and only on their turn).
+        lines.append(_("You drew {card}.").format(card=card_text(view.drawn)))
     top = card_text(view.pile_top) if view.pile_top is not None else "—"
     lines.append(_("Pile: {card}").format(card=top))
     for i, meld in enumerate(view.melds, start=1):

@@ -36,6 +36,7 @@ PAGE_TEXTS: dict[str, str] = {
     "rate": N_("Too many requests: wait a moment."),
     "cards_selected": N_("Cards selected: {count}"),
     "back": N_("Card back"),
+    "drew": N_("You drew {card}."),
 }
 
 ITALIAN_RANK_NAMES = {"A": N_("Ace"), "J": N_("Jack"), "Q": N_("Knight"), "K": N_("King")}

@@ -212,6 +212,13 @@ class Game:
         return self._s.pile_card
 
     @property
+    def drawn(self) -> Card | None:
+        """The card the current player drew from the tallone this turn (None after a draw from
+        the pozzo, and once the turn passes). Hidden information: only that player's own view
+        carries it."""
+        return self._s.drawn
+
+    @property
     def must_open(self) -> bool:
         """The current player took the pozzo's card without having opened: the next move must be
         an opening that uses it."""
@@ -309,6 +316,7 @@ class Game:
             is_over=self.is_over,
             winner=self.winner,
             pile=tuple(self._s.pile),
+            drawn=self.drawn if to_move else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -336,6 +344,7 @@ class Game:
             "turn": s.turn,
             "opened_at_start": s.opened_at_start,
             "pile_card": None if s.pile_card is None else str(s.pile_card),
+            "drawn": None if s.drawn is None else str(s.drawn),
             "must_open": s.must_open,
             "must_use": s.must_use,
             "no_attach": None if s.no_attach is None else str(s.no_attach),
@@ -385,6 +394,8 @@ class Game:
                 turn=_int(data["turn"]),
                 opened_at_start=bool(data["opened_at_start"]),
                 pile_card=None if data["pile_card"] is None else parse_card(data["pile_card"]),
+                # Saved before the drawn card was remembered: nothing to tell.
+                drawn=None if data.get("drawn") is None else parse_card(data["drawn"]),
                 must_open=bool(data["must_open"]),
                 must_use=bool(data["must_use"]),
                 no_attach=None if data["no_attach"] is None else parse_card(data["no_attach"]),

@@ -134,6 +134,7 @@ class State:
     turn: int = 0  # turns begun this hand, 0-based index of the current one
     opened_at_start: bool = False  # the current player had opened when the turn began
     pile_card: Card | None = None  # taken from the pozzo this turn and still held
+    drawn: Card | None = None  # drawn from the tallone this turn (private to the player)
     must_open: bool = False  # ... by a player who has not opened: the opening must use it
     must_use: bool = False  # ... and it must be laid before anything else (not when free)
     no_attach: Card | None = None  # taken from the pozzo, discarded while it fitted a meld
@@ -165,6 +166,7 @@ class State:
             turn=self.turn,
             opened_at_start=self.opened_at_start,
             pile_card=self.pile_card,
+            drawn=self.drawn,
             must_open=self.must_open,
             must_use=self.must_use,
             no_attach=self.no_attach,

@@ -146,6 +146,7 @@ class Turns(Position):
     def begin_turn(self, *, skip_draw: bool = False) -> None:
         s = self.s
         s.pile_card = None
+        s.drawn = None
         s.must_open = False
         s.must_use = False
         s.no_attach = None
@@ -219,6 +220,7 @@ class Turns(Position):
         )
         self.events += [Eliminated(seat, s.scores[seat]) for seat in out]
         s.pile_card = None
+        s.drawn = None
         s.must_open = False
         s.must_use = False
         s.no_attach = None
@@ -280,9 +282,11 @@ class Turns(Position):
         s = self.s
         if not s.stock:
             raise IllegalMove("the tallone is empty: take the pozzo's top card")
-        self.hand.append(s.stock.pop())
+        s.drawn = s.stock.pop()
+        self.hand.append(s.drawn)
         s.pile_free = False
         s.phase = Phase.MELD
+        # The card stays out of the event: only the player's own view names it.
         self.events.append(Drew(s.current, "tallone"))
         if not s.stock:
             self.recycle()

@@ -22,7 +22,8 @@ class Scala40View:
     saw it); ``must_open`` says that player must now open using it, ``must_use`` that the next
     move must lay it (docs/rules.md "a player who takes it must use it"); ``closing_allowed`` is
     False in the first round of a hand; ``pile`` is the whole pozzo (public: each card was seen
-    when discarded).
+    when discarded); ``drawn`` is the card this seat drew from the tallone this turn (in its own
+    view only, on its turn: the others never learn it).
     """
 
     seat: int | None
@@ -57,6 +58,9 @@ class Scala40View:
     # The whole pozzo, bottom to top (the last is ``pile_top``): every card in it was seen face
     # up when it was discarded, so a player who remembers knows them all.
     pile: tuple[Card, ...] = ()
+    # The card this seat drew from the tallone this turn: only in its own view, only while it is
+    # its turn (the others saw a card leave the tallone, not which). None in every other view.
+    drawn: Card | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: cards as strings, melds as ``{"owner", "cards"}``."""
@@ -94,6 +98,7 @@ class Scala40View:
             "is_over": self.is_over,
             "winner": self.winner,
             "pile": [str(card) for card in self.pile],
+            "drawn": None if self.drawn is None else str(self.drawn),
         }
 
 

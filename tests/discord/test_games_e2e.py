@@ -573,6 +573,7 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
         hand = await my_hand(fake, handler, alice, fake.messages[lobby.id])
         played: list[str] = []
         picks = 0
+        drew = 0
         kinds: set[str] = set()
         for _ in range(MAX_PRESSES):
             if await _scala40_hand_number(handler.service, table_id) > 1:
@@ -603,6 +604,10 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
             await press.wait_answer()
             await settle(handler, fake, press)
             played.append(move)
+            if move == "t":
+                # The hand is sorted: it names the card just drawn (hers alone to see).
+                told = fake.messages[hand.id].content or ""
+                drew += bool(re.search(r"^(Hai pescato|You drew) \S+\.$", told, re.MULTILINE))
         else:
             raise AssertionError("the first Scala 40 hand did not end within the bound")
     export = await handler.service.export_game(table_id)
@@ -610,6 +615,7 @@ async def test_a_scala40_hand_with_the_card_picker(fake: FakeDiscord, backend: B
     assert mine == played[: len(mine)] and len(mine) >= len(played) - 1
     assert any(m.startswith("d ") for m in mine) and "t" in mine
     assert picks >= 1 and "?d" in kinds  # the picker, and the renderer's "Discard…" button
+    assert drew >= 1, "no hand named the card drawn from the stock"
     assert_all_answered(fake)
     assert_no_hand_in_channel(fake, handler.renderer)
 

@@ -26,8 +26,9 @@ MAX_PLIES = 1500  # a random Scala 40 hand can wander; every check runs on every
 # Button data is "<table>:<version>:<move>" in at most 64 bytes (Telegram): leave room for a
 # 10-digit table id and a 6-digit version.
 MAX_MOVE_BYTES = 64 - 18
-# What a seat's view may add to the public view: its own hand and its own moves.
-PRIVATE_KEYS = {"seat", "hand", "legal_moves"}
+# What a seat's view may add to the public view: its own hand and its own moves, and on its
+# turn what it alone learnt (Scala 40's card drawn from the stock, checked in check_views).
+PRIVATE_KEYS = {"seat", "hand", "legal_moves", "drawn"}
 
 TOYS = [
     GameKind("toy", "toy", toygame, (2, 3, 4), 2, {"variant": "toy"}, lambda n: n == 4),
@@ -97,6 +98,9 @@ def check_views(game: GameState) -> None:
         expected = legal if seat == game.current_player else []
         assert list(view.legal_moves) == expected
         doc = json.loads(json.dumps(view.to_dict()))
+        assert public_doc.get("drawn") is None, "the public view tells a drawn card"
+        if seat != game.current_player:
+            assert doc.get("drawn") is None, f"seat {seat} sees the card another seat drew"
         assert _strip(doc) == _strip(public_doc), (
             f"seat {seat}'s view differs from the public view beyond its hand and moves: "
             f"{sorted(k for k in doc if k not in PRIVATE_KEYS and doc.get(k) != public_doc.get(k))}"

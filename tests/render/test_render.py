@@ -256,3 +256,53 @@ def test_texts_around_the_game(locale: str) -> None:
         assert renderer.notice(key, locale)
     assert renderer.game_label("scientifico", locale) == "Scopone scientifico"
     assert renderer.level_label("hard", locale) == ("difficile" if locale == "it" else "hard")
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"), [("en", "You drew {card}."), ("it", "Hai pescato {card}.")]
+)
+def test_scala40_hand_tells_the_card_drawn_from_the_stock(locale: str, said: str) -> None:
+    # The hand is shown sorted, so a player on a phone could not tell the card just drawn: their
+    # own hand says it; the table message and the other players' hands never do.
+    from engine import scala40
+
+    renderer = Renderer()
+    game = scala40.new_game(scala40.Rules(players=3), seed=2)
+    info = dataclasses.replace(table_info(players=3), game="scala40", family="scala40", teams=False)
+    seat = game.current_player
+    assert seat is not None and "t" in game.view(seat).legal_moves
+
+    def hand_text(g: scala40.Game, s: int) -> str:
+        audience = Audience("user", "telegram", str(s))
+        return renderer.render(
+            HandView(audience=audience, locale=locale, table=info, seat=s, view=g.view(s))
+        ).text
+
+    prefix = said.split("{")[0]
+    assert prefix not in hand_text(game, seat)
+    drew = game.play("t")
+    assert drew.drawn is not None
+    line = said.format(card=card_text(drew.drawn))
+    assert line in hand_text(drew, seat).splitlines()
+    for other in range(3):
+        if other != seat:
+            assert prefix not in hand_text(drew, other)
+    table = renderer.render(
+        TableView(
+            audience=Audience("chat", "telegram", "c"),
+            locale=locale,
+            table=info,
+            view=drew.view(None),
+        )
+    ).text
+    assert prefix not in table
+    # The line above the player's own list of moves (Telegram's personal inline results) too.
+    from bot.render.scala40 import moves_line
+
+    t = renderer.translations(locale)
+    assert moves_line(drew.view(seat), t).endswith(" · " + line)
+    assert prefix not in moves_line(drew.view((seat + 1) % 3), t)
+    # The turn passes with the discard: the line goes with it.
+    discard = next(m for m in drew.view(seat).legal_moves if m.startswith("d "))
+    after = drew.play(discard)
+    assert all(prefix not in hand_text(after, s) for s in range(3))

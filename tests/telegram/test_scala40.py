@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.render import card_text, move_cards
 from bot.service import decode_button, default_registry
-from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, user
+from tests.fakes.telegram_api import JSON, FakeBotApi, group_chat, request_texts, user
 from tests.telegram.harness import (
     Tavolo,
     action_data,
@@ -37,8 +38,8 @@ MAX_TURNS = 1000  # a match against the easy computer takes a few hundred
 PREFERENCE = ("o", "m", "a", "d", "p", "t")
 
 
-async def legal_now(tavolo: Tavolo, table_id: int) -> list[str]:
-    """The legal moves of the seat to play, by replaying the table's log with the engine."""
+async def replayed(tavolo: Tavolo, table_id: int) -> Any:
+    """The table's game now, by replaying its log with the engine."""
     assert tavolo.service is not None
     export = await tavolo.service.export_game(table_id)
     kind = default_registry().get(export["game"])
@@ -47,7 +48,12 @@ async def legal_now(tavolo: Tavolo, table_id: int) -> list[str]:
     game = kind.new_game(kind.rules(export["players"], options), export["seed"])
     for entry in export["moves"]:
         game = game.play(entry["move"])
-    return [str(m) for m in game.legal_moves()]
+    return game
+
+
+async def legal_now(tavolo: Tavolo, table_id: int) -> list[str]:
+    """The legal moves of the seat to play, by replaying the table's log with the engine."""
+    return [str(m) for m in (await replayed(tavolo, table_id)).legal_moves()]
 
 
 def pick(moves: list[str], rng: random.Random) -> str:
@@ -116,6 +122,53 @@ async def test_scala40_turns_in_a_group(api: FakeBotApi, tmp_path: Path) -> None
         for player in (ALICE, BOB):
             hands = [m for m in api.bot_messages(player["id"]) if move_buttons(m)]
             assert len(hands) <= 1
+
+
+async def test_the_card_drawn_from_the_stock_is_named_in_the_private_hand_only(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    # The hand is shown sorted: on a phone the player could not tell which card came from the
+    # tallone. Their private hand names it, in their language; no group message ever does.
+    async with Tavolo(api, tmp_path / "t.sqlite3") as tavolo:
+        assert tavolo.service is not None
+        await tavolo.say(GROUP, ALICE, "/scala40 2")
+        lobby = api.last_bot_message(GROUP["id"])
+        table_id = decode_button(action_data(lobby, "@join")).table_id
+        await tavolo.press_action(lobby, BOB, "@join")
+        await tavolo.press_action(api.message(GROUP["id"], lobby.message_id), ALICE, "@start")
+        said = {ALICE["id"]: "Hai pescato {card}.", BOB["id"]: "You drew {card}."}
+        rng = random.Random(5)
+        told = 0
+        for _ in range(2):  # each player's draw in turn
+            for player, other in ((ALICE, BOB), (BOB, ALICE)):
+                message = hand_message(api, player["id"], table_id)
+                if message is None or "t" not in await legal_now(tavolo, table_id):
+                    continue
+                answer = await tavolo.press_action(message, player, "t")
+                assert answer["text"] is None, answer
+                drawn = (await replayed(tavolo, table_id)).drawn
+                line = said[player["id"]].format(card=card_text(drawn))
+                hand = api.message(player["id"], message.message_id)
+                assert line in (hand.text or hand.caption or "").splitlines()
+                words = said[other["id"]].split("{")[0]
+                assert not [
+                    m for m in api.bot_messages(other["id"]) if words in (m.text or m.caption or "")
+                ]
+                told += 1
+                for _ in range(20):  # the rest of the turn, as on a phone, up to the discard
+                    if {"t", "p"} & set(await legal_now(tavolo, table_id)):
+                        break
+                    assert await play(tavolo, player, table_id, rng)
+                hand = api.message(player["id"], message.message_id)
+                assert line not in (hand.text or hand.caption or ""), "told after the turn"
+        assert told >= 2
+        group = [
+            text
+            for request in api.requests
+            if request.ok and request.params.get("chat_id") == GROUP["id"]
+            for text in request_texts(request)
+        ]
+        assert group and not any("Hai pescato" in t or "You drew" in t for t in group)
 
 
 async def test_scala40_against_the_computer_to_game_over(api: FakeBotApi, tmp_path: Path) -> None:

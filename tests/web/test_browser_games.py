@@ -115,7 +115,7 @@ def public_cards(players: list[Player], *, marked: bool) -> dict[int, set[str]]:
     for p in players:
         for version, state in p.states().items():
             view = dict(state.get("view") or {})
-            for private in ("hand", "legal_moves", "rules"):
+            for private in ("hand", "legal_moves", "rules", "drawn"):
                 view.pop(private, None)
             found = by_version.setdefault(version, set())
             for m in _TOKEN.finditer(json.dumps(view)):
@@ -144,6 +144,11 @@ def check_frames_private(players: list[Player], *, marked: bool = False) -> int:
                 assert state["you"] is None and not view.get("hand"), "a spectator got a hand"
             else:
                 assert view.get("seat") in (None, state["you"]), "a view of another seat"
+            if view.get("drawn") is not None:
+                # The card just drawn from the stock: only in its drawer's frame, on their turn.
+                assert state["you"] is not None and state["turn"] == state["you"], (
+                    f"{p.name}'s frame v{version} names a card drawn by another seat"
+                )
             # The rules name cards too (Briscola's "removed_two": "2B"), and chiamata's call
             # offers every card of the rank bid, wherever it lies: neither tells a hand.
             calls = lambda ms: [m for m in ms if not str(m).startswith("call")]  # noqa: E731
@@ -334,6 +339,7 @@ async def test_a_whole_game_at_the_web_table(
                 assert turns.keyboard > 0, "no move was made with the keyboard"
             else:
                 assert turns.composed + turns.laid > 0, "no meld was laid from the page"
+                assert turns.drawn > 0, "no page named the card just drawn from the stock"
             for p in everyone:
                 assert not [e for e in p.errors if "page error" in e], p.errors
                 state = await state_of(p)

@@ -572,6 +572,9 @@ function renderScala(state, ctx, board, hand, bar) {
   }
 
   const stagedSet = new Set(ui.staged.flat());
+  // The card just drawn from the stock (only in this seat's own view, on its turn): the hand is
+  // sorted, so it is marked and named. Its exact copy (deck mark included) is the one drawn.
+  const drawnAt = v.drawn ? handCards.indexOf(v.drawn) : -1;
   if (handCards.length) {
     showHand(state, hand, handCards, {
       french: true,
@@ -581,6 +584,10 @@ function renderScala(state, ctx, board, hand, bar) {
         if (on) node.classList.add("selected");
         if (stagedSet.has(keys[index])) node.classList.add("staged");
         if (v.pile_card_taken && sameCard(card, v.pile_card_taken)) node.classList.add("taken");
+        if (index === drawnAt) {
+          node.classList.add("drawn");
+          node.setAttribute("aria-describedby", "drawn-hint");
+        }
       },
       onCard: (_card, index, node) => {
         if (!mine || v.phase !== "meld" || stagedSet.has(keys[index])) return nudge(node);
@@ -592,6 +599,12 @@ function renderScala(state, ctx, board, hand, bar) {
     });
   }
 
+  if (v.drawn) {
+    const said = el("p", "hint drawn-hint", t("drew", { card: cardName(v.drawn, true) }));
+    said.id = "drawn-hint";
+    said.dataset.hint = "drawn";
+    table.appendChild(said);
+  }
   if (mine && v.phase === "meld") {
     table.appendChild(el("p", "hint", ui.selected.length === 1 ? t("attachHint") : t("scalaHint")));
     if (v.pile_card_taken && (v.must_open || v.must_use)) {

@@ -72,6 +72,42 @@ def test_draw_from_the_stock() -> None:
         game.play("d 2D")
 
 
+def test_the_drawn_card_is_told_to_its_player_alone() -> None:
+    # The player sees which card came from the tallone (their hand is shown sorted); nobody else
+    # learns it: other views, the public view and the Drew event say only "from the tallone".
+    game = position(["2D 5C 9S", *OTHERS], stock_top="7S", pile="KD")
+    assert game.drawn is None and game.view(0).drawn is None
+    after = game.play("t")
+    assert str(after.drawn) == "7S" and str(after.view(0).drawn) == "7S"
+    assert after.view(0).to_dict()["drawn"] == "7S"
+    for other in (1, 2, 3, None):
+        view = after.view(other)
+        assert view.drawn is None and view.to_dict()["drawn"] is None
+        assert "7S" not in map(str, view.hand)
+    (drew,) = after.events
+    assert drew.to_dict()["data"] == {"source": "tallone", "card": None}
+    assert "7S" not in repr(drew.to_dict())
+    # Kept through the turn (the card laid or not), forgotten when the turn passes.
+    restored = type(after).from_dict(after.to_dict())
+    assert str(restored.view(0).drawn) == "7S"
+    done = after.play("d 9S")
+    assert done.drawn is None and all(done.view(s).drawn is None for s in (0, 1, None))
+    assert done.to_dict()["drawn"] is None
+    # A draw from the pozzo is public already (pile_card_taken), not a tallone draw.
+    taken = position(["2D 5C 9S", *OTHERS], pile="KD", opened=[True] * 4, melds=[(1, "TD JD QD")])
+    assert taken.play("p").view(0).drawn is None
+
+
+def test_a_state_saved_without_the_drawn_card_loads() -> None:
+    # States saved before the drawn card was remembered have no "drawn": they load, telling none.
+    after = position(["2D 5C 9S", *OTHERS], stock_top="7S", pile="KD").play("t")
+    data = after.to_dict()
+    del data["drawn"]
+    old = type(after).from_dict(data)
+    assert old.drawn is None and old.view(0).drawn is None
+    assert old.hand(0) == after.hand(0)
+
+
 HAND_48 = "7D 7C 8D 9D TD 2B 3B 4S 6B 8C JC 5C 9B"  # with 7S: 7D 7C 7S + 8D 9D TD = 48
 
 

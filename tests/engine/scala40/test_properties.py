@@ -79,10 +79,13 @@ def _play_match(rules: Rules, seed: int, *, deep: bool) -> Game:
         assert view.hand == game.hand(seat)
         assert list(view.legal_moves) == [str(m) for m in legal]
         public = game.view(None)
-        assert public.hand == () and public.legal_moves == ()
+        assert public.hand == () and public.legal_moves == () and public.drawn is None
+        assert view.drawn == game.drawn
         assert public.hand_counts == tuple(len(game.hand(i)) for i in range(game.players))
         if deep and step % 10 == 0:
             for watcher in range(game.players):
+                if watcher != seat:
+                    assert game.view(watcher).drawn is None
                 twin = _scrambled(game, watcher, rng)
                 assert twin.view(watcher).to_dict() == game.view(watcher).to_dict()
             for other in rng.sample(legal, min(3, len(legal))):

@@ -322,6 +322,7 @@ class Turns:
     bids: int = 0
     swapped: int = 0
     keyboard: int = 0
+    drawn: int = 0  # Scala 40: turns whose page named the card just drawn from the stock
     refused: list[str] = field(default_factory=list)
 
 
@@ -376,6 +377,11 @@ async def take_turn(player: Player, state: dict[str, Any], turns: Turns, *, keyb
 
 async def scala_turn(player: Player, state: dict[str, Any], turns: Turns) -> None:
     moves = [m["move"] for m in state["moves"]]
+    drawn = (state.get("view") or {}).get("drawn")
+    if drawn:
+        held = drawn in ((state.get("view") or {}).get("hand") or [])
+        await check_drawn_shown(player, drawn, held=held)
+        turns.drawn += 1
     tried = {f.get("action") for f in player.sent if f.get("type") == "act"}
     for simple in ("out", "t", "p"):
         if simple in moves and (simple != "p" or "t" not in moves):
@@ -418,6 +424,25 @@ async def scala_turn(player: Player, state: dict[str, Any], turns: Turns) -> Non
     card = discards[-1].split()[1]
     await click_card(player, card)
     await click_move(player, f"d {card}")
+
+
+async def check_drawn_shown(player: Player, drawn: str, *, held: bool) -> None:
+    """The page names the card its seat just drew from the stock and marks it in the hand
+    (``held``: still there, not laid yet this turn)."""
+    marked, said = await player.page.evaluate(
+        """() => [[...document.querySelectorAll('#hand button.card.drawn')]
+                    .map(e => [e.dataset.card, e.getAttribute('aria-describedby'),
+                               e.getAttribute('aria-label')]),
+                  (document.getElementById('drawn-hint') || {}).textContent || '']"""
+    )
+    assert said.strip(), f"{player.name}: the drawn card {drawn} is not named"
+    if not held:
+        assert marked == [], f"{player.name}: laid {drawn}, marked {marked}"
+        return
+    assert [m[:2] for m in marked] == [[drawn, "drawn-hint"]], (
+        f"{player.name}: drew {drawn}, marked {marked}"
+    )
+    assert marked[0][2] and marked[0][2] in said, f"{player.name}: {said!r} names not {drawn}"
 
 
 def _meld_cards(meld: str) -> list[str]:
