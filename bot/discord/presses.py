@@ -122,11 +122,15 @@ class Presses:
 
     async def _press(self, interaction: Interaction, action: Action) -> None:
         """The service's press, delivered; a hand left or gone stale is redrawn."""
-        chat = await self.core.chat_for(interaction, action.table_id)
         user = self.core.user_of(interaction)
-        # The action as parsed from the custom id, typed (TableService.press takes it as is).
+        # The action as parsed from the custom id, typed (TableService.press takes it as is);
+        # a hand in a DM plays at its table's own channel, which the service finds.
         result = await self.core.service.press(
-            chat, user, action, is_admin=is_channel_admin(interaction)
+            self.core.chat_of(interaction),
+            user,
+            action,
+            is_admin=is_channel_admin(interaction),
+            private=interaction.guild_id is None,
         )
         await self.routing.deliver(result, interaction)
         source = interaction.message

@@ -28,9 +28,11 @@ Use cases (all ``async``, all return :class:`Result`)::
     choose_seat(chat, user, seat, *, table_id=None)   # 4 players: seats 0+2 vs 1+3
     start(chat, user, table_id=None, *, fill_with=None)   # creator; fill_with=level seats CPUs
     play(chat, user, table_id, *, version, move)   # move string; version = the one the user saw
-    press(chat, user, data, *, is_admin=False)   # a button: its bot.domain.Action, or the
-                        # string "<table>:<version>:<action>" (below); is_admin (bool or
-                        # coroutine function) only for @kick
+    press(chat, user, data, *, is_admin=False, private=False)   # a button: its
+                        # bot.domain.Action, or the string "<table>:<version>:<action>"
+                        # (below); is_admin (bool, or coroutine function of the table's chat)
+                        # only for @kick; private: pressed in the user's private chat (a hand
+                        # sent there), played at the table's own chat
     take_back(chat, user, table_id=None)     # a player takes the seat back from the computer
     abandon(chat, user, table_id=None, *, is_admin=False)   # creator or chat admin
     rematch(chat, user, table_id)            # same seats and options, dealt at once

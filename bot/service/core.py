@@ -19,7 +19,15 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
-from bot.domain import Finish, MoveRow, SaveResult, TableStore, TableUpdate, TableValues
+from bot.domain import (
+    OPEN_STATUSES,
+    Finish,
+    MoveRow,
+    SaveResult,
+    TableStore,
+    TableUpdate,
+    TableValues,
+)
 from bot.domain.events import (
     Audience,
     ChatRef,
@@ -203,6 +211,19 @@ class TableCore:
         self, chat: ChatRef, user: UserRef, table_id: int | None, *, lobby: bool = False
     ) -> _Locked:
         return _Locked(self, chat, user, table_id, lobby)
+
+    async def seated_chat(self, table_id: int, user: UserRef, chat: ChatRef) -> ChatRef:
+        """The chat a press in the user's private chat plays at: the table's own when the table
+        is open and the user sits at it (a hand sent to a private chat or a DM), else ``chat``
+        (where the press is then judged, and refused, as any other)."""
+        try:
+            live = await self.live(table_id)
+        except Refused:
+            return chat
+        row = live.row
+        if row.status not in OPEN_STATUSES or seat_index(row, user) is None:
+            return chat
+        return ChatRef(row.platform, row.chat_id)
 
     async def check_room(self, chat: ChatRef) -> None:
         settings = await self.store.chat(platform=chat.platform, chat_id=chat.chat_id)

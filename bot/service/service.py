@@ -22,6 +22,7 @@ chat hears of a move).
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -151,7 +152,8 @@ class TableService:
         user: UserRef,
         data: str | Action,
         *,
-        is_admin: bool | Callable[[], Awaitable[bool]] = False,
+        is_admin: bool | Callable[[ChatRef], Awaitable[bool]] = False,
+        private: bool = False,
     ) -> Result:
         """A button press: ``data`` is the :class:`bot.domain.Action` pressed, or its encoding
         ``<table>:<version>:<action>`` as made by the renderer.
@@ -161,7 +163,11 @@ class TableService:
         "leave the game?"), ``@start``, ``@fill.<level>``, ``@ai.<level>``, ``@seat.<n>``,
         ``@back`` (take a seat back from the computer), ``@hand``, ``@rematch``, ``@abandon``,
         ``@kick.<seat>`` (the creator or an admin: ``is_admin`` says, a bool or a coroutine
-        function asked only then)."""
+        function of the table's chat, asked only then).
+
+        ``private``: the button was pressed in the user's private chat (a hand sent there, on
+        Telegram or as a Discord DM): it plays at the table's own chat when the user sits at
+        the open table (``TableCore.seated_chat``)."""
         try:
             action = data if isinstance(data, Action) else Action.decode(data)
         except ValueError:
@@ -169,7 +175,10 @@ class TableService:
         # A button newer than this process's copy: another process sharing the database
         # changed the table since. It is read afresh before the press is judged.
         self.tables.seen(action.table_id, action.version)
-        run = self._verbs(chat, user, action, is_admin).get(action.verb)
+        if private:
+            chat = await self.tables.seated_chat(action.table_id, user, chat)
+        admin = is_admin if isinstance(is_admin, bool) else functools.partial(is_admin, chat)
+        run = self._verbs(chat, user, action, admin).get(action.verb)
         if run is None:
             raise Refused("bad_button")
         return await run()

@@ -116,14 +116,20 @@ class Buttons:
             action: Action | None = Action.decode(data)
         except ValueError:
             action = None
-        chat = await self._chat_of_press(message, user, action)
+        # Where the button is; a hand in the private chat plays at its table's own chat, which
+        # the service finds (``private``).
+        chat = ChatRef(PLATFORM, user.user_id) if message is None else self._ground.chat(message)
+        private = message is not None and message.chat.type == ChatType.PRIVATE
         bot = query.get_bot()
         result = await self._ground.service.press(
             chat,
             user,
             data if action is None else action,
-            # Asked only for a press that needs it (@kick): of the table's own chat.
-            is_admin=lambda: is_chat_admin(bot, _telegram_chat(chat), query.from_user.id),
+            # Asked only for a press that needs it (@kick), of the table's own chat.
+            is_admin=lambda table_chat: is_chat_admin(
+                bot, _telegram_chat(table_chat), query.from_user.id
+            ),
+            private=private,
         )
         origin = None if message is None else where_of_message(message)
         if result.ok and action is not None:
@@ -134,12 +140,14 @@ class Buttons:
         elif result.ok:
             self._ground.delivery.submit(result, origin=origin, gate=press.gate)
         elif action is not None and result.refusal is not None and result.refusal.code in HEALED:
-            press.heal = functools.partial(self._heal, chat, user, action.table_id)
+            press.heal = functools.partial(self._heal, message, user, action.table_id)
         return self._ground.alert(result)
 
-    async def _heal(self, chat: ChatRef, user: UserRef, table_id: int) -> None:
+    async def _heal(self, message: Message | None, user: UserRef, table_id: int) -> None:
         """A stale or refused press: the presser's hand (and the table, if its message is
-        behind) is sent again, so nobody is left with buttons of a past turn."""
+        behind) is sent again, so nobody is left with buttons of a past turn (a rare path: a
+        hand's table chat is looked up here, not on every press)."""
+        chat = await self._chat_of_press(message, user, table_id)
         shown = await self._ground.service.show(chat, user, table_id, public=True)
         if shown.ok:
             await self._ground.delivery.heal(shown, user_id=int(user.user_id))
@@ -161,16 +169,16 @@ class Buttons:
         return None
 
     async def _chat_of_press(
-        self, message: Message | None, user: UserRef, action: Action | None
+        self, message: Message | None, user: UserRef, table_id: int
     ) -> ChatRef:
         """The table's chat: where the button is, or, for a hand in private, the table's own."""
         if message is None:
             return ChatRef(PLATFORM, user.user_id)
         here = self._ground.chat(message)
-        if message.chat.type != ChatType.PRIVATE or action is None:
+        if message.chat.type != ChatType.PRIVATE:
             return here
         for table in await self._ground.service.tables_of(user):
-            if table.id == action.table_id:
+            if table.id == table_id:
                 return ChatRef(PLATFORM, table.chat_id)
         return here
 

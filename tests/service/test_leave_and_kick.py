@@ -136,12 +136,16 @@ async def test_kick_by_the_creator_or_an_admin_only(make_service: Callable[..., 
     live = await service.live(table)
     bea_seat = live.row.seats.index(next(s for s in live.row.seats if s and s.user_id == "2"))
 
-    async def yes() -> bool:
+    asked: list[ChatRef] = []
+
+    async def yes(chat: ChatRef) -> bool:
+        asked.append(chat)
         return True
 
     kicked = await service.press(
         CHAT, CID, f"{table}:{live.row.version}:@kick.{bea_seat}", is_admin=yes
     )
+    assert asked == [CHAT]  # the admin check is asked of the table's chat
     assert kicked.ok, kicked.refusal
     said = [e for e in kicked.events if isinstance(e, Announcement) and e.kind == "left"]
     assert said and said[0].data["by"] == "Cid" and said[0].data["name"] == "Bea"
@@ -222,3 +226,47 @@ async def test_the_player_to_move_leaves_and_the_computer_plays_at_once(
     assert hands and hands[-1].table.version == live.row.version
     row = await service.store.load_table(table)
     assert row is not None and row.deadline_kind == "remind"  # the human's turn is timed
+
+
+async def test_a_press_in_a_private_chat_plays_at_the_tables_chat(
+    make_service: Callable[..., Any],
+) -> None:
+    """A hand sent to a player's private chat: its buttons play at the table's own chat (the
+    service finds it, ``private=True``), for a player seated there only; an admin check is
+    asked of the table's chat, never of the private one."""
+    service = await scopa_service(make_service)
+    table = await two_humans(service)
+    live = await service.live(table)
+    seat = live.game.current_player
+    mover = ADA if live.row.seats[seat].user_id == "1" else BEA
+    own = ChatRef("telegram", mover.user_id)
+    move = f"{table}:{live.row.version}:{live.game.legal_moves()[0]}"
+    # Not marked private: judged in the private chat, where the table is not.
+    refused = await service.press(own, mover, move)
+    assert refused.refusal is not None and refused.refusal.code == "no_table"
+    played = await service.press(own, mover, move, private=True)
+    assert played.ok and played.table is not None and played.table.chat_id == CHAT.chat_id
+    # Someone not seated there gets nothing from a forged private press.
+    live = await service.live(table)
+    stranger = await service.press(
+        ChatRef("telegram", "3"), CID, f"{table}:{live.row.version}:@hand", private=True
+    )
+    assert stranger.refusal is not None and stranger.refusal.code == "no_table"
+    # A kick pressed in private by an admin who is seated: asked of the table's chat.
+    asked: list[ChatRef] = []
+
+    async def admin(chat: ChatRef) -> bool:
+        asked.append(chat)
+        return True
+
+    # Bea is not the creator: her press of @kick in private asks the admin check.
+    target = next(i for i, s in enumerate(live.row.seats) if s and s.user_id == ADA.user_id)
+    kicked = await service.press(
+        ChatRef("telegram", BEA.user_id),
+        BEA,
+        f"{table}:{live.row.version}:@kick.{target}",
+        is_admin=admin,
+        private=True,
+    )
+    assert kicked.ok, kicked.refusal
+    assert asked == [CHAT]

@@ -89,14 +89,16 @@ async def test_a_press_walks_down_the_layers_in_order(api: FakeBotApi, tmp_path:
     for caller, callee, function in walk:
         assert LAYERS[callee] >= LAYERS[caller], f"{caller} calls up into {callee}.{function}"
     # Down the layers in order: the service judges (the engine), commits (the store), then the
-    # adapter renders; the service is asked once, the press (its use case wrapper).
+    # adapter renders.
     order = [(callee, function) for _, callee, function in walk]
     engine = order.index(("engine", "Game.play"))
     save = order.index(("bot/store", "Store.save"))
     render = order.index(("bot/render", "Renderer.render"))
     assert engine < save < render, order
+    # The adapter enters the service once: the press (its use_case wrapper), after marking the
+    # player as looking (the service's Presence, shared by every front end).
     asked = [f for a, b, f in walk if (a, b) == ("bot/telegram", "bot/service")]
-    assert asked.count("use_case.<locals>.run") == 1, asked
+    assert asked == ["Presence.seen", "use_case.<locals>.run"], asked
 
 
 def all_crossings(calls: list[tuple[str | None, str, str]]) -> list[tuple[str, str, str]]:
