@@ -26,6 +26,8 @@ from bot.service import (
     TableView,
     TurnNotice,
 )
+from engine.contract import GameView
+from engine.scala40.view import Scala40View
 
 from .console import PLATFORM, Console
 
@@ -61,7 +63,6 @@ class Presenter:
         self.user_id = user_id
         self.renderer = console.renderer
         self._seen = _Seen()
-        self._held: tuple[object, ...] = ()  # the player's hand as last shown (its cards)
 
     def _(self, text: str, locale: str | None = None) -> str:
         return self.console.translate(text, locale)
@@ -141,12 +142,9 @@ class Presenter:
         ]
         over = [e for e in rest if isinstance(e, GameOver)]
         summaries = [e for e in rest if isinstance(e, SmazzataSummary)]
-        before = self._held
         self._show(started)
         self._show(views)
         self._show(hands)
-        if hands:
-            self._held = tuple(getattr(hands[-1].view, "hand", ()) or ())
         table = now.table or (views[0].table if views else None)
         if table is not None:
             scope = [
@@ -154,7 +152,8 @@ class Presenter:
                 for e in happened
                 if isinstance(e, Announcement) and e.kind == "scopa"
             ]
-            told = await self._show_moves(table, scope, summaries, before)
+            hand = hands[-1].view if hands else None
+            told = await self._show_moves(table, scope, summaries, hand)
             rest = [e for e in rest if not any(e is t for t in told)]
         self._show([e for e in rest if e not in over])
         self._show(over)
@@ -173,12 +172,12 @@ class Presenter:
         table: TableInfo,
         scope: list[int],
         summaries: Sequence[SmazzataSummary] = (),
-        held: tuple[object, ...] = (),
+        hand: GameView | None = None,
     ) -> list[SmazzataSummary]:
         """Every move since the last one shown: who, what, what it took, scopa (``scope``: the
-        seats that made one, in order), the card the player drew (Scala 40: ``held`` is their
-        hand before), who took each trick (Briscola); each of ``summaries`` (a deal's end)
-        right after the move that ended it. Returns the summaries shown."""
+        seats that made one, in order), the card the player drew (Scala 40: ``hand`` is their
+        view now), who took each trick (Briscola); each of ``summaries`` (a deal's end) right
+        after the move that ended it. Returns the summaries shown."""
         moves = await self._moves(table.id)
         fresh = moves[self._seen.moves :]
         self._seen.moves = len(moves)
@@ -189,7 +188,7 @@ class Presenter:
         marked = _scopa_moves(fresh, scope)
         ends = _summary_places(fresh, summaries)
         takers = self._trick_takers(table, moves, len(moves) - len(fresh))
-        drawn = self._drawn(table, fresh, me, held)
+        drawn = _drawn(fresh, me, hand)
         # One line per turn: a player's moves in a row (Scala 40: draw; melds; discard).
         turns: list[tuple[int, list[str]]] = []
         blocks: list[tuple[list[tuple[int, list[str]]], list[SmazzataSummary]]] = []
@@ -269,24 +268,19 @@ class Presenter:
                 out[end - first] = taker
         return out
 
-    def _drawn(
-        self, table: TableInfo, fresh: list[LoggedMove], me: int | None, held: tuple[object, ...]
-    ) -> tuple[int, str]:
-        """Scala 40: the player's own draw among ``fresh`` (its index) and the card it drew,
-        shown to them alone: the one card of their hand now that ``held`` (their hand before)
-        lacked. (-1, "") when there is none to tell."""
-        if table.family != "scala40" or me is None or not held:
-            return -1, ""
-        own = [i for i, m in enumerate(fresh) if int(m["seat"]) == me]
-        if not own or str(fresh[own[0]]["move"]) not in ("t", "p") or len(own) != 1:
-            return -1, ""
-        now = list(self._held)
-        for card in held:
-            if card in now:
-                now.remove(card)
-        if len(now) != 1:
-            return -1, ""
-        return own[0], cards_text(now)
+
+def _drawn(fresh: list[LoggedMove], me: int | None, hand: GameView | None) -> tuple[int, str]:
+    """Scala 40: the player's own draw among ``fresh`` (its index) and the card it drew, as
+    their view now says (the tallone's, which their view alone holds, or the pozzo's), told to
+    them alone. (-1, "") when there is none to tell."""
+    if not isinstance(hand, Scala40View) or me is None:
+        return -1, ""
+    own = [i for i, m in enumerate(fresh) if int(m["seat"]) == me]
+    if len(own) != 1:
+        return -1, ""
+    move = str(fresh[own[0]]["move"])
+    card = hand.drawn if move == "t" else hand.pile_card_taken if move == "p" else None
+    return (own[0], cards_text([card])) if card is not None else (-1, "")
 
 
 def _logged(entry: object) -> LoggedMove:

@@ -148,6 +148,16 @@ def test_english_letters_and_the_scala40_help(tmp_path: Path) -> None:
     assert f"You: Discard: {card}" in played.stdout
 
 
+def test_the_card_drawn_from_the_stock_is_told_to_the_player(tmp_path: Path) -> None:
+    """Scala 40: after "t" the hand says which card came from the stock, and the move log
+    names it on the player's own draw (their view alone holds it)."""
+    drew = run_tavolo(["play", "scala40", "--players", "2", "--name", "Eva"], "t\nq\n", tmp_path)
+    assert drew.returncode == 0, drew.stderr
+    told = re.search(r"You drew (\S+)\.", drew.stdout)
+    assert told is not None, drew.stdout
+    assert f"You: Draw from the stock ({told[1]})" in drew.stdout
+
+
 def test_ctrl_c_leaves_at_once_and_says_the_game_is_saved(tmp_path: Path) -> None:
     import signal
     import time
