@@ -132,12 +132,11 @@ class Buttons:
             private=private,
         )
         origin = None if message is None else where_of_message(message)
-        if result.ok and action is not None:
-            press.learn = functools.partial(
-                self._after_press, result, message, action, query.from_user.id
-            )
-            self._ground.delivery.submit(result, origin=origin, gate=press.gate)
-        elif result.ok:
+        if result.ok:
+            if action is not None:
+                press.learn = functools.partial(
+                    self._after_press, result, message, action, query.from_user.id
+                )
             self._ground.delivery.submit(result, origin=origin, gate=press.gate)
         elif action is not None and result.refusal is not None and result.refusal.code in HEALED:
             press.heal = functools.partial(self._heal, message, user, action.table_id)

@@ -10,7 +10,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,27 +198,7 @@ async def open_client(
     await context.route(f"{client}/**", lambda route: _discord_client(route, fake))
     page = await context.new_page()
     player = Player(name, user, page)
-
-    def on_socket(ws: Any) -> None:
-        def received(payload: Any) -> None:
-            try:
-                player.frames.append(json.loads(payload))
-            except (TypeError, ValueError):
-                player.errors.append(f"not JSON: {payload!r:.80}")
-
-        def sent(payload: Any) -> None:
-            with suppress(TypeError, ValueError):
-                player.sent.append(json.loads(payload))
-
-        ws.on("framereceived", received)
-        ws.on("framesent", sent)
-
-    page.on("websocket", on_socket)
-    page.on("pageerror", lambda exc: player.errors.append(f"page error: {exc}"))
-    page.on(
-        "console",
-        lambda msg: player.errors.append(f"console: {msg.text}") if msg.type == "error" else None,
-    )
+    browser_harness.watch_page(player)
     await page.goto(url)
     return player
 

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import pytest
@@ -212,7 +212,17 @@ async def open_player(
     return player
 
 
-def watch_page(player: Player) -> None:
+class Watched(Protocol):
+    """What ``watch_page`` fills: a player's page and the frames, sends and errors seen."""
+
+    page: Any
+    frames: list[dict[str, Any]]
+    sent: list[dict[str, Any]]
+    errors: list[str]
+
+
+def watch_page(player: Watched) -> None:
+    """Record every WebSocket frame the page receives and sends, and its errors."""
     page = player.page
 
     def on_socket(ws: Any) -> None:
